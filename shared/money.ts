@@ -1,0 +1,74 @@
+/**
+ * Exact money arithmetic. Amounts travel as decimal strings (or the JSON numbers the spec uses)
+ * and are computed as integer minor units in bigint: never binary floating point.
+ */
+
+export const MINOR_DIGITS = 2
+
+export class MoneyFormatError extends Error {
+  constructor(readonly input: unknown, reason: string) {
+    super(`"${String(input)}" is not a valid amount: ${reason}`)
+    this.name = 'MoneyFormatError'
+  }
+}
+
+const DECIMAL = /^(-)?(\d+)(?:\.(\d+))?$/
+
+/**
+ * Parses a decimal amount ("1500", "1500.5", "1500.50", or a JSON number such as 1500.5) into
+ * minor units. More than two decimal places is an error, never a rounding.
+ */
+export function toMinorUnits(value: string | number): bigint {
+  let text: string
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new MoneyFormatError(value, 'not a finite number')
+    if (!Number.isSafeInteger(Math.trunc(value))) throw new MoneyFormatError(value, 'too large to be exact')
+    // Shortest round-trip text of the number: exactly what the sender wrote in JSON.
+    text = String(value)
+    if (/e/i.test(text)) throw new MoneyFormatError(value, 'exponent notation is not an amount')
+  } else {
+    text = value.trim()
+  }
+  const match = DECIMAL.exec(text)
+  if (!match) throw new MoneyFormatError(value, 'expected digits with at most two decimal places')
+  const [, sign, whole = '0', fraction = ''] = match
+  if (fraction.length > MINOR_DIGITS) {
+    throw new MoneyFormatError(value, `more than ${MINOR_DIGITS} decimal places`)
+  }
+  const minor = BigInt(whole) * 100n + BigInt(fraction.padEnd(MINOR_DIGITS, '0') || '0')
+  return sign ? -minor : minor
+}
+
+/** True when the value has at most two decimal places and is a well-formed amount. */
+export function isTwoDecimalAmount(value: string | number): boolean {
+  try {
+    toMinorUnits(value)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** Formats minor units as a plain decimal string with exactly two places: 150050n -> "1500.50". */
+export function formatMinorUnits(minor: bigint): string {
+  const negative = minor < 0n
+  const abs = negative ? -minor : minor
+  const whole = abs / 100n
+  const fraction = (abs % 100n).toString().padStart(MINOR_DIGITS, '0')
+  return `${negative ? '-' : ''}${whole.toString()}.${fraction}`
+}
+
+/** Minor units as a JSON number with two decimals' worth of value (for APIs that want numbers). */
+export function minorUnitsToNumber(minor: bigint): number {
+  return Number(formatMinorUnits(minor))
+}
+
+/** Groups thousands for display: 1234567.5 -> "1,234,567.50". */
+export function formatAmountForDisplay(minor: bigint, currency?: string): string {
+  const [whole = '0', fraction = '00'] = formatMinorUnits(minor).split('.')
+  const negative = whole.startsWith('-')
+  const digits = negative ? whole.slice(1) : whole
+  const grouped = digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',')
+  const text = `${negative ? '-' : ''}${grouped}.${fraction}`
+  return currency ? `${currency} ${text}` : text
+}
