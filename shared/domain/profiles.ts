@@ -1,0 +1,41 @@
+/** Connection profiles: which payments service the app talks to, and how. */
+export const PROFILE_MODES = ['sandbox', 'test', 'live'] as const
+export type ProfileMode = (typeof PROFILE_MODES)[number]
+
+/** The two keys a profile needs; both live in the OS keychain (or, for Sandbox, in memory). */
+export const KEY_KINDS = ['secret', 'encryption'] as const
+export type KeyKind = (typeof KEY_KINDS)[number]
+
+export const SANDBOX_PROFILE_ID = 'sandbox'
+
+/** What the renderer may know of a key: whether it is there and its last four characters. */
+export interface KeyState {
+  configured: boolean
+  last4?: string
+}
+
+export interface KeychainState {
+  available: boolean
+  /** Says what is missing and what to install, when the keychain cannot be used. */
+  message?: string
+}
+
+export interface ProfileView {
+  id: string
+  name: string
+  mode: ProfileMode
+  /** For Sandbox, the embedded simulator's loopback address. */
+  baseUrl: string
+  active: boolean
+  keys: Record<KeyKind, KeyState>
+}
+
+export interface ProfileList {
+  profiles: ProfileView[]
+  activeId: string
+  keychain: KeychainState
+}
+
+export function isLive(profile: Pick<ProfileView, 'mode'>): boolean {
+  return profile.mode === 'live'
+}
