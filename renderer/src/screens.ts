@@ -1,0 +1,28 @@
+/**
+ * The seven screens of the app, in menu order. Routes, the navigation menu, the Alt+number
+ * shortcuts and the document titles all come from this one list, so they cannot drift apart.
+ */
+export interface Screen {
+  /** Route name; also used in data-testids (`nav-payouts`). */
+  name: string
+  path: string
+  title: string
+  /** Alt+shortcut switches to this screen. */
+  shortcut: number
+}
+
+export const screens: readonly Screen[] = [
+  { name: 'payouts', path: '/payouts', title: 'Payouts', shortcut: 1 },
+  { name: 'bulk', path: '/bulk', title: 'Bulk payouts', shortcut: 2 },
+  { name: 'history', path: '/history', title: 'History', shortcut: 3 },
+  { name: 'availability', path: '/availability', title: 'Availability', shortcut: 4 },
+  { name: 'cards', path: '/cards', title: 'Cards', shortcut: 5 },
+  { name: 'charges', path: '/charges', title: 'Charges', shortcut: 6 },
+  { name: 'settings', path: '/settings', title: 'Settings', shortcut: 7 },
+]
+
+export const APP_NAME = 'Payout Desk'
+
+export function screenByShortcut(digit: number): Screen | undefined {
+  return screens.find((screen) => screen.shortcut === digit)
+}
