@@ -1,0 +1,138 @@
+/**
+ * Static reference data: banks, mobile money operators, ZA availability, and the test accounts
+ * whose outcome is fixed (documented in docs/sandbox.md).
+ */
+
+export interface BankEntry {
+  name: string
+  slug: string
+  code: string
+  country: 'NG' | 'KE' | 'ZA'
+}
+
+export interface OperatorEntry {
+  name: string
+  slug: string
+  code: string
+  country: 'KE' | 'GH'
+  min: number
+  max: number
+}
+
+export interface AvailabilityEntry {
+  name: string
+  slug: string
+  code: string
+  nibss_bank_code: string | null
+  country: 'ZA'
+  status: 'Available' | 'Delayed' | 'Unavailable'
+}
+
+const bank = (country: BankEntry['country']) => (code: string, name: string, slug: string): BankEntry => ({ name, slug, code, country })
+const ng = bank('NG')
+const ke = bank('KE')
+const za = bank('ZA')
+
+export const BANKS: readonly BankEntry[] = [
+  ng('044', 'Access Bank', 'access'),
+  ng('023', 'Citibank Nigeria', 'citibank'),
+  ng('050', 'Ecobank Nigeria', 'ecobank'),
+  ng('070', 'Fidelity Bank', 'fidelity'),
+  ng('011', 'First Bank of Nigeria', 'firstbank'),
+  ng('214', 'First City Monument Bank', 'fcmb'),
+  ng('058', 'Guaranty Trust Bank', 'gtbank'),
+  ng('030', 'Heritage Bank', 'heritage'),
+  ng('082', 'Keystone Bank', 'keystone'),
+  ng('076', 'Polaris Bank', 'polaris'),
+  ng('221', 'Stanbic IBTC Bank', 'stanbic-ibtc'),
+  ng('232', 'Sterling Bank', 'sterling'),
+  ng('033', 'United Bank for Africa', 'uba'),
+  ng('032', 'Union Bank of Nigeria', 'unionbank'),
+  ng('035', 'Wema Bank', 'wema'),
+  ng('057', 'Zenith Bank', 'zenith'),
+  ke('01', 'Kenya Commercial Bank', 'kcb'),
+  ke('03', 'Absa Bank Kenya', 'absa-ke'),
+  ke('11', 'Co-operative Bank of Kenya', 'co-op-bank'),
+  ke('31', 'Stanbic Bank Kenya', 'stanbic-ke'),
+  ke('63', 'Diamond Trust Bank Kenya', 'dtb-ke'),
+  ke('68', 'Equity Bank Kenya', 'equity-ke'),
+  ke('70', 'Family Bank', 'family-bank'),
+  ke('72', 'NCBA Bank Kenya', 'ncba'),
+  za('632005', 'Absa Bank', 'absa-za'),
+  za('470010', 'Capitec Bank', 'capitec'),
+  za('250655', 'First National Bank', 'fnb'),
+  za('198765', 'Nedbank', 'nedbank'),
+  za('051001', 'Standard Bank', 'standard-bank-za'),
+  za('679000', 'Discovery Bank', 'discovery-bank'),
+  za('888000', 'TymeBank', 'tymebank'),
+]
+
+export const MOBILE_MONEY_OPERATORS: readonly OperatorEntry[] = [
+  { name: 'M-Pesa', slug: 'safaricom-ke', code: 'MPESA', country: 'KE', min: 10, max: 150000 },
+  { name: 'Airtel Money Kenya', slug: 'airtel-ke', code: 'AIRTELKE', country: 'KE', min: 10, max: 70000 },
+  { name: 'MTN Mobile Money', slug: 'mtn-gh', code: 'MTN', country: 'GH', min: 1, max: 5000 },
+  { name: 'Vodafone Cash', slug: 'vodafone-gh', code: 'VODAFONE', country: 'GH', min: 1, max: 5000 },
+  { name: 'AirtelTigo Money', slug: 'airteltigo-gh', code: 'AIRTELTIGO', country: 'GH', min: 1, max: 3000 },
+]
+
+/** ZA networks by payout type; one of each status so the app's handling of all three is visible. */
+export const ZA_AVAILABILITY: Readonly<Record<'bank_account' | 'mobile_money', readonly AvailabilityEntry[]>> = {
+  bank_account: [
+    { name: 'Absa Bank', slug: 'absa-za', code: '632005', nibss_bank_code: null, country: 'ZA', status: 'Available' },
+    { name: 'Capitec Bank', slug: 'capitec', code: '470010', nibss_bank_code: null, country: 'ZA', status: 'Available' },
+    { name: 'First National Bank', slug: 'fnb', code: '250655', nibss_bank_code: null, country: 'ZA', status: 'Delayed' },
+    { name: 'Nedbank', slug: 'nedbank', code: '198765', nibss_bank_code: null, country: 'ZA', status: 'Available' },
+    { name: 'Standard Bank', slug: 'standard-bank-za', code: '051001', nibss_bank_code: null, country: 'ZA', status: 'Unavailable' },
+  ],
+  mobile_money: [
+    { name: 'Vodacom M-Pesa', slug: 'vodacom-za', code: 'VODACOM', nibss_bank_code: null, country: 'ZA', status: 'Available' },
+    { name: 'MTN MoMo', slug: 'mtn-za', code: 'MTNZA', nibss_bank_code: null, country: 'ZA', status: 'Delayed' },
+    { name: 'Telkom Pay', slug: 'telkom-za', code: 'TELKOM', nibss_bank_code: null, country: 'ZA', status: 'Unavailable' },
+  ],
+}
+
+/** Payout currencies and the country whose banks / operators serve them. */
+export const PAYOUT_CURRENCIES = ['NGN', 'KES', 'GHS', 'ZAR'] as const
+export type PayoutCurrency = (typeof PAYOUT_CURRENCIES)[number]
+
+export const CURRENCY_COUNTRY: Record<PayoutCurrency, 'NG' | 'KE' | 'GH' | 'ZA'> = {
+  NGN: 'NG',
+  KES: 'KE',
+  GHS: 'GH',
+  ZAR: 'ZA',
+}
+
+export const banksOf = (country: string): BankEntry[] => BANKS.filter((b) => b.country === country)
+export const operatorsOf = (country: string): OperatorEntry[] => MOBILE_MONEY_OPERATORS.filter((o) => o.country === country)
+
+/** Bank codes that the spec says succeed in test mode. */
+export const SUCCESS_BANK_CODES: ReadonlySet<string> = new Set(['044', '033', '058'])
+
+/**
+ * Account and mobile numbers whose payouts fail, with the reason shown in the payout's message.
+ * They fail whatever the bank code.
+ */
+export const FAILING_ACCOUNTS: Readonly<Record<string, string>> = {
+  '0000000000': 'Invalid bank account number',
+  '9999999999': 'Beneficiary account is dormant',
+  '254700000000': 'Invalid mobile money account',
+  '233200000000': 'Invalid mobile money account',
+}
+
+/** Reason given to payouts to real (non-test) bank codes: in test mode only 044/033/058 pay. */
+export const NON_TEST_BANK_REASON = 'Bank is not available in test mode, use bank code 044, 033 or 058'
+
+/** Account / phone numbers that resolve to nothing. */
+export const UNRESOLVABLE_ACCOUNTS: ReadonlySet<string> = new Set(['0000000000', '1234567890', '233000000000'])
+
+const FIRST_NAMES = ['Adaeze', 'Tunde', 'Wanjiku', 'Kofi', 'Amara', 'Chinedu', 'Njeri', 'Ama', 'Thabo', 'Zanele', 'Emeka', 'Akosua']
+const LAST_NAMES = ['Okafor', 'Adeyemi', 'Kamau', 'Mensah', 'Nwosu', 'Otieno', 'Boateng', 'Dlamini', 'Eze', 'Asante', 'Mwangi', 'Nkosi']
+
+/** A stable account holder name derived from the number (same number, same name, any seed). */
+export function accountNameFor(accountNumber: string): string {
+  let hash = 2166136261
+  for (const char of accountNumber) hash = Math.imul(hash ^ char.charCodeAt(0), 16777619) >>> 0
+  const first = FIRST_NAMES[hash % FIRST_NAMES.length] ?? 'Test'
+  const last = LAST_NAMES[(hash >>> 8) % LAST_NAMES.length] ?? 'Account'
+  return `${first} ${last}`.toUpperCase()
+}

@@ -1,0 +1,62 @@
+/** Test controls under /__sandbox/ (only when started with admin: true). */
+import { formatMinorUnits, toMinorUnits } from '../../../shared/money'
+import { FaultBook } from '../faults'
+import { success } from '../replies'
+import type { Route } from '../routing'
+import { FieldErrors, requireObjectBody } from '../validation'
+
+export const adminRoutes: Route[] = [
+  {
+    method: 'POST',
+    pattern: '/__sandbox/faults',
+    handler: (request, context) => {
+      const rule = FaultBook.parse(request.body)
+      context.faults.add(rule)
+      return success('Fault added', { path: rule.path, kind: rule.kind, status: rule.status, ms: rule.ms, count: rule.remaining })
+    },
+  },
+  {
+    method: 'DELETE',
+    pattern: '/__sandbox/faults',
+    handler: (_request, context) => {
+      context.faults.clear()
+      return success('Faults cleared', {})
+    },
+  },
+  {
+    method: 'POST',
+    pattern: '/__sandbox/reset',
+    handler: (_request, context) => {
+      context.state.reset()
+      context.faults.clear()
+      return success('Sandbox reset to its seeded state', {})
+    },
+  },
+  {
+    // Balances are not part of the spec, but tests need to see debits, fees and refunds.
+    method: 'GET',
+    pattern: '/__sandbox/balances',
+    handler: (_request, context) => {
+      const balances = Object.fromEntries([...context.state.balances].map(([currency, minor]) => [currency, formatMinorUnits(minor)]))
+      return success('Balances', { ...balances, issuing_USD: formatMinorUnits(context.state.issuingBalanceMinor) })
+    },
+  },
+  {
+    // Sets one balance, e.g. to test "Insufficient balance" without huge payouts.
+    method: 'POST',
+    pattern: '/__sandbox/balances',
+    handler: (request, context) => {
+      const body = requireObjectBody(request.body)
+      const errors = new FieldErrors()
+      const currency = errors.oneOf(body, 'currency', 'currency', ['NGN', 'KES', 'GHS', 'ZAR', 'issuing_USD'] as const)
+      const amount = body.amount
+      let minor: bigint | undefined
+      if (typeof amount !== 'string' || !/^\d+(\.\d{1,2})?$/.test(amount)) errors.add('amount', 'must be a decimal string with at most two decimal places')
+      else minor = toMinorUnits(amount)
+      errors.throwIfAny()
+      if (currency === 'issuing_USD') context.state.issuingBalanceMinor = minor ?? 0n
+      else if (currency) context.state.balances.set(currency, minor ?? 0n)
+      return success('Balance set', {})
+    },
+  },
+]

@@ -1,0 +1,211 @@
+/**
+ * The simulator's memory: balances, payouts, batches, cardholders, cards and charges, built from a
+ * seed. Time-based transitions are applied lazily by advance(now) at the start of every request,
+ * so they follow the injected clock exactly and leave no timers behind when the server closes.
+ */
+import { FAILING_ACCOUNTS, NON_TEST_BANK_REASON, SUCCESS_BANK_CODES } from './catalog'
+import { SeededRandom } from './random'
+
+export type PayoutStatus = 'pending' | 'processing' | 'success' | 'failed'
+
+export interface PayoutRecord {
+  /** Creation order; also the history pointer. */
+  seq: number
+  reference: string
+  batchReference: string | null
+  type: 'bank_account' | 'mobile_money'
+  amountMinor: bigint
+  feeMinor: bigint
+  /** What left the balance for this payout (refunded if it fails). */
+  debitMinor: bigint
+  currency: string
+  narration: string
+  customer: { name: string | null; email: string; phone: string | null }
+  bankAccount: { bank: string; account: string; accountName: string | null } | null
+  mobileMoney: { operator: string; mobileNumber: string } | null
+  metadata: Record<string, unknown> | null
+  status: PayoutStatus
+  message: string
+  createdAt: number
+  /** Bulk items move pending -> processing at this time; single payouts start processing. */
+  processingAt: number
+  settleAt: number
+  completedAt: number | null
+  /** Decided at creation so the outcome and trace id do not depend on when it is observed. */
+  outcome: { status: 'success' | 'failed'; message: string }
+  plannedTraceId: string
+  traceId: string | null
+}
+
+export interface BatchRecord {
+  reference: string
+  description: string
+  currency: string
+  merchantBearsCost: boolean
+  totalAmountMinor: bigint
+  totalChargeableMinor: bigint
+  payoutReferences: string[]
+  createdAt: number
+  status: 'pending' | 'complete'
+}
+
+export interface CardholderRecord {
+  reference: string
+  firstName: string
+  lastName: string
+  email: string
+  phone: string | null
+  dateOfBirth: string
+  address: { street: string; city: string; state: string; country: string; zip_code: string }
+  countryIdentity: { type: string; number: string }
+  identity: { type: string; number: string; image: string; country: string }
+  createdAt: number
+}
+
+export interface CardRecord {
+  reference: string
+  holderReference: string
+  currency: 'USD'
+  type: 'virtual'
+  brand: 'mastercard' | 'visa'
+  pan: string
+  cvv: string
+  expiryMonth: string
+  expiryYear: string
+  balanceMinor: bigint
+  status: 'pending' | 'active' | 'terminated' | 'deactivated' | 'expired'
+  createdAt: number
+  activateAt: number
+}
+
+export type AuthModel = 'NO_AUTH' | 'PIN' | 'OTP' | '3DS' | 'AVS' | 'CARD_ENROLL'
+
+export interface ChargeRecord {
+  paymentReference: string
+  transactionReference: string
+  amountMinor: bigint
+  feeMinor: bigint
+  vatMinor: bigint
+  currency: 'NGN'
+  cardType: 'mastercard' | 'visa' | 'verve'
+  firstSix: string
+  lastFour: string
+  expiry: string
+  customer: { email: string; name: string | null }
+  redirectUrl: string | null
+  metadata: Record<string, unknown> | null
+  /** The auth model of the last answer; NO_AUTH when none was ever needed. */
+  authModel: AuthModel
+  /** Authorization steps still to pass, current first. */
+  pendingSteps: AuthModel[]
+  /** True once any step was required, so "Authorization is not required" only fits NO_AUTH charges. */
+  neededAuthorization: boolean
+  status: 'processing' | 'success' | 'failed'
+  responseMessage: string
+  createdAt: number
+}
+
+/** Seeded balances (minor units) per payout currency. */
+export const SEEDED_BALANCES: Readonly<Record<string, bigint>> = {
+  NGN: 1_000_000_000n, // 10,000,000.00
+  KES: 100_000_000n, // 1,000,000.00
+  GHS: 50_000_000n, // 500,000.00
+  ZAR: 50_000_000n, // 500,000.00
+}
+
+/** Seeded USD issuing balance for virtual cards: 50.00 (50 cards at the 1.00 issuing fee). */
+export const SEEDED_ISSUING_BALANCE_MINOR = 5_000n
+
+export class SandboxState {
+  random: SeededRandom
+  balances = new Map<string, bigint>()
+  issuingBalanceMinor = SEEDED_ISSUING_BALANCE_MINOR
+  payouts = new Map<string, PayoutRecord>()
+  batches = new Map<string, BatchRecord>()
+  cardholders = new Map<string, CardholderRecord>()
+  cards = new Map<string, CardRecord>()
+  charges = new Map<string, ChargeRecord>()
+  chargesByTransaction = new Map<string, ChargeRecord>()
+  private nextSeq = 1
+
+  constructor(private readonly seed: number) {
+    this.random = new SeededRandom(seed)
+    this.reset()
+  }
+
+  /** Back to the seeded state (admin reset): same seed, same sequence of generated values. */
+  reset(): void {
+    this.random = new SeededRandom(this.seed)
+    this.balances = new Map(Object.entries(SEEDED_BALANCES))
+    this.issuingBalanceMinor = SEEDED_ISSUING_BALANCE_MINOR
+    this.payouts.clear()
+    this.batches.clear()
+    this.cardholders.clear()
+    this.cards.clear()
+    this.charges.clear()
+    this.chargesByTransaction.clear()
+    this.nextSeq = 1
+  }
+
+  takeSeq(): number {
+    return this.nextSeq++
+  }
+
+  balanceOf(currency: string): bigint {
+    return this.balances.get(currency) ?? 0n
+  }
+
+  credit(currency: string, minor: bigint): void {
+    this.balances.set(currency, this.balanceOf(currency) + minor)
+  }
+
+  /** A NIBSS-style 30-digit session id. */
+  newTraceId(): string {
+    return this.random.digits(30)
+  }
+
+  /** Applies every transition that is due at `now`, oldest first. */
+  advance(now: number): void {
+    for (const payout of this.payouts.values()) {
+      if (payout.status === 'pending' && now >= payout.processingAt) payout.status = 'processing'
+      if (payout.status === 'processing' && now >= payout.settleAt) this.settle(payout)
+    }
+    for (const batch of this.batches.values()) {
+      if (batch.status !== 'pending') continue
+      const done = batch.payoutReferences.every((ref) => {
+        const status = this.payouts.get(ref)?.status
+        return status === 'success' || status === 'failed'
+      })
+      if (done) batch.status = 'complete'
+    }
+    for (const card of this.cards.values()) {
+      if (card.status === 'pending' && now >= card.activateAt) card.status = 'active'
+    }
+  }
+
+  private settle(payout: PayoutRecord): void {
+    payout.status = payout.outcome.status
+    payout.message = payout.outcome.message
+    payout.completedAt = payout.settleAt
+    if (payout.status === 'success') payout.traceId = payout.plannedTraceId
+    // A failed transfer gives the money back, as a real failed payout would be reversed.
+    else this.credit(payout.currency, payout.debitMinor)
+  }
+}
+
+/** The fixed outcome of a payout, from the test account tables (docs/sandbox.md). */
+export function decidePayoutOutcome(destination: {
+  currency: string
+  bank?: string
+  account?: string
+  mobileNumber?: string
+}): { status: 'success' | 'failed'; message: string } {
+  const number = destination.account ?? destination.mobileNumber ?? ''
+  const failingReason = FAILING_ACCOUNTS[number]
+  if (failingReason) return { status: 'failed', message: failingReason }
+  // The spec's test bank codes are Nigerian; KE and ZA bank payouts succeed unless listed above.
+  if (destination.currency === 'NGN' && destination.bank !== undefined && !SUCCESS_BANK_CODES.has(destination.bank)) {
+    return { status: 'failed', message: NON_TEST_BANK_REASON }
+  }
+  return { status: 'success', message: 'Payout successful' }
+}
