@@ -43,6 +43,8 @@ export async function startBridge(options: {
   /** The built renderer (out/renderer), served at /. */
   staticDir?: string
   port?: number
+  /** Sees every IPC answer as sent (tests use it to prove no secret ever crosses the bridge). */
+  onResponse?: (channel: string, body: string) => void
 }): Promise<RunningBridge> {
   const token = randomBytes(32).toString('hex')
   const streams = new Set<ServerResponse>()
@@ -77,7 +79,11 @@ export async function startBridge(options: {
       const channel = decodeURIComponent(url.pathname.slice('/ipc/'.length))
       const payload = typeof body === 'object' && body !== null ? (body as { payload?: unknown }).payload : undefined
       const result = await options.router.handle(channel, payload, { transport: 'bridge', origin: requestOrigin })
-      return sendJson(response, 200, result)
+      const text = JSON.stringify(result)
+      options.onResponse?.(channel, text)
+      response.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' })
+      response.end(text)
+      return
     }
     if (request.method === 'GET' && options.staticDir) return serveStatic(options.staticDir, url.pathname, response)
     return refuse(response, 404, 'Not found.')
@@ -114,7 +120,9 @@ export async function startBridge(options: {
     token,
     appUrl: `${origin}/?${BRIDGE_TOKEN_PARAM}=${token}`,
     emit(event, payload) {
-      const frame = `event: message\ndata: ${JSON.stringify({ event, payload })}\n\n`
+      const data = JSON.stringify({ event, payload })
+      options.onResponse?.(event, data)
+      const frame = `event: message\ndata: ${data}\n\n`
       for (const stream of streams) stream.write(frame)
     },
     async close() {

@@ -1,0 +1,55 @@
+/** The real main services served over the loopback bridge (see ipc/bridge-transport.ts). */
+import { createAppServices } from './app-services'
+import type { AppServices } from './app-services'
+import { startBridge } from './ipc/bridge-transport'
+import type { RunningBridge } from './ipc/bridge-transport'
+import { createRouter } from './ipc/router'
+import type { Sender } from './ipc/router'
+import { KeytarSecretStore } from './services/secrets/keytar-secret-store'
+import type { SecretStore } from './services/secrets/secret-store'
+
+export interface RunningBridgeApp {
+  bridge: RunningBridge
+  services: AppServices
+  close(): Promise<void>
+}
+
+export async function startBridgeApp(options: {
+  userDataDir: string
+  staticDir?: string
+  port?: number
+  sandboxSettleMs?: number | undefined
+  keychain?: SecretStore
+  onResponse?: (channel: string, body: string) => void
+}): Promise<RunningBridgeApp> {
+  // Events may start before the bridge listens; until then there is nobody to tell.
+  const relay: { bridge?: RunningBridge } = {}
+  const services = await createAppServices({
+    userDataDir: options.userDataDir,
+    keychain: options.keychain ?? new KeytarSecretStore(),
+    info: { name: 'Payout Desk', version: process.env['npm_package_version'] ?? '0.0.0', transport: 'bridge' },
+    emit: (event, payload) => relay.bridge?.emit(event, payload),
+    ...(options.sandboxSettleMs === undefined ? {} : { sandboxSettleMs: options.sandboxSettleMs }),
+  })
+  const router = createRouter({ handlers: services.handlers, senderPolicy: bridgeSenderPolicy })
+  const bridge = await startBridge({
+    router,
+    port: options.port ?? 0,
+    ...(options.staticDir ? { staticDir: options.staticDir } : {}),
+    ...(options.onResponse ? { onResponse: options.onResponse } : {}),
+  })
+  relay.bridge = bridge
+  return {
+    bridge,
+    services,
+    async close() {
+      await bridge.close()
+      await services.close()
+    },
+  }
+}
+
+/** The bridge already checked token, Host and Origin; here only bridge senders are admitted. */
+function bridgeSenderPolicy(sender: Sender): string | null {
+  return sender.transport === 'bridge' ? null : 'not a bridge sender'
+}

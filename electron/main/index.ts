@@ -1,0 +1,70 @@
+/**
+ * App lifecycle only: builds the services, registers IPC, opens the window. Everything else lives
+ * in services that know nothing of Electron. The loopback test bridge is never started here.
+ */
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { app, BrowserWindow } from 'electron'
+import { KeytarSecretStore } from './services/secrets/keytar-secret-store'
+import { createAppServices } from './app-services'
+import type { AppServices } from './app-services'
+import { createRouter } from './ipc/router'
+import { mainWindowSenderPolicy, registerIpc, sendEvent } from './ipc/electron-transport'
+import { createAppUrlMatcher } from './windows/app-url'
+import { installAppGuards } from './windows/guards'
+import { createMainWindow } from './windows/main-window'
+
+const devServerUrl = !app.isPackaged ? process.env['ELECTRON_RENDERER_URL'] : undefined
+const appUrl = devServerUrl ?? pathToFileURL(join(__dirname, '../renderer/index.html')).toString()
+const isAppUrl = createAppUrlMatcher(appUrl)
+
+let mainWindow: BrowserWindow | null = null
+let services: AppServices | null = null
+
+if (!app.requestSingleInstanceLock()) app.quit()
+
+app.on('second-instance', () => {
+  if (mainWindow) {
+    if (mainWindow.isMinimized()) mainWindow.restore()
+    mainWindow.focus()
+  }
+})
+
+async function start(): Promise<void> {
+  installAppGuards(isAppUrl)
+  services = await createAppServices({
+    userDataDir: app.getPath('userData'),
+    keychain: new KeytarSecretStore(),
+    info: { name: 'Payout Desk', version: app.getVersion(), transport: 'electron' },
+    emit: (event, payload) => sendEvent(mainWindow, event, payload),
+  })
+  registerIpc(createRouter({ handlers: services.handlers, senderPolicy: mainWindowSenderPolicy(() => mainWindow, isAppUrl) }))
+  openMainWindow()
+}
+
+function openMainWindow(): void {
+  mainWindow = createMainWindow({ preload: join(__dirname, '../preload/index.js'), appUrl })
+  mainWindow.on('closed', () => {
+    mainWindow = null
+  })
+}
+
+app.on('window-all-closed', () => {
+  if (process.platform !== 'darwin') app.quit()
+})
+
+app.on('activate', () => {
+  if (BrowserWindow.getAllWindows().length === 0 && services) openMainWindow()
+})
+
+app.on('will-quit', () => {
+  void services?.close()
+})
+
+app
+  .whenReady()
+  .then(start)
+  .catch((error: unknown) => {
+    console.error('Payout Desk could not start', error)
+    app.exit(1)
+  })

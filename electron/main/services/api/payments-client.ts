@@ -1,0 +1,169 @@
+/**
+ * HTTP client of the payments service (../shared/spec/payments-service.md). It sends the bearer
+ * key, bounds every request in time, reads the `{ status, message, data }` envelope and validates
+ * `data` with a schema. Failures come out as ApiFailure with a stable code; `ambiguous` marks those
+ * after which a write may or may not have taken effect (timeout, dropped connection, 5xx, an
+ * unreadable 200): callers verify by reference, never resend blindly. Keys never enter messages.
+ */
+import type { z } from 'zod'
+import { AppFailure } from '../../../../shared/result'
+import type { ErrorCode } from '../../../../shared/result'
+
+export class ApiFailure extends AppFailure {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    readonly ambiguous: boolean,
+    readonly httpStatus?: number,
+    details?: unknown,
+  ) {
+    super(code, message, details)
+    this.name = 'ApiFailure'
+  }
+}
+
+export interface PaymentsClientOptions {
+  baseUrl: string
+  secretKey: string
+  timeoutMs?: number
+  fetch?: typeof fetch
+}
+
+export type Query = Record<string, string | number | undefined>
+
+export interface PaymentsClient {
+  get<T>(path: string, schema: z.ZodType<T>, query?: Query): Promise<T>
+  post<T>(path: string, schema: z.ZodType<T>, body: unknown): Promise<T>
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000
+
+export function createPaymentsClient(options: PaymentsClientOptions): PaymentsClient {
+  const base = options.baseUrl.replace(/\/+$/, '')
+  const doFetch = options.fetch ?? globalThis.fetch
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
+
+  async function request<T>(method: 'GET' | 'POST', path: string, schema: z.ZodType<T>, query?: Query, body?: unknown): Promise<T> {
+    const url = new URL(base + path)
+    for (const [name, value] of Object.entries(query ?? {})) {
+      if (value !== undefined) url.searchParams.set(name, String(value))
+    }
+    const isWrite = method !== 'GET'
+    const where = `${method} ${path}`
+    let response: Response
+    try {
+      response = await doFetch(url, {
+        method,
+        headers: {
+          authorization: `Bearer ${options.secretKey}`,
+          accept: 'application/json',
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(timeoutMs),
+      })
+    } catch (error) {
+      throw transportFailure(error, where, isWrite, timeoutMs)
+    }
+
+    let text: string
+    try {
+      text = await response.text()
+    } catch (error) {
+      throw transportFailure(error, where, isWrite, timeoutMs)
+    }
+    const envelope = parseEnvelope(text)
+
+    if (response.status === 401 || response.status === 403) {
+      throw new ApiFailure('unauthorized', `The payments service refused this profile's secret key (HTTP ${response.status} on ${where}).`, false, response.status)
+    }
+    if (response.status === 429) {
+      const retryAfter = Number(response.headers.get('retry-after') ?? '')
+      throw new ApiFailure(
+        'rate_limited',
+        `The payments service is limiting requests (HTTP 429 on ${where})${Number.isFinite(retryAfter) && retryAfter > 0 ? `; try again in ${retryAfter} s` : ''}.`,
+        false,
+        429,
+        Number.isFinite(retryAfter) ? { retryAfterSeconds: retryAfter } : undefined,
+      )
+    }
+    if (response.status >= 500) {
+      throw new ApiFailure(
+        isWrite ? 'outcome_unknown' : 'unreachable',
+        isWrite
+          ? `The payments service answered HTTP ${response.status} on ${where}; the request may have been carried out. Verify before retrying.`
+          : `The payments service answered HTTP ${response.status} on ${where}; try again shortly.`,
+        isWrite,
+        response.status,
+      )
+    }
+    if (!envelope) {
+      throw new ApiFailure(
+        isWrite ? 'outcome_unknown' : 'bad_response',
+        `The payments service answered HTTP ${response.status} on ${where} with a body that is not the expected JSON${isWrite ? '; the request may have been carried out. Verify before retrying' : ''}.`,
+        isWrite,
+        response.status,
+      )
+    }
+    if (response.status >= 400 || envelope.status === false) {
+      throw new ApiFailure('rejected', envelope.message || `The payments service refused ${where} (HTTP ${response.status}).`, false, response.status, envelope.data)
+    }
+
+    const parsed = schema.safeParse(envelope.data)
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]
+      const field = issue?.path.length ? `data.${issue.path.join('.')}` : 'data'
+      throw new ApiFailure(
+        isWrite ? 'outcome_unknown' : 'bad_response',
+        `The payments service's answer to ${where} has an unexpected ${field}: ${issue?.message ?? 'invalid'}.`,
+        isWrite,
+        response.status,
+      )
+    }
+    return parsed.data
+  }
+
+  return {
+    get: (path, schema, query) => request('GET', path, schema, query),
+    post: (path, schema, body) => request('POST', path, schema, undefined, body),
+  }
+}
+
+interface Envelope {
+  status: boolean
+  message: string
+  data: unknown
+}
+
+function parseEnvelope(text: string): Envelope | null {
+  try {
+    const json = JSON.parse(text) as unknown
+    if (typeof json !== 'object' || json === null) return null
+    const { status, message, data } = json as Record<string, unknown>
+    if (typeof status !== 'boolean') return null
+    return { status, message: typeof message === 'string' ? message : '', data }
+  } catch {
+    return null
+  }
+}
+
+function transportFailure(error: unknown, where: string, isWrite: boolean, timeoutMs: number): ApiFailure {
+  const name = error instanceof Error ? error.name : ''
+  const cause = (error as { cause?: { code?: string } } | undefined)?.cause?.code
+  if (name === 'TimeoutError' || name === 'AbortError') {
+    return new ApiFailure(
+      isWrite ? 'outcome_unknown' : 'unreachable',
+      `No answer from the payments service within ${Math.round(timeoutMs / 1000)} s on ${where}${isWrite ? '; the request may have been carried out. Verify before retrying' : ''}.`,
+      isWrite,
+    )
+  }
+  // Refused or unresolvable: the request never left, so nothing can have happened remotely.
+  if (cause === 'ECONNREFUSED' || cause === 'ENOTFOUND' || cause === 'EAI_AGAIN') {
+    return new ApiFailure('unreachable', `The payments service could not be reached (${cause}) on ${where}.`, false)
+  }
+  return new ApiFailure(
+    isWrite ? 'outcome_unknown' : 'unreachable',
+    `The connection to the payments service broke on ${where}${cause ? ` (${cause})` : ''}${isWrite ? '; the request may have been carried out. Verify before retrying' : ''}.`,
+    isWrite,
+  )
+}

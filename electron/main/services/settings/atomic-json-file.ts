@@ -1,0 +1,73 @@
+/**
+ * A JSON file that is never left half-written: each save goes to a temporary file that is fsynced,
+ * then renamed over the old one, and the folder is fsynced so the rename itself survives a crash.
+ */
+import { mkdir, open, readFile, rename, rm } from 'node:fs/promises'
+import { dirname } from 'node:path'
+import type { z } from 'zod'
+
+export class SettingsFileError extends Error {
+  constructor(
+    readonly file: string,
+    reason: string,
+  ) {
+    super(`${file}: ${reason}`)
+    this.name = 'SettingsFileError'
+  }
+}
+
+export async function writeJsonAtomically(file: string, value: unknown): Promise<void> {
+  await mkdir(dirname(file), { recursive: true })
+  const temporary = `${file}.${process.pid}.${Date.now()}.tmp`
+  const handle = await open(temporary, 'w', 0o600)
+  try {
+    await handle.writeFile(`${JSON.stringify(value, null, 2)}\n`, 'utf8')
+    await handle.sync()
+  } finally {
+    await handle.close()
+  }
+  try {
+    await rename(temporary, file)
+  } catch (error) {
+    await rm(temporary, { force: true })
+    throw error
+  }
+  await syncDirectory(dirname(file))
+}
+
+async function syncDirectory(directory: string): Promise<void> {
+  // Windows cannot open a folder for fsync; there the rename is already durable enough.
+  if (process.platform === 'win32') return
+  const handle = await open(directory, 'r')
+  try {
+    await handle.sync()
+  } finally {
+    await handle.close()
+  }
+}
+
+/**
+ * Reads and validates a JSON file. A missing file gives `fallback`; a file that exists but is not
+ * valid is an error that names the file and the problem, never silently replaced.
+ */
+export async function readJsonFile<T>(file: string, schema: z.ZodType<T>, fallback: T): Promise<T> {
+  let text: string
+  try {
+    text = await readFile(file, 'utf8')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return fallback
+    throw error
+  }
+  let json: unknown
+  try {
+    json = JSON.parse(text)
+  } catch (error) {
+    throw new SettingsFileError(file, `not valid JSON (${(error as Error).message})`)
+  }
+  const parsed = schema.safeParse(json)
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]
+    throw new SettingsFileError(file, `${issue?.path.join('.') || '(root)'} ${issue?.message ?? 'is invalid'}`)
+  }
+  return parsed.data
+}

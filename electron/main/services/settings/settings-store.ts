@@ -1,0 +1,61 @@
+/**
+ * Non-secret settings (profiles without their keys, the active profile, the theme) in one JSON
+ * file in userData. Keys never enter this file: they live in the keychain.
+ */
+import { join } from 'node:path'
+import { z } from 'zod'
+import { THEME_PREFERENCES } from '../../../../shared/domain/settings'
+import { readJsonFile, writeJsonAtomically } from './atomic-json-file'
+
+export const storedProfileSchema = z.object({
+  id: z.string().min(1),
+  name: z.string().min(1),
+  mode: z.enum(['test', 'live']),
+  baseUrl: z.string().min(1),
+})
+export type StoredProfile = z.infer<typeof storedProfileSchema>
+
+const settingsSchema = z.object({
+  version: z.literal(1),
+  theme: z.enum(THEME_PREFERENCES),
+  activeProfileId: z.string().min(1),
+  profiles: z.array(storedProfileSchema),
+})
+export type StoredSettings = z.infer<typeof settingsSchema>
+
+export const SETTINGS_FILE_NAME = 'settings.json'
+
+export function defaultSettings(sandboxProfileId: string): StoredSettings {
+  return { version: 1, theme: 'system', activeProfileId: sandboxProfileId, profiles: [] }
+}
+
+export interface SettingsStore {
+  read(): Promise<StoredSettings>
+  /** Applies a change and saves it atomically; changes are serialised so none is lost. */
+  update(change: (current: StoredSettings) => StoredSettings): Promise<StoredSettings>
+}
+
+export function createSettingsStore(userDataDir: string, sandboxProfileId: string): SettingsStore {
+  const file = join(userDataDir, SETTINGS_FILE_NAME)
+  let cached: StoredSettings | undefined
+  let queue: Promise<unknown> = Promise.resolve()
+
+  async function read(): Promise<StoredSettings> {
+    cached ??= await readJsonFile(file, settingsSchema, defaultSettings(sandboxProfileId))
+    return cached
+  }
+
+  return {
+    read,
+    update(change) {
+      const next = queue.then(async () => {
+        const updated = change(await read())
+        await writeJsonAtomically(file, updated)
+        cached = updated
+        return updated
+      })
+      queue = next.catch(() => undefined)
+      return next
+    },
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * The Playwright fixture every user-flow test uses: a fresh bridge running the real main services
+ * (temporary userData, the real keychain of the test session, the embedded simulator), the built
+ * renderer served by it, and Chromium opened on it. It records every answer the bridge sent, so
+ * tests can prove that no secret ever crossed to the renderer.
+ */
+import { mkdir, mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { test as base, expect } from '@playwright/test'
+import type { Page } from '@playwright/test'
+import { startBridgeApp } from '../../electron/main/bridge-app'
+import type { RunningBridgeApp } from '../../electron/main/bridge-app'
+
+export const SCREENSHOT_DIR = resolve(__dirname, 'screenshots')
+
+export interface AppFixture {
+  page: Page
+  userDataDir: string
+  /** Every IPC answer and event body the bridge sent, in order. */
+  responses: string[]
+  running: RunningBridgeApp
+  /** The simulator behind the Sandbox profile. */
+  sandboxUrl: string
+  screenshot(name: string): Promise<void>
+}
+
+export const test = base.extend<{ app: AppFixture }>({
+  app: async ({ page }, use) => {
+    const userDataDir = await mkdtemp(join(tmpdir(), 'payout-desk-e2e-'))
+    const responses: string[] = []
+    const running = await startBridgeApp({
+      userDataDir,
+      staticDir: resolve(__dirname, '../../out/renderer'),
+      sandboxSettleMs: 300,
+      onResponse: (_channel, body) => responses.push(body),
+    })
+    page.on('pageerror', (error) => console.error('page error:', error.message))
+    await page.goto(running.bridge.appUrl)
+    await mkdir(SCREENSHOT_DIR, { recursive: true })
+    await use({
+      page,
+      userDataDir,
+      responses,
+      running,
+      sandboxUrl: running.services.sandbox.url,
+      screenshot: async (name) => {
+        await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true })
+      },
+    })
+    await running.close()
+    await rm(userDataDir, { recursive: true, force: true })
+  },
+})
+
+export { expect }

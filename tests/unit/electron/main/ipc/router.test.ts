@@ -1,0 +1,119 @@
+import { describe, expect, it, vi } from 'vitest'
+import { channelNames } from '../../../../../shared/ipc/contract'
+import { AppFailure } from '../../../../../shared/result'
+import { createRouter } from '../../../../../electron/main/ipc/router'
+import type { ChannelHandlers, Sender } from '../../../../../electron/main/ipc/router'
+
+const trusted: Sender = { transport: 'electron', webContentsId: 1, frameUrl: 'file:///app/index.html', isMainFrame: true }
+
+/** Handlers that record every call: a refused request must leave `calls` empty. */
+function recordingHandlers(): { handlers: ChannelHandlers; calls: string[] } {
+  const calls: string[] = []
+  const handlers = Object.fromEntries(
+    channelNames.map((name) => [
+      name,
+      (input: unknown) => {
+        calls.push(name)
+        return { echoed: input }
+      },
+    ]),
+  ) as unknown as ChannelHandlers
+  return { handlers, calls }
+}
+
+function routerWith(handlers: ChannelHandlers) {
+  return createRouter({
+    handlers,
+    senderPolicy: (sender) => {
+      if (sender.transport !== 'electron') return 'not an Electron sender'
+      if (sender.webContentsId !== 1) return 'not the Payout Desk window'
+      if (!sender.isMainFrame) return 'not the main frame'
+      return sender.frameUrl === 'file:///app/index.html' ? null : 'not the Payout Desk page'
+    },
+    log: { error: vi.fn() },
+  })
+}
+
+describe('IPC router', () => {
+  it('runs the handler with the parsed input for a valid request', async () => {
+    const { handlers, calls } = recordingHandlers()
+    const result = await routerWith(handlers).handle('profiles:activate', { id: 'sandbox' }, trusted)
+    expect(result).toEqual({ ok: true, data: { echoed: { id: 'sandbox' } } })
+    expect(calls).toEqual(['profiles:activate'])
+  })
+
+  it.each([
+    ['another window', { ...trusted, webContentsId: 7 }, 'not the Payout Desk window'],
+    ['a subframe', { ...trusted, isMainFrame: false }, 'not the main frame'],
+    ['a foreign page', { ...trusted, frameUrl: 'https://evil.example/' }, 'not the Payout Desk page'],
+    ['another transport', { transport: 'bridge', origin: null } as Sender, 'not an Electron sender'],
+  ])('refuses %s and runs nothing', async (_label, sender, reason) => {
+    const { handlers, calls } = recordingHandlers()
+    const result = await routerWith(handlers).handle('profiles:list', undefined, sender)
+    expect(result).toEqual({ ok: false, error: { code: 'forbidden_sender', message: `Request refused: ${reason}.` } })
+    expect(calls).toEqual([])
+  })
+
+  it('refuses an unknown channel and runs nothing', async () => {
+    const { handlers, calls } = recordingHandlers()
+    const result = await routerWith(handlers).handle('payouts:sendEverything', {}, trusted)
+    expect(result).toEqual({ ok: false, error: { code: 'unknown_channel', message: 'Unknown channel "payouts:sendEverything".' } })
+    expect(calls).toEqual([])
+  })
+
+  it('does not treat inherited object properties as channels', async () => {
+    const { handlers, calls } = recordingHandlers()
+    for (const name of ['constructor', '__proto__', 'toString']) {
+      const result = await routerWith(handlers).handle(name, undefined, trusted)
+      expect(result.ok).toBe(false)
+    }
+    expect(calls).toEqual([])
+  })
+
+  const badPayloads: Array<[string, string, unknown, string]> = [
+    ['a missing payload', 'profiles:activate', undefined, 'Invalid input for profiles:activate: (input) Invalid input: expected object, received undefined.'],
+    ['a wrong type', 'profiles:activate', { id: 42 }, 'Invalid input for profiles:activate: id Invalid input: expected string, received number.'],
+    ['a missing field', 'secrets:set', { profileId: 'p-1', kind: 'secret' }, 'Invalid input for secrets:set: value Invalid input: expected string, received undefined.'],
+    ['an extra field', 'profiles:activate', { id: 'sandbox', admin: true }, 'Invalid input for profiles:activate: (input) Unrecognized key: "admin".'],
+    ['a value outside the enum', 'secrets:clear', { profileId: 'p-1', kind: 'password' }, 'Invalid input for secrets:clear: kind Invalid option: expected one of "secret"|"encryption".'],
+    ['an input where none is expected', 'profiles:list', { all: true }, 'Invalid input for profiles:list: (input) Invalid input: expected undefined, received object.'],
+    ['a non-https base URL', 'profiles:create', { name: 'Prod', mode: 'live', baseUrl: 'http://api.example.com' }, 'Invalid input for profiles:create: baseUrl must use https (http is allowed for 127.0.0.1 and localhost only).'],
+    ['a key with spaces', 'secrets:set', { profileId: 'p-1', kind: 'secret', value: 'sk test key with spaces' }, 'Invalid input for secrets:set: value must be printable characters without spaces.'],
+    ['an array instead of an object', 'lookups:banks', ['NG'], 'Invalid input for lookups:banks: (input) Invalid input: expected object, received array.'],
+  ]
+
+  it.each(badPayloads)('refuses %s with a message naming the field, and runs nothing', async (_label, channel, payload, message) => {
+    const { handlers, calls } = recordingHandlers()
+    const result = await routerWith(handlers).handle(channel, payload, trusted)
+    expect(result.ok).toBe(false)
+    if (result.ok) return
+    expect(result.error.code).toBe('bad_request')
+    expect(result.error.message).toBe(message)
+    expect(calls).toEqual([])
+  })
+
+  it('returns an expected failure as a failed Result', async () => {
+    const { handlers } = recordingHandlers()
+    handlers['profiles:remove'] = () => {
+      throw new AppFailure('conflict', 'The built-in Sandbox profile cannot be removed.')
+    }
+    const result = await routerWith(handlers).handle('profiles:remove', { id: 'sandbox' }, trusted)
+    expect(result).toEqual({ ok: false, error: { code: 'conflict', message: 'The built-in Sandbox profile cannot be removed.' } })
+  })
+
+  it('hides a bug behind a stable message and logs it in main', async () => {
+    const { handlers } = recordingHandlers()
+    handlers['profiles:list'] = () => {
+      throw new TypeError('cannot read properties of undefined (secret sk_live_should_not_leak)')
+    }
+    const log = { error: vi.fn() }
+    const router = createRouter({ handlers, senderPolicy: () => null, log })
+    const result = await router.handle('profiles:list', undefined, trusted)
+    expect(result).toEqual({
+      ok: false,
+      error: { code: 'internal', message: 'Something went wrong inside Payout Desk while handling profiles:list; the details are in the app log.' },
+    })
+    expect(JSON.stringify(result)).not.toContain('sk_live')
+    expect(log.error).toHaveBeenCalledOnce()
+  })
+})
