@@ -200,7 +200,8 @@ type Parsed = { ok: true; value: unknown } | { ok: false; error: string }
 
 function parseBody(raw: string, kind: 'json' | 'form'): Parsed {
   if (kind === 'form') return { ok: true, value: Object.fromEntries(new URLSearchParams(raw)) }
-  if (raw.trim() === '') return { ok: false, error: 'must be a JSON object' }
+  // No body at all is fine for routes that need none; the others reject `undefined` themselves.
+  if (raw.trim() === '') return { ok: true, value: undefined }
   try {
     return { ok: true, value: JSON.parse(raw) as unknown }
   } catch {

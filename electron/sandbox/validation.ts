@@ -56,7 +56,9 @@ export class FieldErrors {
     rules: { required?: boolean; min?: number; max?: number; pattern?: RegExp; patternText?: string } = {},
   ): string | undefined {
     const { required = true } = rules
-    const value = parent?.[key]
+    // A missing parent object was already reported; its fields add nothing.
+    if (parent === undefined) return undefined
+    const value = parent[key]
     if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) {
       if (required) this.add(path, 'is required')
       return undefined
