@@ -1,0 +1,188 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { invalid, rejection, startTestSandbox, type TestSandbox } from './helpers'
+
+const BULK = '/api/v1/transactions/disburse/bulk'
+
+const item = (reference: string, amount: number, account = '0123456789', bank_code = '058') => ({
+  reference,
+  amount,
+  type: 'bank_account',
+  narration: `Salary ${reference}`,
+  bank_account: { bank_code, account_number: account },
+  customer: { name: 'Kofi Mensah', email: 'kofi@example.com' },
+})
+
+const batch = (reference: string, payouts: unknown[], merchant_bears_cost?: boolean) => ({
+  batch_reference: reference,
+  description: 'January salaries',
+  currency: 'NGN',
+  ...(merchant_bears_cost === undefined ? {} : { merchant_bears_cost }),
+  payouts,
+})
+
+let t: TestSandbox
+beforeEach(async () => {
+  t = await startTestSandbox({ settleMs: 1000 })
+})
+afterEach(() => t.close())
+
+const ngnBalance = async () => (await t.api('GET', '/__sandbox/balances')).body.data.NGN
+
+describe('bulk payout', () => {
+  it('initiates a batch (merchant bears cost: amounts + fees) and walks pending -> complete with counters', async () => {
+    const answer = await t.api('POST', BULK, batch('batch-001', [item('item-0001', 1000), item('item-0002', 250.55), item('item-0003', 10, '0000000000')], true))
+    expect(answer.status).toBe(200)
+    expect(answer.body).toEqual({
+      status: true,
+      message: 'Bulk payout initiated successfully',
+      data: {
+        status: 'pending',
+        total_chargeable_amount: 1273.16, // 1260.55 + fees 10.00 + 2.51 (2.5055 half up) + 0.10
+        merchant_bears_cost: true,
+        reference: 'batch-001',
+        currency: 'NGN',
+        description: 'January salaries',
+        createdAt: '2026-01-15T10:00:00.000Z',
+      },
+    })
+    expect(await ngnBalance()).toBe('9998726.84')
+
+    const record = async () => (await t.api('GET', '/api/v1/transactions/bulk/batch-001')).body
+    expect(await record()).toEqual({
+      status: true,
+      message: 'Bulk payout retrieved successfully',
+      data: {
+        amount: '1260.55',
+        currency: 'NGN',
+        reference: 'batch-001',
+        status: 'pending',
+        description: 'January salaries',
+        failedTransactions: 0,
+        successfulTransactions: 0,
+        pendingTransactions: 3,
+        processingTransactions: 0,
+      },
+    })
+    t.clock.advance(500)
+    expect((await record()).data).toMatchObject({ status: 'pending', pendingTransactions: 0, processingTransactions: 3 })
+    t.clock.advance(500)
+    expect((await record()).data).toMatchObject({
+      status: 'complete',
+      failedTransactions: 1,
+      successfulTransactions: 2,
+      pendingTransactions: 0,
+      processingTransactions: 0,
+    })
+    // The failed item (10.00 + 0.10 fee) is refunded.
+    expect(await ngnBalance()).toBe('9998736.94')
+  })
+
+  it('charges only the amounts when the customer bears the fees (the default)', async () => {
+    const answer = await t.api('POST', BULK, batch('batch-002', [item('item-0011', 1000), item('item-0012', 500)]))
+    expect(answer.body.data).toMatchObject({ total_chargeable_amount: 1500, merchant_bears_cost: false })
+    expect(await ngnBalance()).toBe('9998500.00')
+  })
+
+  it('lists the payouts of a batch with paging and shows one transaction (2.12)', async () => {
+    const payouts = Array.from({ length: 12 }, (_, i) => item(`page-item-${String(i).padStart(2, '0')}`, 100 + i))
+    await t.api('POST', BULK, batch('batch-003', payouts))
+    const first = await t.api('GET', '/api/v1/transactions/bulk/batch-003/payouts')
+    expect(first.body.data.paging).toEqual({ total_items: 12, page_size: 10, current: 1, count: 2 })
+    expect(first.body.data.data).toHaveLength(10)
+    expect(first.body.data.data[0]).toEqual({
+      reference: 'page-item-00',
+      amount: 100,
+      currency: 'NGN',
+      narration: 'Salary page-item-00',
+      status: 'pending',
+      batch_reference: 'batch-003',
+      type: 'bank_account',
+      customer: { name: 'Kofi Mensah', email: 'kofi@example.com' },
+      bank_account: { bank_code: '058', account_number: '0123456789' },
+    })
+    const second = await t.api('GET', '/api/v1/transactions/bulk/batch-003/payouts?page=2&limit=10')
+    expect(second.body.data.data.map((p: { reference: string }) => p.reference)).toEqual(['page-item-10', 'page-item-11'])
+    expect(second.body.data.paging).toEqual({ total_items: 12, page_size: 10, current: 2, count: 2 })
+    expect((await t.api('GET', '/api/v1/transactions/bulk/batch-003/payouts?page=0')).body).toEqual(invalid({ page: 'must be a positive integer' }))
+
+    t.clock.advance(1000)
+    const single = await t.api('GET', '/api/v1/transactions/page-item-01')
+    expect(single.body).toEqual({
+      status: true,
+      message: 'Transaction retrieved successfully',
+      data: {
+        reference: 'page-item-01',
+        batch_reference: 'batch-003',
+        status: 'success',
+        amount: 101,
+        fee: 1.01,
+        currency: 'NGN',
+        narration: 'Salary page-item-01',
+        trace_id: expect.stringMatching(/^\d{30}$/),
+        message: 'Payout successful',
+        customer: { name: 'Kofi Mensah', email: 'kofi@example.com' },
+        metadata: null,
+      },
+    })
+    // Batch items are payouts too: the payout verification endpoint knows them.
+    expect((await t.api('GET', '/merchant/api/v1/transactions/page-item-01')).body.data.status).toBe('success')
+  })
+
+  it('enforces batch sizes, reference lengths, item rules and uniqueness', async () => {
+    const tooFew = await t.api('POST', BULK, batch('batch-004', [item('item-0021', 10)]))
+    expect(tooFew.status).toBe(400)
+    expect(tooFew.body).toEqual(invalid({ payouts: 'must contain 2 to 50 payouts' }))
+    const tooMany = Array.from({ length: 51 }, (_, i) => item(`many-${String(i).padStart(3, '0')}`, 1))
+    expect((await t.api('POST', BULK, batch('batch-005', tooMany))).body).toEqual(invalid({ payouts: 'must contain 2 to 50 payouts' }))
+    const fifty = Array.from({ length: 50 }, (_, i) => item(`fifty-${String(i).padStart(3, '0')}`, 1))
+    expect((await t.api('POST', BULK, batch('batch-050', fifty))).status).toBe(200)
+
+    const bad = await t.api('POST', BULK, {
+      batch_reference: 'b-4',
+      currency: 'GHS',
+      merchant_bears_cost: 'yes',
+      payouts: [
+        { ...item('abcd', 10.123), type: 'mobile_money', narration: '' },
+        { ...item('x'.repeat(51), 5), bank_account: { bank_code: '058' }, customer: { name: 'A' } },
+      ],
+    })
+    expect(bad.body).toEqual(
+      invalid({
+        batch_reference: 'must be 5 to 50 characters',
+        merchant_bears_cost: 'must be a boolean',
+        currency: 'must be one of: NGN, KES, ZAR',
+        'payouts[0].reference': 'must be 5 to 50 characters',
+        'payouts[0].amount': 'must have at most two decimal places',
+        'payouts[0].type': 'must be one of: bank_account',
+        'payouts[0].narration': 'is required',
+        'payouts[1].reference': 'must be 5 to 50 characters',
+        'payouts[1].bank_account.account_number': 'is required',
+        'payouts[1].customer.email': 'is required',
+      }),
+    )
+    const dupInside = await t.api('POST', BULK, batch('batch-006', [item('same-ref-1', 10), item('same-ref-1', 20), item('fifty-000', 1)]))
+    expect(dupInside.body).toEqual(
+      invalid({ 'payouts[1].reference': 'duplicates payouts[0].reference', 'payouts[2].reference': 'was already used by another payout' }),
+    )
+    const unknownBank = await t.api('POST', BULK, batch('batch-007', [item('item-0031', 10, '0123456789', '999'), item('item-0032', 10)]))
+    expect(unknownBank.body).toEqual(invalid({ 'payouts[0].bank_account.bank_code': 'unknown bank code for NGN' }))
+  })
+
+  it('rejects a duplicate batch reference, an insufficient balance and unknown batches', async () => {
+    await t.api('POST', BULK, batch('batch-008', [item('item-0041', 10), item('item-0042', 10)]))
+    const duplicate = await t.api('POST', BULK, batch('batch-008', [item('item-0043', 10), item('item-0044', 10)]))
+    expect(duplicate.status).toBe(409)
+    expect(duplicate.body).toEqual(rejection('Duplicate batch reference'))
+    await t.api('POST', '/__sandbox/balances', { currency: 'NGN', amount: '20.19' })
+    const poor = await t.api('POST', BULK, batch('batch-009', [item('item-0051', 10), item('item-0052', 10)], true))
+    expect(poor.status).toBe(400)
+    expect(poor.body).toEqual(rejection('Insufficient balance'))
+    expect(await ngnBalance()).toBe('20.19')
+    for (const path of ['/api/v1/transactions/bulk/nope-batch', '/api/v1/transactions/bulk/nope-batch/payouts']) {
+      const missing = await t.api('GET', path)
+      expect(missing.status).toBe(404)
+      expect(missing.body).toEqual(rejection('Batch not found'))
+    }
+    expect((await t.api('GET', '/api/v1/transactions/nope-item')).body).toEqual(rejection('Transaction not found'))
+  })
+})
