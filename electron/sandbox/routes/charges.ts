@@ -36,7 +36,7 @@ export const CHARGE_SUCCESS_MESSAGE = 'Card charged successfully'
 
 function validatePayload(payload: JsonObject) {
   const errors = new FieldErrors()
-  const reference = errors.string(payload, 'reference', 'reference', { min: 8, max: 100 })
+  const reference = errors.string(payload, 'reference', 'reference', { min: 8 })
   const card = errors.object(payload, 'card', 'card')
   errors.string(card, 'name', 'card.name', { required: false })
   const number = errors.string(card, 'number', 'card.number', { pattern: /^\d{12,19}$/, patternText: 'must be 12 to 19 digits' })
