@@ -12,7 +12,8 @@ export default defineConfig({
     },
   },
   preload: {
-    plugins: [externalizeDepsPlugin()],
+    // A sandboxed preload can require only 'electron' (and a few builtins): bundle zod into it.
+    plugins: [externalizeDepsPlugin({ exclude: ['zod'] })],
     build: {
       outDir: 'out/preload',
       rollupOptions: { input: { index: resolve(__dirname, 'electron/preload/index.ts') } },

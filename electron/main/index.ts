@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { app, BrowserWindow } from 'electron'
 import { KeytarSecretStore } from './services/secrets/keytar-secret-store'
+import type { KeytarModule } from './services/secrets/keytar-secret-store'
 import { createAppServices } from './app-services'
 import type { AppServices } from './app-services'
 import { createRouter } from './ipc/router'
@@ -17,6 +18,15 @@ import { createMainWindow } from './windows/main-window'
 const devServerUrl = !app.isPackaged ? process.env['ELECTRON_RENDERER_URL'] : undefined
 const appUrl = devServerUrl ?? pathToFileURL(join(__dirname, '../renderer/index.html')).toString()
 const isAppUrl = createAppUrlMatcher(appUrl)
+
+/**
+ * A plain require: this bundle is CommonJS, and Electron's dynamic import() cannot always resolve
+ * packages inside an asar archive. Lazy, so a missing libsecret becomes a message, not a crash.
+ */
+async function loadKeytarInElectron(): Promise<KeytarModule> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('keytar') as KeytarModule
+}
 
 let mainWindow: BrowserWindow | null = null
 let services: AppServices | null = null
@@ -34,7 +44,7 @@ async function start(): Promise<void> {
   installAppGuards(isAppUrl)
   services = await createAppServices({
     userDataDir: app.getPath('userData'),
-    keychain: new KeytarSecretStore(),
+    keychain: new KeytarSecretStore(loadKeytarInElectron),
     info: { name: 'Payout Desk', version: app.getVersion(), transport: 'electron' },
     emit: (event, payload) => sendEvent(mainWindow, event, payload),
   })

@@ -153,7 +153,7 @@ function transportFailure(error: unknown, where: string, isWrite: boolean, timeo
   if (name === 'TimeoutError' || name === 'AbortError') {
     return new ApiFailure(
       isWrite ? 'outcome_unknown' : 'unreachable',
-      `No answer from the payments service within ${Math.round(timeoutMs / 1000)} s on ${where}${isWrite ? '; the request may have been carried out. Verify before retrying' : ''}.`,
+      `No answer from the payments service within ${timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`} on ${where}${isWrite ? '; the request may have been carried out. Verify before retrying' : ''}.`,
       isWrite,
     )
   }

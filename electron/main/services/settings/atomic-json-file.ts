@@ -5,13 +5,15 @@
 import { mkdir, open, readFile, rename, rm } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import type { z } from 'zod'
+import { AppFailure } from '../../../../shared/result'
 
-export class SettingsFileError extends Error {
+/** A damaged file is reported with its path and the problem, and left untouched for the user. */
+export class SettingsFileError extends AppFailure {
   constructor(
     readonly file: string,
     reason: string,
   ) {
-    super(`${file}: ${reason}`)
+    super('internal', `${file}: ${reason}. The file was left untouched; move it aside to start with fresh settings.`)
     this.name = 'SettingsFileError'
   }
 }

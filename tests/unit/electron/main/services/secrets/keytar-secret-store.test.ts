@@ -54,7 +54,7 @@ describe('when the keychain is unavailable', () => {
         () => console.log('unexpectedly worked'),
         (error) => console.log(JSON.stringify({ name: error.name, message: error.message })),
       )`
-    const env = { ...process.env, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/payout-desk-bus' }
+    const env: NodeJS.ProcessEnv = { ...process.env, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/payout-desk-bus' }
     delete env['DISPLAY']
     const { stdout } = await run(process.execPath, ['--import', 'tsx', '-e', script], { env, cwd: process.cwd() })
     const outcome = JSON.parse(stdout.trim()) as { name: string; message: string }

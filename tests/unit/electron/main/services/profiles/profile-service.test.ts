@@ -1,0 +1,131 @@
+/** Profiles with the real keychain (the unit suite runs inside a private GNOME Keyring session). */
+import { randomBytes } from 'node:crypto'
+import { mkdtemp, readFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import type { ProfileList } from '../../../../../../shared/domain/profiles'
+import { AppFailure } from '../../../../../../shared/result'
+import { createProfileService } from '../../../../../../electron/main/services/profiles/profile-service'
+import { KeytarSecretStore } from '../../../../../../electron/main/services/secrets/keytar-secret-store'
+import { KeychainUnavailableError } from '../../../../../../electron/main/services/secrets/secret-store'
+import type { SecretStore } from '../../../../../../electron/main/services/secrets/secret-store'
+import { createSettingsStore, SETTINGS_FILE_NAME } from '../../../../../../electron/main/services/settings/settings-store'
+
+const sandbox = { url: 'http://127.0.0.1:4999', secretKey: 'sk_sandbox_generated_key_0001', encryptionKey: 'sandbox-encryption-key-32-chars!' }
+
+async function setup(keychain: SecretStore = new KeytarSecretStore()) {
+  const dir = await mkdtemp(join(tmpdir(), 'profiles-'))
+  const changes: ProfileList[] = []
+  const service = createProfileService({
+    settings: createSettingsStore(dir, 'sandbox'),
+    keychain,
+    sandbox,
+    onChange: (list) => changes.push(list),
+  })
+  return { dir, service, changes, keychain }
+}
+
+const aKey = () => `sk_test_${randomBytes(20).toString('hex')}`
+
+describe('profiles', () => {
+  it('opens on the built-in Sandbox profile, with its generated keys configured', async () => {
+    const { service } = await setup()
+    const list = await service.list()
+    expect(list.activeId).toBe('sandbox')
+    expect(list.profiles).toEqual([
+      {
+        id: 'sandbox',
+        name: 'Sandbox',
+        mode: 'sandbox',
+        baseUrl: 'http://127.0.0.1:4999',
+        active: true,
+        keys: { secret: { configured: true, last4: '0001' }, encryption: { configured: true, last4: 'ars!' } },
+      },
+    ])
+    expect(list.keychain).toEqual({ available: true })
+  })
+
+  it('creates a test profile without keys, and refuses a duplicate name', async () => {
+    const { service, changes } = await setup()
+    const created = await service.create({ name: 'Acme Test', mode: 'test', baseUrl: 'https://api.example.com' })
+    expect(created).toMatchObject({ name: 'Acme Test', mode: 'test', active: false, keys: { secret: { configured: false }, encryption: { configured: false } } })
+    expect(created.id).toMatch(/^acme-test-[0-9a-f]{6}$/)
+    expect(changes).toHaveLength(1)
+    await expect(service.create({ name: 'acme test', mode: 'live', baseUrl: 'https://api.example.com' })).rejects.toThrow(
+      'A profile named "acme test" already exists.',
+    )
+  })
+
+  it('keeps keys in the keychain, shows only the last four, and writes none to the settings file', async () => {
+    const { service, dir } = await setup()
+    const profile = await service.create({ name: 'Live Ops', mode: 'live', baseUrl: 'https://api.example.com' })
+    const secret = aKey()
+    const encryption = randomBytes(16).toString('hex')
+    expect(await service.setKey(profile.id, 'secret', secret)).toEqual({ configured: true, last4: secret.slice(-4) })
+    await service.setKey(profile.id, 'encryption', encryption)
+
+    const listed = (await service.list()).profiles.find((item) => item.id === profile.id)
+    expect(listed?.keys).toEqual({ secret: { configured: true, last4: secret.slice(-4) }, encryption: { configured: true, last4: encryption.slice(-4) } })
+    expect(JSON.stringify(await service.list())).not.toContain(secret)
+
+    const file = await readFile(join(dir, SETTINGS_FILE_NAME), 'utf8')
+    expect(file).not.toContain(secret)
+    expect(file).not.toContain(encryption)
+
+    expect(await service.credentialsOf(profile.id)).toEqual({
+      profileId: profile.id,
+      mode: 'live',
+      baseUrl: 'https://api.example.com',
+      secretKey: secret,
+      encryptionKey: encryption,
+    })
+  })
+
+  it('switches the active profile and falls back to Sandbox when the active one is removed', async () => {
+    const { service, keychain } = await setup()
+    const profile = await service.create({ name: 'Team B', mode: 'test', baseUrl: 'https://api.example.com' })
+    await service.setKey(profile.id, 'secret', aKey())
+    expect((await service.activate(profile.id)).activeId).toBe(profile.id)
+    expect((await service.credentialsOf()).profileId).toBe(profile.id)
+
+    const after = await service.remove(profile.id)
+    expect(after.activeId).toBe('sandbox')
+    expect(after.profiles.map((item) => item.id)).toEqual(['sandbox'])
+    // Removing a profile takes its keys out of the keychain too.
+    expect(await keychain.get(profile.id, 'secret')).toBeNull()
+  })
+
+  it('clears a key', async () => {
+    const { service } = await setup()
+    const profile = await service.create({ name: 'Clearing', mode: 'test', baseUrl: 'https://api.example.com' })
+    await service.setKey(profile.id, 'secret', aKey())
+    expect(await service.clearKey(profile.id, 'secret')).toEqual({ configured: false })
+    await expect(service.credentialsOf(profile.id)).rejects.toThrow('The profile "Clearing" has no secret key yet. Add it in Settings.')
+  })
+
+  it('protects the built-in Sandbox profile', async () => {
+    const { service } = await setup()
+    await expect(service.remove('sandbox')).rejects.toThrow('The built-in Sandbox profile cannot be removed.')
+    await expect(service.rename('sandbox', 'Mine')).rejects.toThrow('The built-in Sandbox profile cannot be renamed.')
+    await expect(service.setKey('sandbox', 'secret', aKey())).rejects.toThrow(AppFailure)
+    await expect(service.activate('nope')).rejects.toThrow('There is no profile "nope".')
+  })
+
+  it('keeps working when the keychain is unavailable, and says so once', async () => {
+    const message = 'No OS keychain is running (the Secret Service did not answer). Install gnome-keyring.'
+    const broken: SecretStore = {
+      get: async () => Promise.reject(new KeychainUnavailableError(message)),
+      set: async () => Promise.reject(new KeychainUnavailableError(message)),
+      delete: async () => Promise.reject(new KeychainUnavailableError(message)),
+    }
+    const { service } = await setup(broken)
+    const profile = await service.create({ name: 'No Keychain', mode: 'test', baseUrl: 'https://api.example.com' })
+    const list = await service.list()
+    expect(list.keychain).toEqual({ available: false, message })
+    expect(list.profiles.find((item) => item.id === profile.id)?.keys.secret).toEqual({ configured: false })
+    // Sandbox keeps working: its keys never touch the keychain.
+    expect((await service.credentialsOf('sandbox')).secretKey).toBe(sandbox.secretKey)
+    await expect(service.setKey(profile.id, 'secret', aKey())).rejects.toMatchObject({ code: 'keychain_unavailable', message })
+  })
+})

@@ -1,0 +1,52 @@
+/**
+ * Packaging cannot run here (no Electron binary can be fetched), so the configuration is checked
+ * instead: valid for electron-builder's own schema, all four targets, the fuses, and a preload
+ * that a sandboxed renderer can load.
+ */
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { getConfig, validateConfiguration } from 'app-builder-lib/out/util/config/config'
+import { DebugLogger } from 'builder-util'
+import { describe, expect, it } from 'vitest'
+
+const root = join(__dirname, '../../..')
+
+describe('electron-builder configuration', () => {
+  it('is valid for electron-builder and targets nsis, dmg, AppImage and deb', async () => {
+    const config = await getConfig(root, null, null)
+    await expect(validateConfiguration(config, new DebugLogger(false))).resolves.toBeUndefined()
+    const targets = (list: unknown) => JSON.stringify(list)
+    expect(targets(config.win?.target)).toContain('nsis')
+    expect(targets(config.mac?.target)).toContain('dmg')
+    expect(targets(config.linux?.target)).toContain('AppImage')
+    expect(targets(config.linux?.target)).toContain('deb')
+  })
+
+  it('sets the fuses that stop the app binary being used to run other code', async () => {
+    const config = await getConfig(root, null, null)
+    expect(config.electronFuses).toMatchObject({
+      runAsNode: false,
+      enableNodeOptionsEnvironmentVariable: false,
+      enableNodeCliInspectArguments: false,
+      enableEmbeddedAsarIntegrityValidation: true,
+      onlyLoadAppFromAsar: true,
+      grantFileProtocolExtraPrivileges: false,
+    })
+    expect(config.asarUnpack).toContain('**/*.node')
+  })
+})
+
+describe('built bundles', () => {
+  const preload = join(root, 'out/preload/index.js')
+  it('has a preload that requires nothing but electron (a sandboxed preload can load nothing else)', () => {
+    expect(existsSync(preload), 'run `npm run build` before the unit tests').toBe(true)
+    const required = [...readFileSync(preload, 'utf8').matchAll(/require\(["']([^"']+)["']\)/g)].map((match) => match[1])
+    expect([...new Set(required)]).toEqual(['electron'])
+  })
+
+  it('never lets the packaged main start the test bridge', () => {
+    const main = readFileSync(join(root, 'out/main/index.js'), 'utf8')
+    expect(main).not.toContain('bridgeToken')
+    expect(main).not.toContain('Bridge listening')
+  })
+})
