@@ -26,6 +26,8 @@ async function filesUnder(dir: string): Promise<string[]> {
 }
 
 test.beforeEach(async ({ app }) => {
+  // Screenshots without half-finished fades (the app honours reduced motion).
+  await app.page.emulateMedia({ reducedMotion: 'reduce' })
   await app.page.getByTestId('nav-settings').click()
   await expect(app.page.getByTestId('profile-card-sandbox')).toBeVisible()
 })
@@ -107,6 +109,7 @@ test('keys are saved, shown only as their last 4, never sent back or stored in t
   await expect(page.getByTestId('active-profile-name')).toHaveText('Acme live')
   await expect(page.getByTestId('active-profile-mode')).toHaveText('LIVE — real money')
   await expect(page.getByTestId('live-strip')).toBeVisible()
+  await expect(page.getByRole('dialog')).toHaveCount(0)
   await app.screenshot('settings-live-active')
   await page.getByTestId('nav-payouts').click()
   await expect(page.getByTestId('live-strip')).toBeVisible()
