@@ -1,0 +1,120 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { invalid, startTestSandbox, type TestSandbox } from './helpers'
+
+const DISBURSE = '/merchant/api/v1/transactions/disburse'
+const payout = (reference: string) => ({
+  reference,
+  destination: {
+    type: 'bank_account',
+    amount: 100,
+    currency: 'NGN',
+    bank_account: { bank: '044', account: '0123456789' },
+    customer: { email: 'ops@example.com' },
+  },
+})
+
+let t: TestSandbox
+beforeEach(async () => {
+  t = await startTestSandbox({ now: Date.now, settleMs: 5000 })
+})
+afterEach(() => t.close())
+
+const inject = async (fault: Record<string, unknown>) => {
+  const answer = await t.api('POST', '/__sandbox/faults', fault)
+  expect(answer.status).toBe(200)
+  return answer
+}
+
+describe('fault injection', () => {
+  it('after-accept: answers the 5xx but the payout exists and money moved', async () => {
+    const added = await inject({ path: DISBURSE, kind: 'after-accept', status: 502 })
+    expect(added.body.data).toEqual({ path: DISBURSE, kind: 'after-accept', status: 502, ms: 200, count: 1 })
+    const answer = await t.api('POST', DISBURSE, payout('fault-0001'))
+    expect(answer.status).toBe(502)
+    expect(answer.body).toEqual({ status: false, message: 'An error occurred, please try again', data: {} })
+    const verified = await t.api('GET', '/merchant/api/v1/transactions/fault-0001')
+    expect(verified.status).toBe(200)
+    expect(verified.body.data).toMatchObject({ reference: 'fault-0001', status: 'processing' })
+    expect((await t.api('GET', '/__sandbox/balances')).body.data.NGN).toBe('9999899.00')
+    // count 1: the next request is served normally; the resend is a duplicate.
+    expect((await t.api('POST', DISBURSE, payout('fault-0001'))).status).toBe(409)
+  })
+
+  it('before-accept: answers the 5xx without doing anything, for `count` requests', async () => {
+    await inject({ path: DISBURSE, kind: 'before-accept', status: 503, count: 2 })
+    for (let i = 0; i < 2; i++) {
+      const answer = await t.api('POST', DISBURSE, payout('fault-0002'))
+      expect(answer.status).toBe(503)
+      expect(answer.body.message).toBe('Service currently unavailable')
+    }
+    expect((await t.api('GET', '/merchant/api/v1/transactions/fault-0002')).status).toBe(404)
+    expect((await t.api('POST', DISBURSE, payout('fault-0002'))).status).toBe(200)
+  })
+
+  it('hang: the request times out on the client and the server still closes', async () => {
+    await inject({ path: '/merchant/api/v1/misc', kind: 'hang' })
+    const started = Date.now()
+    await expect(t.api('GET', '/merchant/api/v1/misc/banks', undefined, { signal: AbortSignal.timeout(300) })).rejects.toThrow()
+    expect(Date.now() - started).toBeLessThan(5000)
+    // A second request stuck on an open connection must not hold close() open either.
+    await inject({ path: '/merchant/api/v1/misc', kind: 'hang' })
+    const stuck = fetch(`${t.sandbox.url}/merchant/api/v1/misc/banks`, { headers: { authorization: 'Bearer sk_test_unit' } }).catch((e: unknown) => e)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    await t.close()
+    expect(await stuck).toBeInstanceOf(Error)
+  })
+
+  it('reset: the connection drops and fetch rejects', async () => {
+    await inject({ path: DISBURSE, kind: 'reset' })
+    await expect(t.api('POST', DISBURSE, payout('fault-0003'))).rejects.toThrow()
+    expect((await t.api('GET', '/merchant/api/v1/transactions/fault-0003')).status).toBe(404)
+  })
+
+  it('rate-limit: 429 with Retry-After', async () => {
+    await inject({ path: '/api/v1/cards', kind: 'rate-limit', ms: 2500 })
+    const answer = await t.api('GET', '/api/v1/cards')
+    expect(answer.status).toBe(429)
+    expect(answer.headers.get('retry-after')).toBe('3')
+    expect(answer.body).toEqual({ status: false, message: 'Too many requests, please try again later', data: {} })
+    expect((await t.api('GET', '/api/v1/cards')).status).toBe(200)
+  })
+
+  it('not-json: 200 with a text/plain body', async () => {
+    await inject({ path: '/merchant/api/v1/payouts', kind: 'not-json' })
+    const response = await fetch(`${t.sandbox.url}/merchant/api/v1/payouts`, { headers: { authorization: 'Bearer sk_test_unit' } })
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toBe('text/plain; charset=utf-8')
+    await expect(response.clone().json()).rejects.toThrow()
+    expect(await response.text()).toBe('upstream gateway: service temporarily degraded')
+  })
+
+  it('latency: delays the real answer by ms', async () => {
+    await inject({ path: '/merchant/api/v1/misc/banks', kind: 'latency', ms: 300 })
+    const started = Date.now()
+    const answer = await t.api('GET', '/merchant/api/v1/misc/banks?countryCode=NG')
+    expect(Date.now() - started).toBeGreaterThanOrEqual(290)
+    expect(answer.status).toBe(200)
+    expect(answer.body.data.length).toBeGreaterThan(0)
+  })
+
+  it('DELETE clears faults, reset restores the seeded state, and bad fault bodies are refused', async () => {
+    await inject({ path: DISBURSE, kind: 'before-accept', status: 500, count: 5 })
+    expect((await t.api('DELETE', '/__sandbox/faults')).body).toEqual({ status: true, message: 'Faults cleared', data: {} })
+    expect((await t.api('POST', DISBURSE, payout('fault-0004'))).status).toBe(200)
+    await t.api('POST', '/__sandbox/reset')
+    expect((await t.api('GET', '/merchant/api/v1/transactions/fault-0004')).status).toBe(404)
+    expect((await t.api('GET', '/__sandbox/balances')).body.data.NGN).toBe('10000000.00')
+    const bad = await t.api('POST', '/__sandbox/faults', { path: 'merchant', kind: 'explode', count: 0 })
+    expect(bad.status).toBe(400)
+    expect(bad.body).toEqual(
+      invalid({
+        path: 'must start with /',
+        kind: 'must be one of: after-accept, before-accept, hang, reset, rate-limit, not-json, latency',
+        count: 'must be an integer from 1 to 10000',
+      }),
+    )
+    expect((await t.api('POST', '/__sandbox/faults', { path: '/x', kind: 'after-accept', status: 404 })).body).toEqual(
+      invalid({ status: 'must be a 5xx status for this kind' }),
+    )
+  })
+})
