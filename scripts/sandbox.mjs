@@ -6,10 +6,14 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
-const child = spawn(process.execPath, ['--import', 'tsx', join('electron', 'sandbox', 'cli.ts'), ...process.argv.slice(2)], {
-  cwd: root,
-  stdio: 'inherit',
-})
+const child = spawn(
+  process.execPath,
+  ['--import', 'tsx', join('electron', 'sandbox', 'cli.ts'), ...process.argv.slice(2)],
+  {
+    cwd: root,
+    stdio: 'inherit',
+  },
+)
 
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
   process.on(signal, () => {

@@ -28,7 +28,9 @@ export interface AvailabilityEntry {
   status: 'Available' | 'Delayed' | 'Unavailable'
 }
 
-const bank = (country: BankEntry['country']) => (code: string, name: string, slug: string): BankEntry => ({ name, slug, code, country })
+const bank =
+  (country: BankEntry['country']) =>
+  (code: string, name: string, slug: string): BankEntry => ({ name, slug, code, country })
 const ng = bank('NG')
 const ke = bank('KE')
 const za = bank('ZA')
@@ -79,15 +81,50 @@ export const MOBILE_MONEY_OPERATORS: readonly OperatorEntry[] = [
 export const ZA_AVAILABILITY: Readonly<Record<'bank_account' | 'mobile_money', readonly AvailabilityEntry[]>> = {
   bank_account: [
     { name: 'Absa Bank', slug: 'absa-za', code: '632005', nibss_bank_code: null, country: 'ZA', status: 'Available' },
-    { name: 'Capitec Bank', slug: 'capitec', code: '470010', nibss_bank_code: null, country: 'ZA', status: 'Available' },
-    { name: 'First National Bank', slug: 'fnb', code: '250655', nibss_bank_code: null, country: 'ZA', status: 'Delayed' },
+    {
+      name: 'Capitec Bank',
+      slug: 'capitec',
+      code: '470010',
+      nibss_bank_code: null,
+      country: 'ZA',
+      status: 'Available',
+    },
+    {
+      name: 'First National Bank',
+      slug: 'fnb',
+      code: '250655',
+      nibss_bank_code: null,
+      country: 'ZA',
+      status: 'Delayed',
+    },
     { name: 'Nedbank', slug: 'nedbank', code: '198765', nibss_bank_code: null, country: 'ZA', status: 'Available' },
-    { name: 'Standard Bank', slug: 'standard-bank-za', code: '051001', nibss_bank_code: null, country: 'ZA', status: 'Unavailable' },
+    {
+      name: 'Standard Bank',
+      slug: 'standard-bank-za',
+      code: '051001',
+      nibss_bank_code: null,
+      country: 'ZA',
+      status: 'Unavailable',
+    },
   ],
   mobile_money: [
-    { name: 'Vodacom M-Pesa', slug: 'vodacom-za', code: 'VODACOM', nibss_bank_code: null, country: 'ZA', status: 'Available' },
+    {
+      name: 'Vodacom M-Pesa',
+      slug: 'vodacom-za',
+      code: 'VODACOM',
+      nibss_bank_code: null,
+      country: 'ZA',
+      status: 'Available',
+    },
     { name: 'MTN MoMo', slug: 'mtn-za', code: 'MTNZA', nibss_bank_code: null, country: 'ZA', status: 'Delayed' },
-    { name: 'Telkom Pay', slug: 'telkom-za', code: 'TELKOM', nibss_bank_code: null, country: 'ZA', status: 'Unavailable' },
+    {
+      name: 'Telkom Pay',
+      slug: 'telkom-za',
+      code: 'TELKOM',
+      nibss_bank_code: null,
+      country: 'ZA',
+      status: 'Unavailable',
+    },
   ],
 }
 
@@ -103,7 +140,8 @@ export const CURRENCY_COUNTRY: Record<PayoutCurrency, 'NG' | 'KE' | 'GH' | 'ZA'>
 }
 
 export const banksOf = (country: string): BankEntry[] => BANKS.filter((b) => b.country === country)
-export const operatorsOf = (country: string): OperatorEntry[] => MOBILE_MONEY_OPERATORS.filter((o) => o.country === country)
+export const operatorsOf = (country: string): OperatorEntry[] =>
+  MOBILE_MONEY_OPERATORS.filter((o) => o.country === country)
 
 /** Bank codes that the spec says succeed in test mode. */
 export const SUCCESS_BANK_CODES: ReadonlySet<string> = new Set(['044', '033', '058'])
@@ -125,8 +163,34 @@ export const NON_TEST_BANK_REASON = 'Bank is not available in test mode, use ban
 /** Account / phone numbers that resolve to nothing. */
 export const UNRESOLVABLE_ACCOUNTS: ReadonlySet<string> = new Set(['0000000000', '1234567890', '233000000000'])
 
-const FIRST_NAMES = ['Adaeze', 'Tunde', 'Wanjiku', 'Kofi', 'Amara', 'Chinedu', 'Njeri', 'Ama', 'Thabo', 'Zanele', 'Emeka', 'Akosua']
-const LAST_NAMES = ['Okafor', 'Adeyemi', 'Kamau', 'Mensah', 'Nwosu', 'Otieno', 'Boateng', 'Dlamini', 'Eze', 'Asante', 'Mwangi', 'Nkosi']
+const FIRST_NAMES = [
+  'Adaeze',
+  'Tunde',
+  'Wanjiku',
+  'Kofi',
+  'Amara',
+  'Chinedu',
+  'Njeri',
+  'Ama',
+  'Thabo',
+  'Zanele',
+  'Emeka',
+  'Akosua',
+]
+const LAST_NAMES = [
+  'Okafor',
+  'Adeyemi',
+  'Kamau',
+  'Mensah',
+  'Nwosu',
+  'Otieno',
+  'Boateng',
+  'Dlamini',
+  'Eze',
+  'Asante',
+  'Mwangi',
+  'Nkosi',
+]
 
 /** A stable account holder name derived from the number (same number, same name, any seed). */
 export function accountNameFor(accountNumber: string): string {

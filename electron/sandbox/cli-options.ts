@@ -18,12 +18,15 @@ export function parseCliArguments(args: readonly string[]): SandboxOptions {
     admin: true,
   }
   const integer = (flag: string, text: string, min: number, max: number): number => {
-    if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) throw new Error(`${flag} must be an integer from ${min} to ${max}, got "${text}"`)
+    if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max)
+      throw new Error(`${flag} must be an integer from ${min} to ${max}, got "${text}"`)
     return Number(text)
   }
   for (let i = 0; i < args.length; i++) {
     const raw = args[i] ?? ''
-    const [flag = '', inline] = raw.includes('=') ? [raw.slice(0, raw.indexOf('=')), raw.slice(raw.indexOf('=') + 1)] : [raw, undefined]
+    const [flag = '', inline] = raw.includes('=')
+      ? [raw.slice(0, raw.indexOf('=')), raw.slice(raw.indexOf('=') + 1)]
+      : [raw, undefined]
     if (flag === '--no-admin') {
       options.admin = false
       continue
@@ -36,7 +39,8 @@ export function parseCliArguments(args: readonly string[]): SandboxOptions {
         options.port = integer(flag, value, 0, 65535)
         break
       case '--host':
-        if (!['127.0.0.1', '::1', 'localhost'].includes(value)) throw new Error(`--host must be a loopback address (127.0.0.1, ::1, localhost), got "${value}"`)
+        if (!['127.0.0.1', '::1', 'localhost'].includes(value))
+          throw new Error(`--host must be a loopback address (127.0.0.1, ::1, localhost), got "${value}"`)
         options.host = value
         break
       case '--secret-key':
@@ -44,7 +48,8 @@ export function parseCliArguments(args: readonly string[]): SandboxOptions {
         options.secretKey = value
         break
       case '--encryption-key':
-        if (Buffer.byteLength(value, 'utf8') !== 32) throw new Error(`--encryption-key must be exactly 32 bytes (UTF-8), got ${Buffer.byteLength(value, 'utf8')}`)
+        if (Buffer.byteLength(value, 'utf8') !== 32)
+          throw new Error(`--encryption-key must be exactly 32 bytes (UTF-8), got ${Buffer.byteLength(value, 'utf8')}`)
         options.encryptionKey = value
         break
       case '--settle-ms':

@@ -4,7 +4,15 @@
  */
 import { FieldErrors, requireObjectBody } from './validation'
 
-export const FAULT_KINDS = ['after-accept', 'before-accept', 'hang', 'reset', 'rate-limit', 'not-json', 'latency'] as const
+export const FAULT_KINDS = [
+  'after-accept',
+  'before-accept',
+  'hang',
+  'reset',
+  'rate-limit',
+  'not-json',
+  'latency',
+] as const
 export type FaultKind = (typeof FAULT_KINDS)[number]
 
 export interface FaultRule {
@@ -62,7 +70,14 @@ export class FaultBook {
   }
 }
 
-function readInteger(errors: FieldErrors, input: Record<string, unknown>, key: string, fallback: number, min: number, max: number): number {
+function readInteger(
+  errors: FieldErrors,
+  input: Record<string, unknown>,
+  key: string,
+  fallback: number,
+  min: number,
+  max: number,
+): number {
   const value = input[key]
   if (value === undefined || value === null) return fallback
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) {

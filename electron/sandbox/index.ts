@@ -45,13 +45,22 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   const settleMs = options.settleMs ?? DEFAULT_SETTLE_MS
   const seed = options.seed ?? 1
   if (!LOOPBACK_HOSTS.has(host)) throw new Error(`sandbox: host must be a loopback address, got "${host}"`)
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`sandbox: port must be an integer from 0 to 65535`)
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`sandbox: port must be an integer from 0 to 65535`)
   if (!Number.isInteger(settleMs) || settleMs < 0) throw new Error('sandbox: settleMs must be a non-negative integer')
   if (!Number.isInteger(seed)) throw new Error('sandbox: seed must be an integer')
-  if (typeof options.secretKey !== 'string' || options.secretKey.trim() === '') throw new Error('sandbox: secretKey is required')
+  if (typeof options.secretKey !== 'string' || options.secretKey.trim() === '')
+    throw new Error('sandbox: secretKey is required')
   const encryptionKey = encryptionKeyBytes(options.encryptionKey)
 
-  const routes: Route[] = [...lookupRoutes, ...payoutRoutes, ...bulkRoutes, ...cardRoutes, ...chargeRoutes, ...threeDsRoutes]
+  const routes: Route[] = [
+    ...lookupRoutes,
+    ...payoutRoutes,
+    ...bulkRoutes,
+    ...cardRoutes,
+    ...chargeRoutes,
+    ...threeDsRoutes,
+  ]
   if (options.admin) routes.push(...adminRoutes)
 
   const server = await listen({

@@ -5,7 +5,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
-import { FaultBook, SERVER_ERROR_MESSAGES, type FaultRule } from './faults'
+import { SERVER_ERROR_MESSAGES, type FaultBook, type FaultRule } from './faults'
 import { failure, INVALID_REQUEST_DATA, SandboxRejection, type Reply } from './replies'
 import { findRoute, type Route, type SandboxContext } from './routing'
 import type { SandboxState } from './state'
@@ -101,7 +101,8 @@ export async function listen(config: SandboxServerConfig): Promise<ListeningServ
       }
     }
     // The request took effect; the client only sees a server error (spec 7.2).
-    if (fault?.kind === 'after-accept') reply = failure(fault.status, SERVER_ERROR_MESSAGES[fault.status] ?? 'Internal server error')
+    if (fault?.kind === 'after-accept')
+      reply = failure(fault.status, SERVER_ERROR_MESSAGES[fault.status] ?? 'Internal server error')
     send(response, reply)
   }
 

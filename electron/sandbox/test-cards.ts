@@ -8,7 +8,11 @@ export function detectScheme(number: string): CardScheme | null {
   const six = Number(number.slice(0, 6))
   const four = Number(number.slice(0, 4))
   const two = Number(number.slice(0, 2))
-  if (((six >= 506099 && six <= 506198) || (six >= 650002 && six <= 650027)) && number.length >= 16 && number.length <= 19) {
+  if (
+    ((six >= 506099 && six <= 506198) || (six >= 650002 && six <= 650027)) &&
+    number.length >= 16 &&
+    number.length <= 19
+  ) {
     return 'verve'
   }
   if (((two >= 51 && two <= 55) || (four >= 2221 && four <= 2720)) && number.length === 16) return 'mastercard'

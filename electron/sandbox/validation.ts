@@ -68,11 +68,21 @@ export class FieldErrors {
       return undefined
     }
     if (rules.min !== undefined && value.length < rules.min) {
-      this.add(path, rules.max !== undefined ? `must be ${rules.min} to ${rules.max} characters` : `must be at least ${rules.min} characters`)
+      this.add(
+        path,
+        rules.max !== undefined
+          ? `must be ${rules.min} to ${rules.max} characters`
+          : `must be at least ${rules.min} characters`,
+      )
       return undefined
     }
     if (rules.max !== undefined && value.length > rules.max) {
-      this.add(path, rules.min !== undefined ? `must be ${rules.min} to ${rules.max} characters` : `must be at most ${rules.max} characters`)
+      this.add(
+        path,
+        rules.min !== undefined
+          ? `must be ${rules.min} to ${rules.max} characters`
+          : `must be at most ${rules.max} characters`,
+      )
       return undefined
     }
     if (rules.pattern && !rules.pattern.test(value)) {
@@ -87,7 +97,13 @@ export class FieldErrors {
   }
 
   /** One of a fixed set of strings. */
-  oneOf<T extends string>(parent: JsonObject | undefined, key: string, path: string, allowed: readonly T[], required = true): T | undefined {
+  oneOf<T extends string>(
+    parent: JsonObject | undefined,
+    key: string,
+    path: string,
+    allowed: readonly T[],
+    required = true,
+  ): T | undefined {
     const value = this.string(parent, key, path, { required })
     if (value === undefined) return undefined
     if (!(allowed as readonly string[]).includes(value)) {

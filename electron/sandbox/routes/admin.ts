@@ -12,7 +12,13 @@ export const adminRoutes: Route[] = [
     handler: (request, context) => {
       const rule = FaultBook.parse(request.body)
       context.faults.add(rule)
-      return success('Fault added', { path: rule.path, kind: rule.kind, status: rule.status, ms: rule.ms, count: rule.remaining })
+      return success('Fault added', {
+        path: rule.path,
+        kind: rule.kind,
+        status: rule.status,
+        ms: rule.ms,
+        count: rule.remaining,
+      })
     },
   },
   {
@@ -37,7 +43,9 @@ export const adminRoutes: Route[] = [
     method: 'GET',
     pattern: '/__sandbox/balances',
     handler: (_request, context) => {
-      const balances = Object.fromEntries([...context.state.balances].map(([currency, minor]) => [currency, formatMinorUnits(minor)]))
+      const balances = Object.fromEntries(
+        [...context.state.balances].map(([currency, minor]) => [currency, formatMinorUnits(minor)]),
+      )
       return success('Balances', { ...balances, issuing_USD: formatMinorUnits(context.state.issuingBalanceMinor) })
     },
   },
@@ -51,7 +59,8 @@ export const adminRoutes: Route[] = [
       const currency = errors.oneOf(body, 'currency', 'currency', ['NGN', 'KES', 'GHS', 'ZAR', 'issuing_USD'] as const)
       const amount = body.amount
       let minor: bigint | undefined
-      if (typeof amount !== 'string' || !/^\d+(\.\d{1,2})?$/.test(amount)) errors.add('amount', 'must be a decimal string with at most two decimal places')
+      if (typeof amount !== 'string' || !/^\d+(\.\d{1,2})?$/.test(amount))
+        errors.add('amount', 'must be a decimal string with at most two decimal places')
       else minor = toMinorUnits(amount)
       errors.throwIfAny()
       if (currency === 'issuing_USD') context.state.issuingBalanceMinor = minor ?? 0n

@@ -45,7 +45,8 @@ function validateBulk(body: Record<string, unknown>, context: SandboxContext) {
       if (reference !== undefined) {
         const first = seen.get(reference)
         if (first !== undefined) errors.add(`${at}.reference`, `duplicates payouts[${first}].reference`)
-        else if (context.state.payouts.has(reference)) errors.add(`${at}.reference`, 'was already used by another payout')
+        else if (context.state.payouts.has(reference))
+          errors.add(`${at}.reference`, 'was already used by another payout')
         else seen.set(reference, index)
       }
       const amountMinor = errors.amount(raw, 'amount', `${at}.amount`)
@@ -64,8 +65,25 @@ function validateBulk(body: Record<string, unknown>, context: SandboxContext) {
       const customerName = errors.string(customer, 'name', `${at}.customer.name`)
       const customerEmail = customer ? errors.email(customer, 'email', `${at}.customer.email`) : undefined
       const metadata = errors.metadata(raw, 'metadata', `${at}.metadata`)
-      if (reference && amountMinor !== undefined && narration && bankCode && accountNumber && customerName && customerEmail) {
-        items.push({ reference, amountMinor, narration, bankCode, accountNumber, customerName, customerEmail, metadata })
+      if (
+        reference &&
+        amountMinor !== undefined &&
+        narration &&
+        bankCode &&
+        accountNumber &&
+        customerName &&
+        customerEmail
+      ) {
+        items.push({
+          reference,
+          amountMinor,
+          narration,
+          bankCode,
+          accountNumber,
+          customerName,
+          customerEmail,
+          metadata,
+        })
       }
     })
   }
@@ -213,7 +231,10 @@ export const bulkRoutes: Route[] = [
           batch_reference: payout.batchReference,
           type: payout.type,
           customer: { name: payout.customer.name, email: payout.customer.email },
-          bank_account: { bank_code: payout.bankAccount?.bank ?? null, account_number: payout.bankAccount?.account ?? null },
+          bank_account: {
+            bank_code: payout.bankAccount?.bank ?? null,
+            account_number: payout.bankAccount?.account ?? null,
+          },
         })),
         paging: page.paging,
       })

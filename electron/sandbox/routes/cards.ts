@@ -14,19 +14,25 @@ export const IDENTITY_TYPES = ['nin', 'voters_card', 'drivers_license', 'passpor
 const CARD_STATUSES = ['active', 'terminated', 'pending', 'deactivated', 'expired'] as const
 
 /** Plain base64, optionally as a data URL, and not empty. */
-const BASE64_IMAGE = /^(data:image\/[a-z+.-]+;base64,)?(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{4})$/
+const BASE64_IMAGE =
+  /^(data:image\/[a-z+.-]+;base64,)?(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=|[A-Za-z0-9+/]{4})$/
 
 function createCardholder(body: Record<string, unknown>, context: SandboxContext): CardholderRecord {
   const errors = new FieldErrors()
   const firstName = errors.string(body, 'first_name', 'first_name', { max: 100 })
   const lastName = errors.string(body, 'last_name', 'last_name', { max: 100 })
   const email = errors.email(body, 'email', 'email')
-  const phone = errors.string(body, 'phone', 'phone', { required: false, pattern: /^\+?\d{7,15}$/, patternText: 'must be 7 to 15 digits' })
+  const phone = errors.string(body, 'phone', 'phone', {
+    required: false,
+    pattern: /^\+?\d{7,15}$/,
+    patternText: 'must be 7 to 15 digits',
+  })
   const dateOfBirth = errors.string(body, 'date_of_birth', 'date_of_birth', {
     pattern: /^\d{4}-\d{2}-\d{2}$/,
     patternText: 'must be a date in the form YYYY-MM-DD',
   })
-  if (dateOfBirth !== undefined && parseDay(dateOfBirth) === null) errors.add('date_of_birth', 'must be a date in the form YYYY-MM-DD')
+  if (dateOfBirth !== undefined && parseDay(dateOfBirth) === null)
+    errors.add('date_of_birth', 'must be a date in the form YYYY-MM-DD')
   const address = errors.object(body, 'address', 'address')
   const street = errors.string(address, 'street', 'address.street')
   const city = errors.string(address, 'city', 'address.city')
@@ -42,15 +48,31 @@ function createCardholder(body: Record<string, unknown>, context: SandboxContext
   const identity = errors.object(body, 'identity', 'identity')
   const identityType = errors.oneOf(identity, 'type', 'identity.type', IDENTITY_TYPES)
   const identityNumber = errors.string(identity, 'number', 'identity.number')
-  const identityImage = errors.string(identity, 'image', 'identity.image', { pattern: BASE64_IMAGE, patternText: 'must be a Base64 image' })
+  const identityImage = errors.string(identity, 'image', 'identity.image', {
+    pattern: BASE64_IMAGE,
+    patternText: 'must be a Base64 image',
+  })
   const identityCountry = errors.string(identity, 'country', 'identity.country', {
     pattern: /^[A-Z]{2}$/,
     patternText: 'must be an ISO 3166 alpha-2 country code',
   })
   errors.throwIfAny()
   if (
-    !firstName || !lastName || !email || !dateOfBirth || !street || !city || !state || !country || !zip ||
-    !countryIdentityType || !countryIdentityNumber || !identityType || !identityNumber || !identityImage || !identityCountry
+    !firstName ||
+    !lastName ||
+    !email ||
+    !dateOfBirth ||
+    !street ||
+    !city ||
+    !state ||
+    !country ||
+    !zip ||
+    !countryIdentityType ||
+    !countryIdentityNumber ||
+    !identityType ||
+    !identityNumber ||
+    !identityImage ||
+    !identityCountry
   ) {
     throw invalidData(errors.details)
   }
@@ -127,7 +149,8 @@ function createCard(body: Record<string, unknown>, context: SandboxContext): Car
   return card
 }
 
-const holderName = (holder: CardholderRecord | undefined): string => (holder ? `${holder.firstName} ${holder.lastName}` : '')
+const holderName = (holder: CardholderRecord | undefined): string =>
+  holder ? `${holder.firstName} ${holder.lastName}` : ''
 
 function cardSummary(card: CardRecord, context: SandboxContext): Record<string, unknown> {
   return {
@@ -188,10 +211,12 @@ function cardDetails(card: CardRecord, context: SandboxContext): Record<string, 
 
 function listCards(query: URLSearchParams, context: SandboxContext) {
   const errors = new FieldErrors()
-  const filters = Object.fromEntries(['status', 'type', 'start_date', 'end_date'].flatMap((k) => {
-    const v = query.get(k)
-    return v === null ? [] : [[k, v]]
-  })) as Record<string, string>
+  const filters = Object.fromEntries(
+    ['status', 'type', 'start_date', 'end_date'].flatMap((k) => {
+      const v = query.get(k)
+      return v === null ? [] : [[k, v]]
+    }),
+  ) as Record<string, string>
   const status = errors.oneOf(filters, 'status', 'status', CARD_STATUSES, false)
   const type = errors.oneOf(filters, 'type', 'type', ['virtual', 'physical'] as const, false)
   const start = filters.start_date === undefined ? undefined : parseDay(filters.start_date)
@@ -203,8 +228,8 @@ function listCards(query: URLSearchParams, context: SandboxContext) {
   const cards = [...context.state.cards.values()]
     .filter((c) => status === undefined || c.status === status)
     .filter((c) => type === undefined || c.type === type)
-    .filter((c) => start == null || c.createdAt >= start)
-    .filter((c) => end == null || c.createdAt < end + DAY_MS)
+    .filter((c) => typeof start !== 'number' || c.createdAt >= start)
+    .filter((c) => typeof end !== 'number' || c.createdAt < end + DAY_MS)
     .reverse()
   return paginate(cards, query)
 }
@@ -214,7 +239,10 @@ export const cardRoutes: Route[] = [
     method: 'POST',
     pattern: '/api/v1/cardholders',
     handler: (request, context) =>
-      success('Cardholder created successfully', cardholderView(createCardholder(requireObjectBody(request.body), context))),
+      success(
+        'Cardholder created successfully',
+        cardholderView(createCardholder(requireObjectBody(request.body), context)),
+      ),
   },
   {
     method: 'POST',
@@ -244,7 +272,10 @@ export const cardRoutes: Route[] = [
     pattern: '/api/v1/cards',
     handler: (request, context) => {
       const page = listCards(request.query, context)
-      return success('Cards retrieved successfully', { data: page.items.map((c) => cardSummary(c, context)), paging: page.paging })
+      return success('Cards retrieved successfully', {
+        data: page.items.map((c) => cardSummary(c, context)),
+        paging: page.paging,
+      })
     },
   },
 ]

@@ -39,22 +39,49 @@ function validatePayload(payload: JsonObject) {
   const reference = errors.string(payload, 'reference', 'reference', { min: 8 })
   const card = errors.object(payload, 'card', 'card')
   errors.string(card, 'name', 'card.name', { required: false })
-  const number = errors.string(card, 'number', 'card.number', { pattern: /^\d{12,19}$/, patternText: 'must be 12 to 19 digits' })
+  const number = errors.string(card, 'number', 'card.number', {
+    pattern: /^\d{12,19}$/,
+    patternText: 'must be 12 to 19 digits',
+  })
   errors.string(card, 'cvv', 'card.cvv', { pattern: /^\d{3,4}$/, patternText: 'must be 3 or 4 digits' })
-  const month = errors.string(card, 'expiry_month', 'card.expiry_month', { pattern: /^(0[1-9]|1[0-2])$/, patternText: 'must be two digits from 01 to 12' })
-  const year = errors.string(card, 'expiry_year', 'card.expiry_year', { pattern: /^(\d{2}|\d{4})$/, patternText: 'must be two or four digits' })
-  const pin = errors.string(card, 'pin', 'card.pin', { required: false, pattern: /^\d{4}$/, patternText: 'must be 4 digits' })
+  const month = errors.string(card, 'expiry_month', 'card.expiry_month', {
+    pattern: /^(0[1-9]|1[0-2])$/,
+    patternText: 'must be two digits from 01 to 12',
+  })
+  const year = errors.string(card, 'expiry_year', 'card.expiry_year', {
+    pattern: /^(\d{2}|\d{4})$/,
+    patternText: 'must be two or four digits',
+  })
+  const pin = errors.string(card, 'pin', 'card.pin', {
+    required: false,
+    pattern: /^\d{4}$/,
+    patternText: 'must be 4 digits',
+  })
   const amountMinor = errors.amount(payload, 'amount', 'amount')
   const currency = errors.string(payload, 'currency', 'currency')
   if (currency !== undefined && currency !== 'NGN') errors.add('currency', 'only NGN is supported')
-  const redirectUrl = errors.string(payload, 'redirect_url', 'redirect_url', { required: false, pattern: /^https?:\/\/\S+$/, patternText: 'must be an http or https URL' })
+  const redirectUrl = errors.string(payload, 'redirect_url', 'redirect_url', {
+    required: false,
+    pattern: /^https?:\/\/\S+$/,
+    patternText: 'must be an http or https URL',
+  })
   const customer = errors.object(payload, 'customer', 'customer')
   const email = customer ? errors.email(customer, 'email', 'customer.email') : undefined
   const customerName = errors.string(customer, 'name', 'customer.name', { required: false })
   const metadata = errors.metadata(payload, 'metadata', 'metadata')
   errors.throwIfAny()
   if (!reference || !number || !month || !year || amountMinor === undefined || !email) throw invalidData(errors.details)
-  return { reference, number, pin, expiry: `${month}/${year.slice(-2)}`, amountMinor, redirectUrl: redirectUrl ?? null, email, customerName: customerName ?? null, metadata }
+  return {
+    reference,
+    number,
+    pin,
+    expiry: `${month}/${year.slice(-2)}`,
+    amountMinor,
+    redirectUrl: redirectUrl ?? null,
+    email,
+    customerName: customerName ?? null,
+    metadata,
+  }
 }
 
 function createCharge(body: JsonObject, context: SandboxContext): ChargeRecord {
@@ -159,7 +186,12 @@ function chargeView(charge: ChargeRecord, context: SandboxContext): Record<strin
     view.authorization =
       charge.authModel === '3DS'
         ? { redirect_url: threeDsUrl(charge, context) }
-        : { required_fields: charge.authModel === 'AVS' ? [...AVS_FIELDS] : [AUTHORIZATION_FIELDS[charge.authModel as keyof typeof AUTHORIZATION_FIELDS]] }
+        : {
+            required_fields:
+              charge.authModel === 'AVS'
+                ? [...AVS_FIELDS]
+                : [AUTHORIZATION_FIELDS[charge.authModel as keyof typeof AUTHORIZATION_FIELDS]],
+          }
   }
   return view
 }
@@ -172,7 +204,12 @@ const cardView = (charge: ChargeRecord) => ({
 })
 
 function chargeReply(charge: ChargeRecord, context: SandboxContext): Reply {
-  const message = charge.status === 'processing' ? 'Charge in progress' : charge.status === 'success' ? CHARGE_SUCCESS_MESSAGE : 'Card charge failed'
+  const message =
+    charge.status === 'processing'
+      ? 'Charge in progress'
+      : charge.status === 'success'
+        ? CHARGE_SUCCESS_MESSAGE
+        : 'Card charge failed'
   return success(message, chargeView(charge, context))
 }
 
@@ -185,7 +222,8 @@ function authorize(body: JsonObject, context: SandboxContext): ChargeRecord {
   if (!charge) throw notFound(TRANSACTION_NOT_FOUND)
   if (!charge.neededAuthorization) throw rejected(AUTHORIZATION_NOT_REQUIRED)
   if (charge.status !== 'processing') throw rejected(ALREADY_COMPLETED)
-  if (charge.authModel === '3DS') throw invalidData({ authorization: 'a 3DS charge is authorized by the customer at authorization.redirect_url' })
+  if (charge.authModel === '3DS')
+    throw invalidData({ authorization: 'a 3DS charge is authorized by the customer at authorization.redirect_url' })
   const model = charge.authModel as keyof typeof AUTHORIZATION_FIELDS
   const field = AUTHORIZATION_FIELDS[model]
   for (const key of Object.keys(authorization ?? {})) {
@@ -195,13 +233,20 @@ function authorize(body: JsonObject, context: SandboxContext): ChargeRecord {
   if (model === 'AVS') {
     const avs = errors.object(authorization ?? {}, 'avs', 'authorization.avs')
     for (const key of Object.keys(avs ?? {})) {
-      if (!(AVS_FIELDS as readonly string[]).includes(key)) errors.add(`authorization.avs.${key}`, 'is not an AVS field')
+      if (!(AVS_FIELDS as readonly string[]).includes(key))
+        errors.add(`authorization.avs.${key}`, 'is not an AVS field')
     }
     for (const key of AVS_FIELDS) errors.string(avs, key, `authorization.avs.${key}`)
   } else if (model === 'CARD_ENROLL') {
-    value = errors.string(authorization, 'phone', 'authorization.phone', { pattern: /^\+?\d{7,15}$/, patternText: 'must be 7 to 15 digits' })
+    value = errors.string(authorization, 'phone', 'authorization.phone', {
+      pattern: /^\+?\d{7,15}$/,
+      patternText: 'must be 7 to 15 digits',
+    })
   } else {
-    value = errors.string(authorization, field, `authorization.${field}`, { pattern: /^\d+$/, patternText: 'must be digits' })
+    value = errors.string(authorization, field, `authorization.${field}`, {
+      pattern: /^\d+$/,
+      patternText: 'must be digits',
+    })
   }
   errors.throwIfAny()
   if (model === 'PIN') {
@@ -224,7 +269,9 @@ function verifyView(charge: ChargeRecord): Record<string, unknown> {
     card: cardView(charge),
   }
   if (charge.status === 'failed') {
-    view.payment_attempts = [{ reference: charge.transactionReference, status: 'failed', channel: 'card', message: charge.responseMessage }]
+    view.payment_attempts = [
+      { reference: charge.transactionReference, status: 'failed', channel: 'card', message: charge.responseMessage },
+    ]
   }
   return view
 }

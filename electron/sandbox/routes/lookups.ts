@@ -34,14 +34,18 @@ export const lookupRoutes: Route[] = [
       const body = requireObjectBody(request.body)
       const errors = new FieldErrors()
       const bankCode = errors.string(body, 'bank', 'bank')
-      const account = errors.string(body, 'account', 'account', { pattern: /^\d{6,20}$/, patternText: 'must be 6 to 20 digits' })
+      const account = errors.string(body, 'account', 'account', {
+        pattern: /^\d{6,20}$/,
+        patternText: 'must be 6 to 20 digits',
+      })
       const currency = errors.string(body, 'currency', 'currency')
       const country = currency === undefined ? undefined : toCountry(currency)
       if (country !== undefined && country !== 'NG' && country !== 'KE') {
         errors.add('currency', 'bank resolution is available for Nigeria and Kenya only')
       }
       const bank = country && bankCode ? banksOf(country).find((b) => b.code === bankCode) : undefined
-      if (country && bankCode && !bank && !errors.has('currency')) errors.add('bank', `unknown bank code for ${country}`)
+      if (country && bankCode && !bank && !errors.has('currency'))
+        errors.add('bank', `unknown bank code for ${country}`)
       errors.throwIfAny()
       if (!bank || !account) throw invalidData(errors.details)
       if (UNRESOLVABLE_ACCOUNTS.has(account)) throw rejected('Unable to resolve bank account')
@@ -60,7 +64,10 @@ export const lookupRoutes: Route[] = [
       const body = requireObjectBody(request.body)
       const errors = new FieldErrors()
       const code = errors.string(body, 'mobileMoneyCode', 'mobileMoneyCode')
-      const phone = errors.string(body, 'phoneNumber', 'phoneNumber', { pattern: /^\+?\d{9,15}$/, patternText: 'must be 9 to 15 digits' })
+      const phone = errors.string(body, 'phoneNumber', 'phoneNumber', {
+        pattern: /^\+?\d{9,15}$/,
+        patternText: 'must be 9 to 15 digits',
+      })
       const currency = errors.string(body, 'currency', 'currency')
       if (currency !== undefined && toCountry(currency) !== 'GH') {
         errors.add('currency', 'mobile money resolution is available for Ghana only')
@@ -87,7 +94,8 @@ export const lookupRoutes: Route[] = [
       const errors = new FieldErrors()
       const type = errors.oneOf(body, 'type', 'type', ['bank_account', 'mobile_money'] as const)
       const currency = errors.string(body, 'currency', 'currency')
-      if (currency !== undefined && currency !== 'ZAR') errors.add('currency', 'availability is reported for ZAR payouts only')
+      if (currency !== undefined && currency !== 'ZAR')
+        errors.add('currency', 'availability is reported for ZAR payouts only')
       errors.throwIfAny()
       return success('Availability retrieved successfully', ZA_AVAILABILITY[type ?? 'bank_account'])
     },

@@ -57,7 +57,8 @@ function validateDisburse(body: Record<string, unknown>, errors: FieldErrors) {
   const type = errors.oneOf(destination, 'type', 'destination.type', ['bank_account', 'mobile_money'] as const)
   const amountMinor = errors.amount(destination, 'amount', 'destination.amount')
   const currency = errors.oneOf(destination, 'currency', 'destination.currency', PAYOUT_CURRENCIES)
-  const narration = errors.string(destination, 'narration', 'destination.narration', { required: false, max: 255 }) ?? ''
+  const narration =
+    errors.string(destination, 'narration', 'destination.narration', { required: false, max: 255 }) ?? ''
   const customer = errors.object(destination, 'customer', 'destination.customer')
   const customerName = errors.string(customer, 'name', 'destination.customer.name', { required: false }) ?? null
   const customerEmail = customer ? errors.email(customer, 'email', 'destination.customer.email') : undefined
@@ -73,10 +74,14 @@ function validateDisburse(body: Record<string, unknown>, errors: FieldErrors) {
       pattern: /^\d{6,20}$/,
       patternText: 'must be 6 to 20 digits',
     })
-    const accountName = errors.string(account, 'account_name', 'destination.bank_account.account_name', { required: currency === 'ZAR' })
+    const accountName = errors.string(account, 'account_name', 'destination.bank_account.account_name', {
+      required: currency === 'ZAR',
+    })
     if (country && account) {
-      if (banksOf(country).length === 0) errors.add('destination.type', `bank_account payouts are not available for ${currency}`)
-      else if (bank && !banksOf(country).some((b) => b.code === bank)) errors.add('destination.bank_account.bank', `unknown bank code for ${currency}`)
+      if (banksOf(country).length === 0)
+        errors.add('destination.type', `bank_account payouts are not available for ${currency}`)
+      else if (bank && !banksOf(country).some((b) => b.code === bank))
+        errors.add('destination.bank_account.bank', `unknown bank code for ${currency}`)
     }
     if (bank && number) bankAccount = { bank, account: number, accountName: accountName ?? null }
   } else if (type === 'mobile_money') {
@@ -89,18 +94,35 @@ function validateDisburse(body: Record<string, unknown>, errors: FieldErrors) {
     if (country && wallet) {
       const operators = operatorsOf(country)
       const operator = operators.find((o) => o.slug === operatorSlug)
-      if (operators.length === 0) errors.add('destination.type', `mobile_money payouts are not available for ${currency}`)
-      else if (operatorSlug && !operator) errors.add('destination.mobile_money.operator', `unknown operator for ${currency}`)
+      if (operators.length === 0)
+        errors.add('destination.type', `mobile_money payouts are not available for ${currency}`)
+      else if (operatorSlug && !operator)
+        errors.add('destination.mobile_money.operator', `unknown operator for ${currency}`)
       else if (operator && amountMinor !== undefined) {
         // Operator limits are published as JSON numbers (2.2); compare exactly in minor units.
-        if (amountMinor < toMinorUnits(operator.min)) errors.add('destination.amount', `must be at least ${operator.min} for ${operator.slug}`)
-        else if (amountMinor > toMinorUnits(operator.max)) errors.add('destination.amount', `must be at most ${operator.max} for ${operator.slug}`)
+        if (amountMinor < toMinorUnits(operator.min))
+          errors.add('destination.amount', `must be at least ${operator.min} for ${operator.slug}`)
+        else if (amountMinor > toMinorUnits(operator.max))
+          errors.add('destination.amount', `must be at most ${operator.max} for ${operator.slug}`)
       }
     }
-    if (operatorSlug && mobileNumber) mobileMoney = { operator: operatorSlug, mobileNumber: mobileNumber.replace(/^\+/, '') }
+    if (operatorSlug && mobileNumber)
+      mobileMoney = { operator: operatorSlug, mobileNumber: mobileNumber.replace(/^\+/, '') }
   }
   if (!reference || !type || amountMinor === undefined || !currency || !customerEmail) return undefined
-  return { reference, metadata, type, amountMinor, currency, narration, customerName, customerEmail, customerPhone, bankAccount, mobileMoney }
+  return {
+    reference,
+    metadata,
+    type,
+    amountMinor,
+    currency,
+    narration,
+    customerName,
+    customerEmail,
+    customerPhone,
+    bankAccount,
+    mobileMoney,
+  }
 }
 
 function disburse(body: Record<string, unknown>, context: SandboxContext): PayoutRecord {
@@ -159,18 +181,30 @@ interface HistoryQuery {
 
 function parseHistoryQuery(query: URLSearchParams, context: SandboxContext): HistoryQuery {
   const errors = new FieldErrors()
-  const result: HistoryQuery = { limit: 10, currency: undefined, from: undefined, to: undefined, startingAfter: undefined, endingBefore: undefined }
+  const result: HistoryQuery = {
+    limit: 10,
+    currency: undefined,
+    from: undefined,
+    to: undefined,
+    startingAfter: undefined,
+    endingBefore: undefined,
+  }
   const limit = query.get('limit')
   if (limit !== null) {
-    if (!/^\d+$/.test(limit) || Number(limit) < 1 || Number(limit) > 100) errors.add('limit', 'must be an integer from 1 to 100')
+    if (!/^\d+$/.test(limit) || Number(limit) < 1 || Number(limit) > 100)
+      errors.add('limit', 'must be an integer from 1 to 100')
     else result.limit = Number(limit)
   }
   const currency = query.get('currency')
   if (currency !== null) {
-    if (!(PAYOUT_CURRENCIES as readonly string[]).includes(currency)) errors.add('currency', `must be one of: ${PAYOUT_CURRENCIES.join(', ')}`)
+    if (!(PAYOUT_CURRENCIES as readonly string[]).includes(currency))
+      errors.add('currency', `must be one of: ${PAYOUT_CURRENCIES.join(', ')}`)
     else result.currency = currency as PayoutCurrency
   }
-  for (const [key, target] of [['date_from', 'from'], ['date_to', 'to']] as const) {
+  for (const [key, target] of [
+    ['date_from', 'from'],
+    ['date_to', 'to'],
+  ] as const) {
     const text = query.get(key)
     if (text === null) continue
     const parsed = parseHistoryFilterDate(text)
@@ -180,7 +214,10 @@ function parseHistoryQuery(query: URLSearchParams, context: SandboxContext): His
   const after = query.get('starting_after')
   const before = query.get('ending_before')
   if (after !== null && before !== null) errors.add('ending_before', 'cannot be used together with starting_after')
-  for (const [key, target, text] of [['starting_after', 'startingAfter', after], ['ending_before', 'endingBefore', before]] as const) {
+  for (const [key, target, text] of [
+    ['starting_after', 'startingAfter', after],
+    ['ending_before', 'endingBefore', before],
+  ] as const) {
     if (text === null) continue
     const seq = /^ptr_(\d+)$/.exec(text)?.[1]
     const known = seq !== undefined && [...context.state.payouts.values()].some((p) => p.seq === Number(seq))
@@ -208,7 +245,11 @@ export const payoutRoutes: Route[] = [
       const reference = request.params.reference ?? ''
       const payout = context.state.payouts.get(reference)
       if (!payout) throw notFound('Transaction not found')
-      return success('Transaction retrieved successfully', { ...disburseView(payout), trace_id: payout.traceId, message: payout.message })
+      return success('Transaction retrieved successfully', {
+        ...disburseView(payout),
+        trace_id: payout.traceId,
+        message: payout.message,
+      })
     },
   },
   {
@@ -229,11 +270,20 @@ export const payoutRoutes: Route[] = [
         page = newer.slice(Math.max(0, newer.length - query.limit))
         hasMore = newer.length > query.limit
       } else {
-        const older = query.startingAfter === undefined ? matching : matching.filter((p) => p.seq < query.startingAfter!)
+        const older =
+          query.startingAfter === undefined ? matching : matching.filter((p) => p.seq < query.startingAfter!)
         page = older.slice(0, query.limit)
         hasMore = older.length > query.limit
       }
-      return { status: 200, json: { status: true, message: 'Payouts retrieved successfully', has_more: hasMore, data: page.map(historyView) } }
+      return {
+        status: 200,
+        json: {
+          status: true,
+          message: 'Payouts retrieved successfully',
+          has_more: hasMore,
+          data: page.map(historyView),
+        },
+      }
     },
   },
 ]

@@ -23,7 +23,11 @@ function awaiting3ds(reference: string | undefined, context: SandboxContext): Ch
   const charge = context.state.chargesByTransaction.get(reference ?? '')
   if (!charge) return page(404, 'Transaction not found', '<p>No payment is waiting for this link.</p>')
   if (charge.status !== 'processing' || charge.authModel !== '3DS') {
-    return page(409, 'Transaction has already been completed', '<p>This payment is no longer awaiting authentication.</p>')
+    return page(
+      409,
+      'Transaction has already been completed',
+      '<p>This payment is no longer awaiting authentication.</p>',
+    )
   }
   return charge
 }
@@ -61,7 +65,11 @@ export const threeDsRoutes: Route[] = [
         target.searchParams.set('reference', found.paymentReference)
         return { status: 302, headers: { location: target.toString() } }
       }
-      return page(200, found.status === 'success' ? 'Payment complete' : 'Payment failed', `<p>${escapeHtml(found.responseMessage)}. You may close this window.</p>`)
+      return page(
+        200,
+        found.status === 'success' ? 'Payment complete' : 'Payment failed',
+        `<p>${escapeHtml(found.responseMessage)}. You may close this window.</p>`,
+      )
     },
   },
 ]

@@ -30,7 +30,15 @@ const ngnBalance = async () => (await t.api('GET', '/__sandbox/balances')).body.
 
 describe('bulk payout', () => {
   it('initiates a batch (merchant bears cost: amounts + fees) and walks pending -> complete with counters', async () => {
-    const answer = await t.api('POST', BULK, batch('batch-001', [item('item-0001', 1000), item('item-0002', 250.55), item('item-0003', 10, '0000000000')], true))
+    const answer = await t.api(
+      'POST',
+      BULK,
+      batch(
+        'batch-001',
+        [item('item-0001', 1000), item('item-0002', 250.55), item('item-0003', 10, '0000000000')],
+        true,
+      ),
+    )
     expect(answer.status).toBe(200)
     expect(answer.body).toEqual({
       status: true,
@@ -64,7 +72,11 @@ describe('bulk payout', () => {
       },
     })
     t.clock.advance(500)
-    expect((await record()).data).toMatchObject({ status: 'pending', pendingTransactions: 0, processingTransactions: 3 })
+    expect((await record()).data).toMatchObject({
+      status: 'pending',
+      pendingTransactions: 0,
+      processingTransactions: 3,
+    })
     t.clock.advance(500)
     expect((await record()).data).toMatchObject({
       status: 'complete',
@@ -101,9 +113,14 @@ describe('bulk payout', () => {
       bank_account: { bank_code: '058', account_number: '0123456789' },
     })
     const second = await t.api('GET', '/api/v1/transactions/bulk/batch-003/payouts?page=2&limit=10')
-    expect(second.body.data.data.map((p: { reference: string }) => p.reference)).toEqual(['page-item-10', 'page-item-11'])
+    expect(second.body.data.data.map((p: { reference: string }) => p.reference)).toEqual([
+      'page-item-10',
+      'page-item-11',
+    ])
     expect(second.body.data.paging).toEqual({ total_items: 12, page_size: 10, current: 2, count: 2 })
-    expect((await t.api('GET', '/api/v1/transactions/bulk/batch-003/payouts?page=0')).body).toEqual(invalid({ page: 'must be a positive integer' }))
+    expect((await t.api('GET', '/api/v1/transactions/bulk/batch-003/payouts?page=0')).body).toEqual(
+      invalid({ page: 'must be a positive integer' }),
+    )
 
     t.clock.advance(1000)
     const single = await t.api('GET', '/api/v1/transactions/page-item-01')
@@ -133,7 +150,9 @@ describe('bulk payout', () => {
     expect(tooFew.status).toBe(400)
     expect(tooFew.body).toEqual(invalid({ payouts: 'must contain 2 to 50 payouts' }))
     const tooMany = Array.from({ length: 51 }, (_, i) => item(`many-${String(i).padStart(3, '0')}`, 1))
-    expect((await t.api('POST', BULK, batch('batch-005', tooMany))).body).toEqual(invalid({ payouts: 'must contain 2 to 50 payouts' }))
+    expect((await t.api('POST', BULK, batch('batch-005', tooMany))).body).toEqual(
+      invalid({ payouts: 'must contain 2 to 50 payouts' }),
+    )
     const fifty = Array.from({ length: 50 }, (_, i) => item(`fifty-${String(i).padStart(3, '0')}`, 1))
     expect((await t.api('POST', BULK, batch('batch-050', fifty))).status).toBe(200)
 
@@ -160,11 +179,22 @@ describe('bulk payout', () => {
         'payouts[1].customer.email': 'is required',
       }),
     )
-    const dupInside = await t.api('POST', BULK, batch('batch-006', [item('same-ref-1', 10), item('same-ref-1', 20), item('fifty-000', 1)]))
-    expect(dupInside.body).toEqual(
-      invalid({ 'payouts[1].reference': 'duplicates payouts[0].reference', 'payouts[2].reference': 'was already used by another payout' }),
+    const dupInside = await t.api(
+      'POST',
+      BULK,
+      batch('batch-006', [item('same-ref-1', 10), item('same-ref-1', 20), item('fifty-000', 1)]),
     )
-    const unknownBank = await t.api('POST', BULK, batch('batch-007', [item('item-0031', 10, '0123456789', '999'), item('item-0032', 10)]))
+    expect(dupInside.body).toEqual(
+      invalid({
+        'payouts[1].reference': 'duplicates payouts[0].reference',
+        'payouts[2].reference': 'was already used by another payout',
+      }),
+    )
+    const unknownBank = await t.api(
+      'POST',
+      BULK,
+      batch('batch-007', [item('item-0031', 10, '0123456789', '999'), item('item-0032', 10)]),
+    )
     expect(unknownBank.body).toEqual(invalid({ 'payouts[0].bank_account.bank_code': 'unknown bank code for NGN' }))
   })
 

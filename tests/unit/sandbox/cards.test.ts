@@ -46,7 +46,13 @@ describe('cardholders', () => {
         date_created: '2026-01-15T10:00:00.000Z',
       },
     })
-    const dataUrl = await t.api('POST', '/api/v1/cardholders', cardholder({ identity: { type: 'nin', number: '1', image: `data:image/png;base64,${PNG_BASE64}`, country: 'NG' } }))
+    const dataUrl = await t.api(
+      'POST',
+      '/api/v1/cardholders',
+      cardholder({
+        identity: { type: 'nin', number: '1', image: `data:image/png;base64,${PNG_BASE64}`, country: 'NG' },
+      }),
+    )
     expect(dataUrl.status).toBe(200)
   })
 
@@ -81,7 +87,12 @@ describe('cardholders', () => {
 describe('virtual cards', () => {
   it('issues a pending USD virtual card (mastercard by default) that becomes active, with details per 2.15', async () => {
     const holder = await createHolder()
-    const created = await t.api('POST', '/api/v1/cards', { currency: 'USD', card_holder_reference: holder, reference: 'card-0001', type: 'virtual' })
+    const created = await t.api('POST', '/api/v1/cards', {
+      currency: 'USD',
+      card_holder_reference: holder,
+      reference: 'card-0001',
+      type: 'virtual',
+    })
     expect(created.body).toEqual({
       status: true,
       message: 'Card creation is pending',
@@ -108,7 +119,14 @@ describe('virtual cards', () => {
       currency: 'USD',
       balance: 0,
       status: 'active',
-      billing: { city: 'Lagos', state: 'Lagos', country: 'NG', address1: '12 Marina Road', address2: '', zip_code: '101001' },
+      billing: {
+        city: 'Lagos',
+        state: 'Lagos',
+        country: 'NG',
+        address1: '12 Marina Road',
+        address2: '',
+        zip_code: '101001',
+      },
       card_holder: {
         first_name: 'Amara',
         last_name: 'Nwosu',
@@ -127,7 +145,13 @@ describe('virtual cards', () => {
   it('is deterministic from the seed: the same requests give the same PAN and CVV', async () => {
     const run = async (): Promise<string> => {
       const holder = await createHolder()
-      await t.api('POST', '/api/v1/cards', { currency: 'USD', card_holder_reference: holder, reference: 'card-seed', type: 'virtual', brand: 'visa' })
+      await t.api('POST', '/api/v1/cards', {
+        currency: 'USD',
+        card_holder_reference: holder,
+        reference: 'card-seed',
+        type: 'virtual',
+        brand: 'visa',
+      })
       const d = (await t.api('GET', '/api/v1/cards/card-seed')).body.data
       return `${holder} ${d.pan} ${d.cvv}`
     }
@@ -139,17 +163,49 @@ describe('virtual cards', () => {
 
   it('rejects physical cards, other currencies, unknown holders, duplicates and an empty issuing balance', async () => {
     const holder = await createHolder()
-    const bad = await t.api('POST', '/api/v1/cards', { currency: 'NGN', card_holder_reference: holder, reference: 'card-0002', type: 'physical', brand: 'amex' })
-    expect(bad.body).toEqual(invalid({ currency: 'must be one of: USD', type: 'only virtual cards can be issued', brand: 'must be one of: mastercard, visa' }))
-    const unknown = await t.api('POST', '/api/v1/cards', { currency: 'USD', card_holder_reference: 'CHR_nobody', reference: 'card-0003', type: 'virtual' })
+    const bad = await t.api('POST', '/api/v1/cards', {
+      currency: 'NGN',
+      card_holder_reference: holder,
+      reference: 'card-0002',
+      type: 'physical',
+      brand: 'amex',
+    })
+    expect(bad.body).toEqual(
+      invalid({
+        currency: 'must be one of: USD',
+        type: 'only virtual cards can be issued',
+        brand: 'must be one of: mastercard, visa',
+      }),
+    )
+    const unknown = await t.api('POST', '/api/v1/cards', {
+      currency: 'USD',
+      card_holder_reference: 'CHR_nobody',
+      reference: 'card-0003',
+      type: 'virtual',
+    })
     expect(unknown.status).toBe(404)
     expect(unknown.body).toEqual(rejection('Cardholder not found'))
-    await t.api('POST', '/api/v1/cards', { currency: 'USD', card_holder_reference: holder, reference: 'card-0004', type: 'virtual' })
-    const dup = await t.api('POST', '/api/v1/cards', { currency: 'USD', card_holder_reference: holder, reference: 'card-0004', type: 'virtual' })
+    await t.api('POST', '/api/v1/cards', {
+      currency: 'USD',
+      card_holder_reference: holder,
+      reference: 'card-0004',
+      type: 'virtual',
+    })
+    const dup = await t.api('POST', '/api/v1/cards', {
+      currency: 'USD',
+      card_holder_reference: holder,
+      reference: 'card-0004',
+      type: 'virtual',
+    })
     expect(dup.status).toBe(409)
     expect(dup.body).toEqual(rejection('Duplicate card reference'))
     await t.api('POST', '/__sandbox/balances', { currency: 'issuing_USD', amount: '0.99' })
-    const poor = await t.api('POST', '/api/v1/cards', { currency: 'USD', card_holder_reference: holder, reference: 'card-0005', type: 'virtual' })
+    const poor = await t.api('POST', '/api/v1/cards', {
+      currency: 'USD',
+      card_holder_reference: holder,
+      reference: 'card-0005',
+      type: 'virtual',
+    })
     expect(poor.status).toBe(400)
     expect(poor.body).toEqual(rejection('Insufficient issuing balance'))
     expect((await t.api('GET', '/api/v1/cards/card-0005')).body).toEqual(rejection('Card not found'))
@@ -158,7 +214,12 @@ describe('virtual cards', () => {
   it('lists cards newest first with filters and the paging block', async () => {
     const holder = await createHolder()
     for (let i = 1; i <= 12; i++) {
-      await t.api('POST', '/api/v1/cards', { currency: 'USD', card_holder_reference: holder, reference: `list-${String(i).padStart(2, '0')}`, type: 'virtual' })
+      await t.api('POST', '/api/v1/cards', {
+        currency: 'USD',
+        card_holder_reference: holder,
+        reference: `list-${String(i).padStart(2, '0')}`,
+        type: 'virtual',
+      })
       if (i === 6) t.clock.advance(24 * 60 * 60 * 1000) // cards 7-12 are created the next day, 1-6 become active
     }
     const all = await t.api('GET', '/api/v1/cards')
@@ -187,7 +248,10 @@ describe('virtual cards', () => {
     expect(none.body.data).toEqual({ data: [], paging: { total_items: 0, page_size: 10, current: 1, count: 0 } })
     const bad = await t.api('GET', '/api/v1/cards?status=lost&start_date=15-01-2026')
     expect(bad.body).toEqual(
-      invalid({ status: 'must be one of: active, terminated, pending, deactivated, expired', start_date: 'must be a date in the form YYYY-MM-DD' }),
+      invalid({
+        status: 'must be one of: active, terminated, pending, deactivated, expired',
+        start_date: 'must be a date in the form YYYY-MM-DD',
+      }),
     )
   })
 })

@@ -33,7 +33,8 @@ beforeAll(async () => {
 afterAll(() => t.close())
 
 const charge = (plain: unknown) => t.api('POST', CHARGE, { charge_data: encryptBySpec(plain) })
-const authorize = (transaction_reference: string, authorization: unknown) => t.api('POST', AUTHORIZE, { transaction_reference, authorization })
+const authorize = (transaction_reference: string, authorization: unknown) =>
+  t.api('POST', AUTHORIZE, { transaction_reference, authorization })
 const verify = (reference: string) => t.api('GET', `/merchant/api/v1/charges/${reference}`)
 
 describe('charge data encryption (spec 5.3)', () => {
@@ -114,12 +115,21 @@ describe('card charges', () => {
     const plain = payload('4000000000000002')
     const answer = await charge(plain)
     expect(answer.body.message).toBe('Card charge failed')
-    expect(answer.body.data).toMatchObject({ status: 'failed', auth_model: 'NO_AUTH', response_message: 'Card could not be charged due to insufficient funds' })
+    expect(answer.body.data).toMatchObject({
+      status: 'failed',
+      auth_model: 'NO_AUTH',
+      response_message: 'Card could not be charged due to insufficient funds',
+    })
     expect(answer.body.data).not.toHaveProperty('authorization')
     const verified = (await verify(plain.reference)).body.data
     expect(verified).toMatchObject({ status: 'failed', amount_paid: 0 })
     expect(verified.payment_attempts).toEqual([
-      { reference: answer.body.data.transaction_reference, status: 'failed', channel: 'card', message: 'Card could not be charged due to insufficient funds' },
+      {
+        reference: answer.body.data.transaction_reference,
+        status: 'failed',
+        channel: 'card',
+        message: 'Card could not be charged due to insufficient funds',
+      },
     ])
   })
 
@@ -136,9 +146,17 @@ describe('card charges', () => {
     const ref = first.body.data.transaction_reference as string
     expect((await verify(plain.reference)).body.data).toMatchObject({ status: 'processing', amount_paid: 0 })
     const otpStep = await authorize(ref, { pin: '1234' })
-    expect(otpStep.body.data).toMatchObject({ status: 'processing', auth_model: 'OTP', authorization: { required_fields: ['otp'] } })
+    expect(otpStep.body.data).toMatchObject({
+      status: 'processing',
+      auth_model: 'OTP',
+      authorization: { required_fields: ['otp'] },
+    })
     const done = await authorize(ref, { otp: '123456' })
-    expect(done.body.data).toMatchObject({ status: 'success', auth_model: 'OTP', response_message: 'Card charged successfully' })
+    expect(done.body.data).toMatchObject({
+      status: 'success',
+      auth_model: 'OTP',
+      response_message: 'Card charged successfully',
+    })
     expect(done.body.data).not.toHaveProperty('authorization')
     expect((await verify(plain.reference)).body.data.status).toBe('success')
     expect((await authorize(ref, { otp: '123456' })).body).toEqual(rejection('Transaction has already been completed'))
@@ -148,7 +166,11 @@ describe('card charges', () => {
     const upFront = await charge(payload('5060990580000217499', {}, { pin: '1234' }))
     expect(upFront.body.data).toMatchObject({ status: 'processing', auth_model: 'OTP' })
     const wrongUpFront = await charge(payload('5060990580000217499', {}, { pin: '0000' }))
-    expect(wrongUpFront.body.data).toMatchObject({ status: 'failed', auth_model: 'PIN', response_message: 'Incorrect card PIN' })
+    expect(wrongUpFront.body.data).toMatchObject({
+      status: 'failed',
+      auth_model: 'PIN',
+      response_message: 'Incorrect card PIN',
+    })
     const later = await charge(payload('5060990580000217499'))
     const wrong = await authorize(later.body.data.transaction_reference, { pin: '9999' })
     expect(wrong.body.data).toMatchObject({ status: 'failed', response_message: 'Incorrect card PIN' })
@@ -157,7 +179,11 @@ describe('card charges', () => {
   it('fails a wrong OTP with "The OTP entered is invalid"', async () => {
     const plain = payload('5399838383838381')
     const first = await charge(plain)
-    expect(first.body.data).toMatchObject({ status: 'processing', auth_model: 'OTP', authorization: { required_fields: ['otp'] } })
+    expect(first.body.data).toMatchObject({
+      status: 'processing',
+      auth_model: 'OTP',
+      authorization: { required_fields: ['otp'] },
+    })
     const wrong = await authorize(first.body.data.transaction_reference, { otp: '000000' })
     expect(wrong.body.data).toMatchObject({ status: 'failed', response_message: 'The OTP entered is invalid' })
     expect((await verify(plain.reference)).body.data.payment_attempts[0].message).toBe('The OTP entered is invalid')
@@ -165,17 +191,31 @@ describe('card charges', () => {
 
   it('passes AVS with the full address, and CARD_ENROLL with a phone then OTP', async () => {
     const avs = await charge(payload('4111111111111111'))
-    expect(avs.body.data).toMatchObject({ auth_model: 'AVS', authorization: { required_fields: ['state', 'city', 'country', 'address', 'zip_code'] } })
+    expect(avs.body.data).toMatchObject({
+      auth_model: 'AVS',
+      authorization: { required_fields: ['state', 'city', 'country', 'address', 'zip_code'] },
+    })
     const avsRef = avs.body.data.transaction_reference
-    const partial = await authorize(avsRef, { avs: { state: 'Lagos', city: 'Ikeja', country: 'NG', address: '1 Allen Ave' } })
+    const partial = await authorize(avsRef, {
+      avs: { state: 'Lagos', city: 'Ikeja', country: 'NG', address: '1 Allen Ave' },
+    })
     expect(partial.body).toEqual(invalid({ 'authorization.avs.zip_code': 'is required' }))
-    const full = await authorize(avsRef, { avs: { state: 'Lagos', city: 'Ikeja', country: 'NG', address: '1 Allen Ave', zip_code: '100001' } })
+    const full = await authorize(avsRef, {
+      avs: { state: 'Lagos', city: 'Ikeja', country: 'NG', address: '1 Allen Ave', zip_code: '100001' },
+    })
     expect(full.body.data).toMatchObject({ status: 'success', card: { card_type: 'visa' } })
 
     const enroll = await charge(payload('5061460410120223210'))
-    expect(enroll.body.data).toMatchObject({ auth_model: 'CARD_ENROLL', authorization: { required_fields: ['phone'] }, card: { card_type: 'verve' } })
+    expect(enroll.body.data).toMatchObject({
+      auth_model: 'CARD_ENROLL',
+      authorization: { required_fields: ['phone'] },
+      card: { card_type: 'verve' },
+    })
     const ref = enroll.body.data.transaction_reference
-    expect((await authorize(ref, { phone: '08012345678' })).body.data).toMatchObject({ status: 'processing', auth_model: 'OTP' })
+    expect((await authorize(ref, { phone: '08012345678' })).body.data).toMatchObject({
+      status: 'processing',
+      auth_model: 'OTP',
+    })
     expect((await authorize(ref, { otp: '123456' })).body.data.status).toBe('success')
   })
 
@@ -185,8 +225,12 @@ describe('card charges', () => {
     expect((await authorize(ref, { otp: '123456' })).body).toEqual(
       invalid({ 'authorization.otp': 'is not expected for auth_model PIN', 'authorization.pin': 'is required' }),
     )
-    expect((await authorize(ref, { pin: '1234', otp: '123456' })).body).toEqual(invalid({ 'authorization.otp': 'is not expected for auth_model PIN' }))
-    expect((await t.api('POST', AUTHORIZE, { transaction_reference: ref })).body).toEqual(invalid({ authorization: 'is required' }))
+    expect((await authorize(ref, { pin: '1234', otp: '123456' })).body).toEqual(
+      invalid({ 'authorization.otp': 'is not expected for auth_model PIN' }),
+    )
+    expect((await t.api('POST', AUTHORIZE, { transaction_reference: ref })).body).toEqual(
+      invalid({ authorization: 'is required' }),
+    )
     // Still waiting for the PIN after the rejected attempts.
     expect((await authorize(ref, { pin: '1234' })).body.data.auth_model).toBe('OTP')
     const missing = await authorize('KPY-C-DOESNOTEXIST', { pin: '1234' })
@@ -198,7 +242,11 @@ describe('card charges', () => {
     const plain = payload('4084127883172787', { redirect_url: 'https://merchant.example/return?order=7' })
     const first = await charge(plain)
     const ref = first.body.data.transaction_reference as string
-    expect(first.body.data).toMatchObject({ status: 'processing', auth_model: '3DS', authorization: { redirect_url: `${t.sandbox.url}/sandbox/3ds/${ref}` } })
+    expect(first.body.data).toMatchObject({
+      status: 'processing',
+      auth_model: '3DS',
+      authorization: { redirect_url: `${t.sandbox.url}/sandbox/3ds/${ref}` },
+    })
     // The merchant cannot authorize a 3DS charge by API.
     expect((await authorize(ref, { otp: '123456' })).body).toEqual(
       invalid({ authorization: 'a 3DS charge is authorized by the customer at authorization.redirect_url' }),
@@ -233,7 +281,13 @@ describe('card charges', () => {
   })
 
   it('enforces NGN, the 8-character reference, field rules, duplicates and supported schemes', async () => {
-    const bad = await charge({ ...payload('5188513618552975'), reference: 'short', currency: 'USD', amount: 10.001, metadata: {} })
+    const bad = await charge({
+      ...payload('5188513618552975'),
+      reference: 'short',
+      currency: 'USD',
+      amount: 10.001,
+      metadata: {},
+    })
     expect(bad.status).toBe(400)
     expect(bad.body).toEqual(
       invalid({
@@ -243,7 +297,11 @@ describe('card charges', () => {
         metadata: 'must not be empty',
       }),
     )
-    const badCard = await charge({ ...payload('5188513618552975'), card: { number: '1234', expiry_month: '13', expiry_year: '2030' }, customer: {} })
+    const badCard = await charge({
+      ...payload('5188513618552975'),
+      card: { number: '1234', expiry_month: '13', expiry_year: '2030' },
+      customer: {},
+    })
     expect(badCard.body).toEqual(
       invalid({
         'card.number': 'must be 12 to 19 digits',

@@ -54,11 +54,15 @@ describe('fault injection', () => {
   it('hang: the request times out on the client and the server still closes', async () => {
     await inject({ path: '/merchant/api/v1/misc', kind: 'hang' })
     const started = Date.now()
-    await expect(t.api('GET', '/merchant/api/v1/misc/banks', undefined, { signal: AbortSignal.timeout(300) })).rejects.toThrow()
+    await expect(
+      t.api('GET', '/merchant/api/v1/misc/banks', undefined, { signal: AbortSignal.timeout(300) }),
+    ).rejects.toThrow()
     expect(Date.now() - started).toBeLessThan(5000)
     // A second request stuck on an open connection must not hold close() open either.
     await inject({ path: '/merchant/api/v1/misc', kind: 'hang' })
-    const stuck = fetch(`${t.sandbox.url}/merchant/api/v1/misc/banks`, { headers: { authorization: 'Bearer sk_test_unit' } }).catch((e: unknown) => e)
+    const stuck = fetch(`${t.sandbox.url}/merchant/api/v1/misc/banks`, {
+      headers: { authorization: 'Bearer sk_test_unit' },
+    }).catch((e: unknown) => e)
     await new Promise((resolve) => setTimeout(resolve, 100))
     await t.close()
     expect(await stuck).toBeInstanceOf(Error)
@@ -81,7 +85,9 @@ describe('fault injection', () => {
 
   it('not-json: 200 with a text/plain body', async () => {
     await inject({ path: '/merchant/api/v1/payouts', kind: 'not-json' })
-    const response = await fetch(`${t.sandbox.url}/merchant/api/v1/payouts`, { headers: { authorization: 'Bearer sk_test_unit' } })
+    const response = await fetch(`${t.sandbox.url}/merchant/api/v1/payouts`, {
+      headers: { authorization: 'Bearer sk_test_unit' },
+    })
     expect(response.status).toBe(200)
     expect(response.headers.get('content-type')).toBe('text/plain; charset=utf-8')
     await expect(response.clone().json()).rejects.toThrow()
@@ -99,7 +105,11 @@ describe('fault injection', () => {
 
   it('DELETE clears faults, reset restores the seeded state, and bad fault bodies are refused', async () => {
     await inject({ path: DISBURSE, kind: 'before-accept', status: 500, count: 5 })
-    expect((await t.api('DELETE', '/__sandbox/faults')).body).toEqual({ status: true, message: 'Faults cleared', data: {} })
+    expect((await t.api('DELETE', '/__sandbox/faults')).body).toEqual({
+      status: true,
+      message: 'Faults cleared',
+      data: {},
+    })
     expect((await t.api('POST', DISBURSE, payout('fault-0004'))).status).toBe(200)
     await t.api('POST', '/__sandbox/reset')
     expect((await t.api('GET', '/merchant/api/v1/transactions/fault-0004')).status).toBe(404)

@@ -25,7 +25,12 @@ export class FakeClock {
 export interface TestSandbox {
   sandbox: RunningSandbox
   clock: FakeClock
-  api: (method: string, path: string, body?: unknown, init?: { key?: string | null; signal?: AbortSignal; rawBody?: string }) => Promise<ApiAnswer>
+  api: (
+    method: string,
+    path: string,
+    body?: unknown,
+    init?: { key?: string | null; signal?: AbortSignal; rawBody?: string },
+  ) => Promise<ApiAnswer>
   close: () => Promise<void>
 }
 
@@ -47,7 +52,13 @@ export async function startTestSandbox(options: Partial<SandboxOptions> = {}): P
     let payload: string | undefined = init.rawBody
     if (body !== undefined) payload = JSON.stringify(body)
     if (payload !== undefined) headers['content-type'] = 'application/json'
-    const response = await fetch(sandbox.url + path, { method, headers, body: payload, signal: init.signal, redirect: 'manual' })
+    const response = await fetch(sandbox.url + path, {
+      method,
+      headers,
+      body: payload,
+      signal: init.signal,
+      redirect: 'manual',
+    })
     const text = await response.text()
     let parsed: unknown = text
     try {
@@ -61,7 +72,11 @@ export async function startTestSandbox(options: Partial<SandboxOptions> = {}): P
 }
 
 /** Polls until the check returns a value, with a generous deadline (loaded 2-core machines). */
-export async function pollUntil<T>(check: () => Promise<T | undefined>, deadlineMs = 10_000, intervalMs = 25): Promise<T> {
+export async function pollUntil<T>(
+  check: () => Promise<T | undefined>,
+  deadlineMs = 10_000,
+  intervalMs = 25,
+): Promise<T> {
   const deadline = Date.now() + deadlineMs
   for (;;) {
     const value = await check()
@@ -71,5 +86,9 @@ export async function pollUntil<T>(check: () => Promise<T | undefined>, deadline
   }
 }
 
-export const invalid = (details: Record<string, string>) => ({ status: false, message: 'Invalid request data', data: details })
+export const invalid = (details: Record<string, string>) => ({
+  status: false,
+  message: 'Invalid request data',
+  data: details,
+})
 export const rejection = (message: string) => ({ status: false, message, data: {} })

@@ -27,29 +27,63 @@ describe('lookups', () => {
 
   it('lists mobile money operators for KE and GH with min and max', async () => {
     const ke = await t.api('GET', '/merchant/api/v1/misc/mobile-money?countryCode=KE')
-    expect(ke.body.data[0]).toEqual({ name: 'M-Pesa', slug: 'safaricom-ke', code: 'MPESA', country: 'KE', min: 10, max: 150000 })
+    expect(ke.body.data[0]).toEqual({
+      name: 'M-Pesa',
+      slug: 'safaricom-ke',
+      code: 'MPESA',
+      country: 'KE',
+      min: 10,
+      max: 150000,
+    })
     const gh = await t.api('GET', '/merchant/api/v1/misc/mobile-money?countryCode=GH')
     expect(gh.body.data.map((o: { slug: string }) => o.slug)).toEqual(['mtn-gh', 'vodafone-gh', 'airteltigo-gh'])
-    expect((await t.api('GET', '/merchant/api/v1/misc/mobile-money?countryCode=NG')).body).toEqual(invalid({ countryCode: 'must be one of: KE, GH' }))
+    expect((await t.api('GET', '/merchant/api/v1/misc/mobile-money?countryCode=NG')).body).toEqual(
+      invalid({ countryCode: 'must be one of: KE, GH' }),
+    )
   })
 
   it('resolves bank accounts deterministically and refuses the unresolvable ones', async () => {
-    const first = await t.api('POST', '/merchant/api/v1/misc/banks/resolve', { bank: '044', account: '0123456789', currency: 'NGN' })
+    const first = await t.api('POST', '/merchant/api/v1/misc/banks/resolve', {
+      bank: '044',
+      account: '0123456789',
+      currency: 'NGN',
+    })
     expect(first.status).toBe(200)
     expect(first.body.data).toMatchObject({ bank_name: 'Access Bank', bank_code: '044', account_number: '0123456789' })
     expect(first.body.data.account_name).toMatch(/^[A-Z]+ [A-Z]+$/)
-    const again = await t.api('POST', '/merchant/api/v1/misc/banks/resolve', { bank: '044', account: '0123456789', currency: 'NG' })
+    const again = await t.api('POST', '/merchant/api/v1/misc/banks/resolve', {
+      bank: '044',
+      account: '0123456789',
+      currency: 'NG',
+    })
     expect(again.body.data.account_name).toBe(first.body.data.account_name)
-    const kenya = await t.api('POST', '/merchant/api/v1/misc/banks/resolve', { bank: '68', account: '1100223344', currency: 'KE' })
+    const kenya = await t.api('POST', '/merchant/api/v1/misc/banks/resolve', {
+      bank: '68',
+      account: '1100223344',
+      currency: 'KE',
+    })
     expect(kenya.body.data.bank_name).toBe('Equity Bank Kenya')
     for (const account of ['0000000000', '1234567890']) {
       const none = await t.api('POST', '/merchant/api/v1/misc/banks/resolve', { bank: '058', account, currency: 'NGN' })
       expect(none.status).toBe(400)
       expect(none.body).toEqual(rejection('Unable to resolve bank account'))
     }
-    const bad = await t.api('POST', '/merchant/api/v1/misc/banks/resolve', { bank: '999', account: '12', currency: 'ZA' })
-    expect(bad.body).toEqual(invalid({ account: 'must be 6 to 20 digits', currency: 'bank resolution is available for Nigeria and Kenya only' }))
-    const unknownBank = await t.api('POST', '/merchant/api/v1/misc/banks/resolve', { bank: '999', account: '0123456789', currency: 'NGN' })
+    const bad = await t.api('POST', '/merchant/api/v1/misc/banks/resolve', {
+      bank: '999',
+      account: '12',
+      currency: 'ZA',
+    })
+    expect(bad.body).toEqual(
+      invalid({
+        account: 'must be 6 to 20 digits',
+        currency: 'bank resolution is available for Nigeria and Kenya only',
+      }),
+    )
+    const unknownBank = await t.api('POST', '/merchant/api/v1/misc/banks/resolve', {
+      bank: '999',
+      account: '0123456789',
+      currency: 'NGN',
+    })
     expect(unknownBank.body).toEqual(invalid({ bank: 'unknown bank code for NG' }))
     expect((await t.api('POST', '/merchant/api/v1/misc/banks/resolve', {})).body).toEqual(
       invalid({ bank: 'is required', account: 'is required', currency: 'is required' }),
@@ -57,14 +91,33 @@ describe('lookups', () => {
   })
 
   it('resolves Ghanaian mobile money accounts', async () => {
-    const ok = await t.api('POST', '/merchant/api/v1/misc/mobile-money/resolve', { mobileMoneyCode: 'MTN', phoneNumber: '233241234567', currency: 'GHS' })
-    expect(ok.body.data).toMatchObject({ mobile_money_operator: 'MTN Mobile Money', mobile_money_code: 'MTN', phone_number: '233241234567' })
+    const ok = await t.api('POST', '/merchant/api/v1/misc/mobile-money/resolve', {
+      mobileMoneyCode: 'MTN',
+      phoneNumber: '233241234567',
+      currency: 'GHS',
+    })
+    expect(ok.body.data).toMatchObject({
+      mobile_money_operator: 'MTN Mobile Money',
+      mobile_money_code: 'MTN',
+      phone_number: '233241234567',
+    })
     expect(typeof ok.body.data.account_name).toBe('string')
-    const none = await t.api('POST', '/merchant/api/v1/misc/mobile-money/resolve', { mobileMoneyCode: 'MTN', phoneNumber: '233000000000', currency: 'GH' })
+    const none = await t.api('POST', '/merchant/api/v1/misc/mobile-money/resolve', {
+      mobileMoneyCode: 'MTN',
+      phoneNumber: '233000000000',
+      currency: 'GH',
+    })
     expect(none.body).toEqual(rejection('Unable to resolve mobile money account'))
-    const kenya = await t.api('POST', '/merchant/api/v1/misc/mobile-money/resolve', { mobileMoneyCode: 'MPESA', phoneNumber: '254712345678', currency: 'KES' })
+    const kenya = await t.api('POST', '/merchant/api/v1/misc/mobile-money/resolve', {
+      mobileMoneyCode: 'MPESA',
+      phoneNumber: '254712345678',
+      currency: 'KES',
+    })
     expect(kenya.body).toEqual(
-      invalid({ currency: 'mobile money resolution is available for Ghana only', mobileMoneyCode: 'unknown mobile money code for GH' }),
+      invalid({
+        currency: 'mobile money resolution is available for Ghana only',
+        mobileMoneyCode: 'unknown mobile money code for GH',
+      }),
     )
   })
 
@@ -79,7 +132,10 @@ describe('lookups', () => {
     }
     const ngn = await t.api('POST', '/merchant/api/v1/payouts/availability', { type: 'bank', currency: 'NGN' })
     expect(ngn.body).toEqual(
-      invalid({ type: 'must be one of: bank_account, mobile_money', currency: 'availability is reported for ZAR payouts only' }),
+      invalid({
+        type: 'must be one of: bank_account, mobile_money',
+        currency: 'availability is reported for ZAR payouts only',
+      }),
     )
   })
 })

@@ -3,7 +3,10 @@ import { invalid, pollUntil, rejection, startTestSandbox, T0, type TestSandbox }
 
 const DISBURSE = '/merchant/api/v1/transactions/disburse'
 
-function bankPayout(reference: string, overrides: { amount?: number; bank?: string; account?: string; currency?: string } = {}) {
+function bankPayout(
+  reference: string,
+  overrides: { amount?: number; bank?: string; account?: string; currency?: string } = {},
+) {
   return {
     reference,
     destination: {
@@ -47,14 +50,23 @@ describe('single payout', () => {
     expect((await balances()).NGN).toBe('9998989.49') // 10,000,000.00 - 1000.50 - 10.01
 
     const processing = await t.api('GET', '/merchant/api/v1/transactions/pay-0001')
-    expect(processing.body.data).toMatchObject({ status: 'processing', trace_id: null, message: 'Payout is being processed' })
+    expect(processing.body.data).toMatchObject({
+      status: 'processing',
+      trace_id: null,
+      message: 'Payout is being processed',
+    })
 
     t.clock.advance(999)
     expect((await t.api('GET', '/merchant/api/v1/transactions/pay-0001')).body.data.status).toBe('processing')
     t.clock.advance(1)
     const done = await t.api('GET', '/merchant/api/v1/transactions/pay-0001')
     expect(done.body.message).toBe('Transaction retrieved successfully')
-    expect(done.body.data).toMatchObject({ status: 'success', message: 'Payout successful', amount: '1000.50', fee: '10.01' })
+    expect(done.body.data).toMatchObject({
+      status: 'success',
+      message: 'Payout successful',
+      amount: '1000.50',
+      fee: '10.01',
+    })
     expect(done.body.data.trace_id).toMatch(/^\d{30}$/)
   })
 
@@ -67,7 +79,10 @@ describe('single payout', () => {
     const one = (await t.api('GET', '/merchant/api/v1/transactions/pay-fail-1')).body.data
     expect(one).toMatchObject({ status: 'failed', message: 'Invalid bank account number', trace_id: null })
     const two = (await t.api('GET', '/merchant/api/v1/transactions/pay-fail-2')).body.data
-    expect(two).toMatchObject({ status: 'failed', message: 'Bank is not available in test mode, use bank code 044, 033 or 058' })
+    expect(two).toMatchObject({
+      status: 'failed',
+      message: 'Bank is not available in test mode, use bank code 044, 033 or 058',
+    })
     const three = (await t.api('GET', '/merchant/api/v1/transactions/pay-fail-3')).body.data
     expect(three).toMatchObject({ status: 'failed', message: 'Beneficiary account is dormant' })
     expect((await balances()).NGN).toBe('10000000.00')
@@ -97,11 +112,19 @@ describe('single payout', () => {
     })
     const ok = await t.api('POST', DISBURSE, mobile(10))
     expect(ok.body.data).toMatchObject({ status: 'processing', amount: '10.00', fee: '0.10', currency: 'KES' })
-    expect((await t.api('POST', DISBURSE, mobile(9.99))).body).toEqual(invalid({ 'destination.amount': 'must be at least 10 for safaricom-ke' }))
-    expect((await t.api('POST', DISBURSE, mobile(150000.01))).body).toEqual(invalid({ 'destination.amount': 'must be at most 150000 for safaricom-ke' }))
-    expect((await t.api('POST', DISBURSE, mobile(50, 'mtn-gh'))).body).toEqual(invalid({ 'destination.mobile_money.operator': 'unknown operator for KES' }))
+    expect((await t.api('POST', DISBURSE, mobile(9.99))).body).toEqual(
+      invalid({ 'destination.amount': 'must be at least 10 for safaricom-ke' }),
+    )
+    expect((await t.api('POST', DISBURSE, mobile(150000.01))).body).toEqual(
+      invalid({ 'destination.amount': 'must be at most 150000 for safaricom-ke' }),
+    )
+    expect((await t.api('POST', DISBURSE, mobile(50, 'mtn-gh'))).body).toEqual(
+      invalid({ 'destination.mobile_money.operator': 'unknown operator for KES' }),
+    )
     expect((await t.api('POST', DISBURSE, mobile(50, 'mtn-gh', 'GHS'))).body.data.status).toBe('processing')
-    expect((await t.api('POST', DISBURSE, mobile(50, 'mtn-gh', 'NGN'))).body).toEqual(invalid({ 'destination.type': 'mobile_money payouts are not available for NGN' }))
+    expect((await t.api('POST', DISBURSE, mobile(50, 'mtn-gh', 'NGN'))).body).toEqual(
+      invalid({ 'destination.type': 'mobile_money payouts are not available for NGN' }),
+    )
   })
 
   it('enforces the rules of 2.6 and the limits of section 8 with field details', async () => {
@@ -109,30 +132,63 @@ describe('single payout', () => {
       [{}, { reference: 'is required', destination: 'is required' }],
       [bankPayout('r-1', { amount: 10.005 }), { 'destination.amount': 'must have at most two decimal places' }],
       [bankPayout('r-2', { amount: 0 }), { 'destination.amount': 'must be greater than 0' }],
-      [{ ...bankPayout('r-3'), destination: { ...bankPayout('r-3').destination, amount: '100.00' } }, { 'destination.amount': 'must be a number' }],
+      [
+        { ...bankPayout('r-3'), destination: { ...bankPayout('r-3').destination, amount: '100.00' } },
+        { 'destination.amount': 'must be a number' },
+      ],
       [bankPayout('r-4', { currency: 'USD' }), { 'destination.currency': 'must be one of: NGN, KES, GHS, ZAR' }],
-      [bankPayout('r-5', { currency: 'ZAR', bank: '632005' }), { 'destination.bank_account.account_name': 'is required' }],
+      [
+        bankPayout('r-5', { currency: 'ZAR', bank: '632005' }),
+        { 'destination.bank_account.account_name': 'is required' },
+      ],
       [bankPayout('r-6', { bank: '999' }), { 'destination.bank_account.bank': 'unknown bank code for NGN' }],
-      [{ ...bankPayout('r-7'), destination: { ...bankPayout('r-7').destination, type: 'wallet' } }, { 'destination.type': 'must be one of: bank_account, mobile_money' }],
-      [{ ...bankPayout('r-8'), destination: { ...bankPayout('r-8').destination, customer: { name: 'x' } } }, { 'destination.customer.email': 'is required' }],
-      [{ ...bankPayout('r-9'), destination: { ...bankPayout('r-9').destination, customer: { email: 'nope' } } }, { 'destination.customer.email': 'must be a valid e-mail address' }],
-      [{ ...bankPayout('r-10'), destination: { ...bankPayout('r-10').destination, bank_account: undefined } }, { 'destination.bank_account': 'is required' }],
+      [
+        { ...bankPayout('r-7'), destination: { ...bankPayout('r-7').destination, type: 'wallet' } },
+        { 'destination.type': 'must be one of: bank_account, mobile_money' },
+      ],
+      [
+        { ...bankPayout('r-8'), destination: { ...bankPayout('r-8').destination, customer: { name: 'x' } } },
+        { 'destination.customer.email': 'is required' },
+      ],
+      [
+        { ...bankPayout('r-9'), destination: { ...bankPayout('r-9').destination, customer: { email: 'nope' } } },
+        { 'destination.customer.email': 'must be a valid e-mail address' },
+      ],
+      [
+        { ...bankPayout('r-10'), destination: { ...bankPayout('r-10').destination, bank_account: undefined } },
+        { 'destination.bank_account': 'is required' },
+      ],
       [{ ...bankPayout('m-1'), metadata: {} }, { metadata: 'must not be empty' }],
       [{ ...bankPayout('m-2'), metadata: 'x' }, { metadata: 'must be an object' }],
-      [{ ...bankPayout('m-3'), metadata: { a: 1, b: 2, c: 3, d: 4, e: 5, f: 6 } }, { metadata: 'must have at most 5 keys' }],
-      [{ ...bankPayout('m-4'), metadata: { 'abcdefghijklmnopqrstu': 'x' } }, { 'metadata.abcdefghijklmnopqrstu': 'key must be at most 20 characters' }],
-      [{ ...bankPayout('m-5'), metadata: { 'bad key': 'x' } }, { 'metadata.bad key': 'key may only contain A-Z, a-z, 0-9 and -' }],
+      [
+        { ...bankPayout('m-3'), metadata: { a: 1, b: 2, c: 3, d: 4, e: 5, f: 6 } },
+        { metadata: 'must have at most 5 keys' },
+      ],
+      [
+        { ...bankPayout('m-4'), metadata: { abcdefghijklmnopqrstu: 'x' } },
+        { 'metadata.abcdefghijklmnopqrstu': 'key must be at most 20 characters' },
+      ],
+      [
+        { ...bankPayout('m-5'), metadata: { 'bad key': 'x' } },
+        { 'metadata.bad key': 'key may only contain A-Z, a-z, 0-9 and -' },
+      ],
     ]
     for (const [body, details] of cases) {
       const answer = await t.api('POST', DISBURSE, body)
       expect(answer.status, JSON.stringify(body)).toBe(400)
       expect(answer.body, JSON.stringify(body)).toEqual(invalid(details))
     }
-    const ok = await t.api('POST', DISBURSE, { ...bankPayout('m-ok'), metadata: { 'abcdefghijklmnopqrst': 'x', 'A-1': 2, b: 3, c: 4, d: 5 } })
+    const ok = await t.api('POST', DISBURSE, {
+      ...bankPayout('m-ok'),
+      metadata: { abcdefghijklmnopqrst: 'x', 'A-1': 2, b: 3, c: 4, d: 5 },
+    })
     expect(ok.status).toBe(200)
     const zar = await t.api('POST', DISBURSE, {
       ...bankPayout('zar-ok', { currency: 'ZAR', bank: '632005' }),
-      destination: { ...bankPayout('x', { currency: 'ZAR' }).destination, bank_account: { bank: '632005', account: '62000000001', account_name: 'T Nkosi' } },
+      destination: {
+        ...bankPayout('x', { currency: 'ZAR' }).destination,
+        bank_account: { bank: '632005', account: '62000000001', account_name: 'T Nkosi' },
+      },
     })
     expect(zar.body.data).toMatchObject({ status: 'processing', currency: 'ZAR' })
     expect((await balances()).NGN).toBe('9998989.49')
@@ -144,7 +200,11 @@ describe('single payout', () => {
     expect(duplicate.status).toBe(409)
     expect(duplicate.body).toEqual(rejection('Duplicate payout reference'))
     await t.api('POST', '/__sandbox/balances', { currency: 'KES', amount: '101.00' })
-    const tooMuch = await t.api('POST', DISBURSE, bankPayout('kes-0001', { currency: 'KES', bank: '68', amount: 100.01 }))
+    const tooMuch = await t.api(
+      'POST',
+      DISBURSE,
+      bankPayout('kes-0001', { currency: 'KES', bank: '68', amount: 100.01 }),
+    )
     expect(tooMuch.status).toBe(400)
     expect(tooMuch.body).toEqual(rejection('Insufficient balance'))
     const exact = await t.api('POST', DISBURSE, bankPayout('kes-0002', { currency: 'KES', bank: '68', amount: 100 }))
@@ -181,7 +241,11 @@ describe('payout history', () => {
     expect(page.body.status).toBe(true)
     expect(page.body.has_more).toBe(true)
     expect(page.body.data).toHaveLength(10)
-    expect(page.body.data.map((p: { reference: string }) => p.reference).slice(0, 3)).toEqual(['kes-20000', 'kes-10000', 'hist-12'])
+    expect(page.body.data.map((p: { reference: string }) => p.reference).slice(0, 3)).toEqual([
+      'kes-20000',
+      'kes-10000',
+      'hist-12',
+    ])
     const item = page.body.data[2]
     expect(item).toEqual({
       pointer: expect.any(String),
@@ -206,22 +270,52 @@ describe('payout history', () => {
     expect(kes.body.data.map((p: { reference: string }) => p.reference)).toEqual(['kes-20000', 'kes-10000'])
     expect(kes.body.has_more).toBe(false)
 
-    const range = await t.api('GET', '/merchant/api/v1/payouts?date_from=2026-01-15-10-02-00&date_to=2026-01-15-10-04-00')
+    const range = await t.api(
+      'GET',
+      '/merchant/api/v1/payouts?date_from=2026-01-15-10-02-00&date_to=2026-01-15-10-04-00',
+    )
     expect(range.body.data.map((p: { reference: string }) => p.reference)).toEqual(['hist-05', 'hist-04', 'hist-03'])
 
     const first = await t.api('GET', '/merchant/api/v1/payouts?currency=NGN&limit=5')
-    expect(first.body.data.map((p: { reference: string }) => p.reference)).toEqual(['hist-12', 'hist-11', 'hist-10', 'hist-09', 'hist-08'])
+    expect(first.body.data.map((p: { reference: string }) => p.reference)).toEqual([
+      'hist-12',
+      'hist-11',
+      'hist-10',
+      'hist-09',
+      'hist-08',
+    ])
     const last = first.body.data[4].pointer
     const second = await t.api('GET', `/merchant/api/v1/payouts?currency=NGN&limit=5&starting_after=${last}`)
-    expect(second.body.data.map((p: { reference: string }) => p.reference)).toEqual(['hist-07', 'hist-06', 'hist-05', 'hist-04', 'hist-03'])
+    expect(second.body.data.map((p: { reference: string }) => p.reference)).toEqual([
+      'hist-07',
+      'hist-06',
+      'hist-05',
+      'hist-04',
+      'hist-03',
+    ])
     expect(second.body.has_more).toBe(true)
-    const third = await t.api('GET', `/merchant/api/v1/payouts?currency=NGN&limit=5&starting_after=${second.body.data[4].pointer}`)
+    const third = await t.api(
+      'GET',
+      `/merchant/api/v1/payouts?currency=NGN&limit=5&starting_after=${second.body.data[4].pointer}`,
+    )
     expect(third.body.data.map((p: { reference: string }) => p.reference)).toEqual(['hist-02', 'hist-01'])
     expect(third.body.has_more).toBe(false)
-    const back = await t.api('GET', `/merchant/api/v1/payouts?currency=NGN&limit=5&ending_before=${second.body.data[0].pointer}`)
-    expect(back.body.data.map((p: { reference: string }) => p.reference)).toEqual(['hist-12', 'hist-11', 'hist-10', 'hist-09', 'hist-08'])
+    const back = await t.api(
+      'GET',
+      `/merchant/api/v1/payouts?currency=NGN&limit=5&ending_before=${second.body.data[0].pointer}`,
+    )
+    expect(back.body.data.map((p: { reference: string }) => p.reference)).toEqual([
+      'hist-12',
+      'hist-11',
+      'hist-10',
+      'hist-09',
+      'hist-08',
+    ])
     expect(back.body.has_more).toBe(false)
-    const back2 = await t.api('GET', `/merchant/api/v1/payouts?currency=NGN&limit=2&ending_before=${second.body.data[0].pointer}`)
+    const back2 = await t.api(
+      'GET',
+      `/merchant/api/v1/payouts?currency=NGN&limit=2&ending_before=${second.body.data[0].pointer}`,
+    )
     expect(back2.body.data.map((p: { reference: string }) => p.reference)).toEqual(['hist-09', 'hist-08'])
     expect(back2.body.has_more).toBe(true)
   })
@@ -229,12 +323,20 @@ describe('payout history', () => {
   it('shows processing payouts with null trace_id and date_completed', async () => {
     await t.api('POST', DISBURSE, bankPayout('fresh-001'))
     const item = (await t.api('GET', '/merchant/api/v1/payouts')).body.data[0]
-    expect(item).toMatchObject({ status: 'processing', trace_id: null, date_completed: null, date_created: '2026-01-15 10:00:00' })
+    expect(item).toMatchObject({
+      status: 'processing',
+      trace_id: null,
+      date_completed: null,
+      date_created: '2026-01-15 10:00:00',
+    })
     expect(T0).toBe(Date.parse('2026-01-15T10:00:00Z'))
   })
 
   it('rejects bad query parameters', async () => {
-    const bad = await t.api('GET', '/merchant/api/v1/payouts?limit=0&currency=USD&date_from=2026-01-15&starting_after=ptr_1&ending_before=ptr_2')
+    const bad = await t.api(
+      'GET',
+      '/merchant/api/v1/payouts?limit=0&currency=USD&date_from=2026-01-15&starting_after=ptr_1&ending_before=ptr_2',
+    )
     expect(bad.status).toBe(400)
     expect(bad.body).toEqual(
       invalid({

@@ -16,7 +16,9 @@ describe('sandbox plumbing', () => {
       expect(answer.status).toBe(401)
       expect(answer.body).toEqual({ status: false, message: 'Invalid authorization key', data: {} })
     }
-    const lowerCaseScheme = await fetch(`${t.sandbox.url}/merchant/api/v1/misc/banks`, { headers: { authorization: `Basic ${SECRET_KEY}` } })
+    const lowerCaseScheme = await fetch(`${t.sandbox.url}/merchant/api/v1/misc/banks`, {
+      headers: { authorization: `Basic ${SECRET_KEY}` },
+    })
     expect(lowerCaseScheme.status).toBe(401)
   })
 
@@ -32,12 +34,18 @@ describe('sandbox plumbing', () => {
 
   it('answers 400 "Invalid request data" to a body that is not JSON or not an object', async () => {
     t = await startTestSandbox()
-    const broken = await t.api('POST', '/merchant/api/v1/transactions/disburse', undefined, { rawBody: '{"reference": ' })
+    const broken = await t.api('POST', '/merchant/api/v1/transactions/disburse', undefined, {
+      rawBody: '{"reference": ',
+    })
     expect(broken.status).toBe(400)
     expect(broken.body).toEqual({ status: false, message: 'Invalid request data', data: { body: 'is not valid JSON' } })
     const array = await t.api('POST', '/merchant/api/v1/transactions/disburse', [1, 2])
     expect(array.status).toBe(400)
-    expect(array.body).toEqual({ status: false, message: 'Invalid request data', data: { body: 'must be a JSON object' } })
+    expect(array.body).toEqual({
+      status: false,
+      message: 'Invalid request data',
+      data: { body: 'must be a JSON object' },
+    })
   })
 
   it('hides admin endpoints unless started with admin: true, and guards them with the key', async () => {
@@ -53,7 +61,9 @@ describe('sandbox plumbing', () => {
   })
 
   it('refuses bad options: non-loopback host, short encryption key, empty secret', async () => {
-    await expect(startSandbox({ secretKey: 'k', encryptionKey: ENCRYPTION_KEY, host: '0.0.0.0' })).rejects.toThrow(/loopback/)
+    await expect(startSandbox({ secretKey: 'k', encryptionKey: ENCRYPTION_KEY, host: '0.0.0.0' })).rejects.toThrow(
+      /loopback/,
+    )
     await expect(startSandbox({ secretKey: 'k', encryptionKey: 'too-short' })).rejects.toThrow(/exactly 32 UTF-8 bytes/)
     await expect(startSandbox({ secretKey: '', encryptionKey: ENCRYPTION_KEY })).rejects.toThrow(/secretKey/)
   })
@@ -62,7 +72,9 @@ describe('sandbox plumbing', () => {
     const sandbox = await startSandbox({ secretKey: SECRET_KEY, encryptionKey: ENCRYPTION_KEY })
     expect(sandbox.url).toBe(`http://127.0.0.1:${sandbox.port}`)
     expect(sandbox.port).toBeGreaterThan(0)
-    const answer = await fetch(`${sandbox.url}/merchant/api/v1/misc/banks`, { headers: { authorization: `Bearer ${SECRET_KEY}` } })
+    const answer = await fetch(`${sandbox.url}/merchant/api/v1/misc/banks`, {
+      headers: { authorization: `Bearer ${SECRET_KEY}` },
+    })
     expect(answer.status).toBe(200)
     await sandbox.close()
     await sandbox.close() // idempotent
