@@ -39,7 +39,10 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['**/electron/**', 'electron', 'electron/*'], message: 'The renderer reaches main only through renderer/src/api and the IPC contract.' },
+            {
+              group: ['**/electron/**', 'electron', 'electron/*'],
+              message: 'The renderer reaches main only through renderer/src/api and the IPC contract.',
+            },
             { group: ['node:*'], message: 'The renderer runs in a sandboxed browser context: no Node modules.' },
           ],
         },
@@ -57,7 +60,20 @@ export default tseslint.config(
             { group: ['node:*'], message: 'shared/ runs in main and renderer: no node:* imports.' },
             { group: ['**/electron/**', '**/renderer/**'], message: 'shared/ must not depend on either side.' },
           ],
-          paths: ['fs', 'path', 'os', 'crypto', 'child_process', 'http', 'https', 'net', 'url', 'util', 'buffer', 'stream'].map((name) => ({
+          paths: [
+            'fs',
+            'path',
+            'os',
+            'crypto',
+            'child_process',
+            'http',
+            'https',
+            'net',
+            'url',
+            'util',
+            'buffer',
+            'stream',
+          ].map((name) => ({
             name,
             message: 'shared/ runs in main and renderer: no Node modules.',
           })),

@@ -28,7 +28,8 @@ export function missingForTests() {
   if (!existsSync(chromium)) missing.push({ what: `Chromium (${chromium})`, apt: 'chromium' })
   if (!hasLibsecret()) missing.push({ what: 'libsecret', apt: 'libsecret-1-dev' })
   if (!hasCommand('pkg-config')) missing.push({ what: 'pkg-config', apt: 'pkg-config' })
-  if (!hasCommand('gnome-keyring-daemon')) missing.push({ what: 'a Secret Service (gnome-keyring)', apt: 'gnome-keyring' })
+  if (!hasCommand('gnome-keyring-daemon'))
+    missing.push({ what: 'a Secret Service (gnome-keyring)', apt: 'gnome-keyring' })
   if (!hasCommand('dbus-run-session')) missing.push({ what: 'dbus-run-session', apt: 'dbus' })
   if (!existsSync('node_modules/keytar/build/Release/keytar.node')) {
     missing.push({ what: 'the keytar native module (run npm ci after installing libsecret-1-dev)', apt: null })

@@ -31,7 +31,8 @@ if (process.env.PAYOUT_DESK_KEYCHAIN === 'ready' || process.platform !== 'linux'
   }
   const dataHome = mkdtempSync(join(tmpdir(), 'payout-desk-keyring-'))
   process.on('exit', () => rmSync(dataHome, { recursive: true, force: true }))
-  const script = 'echo -n payout-desk-tests | gnome-keyring-daemon --unlock --components=secrets >/dev/null 2>&1; exec "$@"'
+  const script =
+    'echo -n payout-desk-tests | gnome-keyring-daemon --unlock --components=secrets >/dev/null 2>&1; exec "$@"'
   run(['dbus-run-session', '--', 'sh', '-c', script, 'sh', ...command], {
     ...process.env,
     XDG_DATA_HOME: dataHome,

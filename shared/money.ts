@@ -6,7 +6,10 @@
 export const MINOR_DIGITS = 2
 
 export class MoneyFormatError extends Error {
-  constructor(readonly input: unknown, reason: string) {
+  constructor(
+    readonly input: unknown,
+    reason: string,
+  ) {
     super(`"${String(input)}" is not a valid amount: ${reason}`)
     this.name = 'MoneyFormatError'
   }

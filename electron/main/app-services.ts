@@ -36,7 +36,10 @@ export async function createAppServices(options: {
   sandboxSettleMs?: number
 }): Promise<AppServices> {
   // The embedded simulator backs the Sandbox profile: loopback only, keys made here, kept in memory.
-  const sandboxKeys = { secretKey: `sk_sandbox_${randomBytes(16).toString('hex')}`, encryptionKey: randomBytes(16).toString('hex') }
+  const sandboxKeys = {
+    secretKey: `sk_sandbox_${randomBytes(16).toString('hex')}`,
+    encryptionKey: randomBytes(16).toString('hex'),
+  }
   const sandbox = await startSandbox({
     port: 0,
     secretKey: sandboxKeys.secretKey,
@@ -62,7 +65,9 @@ export async function createAppServices(options: {
   const handlers: ChannelHandlers = {
     'app:info': () => options.info,
     'settings:get': async () => ({ theme: (await settings.read()).theme }),
-    'settings:update': async ({ theme }) => ({ theme: (await settings.update((state) => ({ ...state, theme }))).theme }),
+    'settings:update': async ({ theme }) => ({
+      theme: (await settings.update((state) => ({ ...state, theme }))).theme,
+    }),
     'profiles:list': () => profiles.list(),
     'profiles:create': (draft) => profiles.create(draft),
     'profiles:rename': ({ id, name }) => profiles.rename(id, name),

@@ -48,7 +48,9 @@ async function start(): Promise<void> {
     info: { name: 'Payout Desk', version: app.getVersion(), transport: 'electron' },
     emit: (event, payload) => sendEvent(mainWindow, event, payload),
   })
-  registerIpc(createRouter({ handlers: services.handlers, senderPolicy: mainWindowSenderPolicy(() => mainWindow, isAppUrl) }))
+  registerIpc(
+    createRouter({ handlers: services.handlers, senderPolicy: mainWindowSenderPolicy(() => mainWindow, isAppUrl) }),
+  )
   openMainWindow()
 }
 

@@ -16,7 +16,11 @@ import { BANK_COUNTRIES } from '../domain/lookups'
 const returns = <T>(): T => undefined as T
 
 const noInput = z.undefined()
-const profileId = z.string().min(1).max(64).regex(/^[a-z0-9-]+$/, 'lower-case letters, digits and -')
+const profileId = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[a-z0-9-]+$/, 'lower-case letters, digits and -')
 const profileName = z.string().trim().min(1, 'a name is required').max(40)
 const baseUrl = z
   .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
@@ -108,9 +112,10 @@ export function isChannel(name: string): name is Channel {
 
 type DomainOf<N extends string> = N extends `${infer D}:${string}` ? D : never
 type ActionOf<N extends string> = N extends `${string}:${infer A}` ? A : never
-type Invoker<C extends Channel> = undefined extends ChannelInput<C>
-  ? (input?: ChannelInput<C>) => Promise<Result<ChannelResult<C>>>
-  : (input: ChannelInput<C>) => Promise<Result<ChannelResult<C>>>
+type Invoker<C extends Channel> =
+  undefined extends ChannelInput<C>
+    ? (input?: ChannelInput<C>) => Promise<Result<ChannelResult<C>>>
+    : (input: ChannelInput<C>) => Promise<Result<ChannelResult<C>>>
 export type Unsubscribe = () => void
 type Subscriber<E extends EventName> = (listener: (payload: EventPayload<E>) => void) => Unsubscribe
 

@@ -54,7 +54,8 @@ export async function startBridge(options: {
   const server = createServer((request, response) => {
     handleRequest(request, response).catch((error: unknown) => {
       console.error('bridge: request failed', error)
-      if (!response.headersSent) sendJson(response, 500, { ok: false, error: { code: 'internal', message: 'Bridge failure.' } })
+      if (!response.headersSent)
+        sendJson(response, 500, { ok: false, error: { code: 'internal', message: 'Bridge failure.' } })
       else response.end()
     })
   })

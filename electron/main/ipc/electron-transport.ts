@@ -20,11 +20,15 @@ export function senderOf(event: IpcMainInvokeEvent): Sender {
 }
 
 /** Trusts the main frame of the given window while it shows a page from `isAppUrl`. */
-export function mainWindowSenderPolicy(getWindow: () => BrowserWindow | null, isAppUrl: (url: string) => boolean): SenderPolicy {
+export function mainWindowSenderPolicy(
+  getWindow: () => BrowserWindow | null,
+  isAppUrl: (url: string) => boolean,
+): SenderPolicy {
   return (sender) => {
     if (sender.transport !== 'electron') return 'not an Electron sender'
     const window = getWindow()
-    if (!window || window.isDestroyed() || window.webContents.id !== sender.webContentsId) return 'not the Payout Desk window'
+    if (!window || window.isDestroyed() || window.webContents.id !== sender.webContentsId)
+      return 'not the Payout Desk window'
     if (!sender.isMainFrame) return 'not the main frame'
     if (!isAppUrl(sender.frameUrl)) return 'not the Payout Desk page'
     return null

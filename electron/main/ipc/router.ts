@@ -64,7 +64,10 @@ export function createRouter(options: {
         if (error instanceof AppFailure) return fail(error.code, error.message, error.details)
         // A bug: keep the details in main's log, give the renderer a stable message only.
         log.error(`Unexpected failure in ${channel}`, error instanceof Error ? error.stack : error)
-        return fail('internal', `Something went wrong inside Payout Desk while handling ${channel}; the details are in the app log.`)
+        return fail(
+          'internal',
+          `Something went wrong inside Payout Desk while handling ${channel}; the details are in the app log.`,
+        )
       }
     },
   }

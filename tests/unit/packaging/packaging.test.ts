@@ -40,7 +40,9 @@ describe('built bundles', () => {
   const preload = join(root, 'out/preload/index.js')
   it('has a preload that requires nothing but electron (a sandboxed preload can load nothing else)', () => {
     expect(existsSync(preload), 'run `npm run build` before the unit tests').toBe(true)
-    const required = [...readFileSync(preload, 'utf8').matchAll(/require\(["']([^"']+)["']\)/g)].map((match) => match[1])
+    const required = [...readFileSync(preload, 'utf8').matchAll(/require\(["']([^"']+)["']\)/g)].map(
+      (match) => match[1],
+    )
     expect([...new Set(required)]).toEqual(['electron'])
   })
 

@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { formatAmountForDisplay, formatMinorUnits, isTwoDecimalAmount, MoneyFormatError, toMinorUnits } from '../../../shared/money'
+import {
+  formatAmountForDisplay,
+  formatMinorUnits,
+  isTwoDecimalAmount,
+  MoneyFormatError,
+  toMinorUnits,
+} from '../../../shared/money'
 
 describe('toMinorUnits', () => {
   it('reads decimal strings and JSON numbers exactly', () => {
@@ -23,7 +29,8 @@ describe('toMinorUnits', () => {
   })
 
   it('refuses text that is not an amount', () => {
-    for (const bad of ['', 'abc', '1,000.00', '1e3', '.5', 'NaN']) expect(() => toMinorUnits(bad), bad).toThrow(MoneyFormatError)
+    for (const bad of ['', 'abc', '1,000.00', '1e3', '.5', 'NaN'])
+      expect(() => toMinorUnits(bad), bad).toThrow(MoneyFormatError)
     expect(() => toMinorUnits(Number.POSITIVE_INFINITY)).toThrow('not a finite number')
     expect(() => toMinorUnits(1e21)).toThrow(MoneyFormatError)
   })

@@ -43,7 +43,13 @@ export function createPaymentsClient(options: PaymentsClientOptions): PaymentsCl
   const doFetch = options.fetch ?? globalThis.fetch
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
 
-  async function request<T>(method: 'GET' | 'POST', path: string, schema: z.ZodType<T>, query?: Query, body?: unknown): Promise<T> {
+  async function request<T>(
+    method: 'GET' | 'POST',
+    path: string,
+    schema: z.ZodType<T>,
+    query?: Query,
+    body?: unknown,
+  ): Promise<T> {
     const url = new URL(base + path)
     for (const [name, value] of Object.entries(query ?? {})) {
       if (value !== undefined) url.searchParams.set(name, String(value))
@@ -75,7 +81,12 @@ export function createPaymentsClient(options: PaymentsClientOptions): PaymentsCl
     const envelope = parseEnvelope(text)
 
     if (response.status === 401 || response.status === 403) {
-      throw new ApiFailure('unauthorized', `The payments service refused this profile's secret key (HTTP ${response.status} on ${where}).`, false, response.status)
+      throw new ApiFailure(
+        'unauthorized',
+        `The payments service refused this profile's secret key (HTTP ${response.status} on ${where}).`,
+        false,
+        response.status,
+      )
     }
     if (response.status === 429) {
       const retryAfter = Number(response.headers.get('retry-after') ?? '')
@@ -106,7 +117,13 @@ export function createPaymentsClient(options: PaymentsClientOptions): PaymentsCl
       )
     }
     if (response.status >= 400 || envelope.status === false) {
-      throw new ApiFailure('rejected', envelope.message || `The payments service refused ${where} (HTTP ${response.status}).`, false, response.status, envelope.data)
+      throw new ApiFailure(
+        'rejected',
+        envelope.message || `The payments service refused ${where} (HTTP ${response.status}).`,
+        false,
+        response.status,
+        envelope.data,
+      )
     }
 
     const parsed = schema.safeParse(envelope.data)

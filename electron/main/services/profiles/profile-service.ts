@@ -4,7 +4,14 @@
  * keychain. The renderer sees a key only as `{ configured, last4 }`; `credentialsOf` is main-only.
  */
 import { randomBytes } from 'node:crypto'
-import type { KeyKind, KeyState, KeychainState, ProfileList, ProfileMode, ProfileView } from '../../../../shared/domain/profiles'
+import type {
+  KeyKind,
+  KeyState,
+  KeychainState,
+  ProfileList,
+  ProfileMode,
+  ProfileView,
+} from '../../../../shared/domain/profiles'
 import { KEY_KINDS, SANDBOX_PROFILE_ID } from '../../../../shared/domain/profiles'
 import { AppFailure } from '../../../../shared/result'
 import { KeychainUnavailableError } from '../secrets/secret-store'
@@ -101,7 +108,11 @@ export function createProfileService(deps: {
     }
     const views = [sandboxView]
     for (const profile of current.profiles) {
-      views.push({ ...profile, active: profile.id === current.activeProfileId, keys: await keyStates(profile.id, keychainState) })
+      views.push({
+        ...profile,
+        active: profile.id === current.activeProfileId,
+        keys: await keyStates(profile.id, keychainState),
+      })
     }
     // A settings file may name a profile that no longer exists: fall back to Sandbox rather than fail.
     const activeId = views.some((view) => view.active) ? current.activeProfileId : SANDBOX_PROFILE_ID
@@ -126,7 +137,10 @@ export function createProfileService(deps: {
 
     async create(draft) {
       const current = await settings.read()
-      if (current.profiles.some((profile) => profile.name.toLowerCase() === draft.name.toLowerCase()) || draft.name.toLowerCase() === 'sandbox') {
+      if (
+        current.profiles.some((profile) => profile.name.toLowerCase() === draft.name.toLowerCase()) ||
+        draft.name.toLowerCase() === 'sandbox'
+      ) {
         throw new AppFailure('conflict', `A profile named "${draft.name}" already exists.`)
       }
       const id = `${slugify(draft.name)}-${randomBytes(3).toString('hex')}`
@@ -190,12 +204,25 @@ export function createProfileService(deps: {
       const current = await settings.read()
       const id = profileId ?? current.activeProfileId
       if (id === SANDBOX_PROFILE_ID) {
-        return { profileId: id, mode: 'sandbox', baseUrl: sandbox.url, secretKey: sandbox.secretKey, encryptionKey: sandbox.encryptionKey }
+        return {
+          profileId: id,
+          mode: 'sandbox',
+          baseUrl: sandbox.url,
+          secretKey: sandbox.secretKey,
+          encryptionKey: sandbox.encryptionKey,
+        }
       }
       const profile = await findStored(id)
       const secretKey = await readKey(id, 'secret')
-      if (!secretKey) throw new AppFailure('keys_missing', `The profile "${profile.name}" has no secret key yet. Add it in Settings.`)
-      return { profileId: id, mode: profile.mode, baseUrl: profile.baseUrl, secretKey, encryptionKey: await readKey(id, 'encryption') }
+      if (!secretKey)
+        throw new AppFailure('keys_missing', `The profile "${profile.name}" has no secret key yet. Add it in Settings.`)
+      return {
+        profileId: id,
+        mode: profile.mode,
+        baseUrl: profile.baseUrl,
+        secretKey,
+        encryptionKey: await readKey(id, 'encryption'),
+      }
     },
   }
 

@@ -28,7 +28,8 @@ export function explainKeychainFailure(error: unknown, platform: NodeJS.Platform
   if (/locked|cancel|dismissed|user interaction/i.test(text)) {
     return 'The OS keychain is locked or the request was cancelled. Unlock your keychain and try again.'
   }
-  const where = platform === 'darwin' ? 'macOS Keychain' : platform === 'win32' ? 'Windows Credential Manager' : 'Secret Service'
+  const where =
+    platform === 'darwin' ? 'macOS Keychain' : platform === 'win32' ? 'Windows Credential Manager' : 'Secret Service'
   return `The OS keychain (${where}) could not be used: ${text.split('\n')[0]?.slice(0, 200)}`
 }
 

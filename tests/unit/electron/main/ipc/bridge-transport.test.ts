@@ -97,13 +97,19 @@ describe('loopback bridge', () => {
   it('answers an unknown channel with the router error and runs nothing', async () => {
     const b = await start()
     const res = await send(`${b.url}/ipc/admin:drop`, { headers: { authorization: `Bearer ${b.token}` }, body: '{}' })
-    expect(JSON.parse(res.body)).toEqual({ ok: false, error: { code: 'unknown_channel', message: 'Unknown channel "admin:drop".' } })
+    expect(JSON.parse(res.body)).toEqual({
+      ok: false,
+      error: { code: 'unknown_channel', message: 'Unknown channel "admin:drop".' },
+    })
     expect(calls).toEqual([])
   })
 
   it('refuses a body that is not JSON', async () => {
     const b = await start()
-    const res = await send(`${b.url}/ipc/profiles:list`, { headers: { authorization: `Bearer ${b.token}` }, body: '{oops' })
+    const res = await send(`${b.url}/ipc/profiles:list`, {
+      headers: { authorization: `Bearer ${b.token}` },
+      body: '{oops',
+    })
     expect(res.status).toBe(400)
     expect(calls).toEqual([])
   })
@@ -123,7 +129,10 @@ describe('loopback bridge', () => {
   it('streams events to a listener that holds the token', async () => {
     const b = await start()
     const controller = new AbortController()
-    const response = await fetch(`${b.url}/events`, { headers: { authorization: `Bearer ${b.token}` }, signal: controller.signal })
+    const response = await fetch(`${b.url}/events`, {
+      headers: { authorization: `Bearer ${b.token}` },
+      signal: controller.signal,
+    })
     const reader = response.body!.getReader()
     await reader.read() // the ": connected" comment
     b.emit('profiles:changed', { profiles: [], activeId: 'sandbox', keychain: { available: true } })

@@ -4,7 +4,12 @@ import { AppFailure } from '../../../../../shared/result'
 import { createRouter } from '../../../../../electron/main/ipc/router'
 import type { ChannelHandlers, Sender } from '../../../../../electron/main/ipc/router'
 
-const trusted: Sender = { transport: 'electron', webContentsId: 1, frameUrl: 'file:///app/index.html', isMainFrame: true }
+const trusted: Sender = {
+  transport: 'electron',
+  webContentsId: 1,
+  frameUrl: 'file:///app/index.html',
+  isMainFrame: true,
+}
 
 /** Handlers that record every call: a refused request must leave `calls` empty. */
 function recordingHandlers(): { handlers: ChannelHandlers; calls: string[] } {
@@ -57,7 +62,10 @@ describe('IPC router', () => {
   it('refuses an unknown channel and runs nothing', async () => {
     const { handlers, calls } = recordingHandlers()
     const result = await routerWith(handlers).handle('payouts:sendEverything', {}, trusted)
-    expect(result).toEqual({ ok: false, error: { code: 'unknown_channel', message: 'Unknown channel "payouts:sendEverything".' } })
+    expect(result).toEqual({
+      ok: false,
+      error: { code: 'unknown_channel', message: 'Unknown channel "payouts:sendEverything".' },
+    })
     expect(calls).toEqual([])
   })
 
@@ -71,26 +79,74 @@ describe('IPC router', () => {
   })
 
   const badPayloads: Array<[string, string, unknown, string]> = [
-    ['a missing payload', 'profiles:activate', undefined, 'Invalid input for profiles:activate: (input) Invalid input: expected object, received undefined.'],
-    ['a wrong type', 'profiles:activate', { id: 42 }, 'Invalid input for profiles:activate: id Invalid input: expected string, received number.'],
-    ['a missing field', 'secrets:set', { profileId: 'p-1', kind: 'secret' }, 'Invalid input for secrets:set: value Invalid input: expected string, received undefined.'],
-    ['an extra field', 'profiles:activate', { id: 'sandbox', admin: true }, 'Invalid input for profiles:activate: (input) Unrecognized key: "admin".'],
-    ['a value outside the enum', 'secrets:clear', { profileId: 'p-1', kind: 'password' }, 'Invalid input for secrets:clear: kind Invalid option: expected one of "secret"|"encryption".'],
-    ['an input where none is expected', 'profiles:list', { all: true }, 'Invalid input for profiles:list: (input) Invalid input: expected undefined, received object.'],
-    ['a non-https base URL', 'profiles:create', { name: 'Prod', mode: 'live', baseUrl: 'http://api.example.com' }, 'Invalid input for profiles:create: baseUrl must use https (http is allowed for 127.0.0.1 and localhost only).'],
-    ['a key with spaces', 'secrets:set', { profileId: 'p-1', kind: 'secret', value: 'sk test key with spaces' }, 'Invalid input for secrets:set: value must be printable characters without spaces.'],
-    ['an array instead of an object', 'lookups:banks', ['NG'], 'Invalid input for lookups:banks: (input) Invalid input: expected object, received array.'],
+    [
+      'a missing payload',
+      'profiles:activate',
+      undefined,
+      'Invalid input for profiles:activate: (input) Invalid input: expected object, received undefined.',
+    ],
+    [
+      'a wrong type',
+      'profiles:activate',
+      { id: 42 },
+      'Invalid input for profiles:activate: id Invalid input: expected string, received number.',
+    ],
+    [
+      'a missing field',
+      'secrets:set',
+      { profileId: 'p-1', kind: 'secret' },
+      'Invalid input for secrets:set: value Invalid input: expected string, received undefined.',
+    ],
+    [
+      'an extra field',
+      'profiles:activate',
+      { id: 'sandbox', admin: true },
+      'Invalid input for profiles:activate: (input) Unrecognized key: "admin".',
+    ],
+    [
+      'a value outside the enum',
+      'secrets:clear',
+      { profileId: 'p-1', kind: 'password' },
+      'Invalid input for secrets:clear: kind Invalid option: expected one of "secret"|"encryption".',
+    ],
+    [
+      'an input where none is expected',
+      'profiles:list',
+      { all: true },
+      'Invalid input for profiles:list: (input) Invalid input: expected undefined, received object.',
+    ],
+    [
+      'a non-https base URL',
+      'profiles:create',
+      { name: 'Prod', mode: 'live', baseUrl: 'http://api.example.com' },
+      'Invalid input for profiles:create: baseUrl must use https (http is allowed for 127.0.0.1 and localhost only).',
+    ],
+    [
+      'a key with spaces',
+      'secrets:set',
+      { profileId: 'p-1', kind: 'secret', value: 'sk test key with spaces' },
+      'Invalid input for secrets:set: value must be printable characters without spaces.',
+    ],
+    [
+      'an array instead of an object',
+      'lookups:banks',
+      ['NG'],
+      'Invalid input for lookups:banks: (input) Invalid input: expected object, received array.',
+    ],
   ]
 
-  it.each(badPayloads)('refuses %s with a message naming the field, and runs nothing', async (_label, channel, payload, message) => {
-    const { handlers, calls } = recordingHandlers()
-    const result = await routerWith(handlers).handle(channel, payload, trusted)
-    expect(result.ok).toBe(false)
-    if (result.ok) return
-    expect(result.error.code).toBe('bad_request')
-    expect(result.error.message).toBe(message)
-    expect(calls).toEqual([])
-  })
+  it.each(badPayloads)(
+    'refuses %s with a message naming the field, and runs nothing',
+    async (_label, channel, payload, message) => {
+      const { handlers, calls } = recordingHandlers()
+      const result = await routerWith(handlers).handle(channel, payload, trusted)
+      expect(result.ok).toBe(false)
+      if (result.ok) return
+      expect(result.error.code).toBe('bad_request')
+      expect(result.error.message).toBe(message)
+      expect(calls).toEqual([])
+    },
+  )
 
   it('returns an expected failure as a failed Result', async () => {
     const { handlers } = recordingHandlers()
@@ -98,7 +154,10 @@ describe('IPC router', () => {
       throw new AppFailure('conflict', 'The built-in Sandbox profile cannot be removed.')
     }
     const result = await routerWith(handlers).handle('profiles:remove', { id: 'sandbox' }, trusted)
-    expect(result).toEqual({ ok: false, error: { code: 'conflict', message: 'The built-in Sandbox profile cannot be removed.' } })
+    expect(result).toEqual({
+      ok: false,
+      error: { code: 'conflict', message: 'The built-in Sandbox profile cannot be removed.' },
+    })
   })
 
   it('hides a bug behind a stable message and logs it in main', async () => {
@@ -111,7 +170,11 @@ describe('IPC router', () => {
     const result = await router.handle('profiles:list', undefined, trusted)
     expect(result).toEqual({
       ok: false,
-      error: { code: 'internal', message: 'Something went wrong inside Payout Desk while handling profiles:list; the details are in the app log.' },
+      error: {
+        code: 'internal',
+        message:
+          'Something went wrong inside Payout Desk while handling profiles:list; the details are in the app log.',
+      },
     })
     expect(JSON.stringify(result)).not.toContain('sk_live')
     expect(log.error).toHaveBeenCalledOnce()

@@ -10,7 +10,13 @@ const SECRET = 'sk_test_client_suite_0123456789abcdef'
 let sandbox: RunningSandbox
 
 beforeAll(async () => {
-  sandbox = await startSandbox({ port: 0, secretKey: SECRET, encryptionKey: '0123456789abcdef0123456789abcdef', settleMs: 50, admin: true })
+  sandbox = await startSandbox({
+    port: 0,
+    secretKey: SECRET,
+    encryptionKey: '0123456789abcdef0123456789abcdef',
+    settleMs: 50,
+    admin: true,
+  })
 })
 afterAll(() => sandbox.close())
 beforeEach(async () => {
@@ -55,7 +61,9 @@ async function failureOf(call: Promise<unknown>): Promise<ApiFailure> {
     (caught: unknown) => caught,
   )
   expect(error).toBeInstanceOf(ApiFailure)
-  expect(JSON.stringify({ message: (error as ApiFailure).message, details: (error as ApiFailure).details })).not.toContain(SECRET)
+  expect(
+    JSON.stringify({ message: (error as ApiFailure).message, details: (error as ApiFailure).details }),
+  ).not.toContain(SECRET)
   return error as ApiFailure
 }
 
@@ -66,14 +74,23 @@ describe('payments client', () => {
   })
 
   it('normalises availability statuses', async () => {
-    const entries = await client().post('/merchant/api/v1/payouts/availability', availabilitySchema, { type: 'bank_account', currency: 'ZAR' })
+    const entries = await client().post('/merchant/api/v1/payouts/availability', availabilitySchema, {
+      type: 'bank_account',
+      currency: 'ZAR',
+    })
     expect(new Set(entries.map((entry) => entry.status))).toEqual(new Set(['Available', 'Delayed', 'Unavailable']))
   })
 
   it('reports a refused key as unauthorized, without the key', async () => {
-    const failure = await failureOf(client({ secretKey: 'sk_test_wrong_key_000000' }).get('/merchant/api/v1/misc/banks', banksSchema, { countryCode: 'NG' }))
+    const failure = await failureOf(
+      client({ secretKey: 'sk_test_wrong_key_000000' }).get('/merchant/api/v1/misc/banks', banksSchema, {
+        countryCode: 'NG',
+      }),
+    )
     expect(failure).toMatchObject({ code: 'unauthorized', ambiguous: false, httpStatus: 401 })
-    expect(failure.message).toBe("The payments service refused this profile's secret key (HTTP 401 on GET /merchant/api/v1/misc/banks).")
+    expect(failure.message).toBe(
+      "The payments service refused this profile's secret key (HTTP 401 on GET /merchant/api/v1/misc/banks).",
+    )
   })
 
   it('passes on the service message and field details of a refused request', async () => {
@@ -91,7 +108,10 @@ describe('payments client', () => {
     expect(failure).toMatchObject({ code: 'outcome_unknown', ambiguous: true, httpStatus: 502 })
     expect(failure.message).toContain('may have been carried out. Verify before retrying')
     // It really was accepted: verification by reference finds it.
-    const verified = await client().get(`/merchant/api/v1/transactions/${body.reference}`, z.object({ reference: z.string() }))
+    const verified = await client().get(
+      `/merchant/api/v1/transactions/${body.reference}`,
+      z.object({ reference: z.string() }),
+    )
     expect(verified.reference).toBe(body.reference)
   })
 
@@ -103,7 +123,9 @@ describe('payments client', () => {
 
   it('bounds a hanging request in time and marks a write as unknown', async () => {
     await injectFault({ path: '/merchant/api/v1/transactions/disburse', kind: 'hang' })
-    const failure = await failureOf(client({ timeoutMs: 300 }).post('/merchant/api/v1/transactions/disburse', anyData, payout()))
+    const failure = await failureOf(
+      client({ timeoutMs: 300 }).post('/merchant/api/v1/transactions/disburse', anyData, payout()),
+    )
     expect(failure).toMatchObject({ code: 'outcome_unknown', ambiguous: true })
     expect(failure.message).toMatch(/^No answer from the payments service within 300 ms on POST/)
   })
@@ -112,14 +134,18 @@ describe('payments client', () => {
     await injectFault({ path: '/merchant/api/v1/transactions/disburse', kind: 'reset' })
     const failure = await failureOf(client().post('/merchant/api/v1/transactions/disburse', anyData, payout()))
     expect(failure).toMatchObject({ code: 'outcome_unknown', ambiguous: true })
-    expect(failure.message).toMatch(/^The connection to the payments service broke on POST \/merchant\/api\/v1\/transactions\/disburse/)
+    expect(failure.message).toMatch(
+      /^The connection to the payments service broke on POST \/merchant\/api\/v1\/transactions\/disburse/,
+    )
   })
 
   it('reports rate limiting with the Retry-After delay', async () => {
     await injectFault({ path: '/merchant/api/v1/misc/banks', kind: 'rate-limit', ms: 3000 })
     const failure = await failureOf(client().get('/merchant/api/v1/misc/banks', banksSchema, { countryCode: 'NG' }))
     expect(failure).toMatchObject({ code: 'rate_limited', httpStatus: 429, details: { retryAfterSeconds: 3 } })
-    expect(failure.message).toBe('The payments service is limiting requests (HTTP 429 on GET /merchant/api/v1/misc/banks); try again in 3 s.')
+    expect(failure.message).toBe(
+      'The payments service is limiting requests (HTTP 429 on GET /merchant/api/v1/misc/banks); try again in 3 s.',
+    )
   })
 
   it('reports a 200 that is not JSON: a bad answer on reads, an unknown outcome on writes', async () => {
@@ -143,8 +169,12 @@ describe('payments client', () => {
   it('says unreachable, not unknown, when the connection was refused (nothing was sent)', async () => {
     const closed = await startSandbox({ port: 0, secretKey: SECRET, encryptionKey: '0123456789abcdef0123456789abcdef' })
     await closed.close()
-    const failure = await failureOf(client({ baseUrl: closed.url }).post('/merchant/api/v1/transactions/disburse', anyData, payout()))
+    const failure = await failureOf(
+      client({ baseUrl: closed.url }).post('/merchant/api/v1/transactions/disburse', anyData, payout()),
+    )
     expect(failure).toMatchObject({ code: 'unreachable', ambiguous: false })
-    expect(failure.message).toBe('The payments service could not be reached (ECONNREFUSED) on POST /merchant/api/v1/transactions/disburse.')
+    expect(failure.message).toBe(
+      'The payments service could not be reached (ECONNREFUSED) on POST /merchant/api/v1/transactions/disburse.',
+    )
   })
 })

@@ -10,9 +10,16 @@ import { createProfileService } from '../../../../../../electron/main/services/p
 import { KeytarSecretStore } from '../../../../../../electron/main/services/secrets/keytar-secret-store'
 import { KeychainUnavailableError } from '../../../../../../electron/main/services/secrets/secret-store'
 import type { SecretStore } from '../../../../../../electron/main/services/secrets/secret-store'
-import { createSettingsStore, SETTINGS_FILE_NAME } from '../../../../../../electron/main/services/settings/settings-store'
+import {
+  createSettingsStore,
+  SETTINGS_FILE_NAME,
+} from '../../../../../../electron/main/services/settings/settings-store'
 
-const sandbox = { url: 'http://127.0.0.1:4999', secretKey: 'sk_sandbox_generated_key_0001', encryptionKey: 'sandbox-encryption-key-32-chars!' }
+const sandbox = {
+  url: 'http://127.0.0.1:4999',
+  secretKey: 'sk_sandbox_generated_key_0001',
+  encryptionKey: 'sandbox-encryption-key-32-chars!',
+}
 
 async function setup(keychain: SecretStore = new KeytarSecretStore()) {
   const dir = await mkdtemp(join(tmpdir(), 'profiles-'))
@@ -49,12 +56,17 @@ describe('profiles', () => {
   it('creates a test profile without keys, and refuses a duplicate name', async () => {
     const { service, changes } = await setup()
     const created = await service.create({ name: 'Acme Test', mode: 'test', baseUrl: 'https://api.example.com' })
-    expect(created).toMatchObject({ name: 'Acme Test', mode: 'test', active: false, keys: { secret: { configured: false }, encryption: { configured: false } } })
+    expect(created).toMatchObject({
+      name: 'Acme Test',
+      mode: 'test',
+      active: false,
+      keys: { secret: { configured: false }, encryption: { configured: false } },
+    })
     expect(created.id).toMatch(/^acme-test-[0-9a-f]{6}$/)
     expect(changes).toHaveLength(1)
-    await expect(service.create({ name: 'acme test', mode: 'live', baseUrl: 'https://api.example.com' })).rejects.toThrow(
-      'A profile named "acme test" already exists.',
-    )
+    await expect(
+      service.create({ name: 'acme test', mode: 'live', baseUrl: 'https://api.example.com' }),
+    ).rejects.toThrow('A profile named "acme test" already exists.')
   })
 
   it('keeps keys in the keychain, shows only the last four, and writes none to the settings file', async () => {
@@ -66,7 +78,10 @@ describe('profiles', () => {
     await service.setKey(profile.id, 'encryption', encryption)
 
     const listed = (await service.list()).profiles.find((item) => item.id === profile.id)
-    expect(listed?.keys).toEqual({ secret: { configured: true, last4: secret.slice(-4) }, encryption: { configured: true, last4: encryption.slice(-4) } })
+    expect(listed?.keys).toEqual({
+      secret: { configured: true, last4: secret.slice(-4) },
+      encryption: { configured: true, last4: encryption.slice(-4) },
+    })
     expect(JSON.stringify(await service.list())).not.toContain(secret)
 
     const file = await readFile(join(dir, SETTINGS_FILE_NAME), 'utf8')
@@ -101,7 +116,9 @@ describe('profiles', () => {
     const profile = await service.create({ name: 'Clearing', mode: 'test', baseUrl: 'https://api.example.com' })
     await service.setKey(profile.id, 'secret', aKey())
     expect(await service.clearKey(profile.id, 'secret')).toEqual({ configured: false })
-    await expect(service.credentialsOf(profile.id)).rejects.toThrow('The profile "Clearing" has no secret key yet. Add it in Settings.')
+    await expect(service.credentialsOf(profile.id)).rejects.toThrow(
+      'The profile "Clearing" has no secret key yet. Add it in Settings.',
+    )
   })
 
   it('protects the built-in Sandbox profile', async () => {
@@ -126,6 +143,9 @@ describe('profiles', () => {
     expect(list.profiles.find((item) => item.id === profile.id)?.keys.secret).toEqual({ configured: false })
     // Sandbox keeps working: its keys never touch the keychain.
     expect((await service.credentialsOf('sandbox')).secretKey).toBe(sandbox.secretKey)
-    await expect(service.setKey(profile.id, 'secret', aKey())).rejects.toMatchObject({ code: 'keychain_unavailable', message })
+    await expect(service.setKey(profile.id, 'secret', aKey())).rejects.toMatchObject({
+      code: 'keychain_unavailable',
+      message,
+    })
   })
 })

@@ -7,8 +7,14 @@ import { randomBytes } from 'node:crypto'
 import { promisify } from 'node:util'
 import keytar from 'keytar'
 import { describe, expect, it } from 'vitest'
-import { explainKeychainFailure, KeytarSecretStore } from '../../../../../../electron/main/services/secrets/keytar-secret-store'
-import { KEYCHAIN_SERVICE, KeychainUnavailableError } from '../../../../../../electron/main/services/secrets/secret-store'
+import {
+  explainKeychainFailure,
+  KeytarSecretStore,
+} from '../../../../../../electron/main/services/secrets/keytar-secret-store'
+import {
+  KEYCHAIN_SERVICE,
+  KeychainUnavailableError,
+} from '../../../../../../electron/main/services/secrets/secret-store'
 
 const run = promisify(execFile)
 
@@ -54,7 +60,10 @@ describe('when the keychain is unavailable', () => {
         () => console.log('unexpectedly worked'),
         (error) => console.log(JSON.stringify({ name: error.name, message: error.message })),
       )`
-    const env: NodeJS.ProcessEnv = { ...process.env, DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/payout-desk-bus' }
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      DBUS_SESSION_BUS_ADDRESS: 'unix:path=/nonexistent/payout-desk-bus',
+    }
     delete env['DISPLAY']
     const { stdout } = await run(process.execPath, ['--import', 'tsx', '-e', script], { env, cwd: process.cwd() })
     const outcome = JSON.parse(stdout.trim()) as { name: string; message: string }

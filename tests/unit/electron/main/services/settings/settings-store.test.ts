@@ -3,7 +3,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { SettingsFileError } from '../../../../../../electron/main/services/settings/atomic-json-file'
-import { createSettingsStore, SETTINGS_FILE_NAME } from '../../../../../../electron/main/services/settings/settings-store'
+import {
+  createSettingsStore,
+  SETTINGS_FILE_NAME,
+} from '../../../../../../electron/main/services/settings/settings-store'
 
 async function tempDir(): Promise<string> {
   return mkdtemp(join(tmpdir(), 'settings-'))
@@ -22,7 +25,10 @@ describe('settings store', () => {
       theme: 'dark',
       profiles: [{ id: 'ops-1', name: 'Ops', mode: 'test', baseUrl: 'https://api.example.com' }],
     }))
-    expect(await createSettingsStore(dir, 'sandbox').read()).toMatchObject({ theme: 'dark', profiles: [{ id: 'ops-1' }] })
+    expect(await createSettingsStore(dir, 'sandbox').read()).toMatchObject({
+      theme: 'dark',
+      profiles: [{ id: 'ops-1' }],
+    })
     // No temporary file is left behind.
     expect(await readdir(dir)).toEqual([SETTINGS_FILE_NAME])
   })
@@ -34,7 +40,10 @@ describe('settings store', () => {
       Array.from({ length: 10 }, (_, index) =>
         store.update((state) => ({
           ...state,
-          profiles: [...state.profiles, { id: `p-${index}`, name: `P${index}`, mode: 'test' as const, baseUrl: 'https://a.example' }],
+          profiles: [
+            ...state.profiles,
+            { id: `p-${index}`, name: `P${index}`, mode: 'test' as const, baseUrl: 'https://a.example' },
+          ],
         })),
       ),
     )
