@@ -151,7 +151,11 @@ test('keyboard: Tab walks skip link, menu, then the screen, with a visible focus
   const order: string[] = []
   for (let i = 0; i < 10; i++) {
     await page.keyboard.press('Tab')
-    order.push(await page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.tagName ?? ''))
+    order.push(
+      await page.evaluate(
+        () => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.tagName ?? '',
+      ),
+    )
   }
   expect(order).toEqual([
     'skip-link',

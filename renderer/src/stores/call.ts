@@ -11,7 +11,8 @@ export async function callApi<T>(call: () => Promise<Result<T>>): Promise<Result
     console.error('Unexpected failure in an API call', error)
     const failure: AppError = {
       code: 'internal',
-      message: 'Something went wrong inside the app. Nothing was sent; try again, and restart the app if it keeps happening.',
+      message:
+        'Something went wrong inside the app. Nothing was sent; try again, and restart the app if it keeps happening.',
     }
     return { ok: false, error: failure }
   }

@@ -3,7 +3,14 @@ import { computed, reactive, ref } from 'vue'
 import { api } from '../api'
 import type { Unsubscribe } from '../../../shared/ipc/contract'
 import type { AppError, Result } from '../../../shared/result'
-import type { KeyKind, KeyState, KeychainState, ProfileList, ProfileMode, ProfileView } from '../../../shared/domain/profiles'
+import type {
+  KeyKind,
+  KeyState,
+  KeychainState,
+  ProfileList,
+  ProfileMode,
+  ProfileView,
+} from '../../../shared/domain/profiles'
 import { callApi } from './call'
 
 export interface NewProfile {
@@ -32,7 +39,11 @@ export const useProfilesStore = defineStore('profiles', () => {
     return inFlight.has(action)
   }
 
-  async function track<T>(action: string, call: () => Promise<Result<T>>, onData?: (data: T) => void): Promise<Result<T>> {
+  async function track<T>(
+    action: string,
+    call: () => Promise<Result<T>>,
+    onData?: (data: T) => void,
+  ): Promise<Result<T>> {
     inFlight.add(action)
     try {
       const result = await callApi(call)
@@ -59,7 +70,11 @@ export const useProfilesStore = defineStore('profiles', () => {
   async function load(): Promise<Result<ProfileList>> {
     loading.value = true
     try {
-      return await track('load', () => api.profiles.list(), (data) => (list.value = data))
+      return await track(
+        'load',
+        () => api.profiles.list(),
+        (data) => (list.value = data),
+      )
     } finally {
       loading.value = false
     }
@@ -89,23 +104,35 @@ export const useProfilesStore = defineStore('profiles', () => {
   }
 
   async function remove(id: string): Promise<Result<ProfileList>> {
-    return track(`remove:${id}`, () => api.profiles.remove({ id }), (data) => (list.value = data))
+    return track(
+      `remove:${id}`,
+      () => api.profiles.remove({ id }),
+      (data) => (list.value = data),
+    )
   }
 
   async function activate(id: string): Promise<Result<ProfileList>> {
-    return track(`activate:${id}`, () => api.profiles.activate({ id }), (data) => (list.value = data))
+    return track(
+      `activate:${id}`,
+      () => api.profiles.activate({ id }),
+      (data) => (list.value = data),
+    )
   }
 
   /** The key value goes straight to main; the store keeps only what main answers: configured and last4. */
   async function setKey(profileId: string, kind: KeyKind, value: string): Promise<Result<KeyState>> {
-    return track(`setKey:${profileId}:${kind}`, () => api.secrets.set({ profileId, kind, value }), (state) =>
-      replaceKeyState(profileId, kind, state),
+    return track(
+      `setKey:${profileId}:${kind}`,
+      () => api.secrets.set({ profileId, kind, value }),
+      (state) => replaceKeyState(profileId, kind, state),
     )
   }
 
   async function clearKey(profileId: string, kind: KeyKind): Promise<Result<KeyState>> {
-    return track(`clearKey:${profileId}:${kind}`, () => api.secrets.clear({ profileId, kind }), (state) =>
-      replaceKeyState(profileId, kind, state),
+    return track(
+      `clearKey:${profileId}:${kind}`,
+      () => api.secrets.clear({ profileId, kind }),
+      (state) => replaceKeyState(profileId, kind, state),
     )
   }
 
