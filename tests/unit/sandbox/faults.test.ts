@@ -15,7 +15,8 @@ const payout = (reference: string) => ({
 
 let t: TestSandbox
 beforeEach(async () => {
-  t = await startTestSandbox({ now: Date.now, settleMs: 5000 })
+  // A long delay: the after-accept payout must still be processing when verified on a slow machine.
+  t = await startTestSandbox({ now: Date.now, settleMs: 60_000 })
 })
 afterEach(() => t.close())
 

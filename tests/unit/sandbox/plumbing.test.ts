@@ -80,4 +80,29 @@ describe('sandbox plumbing', () => {
     await sandbox.close() // idempotent
     await expect(fetch(`${sandbox.url}/merchant/api/v1/misc/banks`)).rejects.toThrow()
   })
+
+  it('derives trace ids and references from the seed: same seed, same values; another seed, others', async () => {
+    const traceOf = async (seed: number): Promise<string> => {
+      const sandbox = await startTestSandbox({ seed, settleMs: 0 })
+      try {
+        await sandbox.api('POST', '/merchant/api/v1/transactions/disburse', {
+          reference: 'seeded-0001',
+          destination: {
+            type: 'bank_account',
+            amount: 5,
+            currency: 'NGN',
+            bank_account: { bank: '044', account: '0123456789' },
+            customer: { email: 'a@example.com' },
+          },
+        })
+        return (await sandbox.api('GET', '/merchant/api/v1/transactions/seeded-0001')).body.data.trace_id as string
+      } finally {
+        await sandbox.close()
+      }
+    }
+    const first = await traceOf(42)
+    expect(first).toMatch(/^\d{30}$/)
+    expect(await traceOf(42)).toBe(first)
+    expect(await traceOf(43)).not.toBe(first)
+  })
 })
