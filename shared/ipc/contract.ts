@@ -23,7 +23,7 @@ const profileId = z
   .regex(/^[a-z0-9-]+$/, 'lower-case letters, digits and -')
 const profileName = z.string().trim().min(1, 'a name is required').max(40)
 const baseUrl = z
-  .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+  .url({ protocol: /^https?$/, error: 'must be an http(s) URL', abort: true })
   .max(200)
   .refine(isHttpsOrLoopback, { message: 'must use https (http is allowed for 127.0.0.1 and localhost only)' })
 /** Keys are pasted by people: trim them, but keep the check strict enough to catch a wrong paste. */
@@ -40,7 +40,7 @@ function isHttpsOrLoopback(value: string): boolean {
     const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)
     return url.protocol === 'https:' || (url.protocol === 'http:' && loopback)
   } catch {
-    return false // the url check above already names the problem
+    return false
   }
 }
 

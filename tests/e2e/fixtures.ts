@@ -11,6 +11,7 @@ import { test as base, expect } from '@playwright/test'
 import type { Page } from '@playwright/test'
 import { startBridgeApp } from '../../electron/main/bridge-app'
 import type { RunningBridgeApp } from '../../electron/main/bridge-app'
+import { KeytarSecretStore } from '../../electron/main/services/secrets/keytar-secret-store'
 
 export const SCREENSHOT_DIR = resolve(__dirname, 'screenshots')
 
@@ -25,8 +26,10 @@ export interface AppFixture {
   screenshot(name: string): Promise<void>
 }
 
-export const test = base.extend<{ app: AppFixture }>({
-  app: async ({ page }, use) => {
+export const test = base.extend<{ app: AppFixture; keychainAvailable: boolean }>({
+  /** Set to false to run the app as on a Linux machine without a Secret Service. */
+  keychainAvailable: [true, { option: true }],
+  app: async ({ page, keychainAvailable }, use) => {
     const userDataDir = await mkdtemp(join(tmpdir(), 'payout-desk-e2e-'))
     const responses: string[] = []
     const running = await startBridgeApp({
@@ -34,6 +37,14 @@ export const test = base.extend<{ app: AppFixture }>({
       staticDir: resolve(__dirname, '../../out/renderer'),
       sandboxSettleMs: 300,
       onResponse: (_channel, body) => responses.push(body),
+      // keytar's own error on a machine with no session bus, through the real KeytarSecretStore.
+      ...(keychainAvailable
+        ? {}
+        : {
+            keychain: new KeytarSecretStore(async () => {
+              throw new Error('Cannot autolaunch D-Bus without X11 $DISPLAY')
+            }),
+          }),
     })
     page.on('pageerror', (error) => console.error('page error:', error.message))
     await page.goto(running.bridge.appUrl)

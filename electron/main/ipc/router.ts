@@ -46,15 +46,20 @@ export function createRouter(options: {
       const parsed = schema.safeParse(payload)
       if (!parsed.success) {
         const issues = parsed.error.issues.map((issue) => ({
-          path: issue.path.map(String).join('.') || '(input)',
+          path: issue.path.map(String).join('.'),
           message: issue.message,
         }))
         const first = issues[0]
-        return fail(
-          'bad_request',
-          `Invalid input for ${channel}: ${first ? `${first.path} ${first.message}` : 'rejected'}.`,
-          { issues },
-        )
+        // Names the field and the problem; the channel goes to details for whoever debugs it.
+        const summary = !first
+          ? 'Invalid request.'
+          : first.path
+            ? `Invalid ${first.path}: ${first.message}.`
+            : `The request is invalid: ${first.message}.`
+        return fail('bad_request', summary, {
+          channel,
+          issues,
+        })
       }
 
       const handler = handlers[channel] as (input: unknown) => Promise<unknown> | unknown
