@@ -50,6 +50,21 @@ export default tseslint.config(
     },
   },
   {
+    // Only renderer/src/api reaches main: nothing else may read the preload's API off window.
+    files: ['renderer/**/*.{ts,vue}'],
+    ignores: ['renderer/src/api/**'],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        { object: 'window', property: 'payoutDesk', message: 'Use the stores, which use renderer/src/api.' },
+      ],
+      'no-restricted-globals': [
+        'error',
+        { name: 'payoutDesk', message: 'Use the stores, which use renderer/src/api.' },
+      ],
+    },
+  },
+  {
     files: ['shared/**/*.ts'],
     rules: {
       'no-restricted-imports': [
