@@ -15,6 +15,8 @@ import type { PaymentsClient } from './services/api/payments-client'
 import { createLookupService } from './services/lookups/lookup-service'
 import { createProfileService } from './services/profiles/profile-service'
 import type { ProfileService } from './services/profiles/profile-service'
+import { createRedactingLog } from './services/log/redacting-log'
+import type { AppLog } from './services/log/redacting-log'
 import type { SecretStore } from './services/secrets/secret-store'
 import { createSettingsStore } from './services/settings/settings-store'
 
@@ -23,6 +25,8 @@ export type EventSink = <E extends EventName>(event: E, payload: EventPayload<E>
 export interface AppServices {
   handlers: ChannelHandlers
   profiles: ProfileService
+  /** Main's log: masks every key main has handled. Transports give it to the router. */
+  log: AppLog
   sandbox: RunningSandbox
   close(): Promise<void>
 }
@@ -35,11 +39,14 @@ export async function createAppServices(options: {
   /** How long completions take in the embedded simulator. */
   sandboxSettleMs?: number
 }): Promise<AppServices> {
+  const log = createRedactingLog()
   // The embedded simulator backs the Sandbox profile: loopback only, keys made here, kept in memory.
   const sandboxKeys = {
     secretKey: `sk_sandbox_${randomBytes(16).toString('hex')}`,
     encryptionKey: randomBytes(16).toString('hex'),
   }
+  log.addSecret(sandboxKeys.secretKey)
+  log.addSecret(sandboxKeys.encryptionKey)
   const sandbox = await startSandbox({
     port: 0,
     secretKey: sandboxKeys.secretKey,
@@ -54,6 +61,7 @@ export async function createAppServices(options: {
     keychain: options.keychain,
     sandbox: { url: sandbox.url, ...sandboxKeys },
     onChange: (list) => options.emit('profiles:changed', list),
+    rememberSecret: (value) => log.addSecret(value),
   })
 
   async function clientFor(profileId?: string): Promise<PaymentsClient> {
@@ -83,6 +91,7 @@ export async function createAppServices(options: {
   return {
     handlers,
     profiles,
+    log,
     sandbox,
     close: () => sandbox.close(),
   }

@@ -31,7 +31,7 @@ export async function startBridgeApp(options: {
     emit: (event, payload) => relay.bridge?.emit(event, payload),
     ...(options.sandboxSettleMs === undefined ? {} : { sandboxSettleMs: options.sandboxSettleMs }),
   })
-  const router = createRouter({ handlers: services.handlers, senderPolicy: bridgeSenderPolicy })
+  const router = createRouter({ handlers: services.handlers, senderPolicy: bridgeSenderPolicy, log: services.log })
   const bridge = await startBridge({
     router,
     port: options.port ?? 0,

@@ -49,7 +49,11 @@ async function start(): Promise<void> {
     emit: (event, payload) => sendEvent(mainWindow, event, payload),
   })
   registerIpc(
-    createRouter({ handlers: services.handlers, senderPolicy: mainWindowSenderPolicy(() => mainWindow, isAppUrl) }),
+    createRouter({
+      log: services.log,
+      handlers: services.handlers,
+      senderPolicy: mainWindowSenderPolicy(() => mainWindow, isAppUrl),
+    }),
   )
   openMainWindow()
 }

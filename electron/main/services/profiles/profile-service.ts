@@ -49,6 +49,8 @@ export function createProfileService(deps: {
   keychain: SecretStore
   sandbox: EmbeddedSandbox
   onChange?: (list: ProfileList) => void
+  /** Told of every key main handles, so the log can mask it. */
+  rememberSecret?: (value: string) => void
 }): ProfileService {
   const { settings, keychain, sandbox } = deps
 
@@ -65,7 +67,9 @@ export function createProfileService(deps: {
   async function readKey(profileId: string, kind: KeyKind): Promise<string | null> {
     if (profileId === SANDBOX_PROFILE_ID) return kind === 'secret' ? sandbox.secretKey : sandbox.encryptionKey
     try {
-      return await keychain.get(profileId, kind)
+      const value = await keychain.get(profileId, kind)
+      if (value) deps.rememberSecret?.(value)
+      return value
     } catch (error) {
       if (error instanceof KeychainUnavailableError) throw new AppFailure('keychain_unavailable', error.message)
       throw error
@@ -182,6 +186,7 @@ export function createProfileService(deps: {
     async setKey(profileId, kind, value) {
       refuseSandbox(profileId, 'given keys: it generates its own')
       await findStored(profileId)
+      deps.rememberSecret?.(value)
       try {
         await keychain.set(profileId, kind, value)
       } catch (error) {

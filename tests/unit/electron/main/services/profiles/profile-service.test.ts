@@ -24,13 +24,15 @@ const sandbox = {
 async function setup(keychain: SecretStore = new KeytarSecretStore()) {
   const dir = await mkdtemp(join(tmpdir(), 'profiles-'))
   const changes: ProfileList[] = []
+  const remembered = new Set<string>()
   const service = createProfileService({
     settings: createSettingsStore(dir, 'sandbox'),
     keychain,
     sandbox,
     onChange: (list) => changes.push(list),
+    rememberSecret: (value) => remembered.add(value),
   })
-  return { dir, service, changes, keychain }
+  return { dir, service, changes, keychain, remembered }
 }
 
 const aKey = () => `sk_test_${randomBytes(20).toString('hex')}`
@@ -95,6 +97,19 @@ describe('profiles', () => {
       secretKey: secret,
       encryptionKey: encryption,
     })
+  })
+
+  it('tells the log of every key it handles, so the log can mask it', async () => {
+    const { service, keychain, remembered } = await setup()
+    const profile = await service.create({ name: 'Masked', mode: 'test', baseUrl: 'https://api.example.com' })
+    const saved = aKey()
+    await service.setKey(profile.id, 'secret', saved)
+    expect(remembered.has(saved)).toBe(true)
+    // A key that was already in the keychain (from an earlier run) is remembered when read.
+    const earlier = aKey()
+    await keychain.set(profile.id, 'encryption', earlier)
+    await service.list()
+    expect(remembered.has(earlier)).toBe(true)
   })
 
   it('switches the active profile and falls back to Sandbox when the active one is removed', async () => {
