@@ -31,6 +31,9 @@ async function loadKeytarInElectron(): Promise<KeytarModule> {
 let mainWindow: BrowserWindow | null = null
 let services: AppServices | null = null
 
+// Every renderer sandboxed, whatever a window's own preferences say.
+app.enableSandbox()
+
 if (!app.requestSingleInstanceLock()) app.quit()
 
 app.on('second-instance', () => {
