@@ -65,6 +65,9 @@ function validatePayload(payload: JsonObject) {
     pattern: /^https?:\/\/\S+$/,
     patternText: 'must be an http or https URL',
   })
+  // The 3DS page appends the reference to this URL, so it must parse, not just look like one.
+  if (redirectUrl !== undefined && !URL.canParse(redirectUrl))
+    errors.add('redirect_url', 'must be an http or https URL')
   const customer = errors.object(payload, 'customer', 'customer')
   const email = customer ? errors.email(customer, 'email', 'customer.email') : undefined
   const customerName = errors.string(customer, 'name', 'customer.name', { required: false })

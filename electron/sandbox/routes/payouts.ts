@@ -1,6 +1,13 @@
 /** Single payouts (spec 2.6-2.8, 4.2): disburse, verify by reference, history. */
 import { formatMinorUnits } from '../../../shared/money'
-import { CURRENCY_COUNTRY, PAYOUT_CURRENCIES, banksOf, operatorsOf, type PayoutCurrency } from '../catalog'
+import {
+  CURRENCY_COUNTRY,
+  PAYOUT_CURRENCIES,
+  ZA_AVAILABILITY,
+  banksOf,
+  operatorsOf,
+  type PayoutCurrency,
+} from '../catalog'
 import { formatHistoryDate, parseHistoryFilterDate } from '../dates'
 import { payoutFee } from '../fees'
 import { conflict, invalidData, notFound, rejected, success } from '../replies'
@@ -91,7 +98,12 @@ function validateDisburse(body: Record<string, unknown>, errors: FieldErrors) {
       pattern: /^\+?\d{9,15}$/,
       patternText: 'must be 9 to 15 digits',
     })
-    if (country && wallet) {
+    if (country === 'ZA' && wallet) {
+      // ZA networks come from the availability list (2.5); the operator list (2.2), and so min and
+      // max, covers KE and GH only.
+      if (operatorSlug && !ZA_AVAILABILITY.mobile_money.some((n) => n.slug === operatorSlug))
+        errors.add('destination.mobile_money.operator', `unknown operator for ${currency}`)
+    } else if (country && wallet) {
       const operators = operatorsOf(country)
       const operator = operators.find((o) => o.slug === operatorSlug)
       if (operators.length === 0)

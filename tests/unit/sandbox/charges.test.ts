@@ -1,4 +1,4 @@
-import { createCipheriv, randomBytes } from 'node:crypto'
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../../electron/sandbox/index'
 import { ENCRYPTION_KEY, invalid, rejection, startTestSandbox, type TestSandbox } from './helpers'
@@ -323,5 +323,251 @@ describe('card charges', () => {
     const missing = await verify('no-such-charge')
     expect(missing.status).toBe(404)
     expect(missing.body).toEqual(rejection('Transaction not found'))
+  })
+})
+
+describe('charge data encryption: round trip against node:crypto', () => {
+  it('the helper with a fixed IV gives exactly what node:crypto gives, and node:crypto decrypts it', () => {
+    const plain = payload('5188513618552975', { metadata: { order: 'A-1' } })
+    const iv = Buffer.from('000102030405060708090a0b0c0d0e0f', 'hex')
+    const viaHelper = encryptChargeData(plain, ENCRYPTION_KEY, iv)
+    expect(viaHelper).toBe(encryptBySpec(plain, ENCRYPTION_KEY, { iv }))
+    const [ivHex, cipherHex, tagHex] = viaHelper.split(':') as [string, string, string]
+    expect(ivHex).toBe('000102030405060708090a0b0c0d0e0f')
+    expect(tagHex).toMatch(/^[0-9a-f]{32}$/)
+    const decipher = createDecipheriv('aes-256-gcm', Buffer.from(ENCRYPTION_KEY, 'utf8'), Buffer.from(ivHex, 'hex'))
+    decipher.setAuthTag(Buffer.from(tagHex, 'hex'))
+    const text = Buffer.concat([decipher.update(Buffer.from(cipherHex, 'hex')), decipher.final()]).toString('utf8')
+    expect(text).toBe(JSON.stringify(plain))
+    // A fresh random IV for every call.
+    const a = encryptChargeData(plain, ENCRYPTION_KEY).split(':')[0]
+    const b = encryptChargeData(plain, ENCRYPTION_KEY).split(':')[0]
+    expect(a).toMatch(/^[0-9a-f]{32}$/)
+    expect(a).not.toBe(b)
+  })
+})
+
+describe('card charges: every test card walked to the end', () => {
+  it('OTP card 5399838383838381: OTP then success, verified', async () => {
+    const plain = payload('5399838383838381', { amount: 500 })
+    const first = await charge(plain)
+    expect(first.status).toBe(200)
+    expect(first.body).toEqual({
+      status: true,
+      message: 'Charge in progress',
+      data: {
+        amount: 500,
+        amount_charged: 500,
+        auth_model: 'OTP',
+        currency: 'NGN',
+        fee: 7.5,
+        vat: 0.56, // 7.5% of 7.50 = 0.5625
+        response_message: "Enter the OTP sent to the customer's phone or e-mail",
+        payment_reference: plain.reference,
+        status: 'processing',
+        transaction_reference: expect.stringMatching(/^KPY-C-[A-Z0-9]{14}$/),
+        card: { card_type: 'mastercard', first_six: '539983', last_four: '8381', expiry: '09/30' },
+        authorization: { required_fields: ['otp'] },
+      },
+    })
+    const done = await authorize(first.body.data.transaction_reference, { otp: '123456' })
+    expect(done.status).toBe(200)
+    expect(done.body.message).toBe('Card charged successfully')
+    expect(done.body.data).toMatchObject({
+      status: 'success',
+      auth_model: 'OTP',
+      response_message: 'Card charged successfully',
+    })
+    expect(done.body.data).not.toHaveProperty('authorization')
+    expect((await verify(plain.reference)).body.data).toEqual({
+      reference: plain.reference,
+      status: 'success',
+      amount: '500.00',
+      amount_paid: '500.00',
+      fee: '7.50',
+      currency: 'NGN',
+      description: 'Card payment',
+      card: { card_type: 'mastercard', first_six: '539983', last_four: '8381', expiry: '09/30' },
+    })
+  })
+
+  it('verve 5060990580000217499 with card.pin up front: straight to OTP, then success', async () => {
+    const plain = payload('5060990580000217499', {}, { pin: '1234' })
+    const first = await charge(plain)
+    expect(first.body.data).toMatchObject({
+      status: 'processing',
+      auth_model: 'OTP',
+      response_message: "Enter the OTP sent to the customer's phone or e-mail",
+      authorization: { required_fields: ['otp'] },
+    })
+    const done = await authorize(first.body.data.transaction_reference, { otp: '123456' })
+    expect(done.body.data).toMatchObject({ status: 'success', response_message: 'Card charged successfully' })
+    expect((await verify(plain.reference)).body.data).toMatchObject({ status: 'success', amount_paid: '1000.00' })
+  })
+
+  it('verve 5060990580000217499: a wrong PIN fails with "Incorrect card PIN" and verify lists the attempt', async () => {
+    const plain = payload('5060990580000217499')
+    const first = await charge(plain)
+    const ref = first.body.data.transaction_reference as string
+    const wrong = await authorize(ref, { pin: '4321' })
+    expect(wrong.status).toBe(200)
+    expect(wrong.body.message).toBe('Card charge failed')
+    expect(wrong.body.data).toMatchObject({
+      status: 'failed',
+      auth_model: 'PIN',
+      response_message: 'Incorrect card PIN',
+    })
+    expect(wrong.body.data).not.toHaveProperty('authorization')
+    expect((await verify(plain.reference)).body.data).toMatchObject({
+      status: 'failed',
+      amount_paid: 0,
+      payment_attempts: [{ reference: ref, status: 'failed', channel: 'card', message: 'Incorrect card PIN' }],
+    })
+    expect((await authorize(ref, { pin: '1234' })).body).toEqual(rejection('Transaction has already been completed'))
+  })
+
+  it('AVS 4111111111111111 and CARD_ENROLL 5061460410120223210: exact next steps and verified success', async () => {
+    const avsPlain = payload('4111111111111111')
+    const avs = await charge(avsPlain)
+    expect(avs.body.data.response_message).toBe('Card address verification required')
+    const avsDone = await authorize(avs.body.data.transaction_reference, {
+      avs: { state: 'Lagos', city: 'Ikeja', country: 'NG', address: '1 Allen Ave', zip_code: '100001' },
+    })
+    expect(avsDone.body.data).toMatchObject({ status: 'success', auth_model: 'AVS' })
+    expect((await verify(avsPlain.reference)).body.data.status).toBe('success')
+
+    const enrollPlain = payload('5061460410120223210')
+    const enroll = await charge(enrollPlain)
+    expect(enroll.body.data).toMatchObject({
+      status: 'processing',
+      auth_model: 'CARD_ENROLL',
+      response_message: "Card not enrolled for online payment: enter the customer's phone number to enrol it",
+      card: { card_type: 'verve', first_six: '506146', last_four: '3210' },
+    })
+    const ref = enroll.body.data.transaction_reference
+    const otp = await authorize(ref, { phone: '+2348012345678' })
+    expect(otp.body.data).toMatchObject({ auth_model: 'OTP', authorization: { required_fields: ['otp'] } })
+    const wrongOtp = await authorize(ref, { otp: '654321' })
+    expect(wrongOtp.body.data).toMatchObject({ status: 'failed', response_message: 'The OTP entered is invalid' })
+    expect((await verify(enrollPlain.reference)).body.data.payment_attempts[0].message).toBe(
+      'The OTP entered is invalid',
+    )
+  })
+
+  it('3DS 4084127883172787: a wrong OTP on the page redirects too, and verify shows the failure', async () => {
+    const plain = payload('4084127883172787', { redirect_url: 'http://localhost:5173/done' })
+    const first = await charge(plain)
+    expect(first.body.data.response_message).toBe('Redirect the customer to complete 3DS authentication')
+    const url = first.body.data.authorization.redirect_url as string
+    // The page needs no key, and a key does not change it.
+    expect((await fetch(url, { headers: { authorization: 'Bearer wrong' } })).status).toBe(200)
+    const submit = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'otp=000000',
+      redirect: 'manual',
+    })
+    expect(submit.status).toBe(302)
+    expect(submit.headers.get('location')).toBe(`http://localhost:5173/done?reference=${plain.reference}`)
+    expect((await verify(plain.reference)).body.data).toMatchObject({
+      status: 'failed',
+      amount_paid: 0,
+      payment_attempts: [
+        {
+          reference: first.body.data.transaction_reference,
+          status: 'failed',
+          channel: 'card',
+          message: 'The OTP entered is invalid',
+        },
+      ],
+    })
+    const again = await fetch(url, { method: 'POST', body: 'otp=123456', redirect: 'manual' })
+    expect(again.status).toBe(409)
+    expect(await again.text()).toContain('Transaction has already been completed')
+  })
+
+  it('refuses a redirect_url that does not parse (the 3DS page used to crash on it)', async () => {
+    for (const redirect_url of ['http://%', 'ftp://merchant.example/x', 'merchant.example']) {
+      const answer = await charge(payload('4084127883172787', { redirect_url }))
+      expect(answer.status, redirect_url).toBe(400)
+      expect(answer.body, redirect_url).toEqual(invalid({ redirect_url: 'must be an http or https URL' }))
+    }
+  })
+})
+
+describe('card charges: limits and authorize errors', () => {
+  it('needs a reference of at least 8 characters: 7 is refused, 8 is accepted', async () => {
+    const seven = await charge({ ...payload('5188513618552975'), reference: 'ref-777' })
+    expect(seven.status).toBe(400)
+    expect(seven.body).toEqual(invalid({ reference: 'must be at least 8 characters' }))
+    const eight = await charge({ ...payload('5188513618552975'), reference: 'ref-8888' })
+    expect(eight.status).toBe(200)
+    expect(eight.body.data).toMatchObject({ payment_reference: 'ref-8888', status: 'success' })
+  })
+
+  it('refuses every currency but NGN, and a reused reference even after a failed charge', async () => {
+    for (const currency of ['USD', 'KES', 'ngn']) {
+      const answer = await charge(payload('5188513618552975', { currency }))
+      expect(answer.status).toBe(400)
+      expect(answer.body).toEqual(invalid({ currency: 'only NGN is supported' }))
+    }
+    const failed = payload('4000000000000002')
+    expect((await charge(failed)).body.data.status).toBe('failed')
+    const reuse = await charge({ ...payload('5188513618552975'), reference: failed.reference })
+    expect(reuse.status).toBe(409)
+    expect(reuse.body).toEqual(rejection('Duplicate payment reference'))
+    // A refused card is not recorded: its reference stays free.
+    const amex = payload('378282246310005')
+    expect((await charge(amex)).body).toEqual(rejection('Card not supported'))
+    expect((await charge({ ...payload('5188513618552975'), reference: amex.reference })).status).toBe(200)
+  })
+
+  it('answers Invalid request data when the authorization fields do not match the auth_model', async () => {
+    const otpCharge = await charge(payload('5399838383838381'))
+    const otpRef = otpCharge.body.data.transaction_reference
+    const asPin = await authorize(otpRef, { pin: '1234' })
+    expect(asPin.status).toBe(400)
+    expect(asPin.body).toEqual(
+      invalid({ 'authorization.pin': 'is not expected for auth_model OTP', 'authorization.otp': 'is required' }),
+    )
+
+    const avsCharge = await charge(payload('4111111111111111'))
+    const avsRef = avsCharge.body.data.transaction_reference
+    expect((await authorize(avsRef, { otp: '123456' })).body).toEqual(
+      invalid({ 'authorization.otp': 'is not expected for auth_model AVS', 'authorization.avs': 'is required' }),
+    )
+    expect(
+      (
+        await authorize(avsRef, {
+          avs: { state: 'Lagos', city: 'Ikeja', country: 'NG', address: '1 Allen Ave', zip_code: '1', street: 'x' },
+        })
+      ).body,
+    ).toEqual(invalid({ 'authorization.avs.street': 'is not an AVS field' }))
+
+    const enrollCharge = await charge(payload('5061460410120223210'))
+    const enrollRef = enrollCharge.body.data.transaction_reference
+    expect((await authorize(enrollRef, { pin: '1234' })).body).toEqual(
+      invalid({
+        'authorization.pin': 'is not expected for auth_model CARD_ENROLL',
+        'authorization.phone': 'is required',
+      }),
+    )
+    // None of the refused attempts moved the charges on.
+    expect((await authorize(otpRef, { otp: '123456' })).body.data.status).toBe('success')
+    expect((await authorize(enrollRef, { phone: '08012345678' })).body.data.auth_model).toBe('OTP')
+  })
+
+  it('authorize errors: unknown, needs none (also for a failed NO_AUTH charge), already completed', async () => {
+    const unknown = await authorize('KPY-C-AAAAAAAAAAAAAA', { otp: '123456' })
+    expect(unknown.status).toBe(404)
+    expect(unknown.body).toEqual(rejection('Transaction not found'))
+    const failedNoAuth = await charge(payload('4000000000000002'))
+    const notRequired = await authorize(failedNoAuth.body.data.transaction_reference, { otp: '123456' })
+    expect(notRequired.status).toBe(400)
+    expect(notRequired.body).toEqual(rejection('Authorization is not required for this transaction'))
+    const wrongPinUpFront = await charge(payload('5060990580000217499', {}, { pin: '0000' }))
+    const completed = await authorize(wrongPinUpFront.body.data.transaction_reference, { pin: '1234' })
+    expect(completed.status).toBe(400)
+    expect(completed.body).toEqual(rejection('Transaction has already been completed'))
   })
 })

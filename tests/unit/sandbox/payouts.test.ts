@@ -349,3 +349,263 @@ describe('payout history', () => {
     )
   })
 })
+
+describe('single payout: more of 2.6, section 8 and the outcomes', () => {
+  const withDestination = (reference: string, destination: Record<string, unknown>) => ({
+    reference,
+    destination: { ...bankPayout(reference).destination, ...destination },
+  })
+  const mobileTo = (reference: string, currency: string, operator: string, mobile_number: string, amount = 50) => ({
+    reference,
+    destination: {
+      type: 'mobile_money',
+      amount,
+      currency,
+      mobile_money: { operator, mobile_number },
+      customer: { email: 'mm@example.com' },
+    },
+  })
+
+  it('starts from the seeded balances per currency', async () => {
+    expect((await t.api('GET', '/__sandbox/balances')).body).toEqual({
+      status: true,
+      message: 'Balances',
+      data: { NGN: '10000000.00', KES: '1000000.00', GHS: '500000.00', ZAR: '500000.00', issuing_USD: '50.00' },
+    })
+  })
+
+  it('refuses every missing required field of 2.6 by its path', async () => {
+    const cases: Array<[unknown, Record<string, string>]> = [
+      [
+        { reference: 'req-0001', destination: {} },
+        {
+          'destination.type': 'is required',
+          'destination.amount': 'is required',
+          'destination.currency': 'is required',
+          'destination.customer': 'is required',
+        },
+      ],
+      [
+        withDestination('req-0002', { bank_account: {} }),
+        {
+          'destination.bank_account.bank': 'is required',
+          'destination.bank_account.account': 'is required',
+        },
+      ],
+      [
+        withDestination('req-0003', { bank_account: { bank: '044', account: '12-34' } }),
+        {
+          'destination.bank_account.account': 'must be 6 to 20 digits',
+        },
+      ],
+      [withDestination('req-0004', { customer: undefined }), { 'destination.customer': 'is required' }],
+      [
+        withDestination('req-0005', { currency: 'KES', type: 'mobile_money', bank_account: undefined }),
+        {
+          'destination.mobile_money': 'is required',
+        },
+      ],
+      [
+        {
+          ...mobileTo('req-0006', 'KES', 'safaricom-ke', '254712345678'),
+          destination: {
+            ...mobileTo('req-0006', 'KES', 'safaricom-ke', '254712345678').destination,
+            mobile_money: {},
+          },
+        },
+        {
+          'destination.mobile_money.operator': 'is required',
+          'destination.mobile_money.mobile_number': 'is required',
+        },
+      ],
+      [
+        withDestination('req-0007', { currency: 'NGN', amount: 1.5, narration: 42 }),
+        {
+          'destination.narration': 'must be a string',
+        },
+      ],
+      [{ ...bankPayout('req-0008'), reference: '' }, { reference: 'is required' }],
+      [{ ...bankPayout('req-0009'), metadata: ['a'] }, { metadata: 'must be an object' }],
+      [
+        { ...bankPayout('req-0010'), metadata: { under_score: 1 } },
+        {
+          'metadata.under_score': 'key may only contain A-Z, a-z, 0-9 and -',
+        },
+      ],
+      [withDestination('req-0011', { amount: -5 }), { 'destination.amount': 'must be greater than 0' }],
+    ]
+    for (const [body, details] of cases) {
+      const answer = await t.api('POST', DISBURSE, body)
+      expect(answer.status, JSON.stringify(body)).toBe(400)
+      expect(answer.body, JSON.stringify(body)).toEqual(invalid(details))
+    }
+    // Nothing was debited by the refusals.
+    expect((await balances()).NGN).toBe('10000000.00')
+  })
+
+  it('accepts the metadata limits exactly: 5 keys, a 20-character key, only A-Z a-z 0-9 -', async () => {
+    const ok = await t.api('POST', DISBURSE, {
+      ...bankPayout('meta-0001'),
+      metadata: { 'ABCDEFGHIJ-abcdefg09': 1, Z: 'z', 'a-b': true, '9': null, x: { nested: 1 } },
+    })
+    expect(ok.status).toBe(200)
+    expect(ok.body.data.metadata).toEqual({
+      'ABCDEFGHIJ-abcdefg09': 1,
+      Z: 'z',
+      'a-b': true,
+      '9': null,
+      x: { nested: 1 },
+    })
+    const noMetadata = await t.api('POST', DISBURSE, bankPayout('meta-0002'))
+    expect(noMetadata.body.data.metadata).toEqual({})
+  })
+
+  it('enforces operator min and max exactly at the edges', async () => {
+    expect(
+      (await t.api('POST', DISBURSE, mobileTo('edge-0001', 'KES', 'airtel-ke', '254712345678', 70000))).status,
+    ).toBe(200)
+    expect(
+      (await t.api('POST', DISBURSE, mobileTo('edge-0002', 'KES', 'airtel-ke', '254712345678', 70000.01))).body,
+    ).toEqual(invalid({ 'destination.amount': 'must be at most 70000 for airtel-ke' }))
+    expect(
+      (await t.api('POST', DISBURSE, mobileTo('edge-0003', 'GHS', 'airteltigo-gh', '233241234567', 1))).status,
+    ).toBe(200)
+    expect(
+      (await t.api('POST', DISBURSE, mobileTo('edge-0004', 'GHS', 'airteltigo-gh', '233241234567', 0.99))).body,
+    ).toEqual(invalid({ 'destination.amount': 'must be at least 1 for airteltigo-gh' }))
+    expect(
+      (await t.api('POST', DISBURSE, mobileTo('edge-0005', 'GHS', 'airteltigo-gh', '233241234567', 3000.01))).body,
+    ).toEqual(invalid({ 'destination.amount': 'must be at most 3000 for airteltigo-gh' }))
+  })
+
+  it('pays every test bank code (044, 033, 058) and settles exactly after the delay', async () => {
+    for (const bank of ['044', '033', '058']) await t.api('POST', DISBURSE, bankPayout(`test-bank-${bank}`, { bank }))
+    t.clock.advance(1000)
+    for (const bank of ['044', '033', '058']) {
+      const data = (await t.api('GET', `/merchant/api/v1/transactions/test-bank-${bank}`)).body.data
+      expect(data, bank).toMatchObject({ status: 'success', message: 'Payout successful' })
+      expect(data.trace_id, bank).toMatch(/^\d{30}$/)
+    }
+  })
+
+  it('fails the documented mobile numbers with "Invalid mobile money account" and refunds them', async () => {
+    await t.api('POST', DISBURSE, mobileTo('mm-fail-ke', 'KES', 'safaricom-ke', '254700000000', 100))
+    await t.api('POST', DISBURSE, mobileTo('mm-fail-gh', 'GHS', 'mtn-gh', '+233200000000', 100))
+    expect(await balances()).toMatchObject({ KES: '999899.00', GHS: '499899.00' })
+    t.clock.advance(1000)
+    for (const reference of ['mm-fail-ke', 'mm-fail-gh']) {
+      const data = (await t.api('GET', `/merchant/api/v1/transactions/${reference}`)).body.data
+      expect(data, reference).toMatchObject({
+        status: 'failed',
+        message: 'Invalid mobile money account',
+        trace_id: null,
+      })
+    }
+    expect(await balances()).toMatchObject({ KES: '1000000.00', GHS: '500000.00' })
+  })
+
+  it('pays ZAR to ZA banks (with account_name) and ZA mobile money networks, as documented', async () => {
+    const zaBank = await t.api('POST', DISBURSE, {
+      reference: 'za-bank-0001',
+      destination: {
+        type: 'bank_account',
+        amount: 200,
+        currency: 'ZAR',
+        bank_account: { bank: '470010', account: '1234567890', account_name: 'Thabo Nkosi' },
+        customer: { email: 'thabo@example.com' },
+      },
+    })
+    expect(zaBank.body.data).toMatchObject({ status: 'processing', amount: '200.00', fee: '2.00', currency: 'ZAR' })
+    const zaMobile = await t.api('POST', DISBURSE, mobileTo('za-mm-0001', 'ZAR', 'vodacom-za', '27821234567', 100))
+    expect(zaMobile.status).toBe(200)
+    expect(zaMobile.body.data).toMatchObject({ status: 'processing', amount: '100.00', fee: '1.00', currency: 'ZAR' })
+    expect((await t.api('POST', DISBURSE, mobileTo('za-mm-0002', 'ZAR', 'safaricom-ke', '27821234567'))).body).toEqual(
+      invalid({ 'destination.mobile_money.operator': 'unknown operator for ZAR' }),
+    )
+    expect((await t.api('POST', DISBURSE, mobileTo('gh-bank-01', 'GHS', 'mtn-gh', '233241234567'))).status).toBe(200)
+    expect((await t.api('POST', DISBURSE, { ...bankPayout('gh-bank-02', { currency: 'GHS' }) })).body).toEqual(
+      invalid({ 'destination.type': 'bank_account payouts are not available for GHS' }),
+    )
+    expect((await balances()).ZAR).toBe('499697.00')
+    t.clock.advance(1000)
+    expect((await t.api('GET', '/merchant/api/v1/transactions/za-mm-0001')).body.data.status).toBe('success')
+    expect((await t.api('GET', '/merchant/api/v1/transactions/za-bank-0001')).body.data.status).toBe('success')
+  })
+
+  it('verification GET /merchant/api/v1/transactions/:reference answers the 2.7 shape plus trace_id', async () => {
+    await t.api('POST', DISBURSE, { ...bankPayout('verify-0001', { amount: 250 }), metadata: { batch: 'Q1' } })
+    t.clock.advance(1000)
+    const answer = await t.api('GET', '/merchant/api/v1/transactions/verify-0001')
+    expect(answer.status).toBe(200)
+    expect(answer.body).toEqual({
+      status: true,
+      message: 'Transaction retrieved successfully',
+      data: {
+        amount: '250.00',
+        fee: '2.50',
+        currency: 'NGN',
+        status: 'success',
+        reference: 'verify-0001',
+        narration: 'Supplier invoice 42',
+        message: 'Payout successful',
+        customer: { name: 'Ada Obi', email: 'ada@example.com', phone: null },
+        metadata: { batch: 'Q1' },
+        trace_id: expect.stringMatching(/^\d{30}$/),
+      },
+    })
+  })
+})
+
+describe('payout history: limits and refusals', () => {
+  it('refuses starting_after and ending_before together even when both are real pointers', async () => {
+    await t.api('POST', DISBURSE, bankPayout('both-0001'))
+    await t.api('POST', DISBURSE, bankPayout('both-0002'))
+    const pointers = (await t.api('GET', '/merchant/api/v1/payouts')).body.data.map(
+      (p: { pointer: string }) => p.pointer,
+    )
+    const answer = await t.api(
+      'GET',
+      `/merchant/api/v1/payouts?starting_after=${pointers[0]}&ending_before=${pointers[1]}`,
+    )
+    expect(answer.status).toBe(400)
+    expect(answer.body).toEqual(invalid({ ending_before: 'cannot be used together with starting_after' }))
+  })
+
+  it('refuses bad date_from / date_to formats and impossible dates', async () => {
+    for (const [query, key] of [
+      ['date_to=2026-01-15 10:00:00', 'date_to'],
+      ['date_to=2026-02-30-10-00-00', 'date_to'],
+      ['date_from=2026-01-15T10:00:00Z', 'date_from'],
+      ['date_from=2026-01-15-24-00-00', 'date_from'],
+      ['date_from=', 'date_from'],
+    ] as const) {
+      const answer = await t.api('GET', `/merchant/api/v1/payouts?${query}`)
+      expect(answer.status, query).toBe(400)
+      expect(answer.body, query).toEqual(invalid({ [key]: 'must be a date in the form YYYY-MM-DD-HH-MM-SS' }))
+    }
+  })
+
+  it('takes limit 1 to 100, and date_from / date_to are inclusive to the second', async () => {
+    await t.api('POST', DISBURSE, bankPayout('lim-0001'))
+    t.clock.advance(1000)
+    await t.api('POST', DISBURSE, bankPayout('lim-0002'))
+    const one = await t.api('GET', '/merchant/api/v1/payouts?limit=1')
+    expect(one.body.data.map((p: { reference: string }) => p.reference)).toEqual(['lim-0002'])
+    expect(one.body.has_more).toBe(true)
+    const hundred = await t.api('GET', '/merchant/api/v1/payouts?limit=100')
+    expect(hundred.body.data).toHaveLength(2)
+    expect(hundred.body.has_more).toBe(false)
+    for (const limit of ['101', '0', 'ten', '2.5']) {
+      expect((await t.api('GET', `/merchant/api/v1/payouts?limit=${limit}`)).body, limit).toEqual(
+        invalid({ limit: 'must be an integer from 1 to 100' }),
+      )
+    }
+    const exact = await t.api(
+      'GET',
+      '/merchant/api/v1/payouts?date_from=2026-01-15-10-00-01&date_to=2026-01-15-10-00-01',
+    )
+    expect(exact.body.data.map((p: { reference: string }) => p.reference)).toEqual(['lim-0002'])
+    const empty = await t.api('GET', '/merchant/api/v1/payouts?currency=GHS')
+    expect(empty.body).toEqual({ status: true, message: 'Payouts retrieved successfully', has_more: false, data: [] })
+  })
+})
