@@ -216,3 +216,140 @@ describe('bulk payout', () => {
     expect((await t.api('GET', '/api/v1/transactions/nope-item')).body).toEqual(rejection('Transaction not found'))
   })
 })
+
+describe('bulk payout: limits at their edges and per-item outcomes', () => {
+  it('takes batch and item references of exactly 5 and 50 characters, and refuses 4 and 51', async () => {
+    const ok = await t.api('POST', BULK, batch('b'.repeat(50), [item('i5-01', 10), item(`i50-${'x'.repeat(46)}`, 10)]))
+    expect(ok.status).toBe(200)
+    expect(ok.body.data.reference).toBe('b'.repeat(50))
+    expect((await t.api('POST', BULK, batch('b5-01', [item('i5-02', 10), item('i5-03', 10)]))).status).toBe(200)
+    const short = await t.api('POST', BULK, batch('b-04', [item('i-04', 10), item('i5-04', 10)]))
+    expect(short.status).toBe(400)
+    expect(short.body).toEqual(
+      invalid({ batch_reference: 'must be 5 to 50 characters', 'payouts[0].reference': 'must be 5 to 50 characters' }),
+    )
+    const long = await t.api('POST', BULK, batch('b'.repeat(51), [item('i5-05', 10), item('y'.repeat(51), 10)]))
+    expect(long.body).toEqual(
+      invalid({ batch_reference: 'must be 5 to 50 characters', 'payouts[1].reference': 'must be 5 to 50 characters' }),
+    )
+    expect((await t.api('POST', BULK, { currency: 'NGN' })).body).toEqual(
+      invalid({ batch_reference: 'is required', payouts: 'is required' }),
+    )
+    expect((await t.api('POST', BULK, { ...batch('b5-06', []), payouts: 'all' })).body).toEqual(
+      invalid({ payouts: 'must be an array' }),
+    )
+  })
+
+  it('computes total_chargeable_amount for merchant_bears_cost true and explicit false', async () => {
+    // Fees: 1% of 150000.00 is capped at 1000.00; 1% of 0.50 is 0.01 (0.005 half up).
+    const payouts = (prefix: string) => [item(`${prefix}-a`, 150000), item(`${prefix}-b`, 0.5)]
+    const merchant = await t.api('POST', BULK, batch('cost-true', payouts('costT'), true))
+    expect(merchant.body.data).toMatchObject({ total_chargeable_amount: 151000.51, merchant_bears_cost: true })
+    const customer = await t.api('POST', BULK, batch('cost-false', payouts('costF'), false))
+    expect(customer.body.data).toMatchObject({ total_chargeable_amount: 150000.5, merchant_bears_cost: false })
+    expect(await ngnBalance()).toBe('9698998.99') // 10,000,000.00 - 151000.51 - 150000.50
+    // Fees are still recorded per item either way.
+    expect((await t.api('GET', '/api/v1/transactions/costF-a')).body.data.fee).toBe(1000)
+  })
+
+  it('shows per-item statuses in the listing and the failed item in the single view', async () => {
+    await t.api(
+      'POST',
+      BULK,
+      batch('batch-status', [
+        item('ok-item-01', 10),
+        item('bad-item-01', 20, '9999999999'),
+        item('bad-item-02', 30, '0123456789', '057'),
+      ]),
+    )
+    const statuses = async () =>
+      (await t.api('GET', '/api/v1/transactions/bulk/batch-status/payouts')).body.data.data.map(
+        (p: { reference: string; status: string }) => `${p.reference}:${p.status}`,
+      )
+    expect(await statuses()).toEqual(['ok-item-01:pending', 'bad-item-01:pending', 'bad-item-02:pending'])
+    t.clock.advance(499)
+    expect((await t.api('GET', '/api/v1/transactions/bulk/batch-status')).body.data.pendingTransactions).toBe(3)
+    t.clock.advance(1)
+    expect(await statuses()).toEqual(['ok-item-01:processing', 'bad-item-01:processing', 'bad-item-02:processing'])
+    t.clock.advance(500)
+    expect(await statuses()).toEqual(['ok-item-01:success', 'bad-item-01:failed', 'bad-item-02:failed'])
+    expect((await t.api('GET', '/api/v1/transactions/bulk/batch-status')).body.data).toEqual({
+      amount: '60.00',
+      currency: 'NGN',
+      reference: 'batch-status',
+      status: 'complete',
+      description: 'January salaries',
+      failedTransactions: 2,
+      successfulTransactions: 1,
+      pendingTransactions: 0,
+      processingTransactions: 0,
+    })
+    const failed = await t.api('GET', '/api/v1/transactions/bad-item-01')
+    expect(failed.body).toEqual({
+      status: true,
+      message: 'Transaction retrieved successfully',
+      data: {
+        reference: 'bad-item-01',
+        batch_reference: 'batch-status',
+        status: 'failed',
+        amount: 20,
+        fee: 0.2,
+        currency: 'NGN',
+        narration: 'Salary bad-item-01',
+        message: 'Beneficiary account is dormant',
+        customer: { name: 'Kofi Mensah', email: 'kofi@example.com' },
+        metadata: null,
+      },
+    })
+    expect((await t.api('GET', '/api/v1/transactions/bad-item-02')).body.data.message).toBe(
+      'Bank is not available in test mode, use bank code 044, 033 or 058',
+    )
+    // Customer bears the fees: only the failed amounts (20 + 30) come back.
+    expect(await ngnBalance()).toBe('9999990.00')
+  })
+
+  it('shows a single payout in the single-transaction view with batch_reference null', async () => {
+    await t.api('POST', '/merchant/api/v1/transactions/disburse', {
+      reference: 'single-in-view',
+      destination: {
+        type: 'bank_account',
+        amount: 40,
+        currency: 'NGN',
+        bank_account: { bank: '033', account: '0123456789' },
+        customer: { email: 'x@example.com' },
+      },
+    })
+    const view = (await t.api('GET', '/api/v1/transactions/single-in-view')).body.data
+    expect(view).toEqual({
+      reference: 'single-in-view',
+      batch_reference: null,
+      status: 'processing',
+      amount: 40,
+      fee: 0.4,
+      currency: 'NGN',
+      narration: '',
+      message: 'Payout is being processed',
+      customer: { name: null, email: 'x@example.com' },
+      metadata: null,
+    })
+  })
+
+  it('pages the batch listing with limit and refuses bad page selection', async () => {
+    await t.api(
+      'POST',
+      BULK,
+      batch(
+        'batch-pages',
+        Array.from({ length: 5 }, (_, i) => item(`pg-item-${i}`, 1)),
+      ),
+    )
+    const page3 = await t.api('GET', '/api/v1/transactions/bulk/batch-pages/payouts?page=3&limit=2')
+    expect(page3.body.data.data.map((p: { reference: string }) => p.reference)).toEqual(['pg-item-4'])
+    expect(page3.body.data.paging).toEqual({ total_items: 5, page_size: 2, current: 3, count: 3 })
+    const beyond = await t.api('GET', '/api/v1/transactions/bulk/batch-pages/payouts?page=4&limit=2')
+    expect(beyond.body.data).toEqual({ data: [], paging: { total_items: 5, page_size: 2, current: 4, count: 3 } })
+    expect((await t.api('GET', '/api/v1/transactions/bulk/batch-pages/payouts?limit=101&page=x')).body).toEqual(
+      invalid({ page: 'must be a positive integer', limit: 'must be an integer from 1 to 100' }),
+    )
+  })
+})

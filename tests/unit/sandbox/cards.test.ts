@@ -255,3 +255,152 @@ describe('virtual cards', () => {
     )
   })
 })
+
+describe('cardholders and cards: every rule', () => {
+  it('accepts every identity type (nin, voters_card, drivers_license, passport) and requires every field', async () => {
+    for (const type of ['nin', 'voters_card', 'drivers_license', 'passport']) {
+      const answer = await t.api(
+        'POST',
+        '/api/v1/cardholders',
+        cardholder({ identity: { type, number: 'ID-1', image: PNG_BASE64, country: 'NG' } }),
+      )
+      expect(answer.status, type).toBe(200)
+      expect(answer.body.data.identity, type).toEqual({ type, number: 'ID-1', country: 'NG' })
+    }
+    const empty = await t.api('POST', '/api/v1/cardholders', {})
+    expect(empty.status).toBe(400)
+    expect(empty.body).toEqual(
+      invalid({
+        first_name: 'is required',
+        last_name: 'is required',
+        email: 'is required',
+        date_of_birth: 'is required',
+        address: 'is required',
+        country_identity: 'is required',
+        identity: 'is required',
+      }),
+    )
+    const parts = await t.api(
+      'POST',
+      '/api/v1/cardholders',
+      cardholder({ address: {}, country_identity: {}, identity: {}, phone: undefined }),
+    )
+    expect(parts.body).toEqual(
+      invalid({
+        'address.street': 'is required',
+        'address.city': 'is required',
+        'address.state': 'is required',
+        'address.country': 'is required',
+        'address.zip_code': 'is required',
+        'country_identity.type': 'is required',
+        'country_identity.number': 'is required',
+        'identity.type': 'is required',
+        'identity.number': 'is required',
+        'identity.image': 'is required',
+        'identity.country': 'is required',
+      }),
+    )
+    // phone is optional: the echo carries phone_number null.
+    const noPhone = await t.api('POST', '/api/v1/cardholders', cardholder({ phone: undefined }))
+    expect(noPhone.body.data.phone_number).toBeNull()
+    for (const image of ['iVBORw0KGgo', 'data:text/plain;base64,aGVsbG8=', '====']) {
+      const bad = await t.api(
+        'POST',
+        '/api/v1/cardholders',
+        cardholder({ identity: { type: 'nin', number: '1', image, country: 'NG' } }),
+      )
+      expect(bad.body, image).toEqual(invalid({ 'identity.image': 'must be a Base64 image' }))
+    }
+  })
+
+  it('requires type, refuses other type values, and issues visa when asked', async () => {
+    const holder = await createHolder()
+    const base = { currency: 'USD', card_holder_reference: holder }
+    expect((await t.api('POST', '/api/v1/cards', { ...base, reference: 'c-type-1' })).body).toEqual(
+      invalid({ type: 'is required' }),
+    )
+    expect((await t.api('POST', '/api/v1/cards', { ...base, reference: 'c-type-2', type: 'plastic' })).body).toEqual(
+      invalid({ type: 'must be one of: physical, virtual' }),
+    )
+    expect((await t.api('POST', '/api/v1/cards', { type: 'virtual' })).body).toEqual(
+      invalid({ currency: 'is required', card_holder_reference: 'is required', reference: 'is required' }),
+    )
+    await t.api('POST', '/api/v1/cards', { ...base, reference: 'c-visa-1', type: 'virtual', brand: 'visa' })
+    const visa = (await t.api('GET', '/api/v1/cards/c-visa-1')).body.data
+    expect(visa).toMatchObject({ brand: 'visa', first_six: '453201', pan: expect.stringMatching(/^453201\d{10}$/) })
+    await t.api('POST', '/api/v1/cards', { ...base, reference: 'c-mc-1', type: 'virtual', brand: 'mastercard' })
+    expect((await t.api('GET', '/api/v1/cards/c-mc-1')).body.data.brand).toBe('mastercard')
+  })
+
+  it('issues exactly 50 cards from the seeded 50.00 USD issuing balance, then refuses', async () => {
+    const holder = await createHolder()
+    for (let i = 1; i <= 50; i++) {
+      const answer = await t.api('POST', '/api/v1/cards', {
+        currency: 'USD',
+        card_holder_reference: holder,
+        reference: `burn-${i}`,
+        type: 'virtual',
+      })
+      expect(answer.status, `card ${i}`).toBe(200)
+    }
+    expect((await t.api('GET', '/__sandbox/balances')).body.data.issuing_USD).toBe('0.00')
+    const refused = await t.api('POST', '/api/v1/cards', {
+      currency: 'USD',
+      card_holder_reference: holder,
+      reference: 'burn-51',
+      type: 'virtual',
+    })
+    expect(refused.status).toBe(400)
+    expect(refused.body).toEqual(rejection('Insufficient issuing balance'))
+    expect((await t.api('GET', '/api/v1/cards')).body.data.paging.total_items).toBe(50)
+  })
+
+  it('stays pending until exactly settleMs, then is active (list and details agree)', async () => {
+    const holder = await createHolder()
+    await t.api('POST', '/api/v1/cards', {
+      currency: 'USD',
+      card_holder_reference: holder,
+      reference: 'edge-card',
+      type: 'virtual',
+    })
+    t.clock.advance(999)
+    expect((await t.api('GET', '/api/v1/cards/edge-card')).body.data.status).toBe('pending')
+    expect((await t.api('GET', '/api/v1/cards?status=pending')).body.data.paging.total_items).toBe(1)
+    t.clock.advance(1)
+    expect((await t.api('GET', '/api/v1/cards/edge-card')).body.data.status).toBe('active')
+    expect((await t.api('GET', '/api/v1/cards?status=pending')).body.data.paging.total_items).toBe(0)
+    expect((await t.api('GET', '/api/v1/cards?status=active')).body.data.data[0].reference).toBe('edge-card')
+  })
+
+  it('filters the list by end_date alone and refuses bad end_date, type and paging values', async () => {
+    const holder = await createHolder()
+    await t.api('POST', '/api/v1/cards', {
+      currency: 'USD',
+      card_holder_reference: holder,
+      reference: 'day-1',
+      type: 'virtual',
+    })
+    t.clock.advance(24 * 60 * 60 * 1000)
+    await t.api('POST', '/api/v1/cards', {
+      currency: 'USD',
+      card_holder_reference: holder,
+      reference: 'day-2',
+      type: 'virtual',
+    })
+    const until15 = await t.api('GET', '/api/v1/cards?end_date=2026-01-15')
+    expect(until15.body.data.data.map((c: { reference: string }) => c.reference)).toEqual(['day-1'])
+    const until14 = await t.api('GET', '/api/v1/cards?end_date=2026-01-14')
+    expect(until14.body.data).toEqual({ data: [], paging: { total_items: 0, page_size: 10, current: 1, count: 0 } })
+    const bad = await t.api('GET', '/api/v1/cards?end_date=2026-13-01&type=plastic&page=0&limit=101')
+    expect(bad.status).toBe(400)
+    expect(bad.body).toEqual(
+      invalid({ type: 'must be one of: virtual, physical', end_date: 'must be a date in the form YYYY-MM-DD' }),
+    )
+    expect((await t.api('GET', '/api/v1/cards?page=0&limit=101')).body).toEqual(
+      invalid({ page: 'must be a positive integer', limit: 'must be an integer from 1 to 100' }),
+    )
+    const page2 = await t.api('GET', '/api/v1/cards?limit=1&page=2')
+    expect(page2.body.data.data.map((c: { reference: string }) => c.reference)).toEqual(['day-1'])
+    expect(page2.body.data.paging).toEqual({ total_items: 2, page_size: 1, current: 2, count: 2 })
+  })
+})

@@ -129,3 +129,77 @@ describe('fault injection', () => {
     )
   })
 })
+
+describe('fault injection: defaults and messages', () => {
+  it('answers each injected 5xx with its section 7 message; after-accept defaults to 503', async () => {
+    const expected: Record<number, string> = {
+      500: 'Internal server error',
+      502: 'An error occurred, please try again',
+      503: 'Service currently unavailable',
+      504: 'An error occurred, please contact support',
+    }
+    for (const [status, message] of Object.entries(expected)) {
+      await inject({ path: '/api/v1/cards', kind: 'before-accept', status: Number(status) })
+      const answer = await t.api('GET', '/api/v1/cards')
+      expect(answer.status).toBe(Number(status))
+      expect(answer.body).toEqual({ status: false, message, data: {} })
+    }
+    const added = await inject({ path: DISBURSE, kind: 'after-accept' })
+    expect(added.body).toEqual({
+      status: true,
+      message: 'Fault added',
+      data: { path: DISBURSE, kind: 'after-accept', status: 503, ms: 200, count: 1 },
+    })
+    const answer = await t.api('POST', DISBURSE, payout('fault-0101'))
+    expect(answer.status).toBe(503)
+    expect(answer.body).toEqual({ status: false, message: 'Service currently unavailable', data: {} })
+    expect((await t.api('GET', '/merchant/api/v1/transactions/fault-0101')).status).toBe(200)
+  })
+
+  it('rate-limit defaults to Retry-After 1 and honours count; faults match by path prefix only', async () => {
+    await inject({ path: '/merchant/api/v1/misc/banks', kind: 'rate-limit', count: 2 })
+    expect((await t.api('GET', '/merchant/api/v1/misc/mobile-money')).status).toBe(200)
+    for (let i = 0; i < 2; i++) {
+      const answer = await t.api('GET', '/merchant/api/v1/misc/banks?countryCode=KE')
+      expect(answer.status).toBe(429)
+      expect(answer.headers.get('retry-after')).toBe('1')
+    }
+    expect((await t.api('GET', '/merchant/api/v1/misc/banks/resolve')).status).toBe(405)
+    expect((await t.api('GET', '/merchant/api/v1/misc/banks')).status).toBe(200)
+  })
+
+  it('admin requests are never faulted, so a catch-all fault can always be cleared', async () => {
+    await inject({ path: '/', kind: 'before-accept', status: 500, count: 100 })
+    expect((await t.api('GET', '/__sandbox/balances')).status).toBe(200)
+    expect((await t.api('GET', '/api/v1/cards')).status).toBe(500)
+    expect((await t.api('DELETE', '/__sandbox/faults')).status).toBe(200)
+    expect((await t.api('GET', '/api/v1/cards')).status).toBe(200)
+  })
+
+  it('reset restores balances, records and the PRNG, and clears faults', async () => {
+    const cardholder = {
+      first_name: 'Zanele',
+      last_name: 'Dlamini',
+      email: 'zanele@example.com',
+      date_of_birth: '1988-08-08',
+      address: { street: '5 Long St', city: 'Cape Town', state: 'WC', country: 'ZA', zip_code: '8001' },
+      country_identity: { type: 'bvn', number: '22212345678' },
+      identity: { type: 'passport', number: 'P1', image: 'aGVsbG8=', country: 'ZA' },
+    }
+    const firstHolder = (await t.api('POST', '/api/v1/cardholders', cardholder)).body.data.reference
+    await t.api('POST', DISBURSE, payout('reset-0001'))
+    await t.api('POST', '/__sandbox/balances', { currency: 'GHS', amount: '1.00' })
+    await inject({ path: '/api/v1/cards', kind: 'before-accept', status: 500, count: 10 })
+    await t.api('POST', '/__sandbox/reset')
+    expect((await t.api('GET', '/__sandbox/balances')).body.data).toEqual({
+      NGN: '10000000.00',
+      KES: '1000000.00',
+      GHS: '500000.00',
+      ZAR: '500000.00',
+      issuing_USD: '50.00',
+    })
+    expect((await t.api('GET', '/merchant/api/v1/payouts')).body.data).toEqual([])
+    expect((await t.api('GET', '/api/v1/cards')).status).toBe(200)
+    expect((await t.api('POST', '/api/v1/cardholders', cardholder)).body.data.reference).toBe(firstHolder)
+  })
+})

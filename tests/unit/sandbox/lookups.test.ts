@@ -139,3 +139,160 @@ describe('lookups', () => {
     )
   })
 })
+
+describe('lookups asserted exactly', () => {
+  it('lists exactly the documented KE and ZA banks and GH operators with min and max', async () => {
+    const codes = async (country: string) =>
+      (await t.api('GET', `/merchant/api/v1/misc/banks?countryCode=${country}`)).body.data.map(
+        (b: { code: string }) => b.code,
+      )
+    expect(await codes('KE')).toEqual(['01', '03', '11', '31', '63', '68', '70', '72'])
+    expect(await codes('ZA')).toEqual(['632005', '470010', '250655', '198765', '051001', '679000', '888000'])
+    const ng = await t.api('GET', '/merchant/api/v1/misc/banks?countryCode=NG')
+    expect(ng.body.message).toBe('Banks retrieved successfully')
+    expect(ng.body.data.filter((b: { code: string }) => ['044', '033', '058'].includes(b.code))).toEqual([
+      { name: 'Access Bank', slug: 'access', code: '044', country: 'NG' },
+      { name: 'Guaranty Trust Bank', slug: 'gtbank', code: '058', country: 'NG' },
+      { name: 'United Bank for Africa', slug: 'uba', code: '033', country: 'NG' },
+    ])
+    const gh = await t.api('GET', '/merchant/api/v1/misc/mobile-money?countryCode=GH')
+    expect(gh.body).toEqual({
+      status: true,
+      message: 'Mobile money operators retrieved successfully',
+      data: [
+        { name: 'MTN Mobile Money', slug: 'mtn-gh', code: 'MTN', country: 'GH', min: 1, max: 5000 },
+        { name: 'Vodafone Cash', slug: 'vodafone-gh', code: 'VODAFONE', country: 'GH', min: 1, max: 5000 },
+        { name: 'AirtelTigo Money', slug: 'airteltigo-gh', code: 'AIRTELTIGO', country: 'GH', min: 1, max: 3000 },
+      ],
+    })
+    const ke = await t.api('GET', '/merchant/api/v1/misc/mobile-money?countryCode=KE')
+    expect(ke.body.data[1]).toEqual({
+      name: 'Airtel Money Kenya',
+      slug: 'airtel-ke',
+      code: 'AIRTELKE',
+      country: 'KE',
+      min: 10,
+      max: 70000,
+    })
+  })
+
+  it('resolves names deterministically: exact values, the same on a server with another seed', async () => {
+    const bank = await t.api('POST', '/merchant/api/v1/misc/banks/resolve', {
+      bank: '058',
+      account: '0123456789',
+      currency: 'NGN',
+    })
+    expect(bank.body).toEqual({
+      status: true,
+      message: 'Bank account resolved successfully',
+      data: {
+        bank_name: 'Guaranty Trust Bank',
+        bank_code: '058',
+        account_number: '0123456789',
+        account_name: 'NJERI DLAMINI',
+      },
+    })
+    // Another number, another name.
+    const next = await t.api('POST', '/merchant/api/v1/misc/banks/resolve', {
+      bank: '058',
+      account: '0123456780',
+      currency: 'NGN',
+    })
+    expect(next.body.data.account_name).toBe('CHINEDU BOATENG')
+    const other = await startTestSandbox({ seed: 999 })
+    try {
+      const again = await other.api('POST', '/merchant/api/v1/misc/banks/resolve', {
+        bank: '058',
+        account: '0123456789',
+        currency: 'NG',
+      })
+      expect(again.body.data.account_name).toBe(bank.body.data.account_name)
+      const mobile = await other.api('POST', '/merchant/api/v1/misc/mobile-money/resolve', {
+        mobileMoneyCode: 'VODAFONE',
+        phoneNumber: '+233201234567',
+        currency: 'GH',
+      })
+      expect(mobile.body).toEqual({
+        status: true,
+        message: 'Mobile money account resolved successfully',
+        data: {
+          mobile_money_operator: 'Vodafone Cash',
+          mobile_money_code: 'VODAFONE',
+          phone_number: '233201234567',
+          account_name: 'KOFI MENSAH',
+        },
+      })
+    } finally {
+      await other.close()
+    }
+  })
+
+  it('refuses the documented unresolvable numbers with 400 and the exact message', async () => {
+    for (const [currency, bank] of [
+      ['NGN', '044'],
+      ['KES', '01'],
+    ]) {
+      for (const account of ['0000000000', '1234567890']) {
+        const none = await t.api('POST', '/merchant/api/v1/misc/banks/resolve', { bank, account, currency })
+        expect(none.status).toBe(400)
+        expect(none.body).toEqual(rejection('Unable to resolve bank account'))
+      }
+    }
+    const mobile = await t.api('POST', '/merchant/api/v1/misc/mobile-money/resolve', {
+      mobileMoneyCode: 'AIRTELTIGO',
+      phoneNumber: '233000000000',
+      currency: 'GHS',
+    })
+    expect(mobile.status).toBe(400)
+    expect(mobile.body).toEqual(rejection('Unable to resolve mobile money account'))
+    expect((await t.api('POST', '/merchant/api/v1/misc/mobile-money/resolve', {})).body).toEqual(
+      invalid({ mobileMoneyCode: 'is required', phoneNumber: 'is required', currency: 'is required' }),
+    )
+  })
+
+  it('lists exact ZA availability entries and refuses a missing type or another currency', async () => {
+    const mobile = await t.api('POST', '/merchant/api/v1/payouts/availability', {
+      type: 'mobile_money',
+      currency: 'ZAR',
+    })
+    expect(mobile.body).toEqual({
+      status: true,
+      message: 'Availability retrieved successfully',
+      data: [
+        {
+          name: 'Vodacom M-Pesa',
+          slug: 'vodacom-za',
+          code: 'VODACOM',
+          nibss_bank_code: null,
+          country: 'ZA',
+          status: 'Available',
+        },
+        { name: 'MTN MoMo', slug: 'mtn-za', code: 'MTNZA', nibss_bank_code: null, country: 'ZA', status: 'Delayed' },
+        {
+          name: 'Telkom Pay',
+          slug: 'telkom-za',
+          code: 'TELKOM',
+          nibss_bank_code: null,
+          country: 'ZA',
+          status: 'Unavailable',
+        },
+      ],
+    })
+    const bank = await t.api('POST', '/merchant/api/v1/payouts/availability', { type: 'bank_account', currency: 'ZAR' })
+    expect(bank.body.data.map((e: { slug: string; status: string }) => `${e.slug}:${e.status}`)).toEqual([
+      'absa-za:Available',
+      'capitec:Available',
+      'fnb:Delayed',
+      'nedbank:Available',
+      'standard-bank-za:Unavailable',
+    ])
+    for (const currency of ['KES', 'GHS', 'NGN', 'zar']) {
+      const answer = await t.api('POST', '/merchant/api/v1/payouts/availability', { type: 'bank_account', currency })
+      expect(answer.status, currency).toBe(400)
+      expect(answer.body, currency).toEqual(invalid({ currency: 'availability is reported for ZAR payouts only' }))
+    }
+    expect((await t.api('POST', '/merchant/api/v1/payouts/availability', { currency: 'ZAR' })).body).toEqual(
+      invalid({ type: 'is required' }),
+    )
+  })
+})

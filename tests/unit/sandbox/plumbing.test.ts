@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { startSandbox } from '../../../electron/sandbox/index'
+import { encryptChargeData, startSandbox } from '../../../electron/sandbox/index'
 import { ENCRYPTION_KEY, SECRET_KEY, startTestSandbox, type TestSandbox } from './helpers'
 
 let t: TestSandbox | undefined
@@ -104,5 +104,148 @@ describe('sandbox plumbing', () => {
     expect(first).toMatch(/^\d{30}$/)
     expect(await traceOf(42)).toBe(first)
     expect(await traceOf(43)).not.toBe(first)
+  })
+})
+
+/** Every endpoint of the simulator (spec section 4 plus the admin controls), with a sample path. */
+const ENDPOINTS: Array<[string, string]> = [
+  ['GET', '/merchant/api/v1/misc/banks?countryCode=NG'],
+  ['GET', '/merchant/api/v1/misc/mobile-money?countryCode=KE'],
+  ['POST', '/merchant/api/v1/misc/banks/resolve'],
+  ['POST', '/merchant/api/v1/misc/mobile-money/resolve'],
+  ['POST', '/merchant/api/v1/payouts/availability'],
+  ['POST', '/merchant/api/v1/transactions/disburse'],
+  ['GET', '/merchant/api/v1/transactions/some-ref'],
+  ['GET', '/merchant/api/v1/payouts'],
+  ['POST', '/api/v1/transactions/disburse/bulk'],
+  ['GET', '/api/v1/transactions/bulk/some-batch'],
+  ['GET', '/api/v1/transactions/bulk/some-batch/payouts'],
+  ['GET', '/api/v1/transactions/some-ref'],
+  ['POST', '/api/v1/cardholders'],
+  ['POST', '/api/v1/cards'],
+  ['GET', '/api/v1/cards/some-card'],
+  ['GET', '/api/v1/cards'],
+  ['POST', '/merchant/api/v1/charges/card'],
+  ['POST', '/merchant/api/v1/charges/card/authorize'],
+  ['GET', '/merchant/api/v1/charges/some-ref'],
+  ['POST', '/__sandbox/faults'],
+  ['DELETE', '/__sandbox/faults'],
+  ['POST', '/__sandbox/reset'],
+  ['GET', '/__sandbox/balances'],
+  ['POST', '/__sandbox/balances'],
+]
+
+describe('sandbox plumbing: every endpoint', () => {
+  it('answers 401 with the exact envelope to a missing, wrong or malformed key on every endpoint', async () => {
+    t = await startTestSandbox()
+    // A fault on every path: a refused request must not consume it.
+    await t.api('POST', '/__sandbox/faults', { path: '/', kind: 'before-accept', status: 500, count: 1 })
+    for (const [method, path] of ENDPOINTS) {
+      for (const key of [null, 'sk_test_wrong', ` ${SECRET_KEY}`, SECRET_KEY.toUpperCase()]) {
+        const answer = await t.api(method, path, method === 'POST' ? {} : undefined, { key })
+        expect(answer.status, `${method} ${path} ${key}`).toBe(401)
+        expect(answer.body, `${method} ${path}`).toEqual({
+          status: false,
+          message: 'Invalid authorization key',
+          data: {},
+        })
+        expect(answer.headers.get('content-type')).toBe('application/json; charset=utf-8')
+      }
+    }
+    const lowerScheme = await fetch(`${t.sandbox.url}/merchant/api/v1/payouts`, {
+      headers: { authorization: `bearer ${SECRET_KEY}` },
+    })
+    expect(lowerScheme.status).toBe(401)
+    // The fault is still there for the first authorized request.
+    expect((await t.api('GET', '/merchant/api/v1/payouts')).status).toBe(500)
+    expect((await t.api('GET', '/merchant/api/v1/payouts')).status).toBe(200)
+  })
+
+  it('answers JSON with a boolean status and a string message on every endpoint with the key', async () => {
+    t = await startTestSandbox()
+    for (const [method, path] of ENDPOINTS) {
+      if (path === '/__sandbox/reset') continue
+      const answer = await t.api(method, path, method === 'POST' ? {} : undefined)
+      expect(answer.headers.get('content-type'), `${method} ${path}`).toBe('application/json; charset=utf-8')
+      expect(typeof answer.body.status, `${method} ${path}`).toBe('boolean')
+      expect(typeof answer.body.message, `${method} ${path}`).toBe('string')
+      expect(answer.body, `${method} ${path}`).toHaveProperty('data')
+      if (answer.body.status === false && answer.status === 400)
+        expect(answer.body.message, `${method} ${path}`).toBe('Invalid request data')
+    }
+  })
+
+  it('hides every admin endpoint (404 Resource not found) when admin is off', async () => {
+    t = await startTestSandbox({ admin: false })
+    for (const [method, path] of ENDPOINTS.filter(([, p]) => p.startsWith('/__sandbox/'))) {
+      const answer = await t.api(method, path, method === 'POST' ? {} : undefined)
+      expect(answer.status, `${method} ${path}`).toBe(404)
+      expect(answer.body, `${method} ${path}`).toEqual({ status: false, message: 'Resource not found', data: {} })
+    }
+  })
+
+  it('two servers with the same seed give the same references, PANs, CVVs and trace ids; another seed differs', async () => {
+    const run = async (seed: number): Promise<Record<string, string>> => {
+      const s = await startTestSandbox({ seed, settleMs: 0 })
+      try {
+        const holder = await s.api('POST', '/api/v1/cardholders', {
+          first_name: 'Ama',
+          last_name: 'Mensah',
+          email: 'ama@example.com',
+          date_of_birth: '1992-03-04',
+          address: { street: '1 Ring Rd', city: 'Accra', state: 'GA', country: 'GH', zip_code: '00233' },
+          country_identity: { type: 'bvn', number: '22212345678' },
+          identity: { type: 'nin', number: 'N1', image: 'aGVsbG8=', country: 'GH' },
+        })
+        const reference = holder.body.data.reference as string
+        await s.api('POST', '/api/v1/cards', {
+          currency: 'USD',
+          card_holder_reference: reference,
+          reference: 'seed-card-1',
+          type: 'virtual',
+        })
+        const card = (await s.api('GET', '/api/v1/cards/seed-card-1')).body.data
+        const charged = await s.api('POST', '/merchant/api/v1/charges/card', {
+          charge_data: encryptChargeData(
+            {
+              reference: 'seed-charge-1',
+              card: { number: '5188513618552975', cvv: '123', expiry_month: '09', expiry_year: '30' },
+              amount: 100,
+              currency: 'NGN',
+              customer: { email: 'buyer@example.com' },
+            },
+            ENCRYPTION_KEY,
+          ),
+        })
+        await s.api('POST', '/merchant/api/v1/transactions/disburse', {
+          reference: 'seed-payout-1',
+          destination: {
+            type: 'bank_account',
+            amount: 5,
+            currency: 'NGN',
+            bank_account: { bank: '044', account: '0123456789' },
+            customer: { email: 'a@example.com' },
+          },
+        })
+        const payout = (await s.api('GET', '/merchant/api/v1/transactions/seed-payout-1')).body.data
+        return {
+          holder: reference,
+          pan: card.pan,
+          cvv: card.cvv,
+          transaction: charged.body.data.transaction_reference,
+          trace: payout.trace_id,
+        }
+      } finally {
+        await s.close()
+      }
+    }
+    const first = await run(7)
+    expect(first.holder).toMatch(/^CHR_[a-z0-9]{16}$/)
+    expect(first.pan).toMatch(/^539983\d{10}$/)
+    expect(first.transaction).toMatch(/^KPY-C-[A-Z0-9]{14}$/)
+    expect(first.trace).toMatch(/^\d{30}$/)
+    expect(await run(7)).toEqual(first)
+    const other = await run(8)
+    for (const key of ['holder', 'pan', 'transaction', 'trace'] as const) expect(other[key], key).not.toBe(first[key])
   })
 })
