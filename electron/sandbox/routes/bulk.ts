@@ -94,8 +94,11 @@ function validateBulk(body: Record<string, unknown>, context: SandboxContext) {
 
 function initiate(body: Record<string, unknown>, context: SandboxContext): BatchRecord {
   const { state, now, settleMs } = context
+  // Checked first: a batch resent after a 5xx (spec 7.2) repeats its item references too, and must
+  // be told it is a duplicate rather than that its items were already used.
+  if (typeof body.batch_reference === 'string' && state.batches.has(body.batch_reference))
+    throw conflict(DUPLICATE_BATCH_REFERENCE)
   const input = validateBulk(body, context)
-  if (state.batches.has(input.batchReference)) throw conflict(DUPLICATE_BATCH_REFERENCE)
   // merchant_bears_cost true: the merchant pays amount + fee; false: the fee comes out of what the
   // recipient receives, so only the amounts are charged to the balance.
   const priced = input.items.map((item) => {

@@ -353,3 +353,14 @@ describe('bulk payout: limits at their edges and per-item outcomes', () => {
     )
   })
 })
+
+describe('bulk payout: retrying a batch', () => {
+  it('answers a resent identical batch (as after a 5xx, spec 7.2) with 409 "Duplicate batch reference"', async () => {
+    const body = batch('batch-retry', [item('retry-item-1', 10), item('retry-item-2', 20)])
+    expect((await t.api('POST', BULK, body)).status).toBe(200)
+    const again = await t.api('POST', BULK, body)
+    expect(again.status).toBe(409)
+    expect(again.body).toEqual(rejection('Duplicate batch reference'))
+    expect(await ngnBalance()).toBe('9999970.00')
+  })
+})
