@@ -249,3 +249,47 @@ describe('sandbox plumbing: every endpoint', () => {
     for (const key of ['holder', 'pan', 'transaction', 'trace'] as const) expect(other[key], key).not.toBe(first[key])
   })
 })
+
+describe('sandbox plumbing: junk input', () => {
+  it('never answers 500 to junk bodies or queries: always a JSON refusal', async () => {
+    t = await startTestSandbox()
+    const junk: unknown[] = [
+      {},
+      { reference: 5, destination: [], metadata: [] },
+      { reference: 'junk-0001', destination: { type: 'bank_account', bank_account: 'x', customer: 1, amount: 1e21 } },
+      { reference: 'junk-0002', destination: { type: 'mobile_money', mobile_money: [], currency: 'KES', amount: 10 } },
+      { batch_reference: ['x'], payouts: [null, 1, 'x'], currency: 5 },
+      { batch_reference: 'junk-batch', currency: 'NGN', payouts: [{ bank_account: null, customer: [] }, {}] },
+      { charge_data: 42 },
+      { charge_data: encryptChargeData([1, 2], ENCRYPTION_KEY) },
+      { charge_data: encryptChargeData({ card: 'x', customer: 'y', metadata: [] }, ENCRYPTION_KEY) },
+      { transaction_reference: 1, authorization: 'pin' },
+      { first_name: {}, address: 'x', identity: [], country_identity: null },
+      { currency: 'USD', card_holder_reference: 5, type: 'virtual', brand: 7 },
+      { bank: 44, account: 123, currency: null },
+      { mobileMoneyCode: [], phoneNumber: {}, currency: 1 },
+      { type: {}, currency: [] },
+      { path: 5, kind: [], status: 'x', ms: -1, count: 1.5 },
+      { currency: 'NGN', amount: 5 },
+    ]
+    for (const [method, path] of ENDPOINTS) {
+      if (method !== 'POST' || path === '/__sandbox/reset') continue
+      for (const body of junk) {
+        const answer = await t.api(method, path, body)
+        expect(answer.status, `${path} ${JSON.stringify(body)}`).toBeGreaterThanOrEqual(400)
+        expect(answer.status, `${path} ${JSON.stringify(body)}`).toBeLessThan(500)
+        expect(answer.body.status, `${path} ${JSON.stringify(body)}`).toBe(false)
+      }
+    }
+    for (const query of [
+      '/merchant/api/v1/payouts?limit=-1&starting_after=&ending_before=%20',
+      '/api/v1/cards?start_date=&page=1e3&status=',
+      '/merchant/api/v1/misc/banks?countryCode=',
+      '/api/v1/transactions/bulk/x/payouts?page=99999999999',
+    ]) {
+      const answer = await t.api('GET', query)
+      expect(answer.status, query).toBeLessThan(500)
+      expect(answer.body.status, query).toBe(false)
+    }
+  })
+})
