@@ -4,7 +4,7 @@ import type { AppServices } from './app-services'
 import { startBridge } from './ipc/bridge-transport'
 import type { RunningBridge } from './ipc/bridge-transport'
 import { createRouter } from './ipc/router'
-import type { Sender } from './ipc/router'
+import { bridgeSenderPolicy } from './ipc/sender-policy'
 import { KeytarSecretStore } from './services/secrets/keytar-secret-store'
 import type { SecretStore } from './services/secrets/secret-store'
 
@@ -47,9 +47,4 @@ export async function startBridgeApp(options: {
       await services.close()
     },
   }
-}
-
-/** The bridge already checked token, Host and Origin; here only bridge senders are admitted. */
-function bridgeSenderPolicy(sender: Sender): string | null {
-  return sender.transport === 'bridge' ? null : 'not a bridge sender'
 }

@@ -10,7 +10,9 @@ import type { KeytarModule } from './services/secrets/keytar-secret-store'
 import { createAppServices } from './app-services'
 import type { AppServices } from './app-services'
 import { createRouter } from './ipc/router'
-import { mainWindowSenderPolicy, registerIpc, sendEvent } from './ipc/electron-transport'
+import { registerIpc, sendEvent } from './ipc/electron-transport'
+import { mainWindowSenderPolicy } from './ipc/sender-policy'
+import type { TrustedWindow } from './ipc/sender-policy'
 import { createAppUrlMatcher } from './windows/app-url'
 import { installAppGuards } from './windows/guards'
 import { createMainWindow } from './windows/main-window'
@@ -55,10 +57,16 @@ async function start(): Promise<void> {
     createRouter({
       log: services.log,
       handlers: services.handlers,
-      senderPolicy: mainWindowSenderPolicy(() => mainWindow, isAppUrl),
+      senderPolicy: mainWindowSenderPolicy(trustedMainWindow, isAppUrl),
     }),
   )
   openMainWindow()
+}
+
+function trustedMainWindow(): TrustedWindow | null {
+  if (!mainWindow) return null
+  const window = mainWindow
+  return { webContentsId: window.webContents.id, isDestroyed: () => window.isDestroyed() }
 }
 
 function openMainWindow(): void {

@@ -1,13 +1,13 @@
 /**
  * Electron IPC transport: registers one ipcMain handler per contract channel, all going through the
  * router, and sends contract events to the main window. The sender policy admits only the main
- * frame of our own window showing our own page.
+ * frame of our own window showing our own page (see sender-policy.ts).
  */
 import { ipcMain } from 'electron'
 import type { BrowserWindow, IpcMainInvokeEvent } from 'electron'
 import { channelNames } from '../../../shared/ipc/contract'
 import type { EventName, EventPayload } from '../../../shared/ipc/contract'
-import type { IpcRouter, Sender, SenderPolicy } from './router'
+import type { IpcRouter, Sender } from './router'
 
 export function senderOf(event: IpcMainInvokeEvent): Sender {
   const frame = event.senderFrame
@@ -16,22 +16,6 @@ export function senderOf(event: IpcMainInvokeEvent): Sender {
     webContentsId: event.sender.id,
     frameUrl: frame?.url ?? '',
     isMainFrame: frame !== null && frame === event.sender.mainFrame,
-  }
-}
-
-/** Trusts the main frame of the given window while it shows a page from `isAppUrl`. */
-export function mainWindowSenderPolicy(
-  getWindow: () => BrowserWindow | null,
-  isAppUrl: (url: string) => boolean,
-): SenderPolicy {
-  return (sender) => {
-    if (sender.transport !== 'electron') return 'not an Electron sender'
-    const window = getWindow()
-    if (!window || window.isDestroyed() || window.webContents.id !== sender.webContentsId)
-      return 'not the Payout Desk window'
-    if (!sender.isMainFrame) return 'not the main frame'
-    if (!isAppUrl(sender.frameUrl)) return 'not the Payout Desk page'
-    return null
   }
 }
 

@@ -3,6 +3,9 @@ import { channelNames } from '../../../../../shared/ipc/contract'
 import { AppFailure } from '../../../../../shared/result'
 import { createRouter } from '../../../../../electron/main/ipc/router'
 import type { ChannelHandlers, Sender } from '../../../../../electron/main/ipc/router'
+import { bridgeSenderPolicy, mainWindowSenderPolicy } from '../../../../../electron/main/ipc/sender-policy'
+import type { TrustedWindow } from '../../../../../electron/main/ipc/sender-policy'
+import { createAppUrlMatcher } from '../../../../../electron/main/windows/app-url'
 
 const trusted: Sender = {
   transport: 'electron',
@@ -26,15 +29,13 @@ function recordingHandlers(): { handlers: ChannelHandlers; calls: string[] } {
   return { handlers, calls }
 }
 
-function routerWith(handlers: ChannelHandlers) {
+const appWindow = { webContentsId: 1, isDestroyed: () => false }
+const isAppUrl = createAppUrlMatcher('file:///app/index.html')
+
+function routerWith(handlers: ChannelHandlers, window: TrustedWindow | null = appWindow) {
   return createRouter({
     handlers,
-    senderPolicy: (sender) => {
-      if (sender.transport !== 'electron') return 'not an Electron sender'
-      if (sender.webContentsId !== 1) return 'not the Payout Desk window'
-      if (!sender.isMainFrame) return 'not the main frame'
-      return sender.frameUrl === 'file:///app/index.html' ? null : 'not the Payout Desk page'
-    },
+    senderPolicy: mainWindowSenderPolicy(() => window, isAppUrl),
     log: { error: vi.fn() },
   })
 }
@@ -57,6 +58,29 @@ describe('IPC router', () => {
     const result = await routerWith(handlers).handle('profiles:list', undefined, sender)
     expect(result).toEqual({ ok: false, error: { code: 'forbidden_sender', message: `Request refused: ${reason}.` } })
     expect(calls).toEqual([])
+  })
+
+  it('refuses every sender once the window is gone', async () => {
+    const { handlers, calls } = recordingHandlers()
+    const closed = { webContentsId: 1, isDestroyed: () => true }
+    expect(await routerWith(handlers, closed).handle('profiles:list', undefined, trusted)).toMatchObject({
+      error: { code: 'forbidden_sender', message: 'Request refused: not the Payout Desk window.' },
+    })
+    expect(await routerWith(handlers, null).handle('profiles:list', undefined, trusted)).toMatchObject({ ok: false })
+    expect(calls).toEqual([])
+  })
+
+  it('admits bridge senders only on a bridge router', async () => {
+    const { handlers, calls } = recordingHandlers()
+    const bridgeRouter = createRouter({ handlers, senderPolicy: bridgeSenderPolicy })
+    expect(await bridgeRouter.handle('profiles:list', undefined, { transport: 'bridge', origin: null })).toMatchObject({
+      ok: true,
+    })
+    expect(await bridgeRouter.handle('profiles:list', undefined, trusted)).toEqual({
+      ok: false,
+      error: { code: 'forbidden_sender', message: 'Request refused: not a bridge sender.' },
+    })
+    expect(calls).toEqual(['profiles:list'])
   })
 
   it('refuses an unknown channel and runs nothing', async () => {
