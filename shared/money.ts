@@ -42,16 +42,6 @@ export function toMinorUnits(value: string | number): bigint {
   return sign ? -minor : minor
 }
 
-/** True when the value has at most two decimal places and is a well-formed amount. */
-export function isTwoDecimalAmount(value: string | number): boolean {
-  try {
-    toMinorUnits(value)
-    return true
-  } catch {
-    return false
-  }
-}
-
 /** Formats minor units as a plain decimal string with exactly two places: 150050n -> "1500.50". */
 export function formatMinorUnits(minor: bigint): string {
   const negative = minor < 0n
@@ -64,14 +54,4 @@ export function formatMinorUnits(minor: bigint): string {
 /** Minor units as a JSON number with two decimals' worth of value (for APIs that want numbers). */
 export function minorUnitsToNumber(minor: bigint): number {
   return Number(formatMinorUnits(minor))
-}
-
-/** Groups thousands for display: 1234567.5 -> "1,234,567.50". */
-export function formatAmountForDisplay(minor: bigint, currency?: string): string {
-  const [whole = '0', fraction = '00'] = formatMinorUnits(minor).split('.')
-  const negative = whole.startsWith('-')
-  const digits = negative ? whole.slice(1) : whole
-  const grouped = digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',')
-  const text = `${negative ? '-' : ''}${grouped}.${fraction}`
-  return currency ? `${currency} ${text}` : text
 }

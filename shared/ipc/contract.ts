@@ -128,13 +128,13 @@ export type WindowApi = {
 }
 
 /** Where a channel's function sits on the window API: 'profiles:list' -> ['profiles', 'list']. */
-export function apiPathOfChannel(name: Channel): [string, string] {
+function apiPathOfChannel(name: Channel): [string, string] {
   const [domain = '', action = ''] = name.split(':')
   return [domain, action]
 }
 
 /** Where an event's subscriber sits: 'profiles:changed' -> ['profiles', 'onChanged']. */
-export function apiPathOfEvent(name: EventName): [string, string] {
+function apiPathOfEvent(name: EventName): [string, string] {
   const [domain = '', action = ''] = name.split(':')
   return [domain, `on${action.charAt(0).toUpperCase()}${action.slice(1)}`]
 }
@@ -158,3 +158,6 @@ export function buildWindowApi(
 
 /** The key under which the preload exposes the API on `window`. */
 export const WINDOW_API_KEY = 'payoutDesk'
+
+/** The query parameter that hands the loopback bridge's token to the renderer in a browser. */
+export const BRIDGE_TOKEN_PARAM = 'bridgeToken'

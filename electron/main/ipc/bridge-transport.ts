@@ -11,10 +11,10 @@ import { createServer } from 'node:http'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import { extname, join, normalize, resolve, sep } from 'node:path'
+import { BRIDGE_TOKEN_PARAM } from '../../../shared/ipc/contract'
 import type { EventName, EventPayload } from '../../../shared/ipc/contract'
 import type { IpcRouter } from './router'
 
-export const BRIDGE_TOKEN_PARAM = 'bridgeToken'
 const MAX_BODY_BYTES = 5 * 1024 * 1024
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -170,8 +170,10 @@ async function serveStatic(root: string, pathname: string, response: ServerRespo
   createReadStream(file).pipe(response)
 }
 
+/** Transport-level refusals answer in the Result shape, with the code their HTTP status means. */
 function refuse(response: ServerResponse, status: number, message: string): void {
-  sendJson(response, status, { ok: false, error: { code: 'forbidden_sender', message } })
+  const code = status === 400 ? 'bad_request' : status === 404 ? 'not_found' : 'forbidden_sender'
+  sendJson(response, status, { ok: false, error: { code, message } })
 }
 
 function sendJson(response: ServerResponse, status: number, body: unknown): void {

@@ -3,20 +3,19 @@
  * (fetch for calls, a streamed response for events). Used only when no preload is present, that is
  * when the built renderer is opened in a browser by the Playwright suite or `npm run bridge`.
  */
-import { buildWindowApi } from '../../../shared/ipc/contract'
+import { BRIDGE_TOKEN_PARAM, buildWindowApi } from '../../../shared/ipc/contract'
 import type { EventName, WindowApi } from '../../../shared/ipc/contract'
 import type { Result } from '../../../shared/result'
 
-const TOKEN_PARAM = 'bridgeToken'
 const TOKEN_STORAGE_KEY = 'payout-desk.bridge-token'
 
 /** Takes the token from the address once, keeps it for this tab only, and removes it from the URL. */
 function takeBridgeToken(): string | null {
   const url = new URL(window.location.href)
-  const fromUrl = url.searchParams.get(TOKEN_PARAM)
+  const fromUrl = url.searchParams.get(BRIDGE_TOKEN_PARAM)
   if (fromUrl) {
     window.sessionStorage.setItem(TOKEN_STORAGE_KEY, fromUrl)
-    url.searchParams.delete(TOKEN_PARAM)
+    url.searchParams.delete(BRIDGE_TOKEN_PARAM)
     window.history.replaceState(window.history.state, '', url.toString())
     return fromUrl
   }

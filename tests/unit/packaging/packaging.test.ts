@@ -48,7 +48,7 @@ describe('built bundles', () => {
 
   it('never lets the packaged main start the test bridge', () => {
     const main = readFileSync(join(root, 'out/main/index.js'), 'utf8')
-    expect(main).not.toContain('bridgeToken')
+    expect(main).not.toContain('Missing or wrong bridge token')
     expect(main).not.toContain('Bridge listening')
   })
 })

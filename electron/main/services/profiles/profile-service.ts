@@ -124,8 +124,8 @@ export function createProfileService(deps: {
     return { profiles: views, activeId, keychain: keychainState }
   }
 
-  async function viewOf(id: string): Promise<ProfileView> {
-    const view = (await list()).profiles.find((profile) => profile.id === id)
+  function viewIn(listed: ProfileList, id: string): ProfileView {
+    const view = listed.profiles.find((profile) => profile.id === id)
     if (!view) throw new AppFailure('not_found', `There is no profile "${id}".`)
     return view
   }
@@ -149,8 +149,7 @@ export function createProfileService(deps: {
       }
       const id = `${slugify(draft.name)}-${randomBytes(3).toString('hex')}`
       await settings.update((state) => ({ ...state, profiles: [...state.profiles, { id, ...draft }] }))
-      await changed()
-      return viewOf(id)
+      return viewIn(await changed(), id)
     },
 
     async rename(id, name) {
@@ -160,8 +159,7 @@ export function createProfileService(deps: {
         ...state,
         profiles: state.profiles.map((profile) => (profile.id === id ? { ...profile, name } : profile)),
       }))
-      await changed()
-      return viewOf(id)
+      return viewIn(await changed(), id)
     },
 
     async remove(id) {

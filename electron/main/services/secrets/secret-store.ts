@@ -1,6 +1,6 @@
 /**
- * Where profile keys live. The OS keychain for test and live profiles (KeytarSecretStore), memory
- * for the embedded Sandbox's generated keys. Only main reads them; nothing here is ever logged.
+ * Where the keys of test and live profiles live: the OS keychain (KeytarSecretStore). The Sandbox
+ * profile's generated keys never come here. Only main reads them; nothing here is ever logged.
  */
 import type { KeyKind } from '../../../../shared/domain/profiles'
 
@@ -22,22 +22,5 @@ export class KeychainUnavailableError extends Error {
   constructor(message: string) {
     super(message)
     this.name = 'KeychainUnavailableError'
-  }
-}
-
-/** Keeps keys in memory only: for the Sandbox profile, whose keys main generates at each start. */
-export class MemorySecretStore implements SecretStore {
-  private readonly values = new Map<string, string>()
-
-  async get(profileId: string, kind: KeyKind): Promise<string | null> {
-    return this.values.get(keychainAccount(profileId, kind)) ?? null
-  }
-
-  async set(profileId: string, kind: KeyKind, value: string): Promise<void> {
-    this.values.set(keychainAccount(profileId, kind), value)
-  }
-
-  async delete(profileId: string, kind: KeyKind): Promise<void> {
-    this.values.delete(keychainAccount(profileId, kind))
   }
 }

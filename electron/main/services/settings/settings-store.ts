@@ -7,7 +7,7 @@ import { z } from 'zod'
 import { THEME_PREFERENCES } from '../../../../shared/domain/settings'
 import { readJsonFile, writeJsonAtomically } from './atomic-json-file'
 
-export const storedProfileSchema = z.object({
+const storedProfileSchema = z.object({
   id: z.string().min(1),
   name: z.string().min(1),
   mode: z.enum(['test', 'live']),
@@ -25,7 +25,7 @@ export type StoredSettings = z.infer<typeof settingsSchema>
 
 export const SETTINGS_FILE_NAME = 'settings.json'
 
-export function defaultSettings(sandboxProfileId: string): StoredSettings {
+function defaultSettings(sandboxProfileId: string): StoredSettings {
   return { version: 1, theme: 'system', activeProfileId: sandboxProfileId, profiles: [] }
 }
 

@@ -111,6 +111,7 @@ describe('loopback bridge', () => {
       body: '{oops',
     })
     expect(res.status).toBe(400)
+    expect(JSON.parse(res.body).error.code).toBe('bad_request')
     expect(calls).toEqual([])
   })
 
