@@ -4,23 +4,38 @@
  * (electron/main/bridge.ts). Nothing here imports electron; what differs is injected.
  */
 import { randomBytes } from 'node:crypto'
-import type { EventName, EventPayload } from '../../shared/ipc/contract'
+import { join } from 'node:path'
 import type { AppInfo } from '../../shared/domain/settings'
 import { SANDBOX_PROFILE_ID } from '../../shared/domain/profiles'
 import { startSandbox } from '../sandbox'
 import type { RunningSandbox } from '../sandbox'
+import type { DesktopAdapters } from './adapters/desktop'
 import type { ChannelHandlers } from './ipc/router'
+import { createPaymentsApi } from './services/api'
 import { createPaymentsClient } from './services/api/payments-client'
-import type { PaymentsClient } from './services/api/payments-client'
-import { createLookupService } from './services/lookups/lookup-service'
+import { createBulkDomain } from './services/bulk/bulk-domain'
+import { createCardDomain } from './services/cards/cards-domain'
+import { createChargeDomain } from './services/charges/charges-domain'
+import { createDesktopDomain } from './services/diagnostics/diagnostics-domain'
+import type { DomainService } from './services/domain-service'
+import { createExportDomain } from './services/export/export-domain'
+import { createHistoryDomain } from './services/history/history-domain'
+import { JournalInUseError, openJournal, unavailableJournal } from './services/journal/journal'
+import type { Journal } from './services/journal/journal'
+import { createJournalDomain } from './services/journal/journal-domain'
+import { createReconciler } from './services/journal/reconciler'
+import type { Reconciler } from './services/journal/reconciler'
+import { createLookupDomain } from './services/lookups/lookups-domain'
+import { createPayoutDomain } from './services/payouts/payouts-domain'
 import { createProfileService } from './services/profiles/profile-service'
 import type { ProfileService } from './services/profiles/profile-service'
 import { createRedactingLog } from './services/log/redacting-log'
 import type { AppLog } from './services/log/redacting-log'
 import type { SecretStore } from './services/secrets/secret-store'
+import type { EventSink, ServiceContext } from './services/service-context'
 import { createSettingsStore } from './services/settings/settings-store'
 
-export type EventSink = <E extends EventName>(event: E, payload: EventPayload<E>) => void
+export type { EventSink }
 
 export interface AppServices {
   handlers: ChannelHandlers
@@ -28,6 +43,10 @@ export interface AppServices {
   /** Main's log: masks every key main has handled. Transports give it to the router. */
   log: AppLog
   sandbox: RunningSandbox
+  journal: Journal
+  reconciler: Reconciler
+  /** Resolves once start-up reconciliation has run and the domains have resumed their work. */
+  ready: Promise<void>
   close(): Promise<void>
 }
 
@@ -36,8 +55,12 @@ export async function createAppServices(options: {
   keychain: SecretStore
   info: Omit<AppInfo, 'transport'> & { transport: AppInfo['transport'] }
   emit: EventSink
+  desktop: DesktopAdapters
   /** How long completions take in the embedded simulator. */
   sandboxSettleMs?: number
+  /** Request timeout of the payments client (tests shorten it to see "unknown" quickly). */
+  apiTimeoutMs?: number
+  now?: () => Date
 }): Promise<AppServices> {
   const log = createRedactingLog()
   // The embedded simulator backs the Sandbox profile: loopback only, keys made here, kept in memory.
@@ -64,11 +87,47 @@ export async function createAppServices(options: {
     rememberSecret: (value) => log.addSecret(value),
   })
 
-  async function clientFor(profileId?: string): Promise<PaymentsClient> {
-    const credentials = await profiles.credentialsOf(profileId)
-    return createPaymentsClient({ baseUrl: credentials.baseUrl, secretKey: credentials.secretKey })
+  const journalDir = join(options.userDataDir, 'journal')
+  let journal: Journal
+  try {
+    journal = await openJournal(journalDir)
+  } catch (error) {
+    if (!(error instanceof JournalInUseError)) throw error
+    log.warn('Journal in use by another copy of the app; this copy will send nothing', error.message)
+    journal = unavailableJournal(error, join(journalDir, 'journal.jsonl'))
   }
-  const lookups = createLookupService(clientFor)
+  const reconciler = createReconciler(journal, (report) => options.emit('journal:reconciled', report))
+
+  const context: ServiceContext = {
+    userDataDir: options.userDataDir,
+    log,
+    emit: options.emit,
+    profiles,
+    async apiFor(profileId) {
+      const credentials = await profiles.credentialsOf(profileId)
+      const client = createPaymentsClient({
+        baseUrl: credentials.baseUrl,
+        secretKey: credentials.secretKey,
+        ...(options.apiTimeoutMs ? { timeoutMs: options.apiTimeoutMs } : {}),
+        onRateLimited: ({ retryAfterSeconds, where }) =>
+          options.emit('app:notice', {
+            kind: 'warning',
+            message: `The payments service asked us to slow down (${where}); asking again in ${retryAfterSeconds} s.`,
+          }),
+      })
+      return { profileId: credentials.profileId, mode: credentials.mode, api: createPaymentsApi(client) }
+    },
+    journal,
+    reconciler,
+    desktop: options.desktop,
+    now: options.now ?? (() => new Date()),
+  }
+
+  const domains: Array<DomainService<never>> = []
+  function use<D extends DomainService<never>>(domain: D): D['handlers'] {
+    domains.push(domain)
+    return domain.handlers
+  }
 
   const handlers: ChannelHandlers = {
     'app:info': () => options.info,
@@ -81,18 +140,43 @@ export async function createAppServices(options: {
     'profiles:rename': ({ id, name }) => profiles.rename(id, name),
     'profiles:remove': ({ id }) => profiles.remove(id),
     'profiles:activate': ({ id }) => profiles.activate(id),
-    'profiles:checkConnection': async ({ id }) => ({ banksListed: (await lookups.banks('NG', id)).length }),
+    'profiles:checkConnection': async ({ id }) => ({
+      banksListed: (await (await context.apiFor(id)).api.lookups.banks('NG')).length,
+    }),
     'secrets:set': ({ profileId, kind, value }) => profiles.setKey(profileId, kind, value),
     'secrets:clear': ({ profileId, kind }) => profiles.clearKey(profileId, kind),
-    'lookups:banks': ({ countryCode }) => lookups.banks(countryCode),
-    'lookups:availability': ({ type, currency }) => lookups.availability(type, currency),
+    ...use(createLookupDomain(context)),
+    ...use(createJournalDomain(context)),
+    ...use(createPayoutDomain(context)),
+    ...use(createHistoryDomain(context)),
+    ...use(createExportDomain(context)),
+    ...use(createBulkDomain(context)),
+    ...use(createCardDomain(context)),
+    ...use(createChargeDomain(context)),
+    ...use(createDesktopDomain(context)),
   }
+
+  // Reconciliation does not hold up the first window: it runs once the services are built.
+  const ready = reconciler
+    .run()
+    .catch((error: unknown) => log.error('Start-up reconciliation failed', error))
+    .then(() => {
+      for (const domain of domains) domain.start?.()
+    })
 
   return {
     handlers,
     profiles,
     log,
     sandbox,
-    close: () => sandbox.close(),
+    journal,
+    reconciler,
+    ready,
+    async close() {
+      await ready
+      for (const domain of domains) await domain.close?.()
+      await journal.close()
+      await sandbox.close()
+    },
   }
 }

@@ -1,4 +1,6 @@
 /** The real main services served over the loopback bridge (see ipc/bridge-transport.ts). */
+import { createBridgeDesktop } from './adapters/bridge-desktop'
+import type { BridgeDesktop } from './adapters/bridge-desktop'
 import { createAppServices } from './app-services'
 import type { AppServices } from './app-services'
 import { startBridge } from './ipc/bridge-transport'
@@ -11,6 +13,8 @@ import type { SecretStore } from './services/secrets/secret-store'
 export interface RunningBridgeApp {
   bridge: RunningBridge
   services: AppServices
+  /** The stand-ins for dialogs, notifications and the clipboard: tests queue paths and read them. */
+  desktop: BridgeDesktop
   close(): Promise<void>
 }
 
@@ -19,16 +23,20 @@ export async function startBridgeApp(options: {
   staticDir?: string
   port?: number
   sandboxSettleMs?: number | undefined
+  apiTimeoutMs?: number
   keychain?: SecretStore
   onResponse?: (channel: string, body: string) => void
 }): Promise<RunningBridgeApp> {
   // Events may start before the bridge listens; until then there is nobody to tell.
   const relay: { bridge?: RunningBridge } = {}
+  const desktop = createBridgeDesktop((notice) => relay.bridge?.emit('app:notification', notice))
   const services = await createAppServices({
     userDataDir: options.userDataDir,
     keychain: options.keychain ?? new KeytarSecretStore(),
     info: { name: 'Payout Desk', version: process.env['npm_package_version'] ?? '0.0.0', transport: 'bridge' },
     emit: (event, payload) => relay.bridge?.emit(event, payload),
+    desktop,
+    ...(options.apiTimeoutMs === undefined ? {} : { apiTimeoutMs: options.apiTimeoutMs }),
     ...(options.sandboxSettleMs === undefined ? {} : { sandboxSettleMs: options.sandboxSettleMs }),
   })
   const router = createRouter({ handlers: services.handlers, senderPolicy: bridgeSenderPolicy, log: services.log })
@@ -42,6 +50,7 @@ export async function startBridgeApp(options: {
   return {
     bridge,
     services,
+    desktop,
     async close() {
       await bridge.close()
       await services.close()

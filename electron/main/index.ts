@@ -5,6 +5,7 @@
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { app, BrowserWindow } from 'electron'
+import { createElectronDesktop } from './adapters/electron-desktop'
 import { KeytarSecretStore } from './services/secrets/keytar-secret-store'
 import type { KeytarModule } from './services/secrets/keytar-secret-store'
 import { createAppServices } from './app-services'
@@ -52,6 +53,7 @@ async function start(): Promise<void> {
     keychain: new KeytarSecretStore(loadKeytarInElectron),
     info: { name: 'Payout Desk', version: app.getVersion(), transport: 'electron' },
     emit: (event, payload) => sendEvent(mainWindow, event, payload),
+    desktop: createElectronDesktop(() => mainWindow),
   })
   registerIpc(
     createRouter({

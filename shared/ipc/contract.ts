@@ -2,96 +2,46 @@
  * The one IPC contract. Every channel the renderer may call is named here as `domain:action`,
  * with the schema its input must pass and the type of its result; every event main sends to the
  * renderer is named here too. Main (router), preload, renderer and tests all derive from this file.
+ * Each domain declares its channels in `channels/<domain>.ts`; this file joins them into one table.
  */
-import { z } from 'zod'
+import type { z } from 'zod'
 import type { Result } from '../result'
-import type { AppInfo, AppSettings } from '../domain/settings'
-import { THEME_PREFERENCES } from '../domain/settings'
-import type { KeyState, ProfileList, ProfileView } from '../domain/profiles'
-import { KEY_KINDS } from '../domain/profiles'
-import type { AvailabilityEntry, Bank } from '../domain/lookups'
-import { BANK_COUNTRIES } from '../domain/lookups'
-
-/** Declares a result type without a runtime value: the contract carries types for main's answers. */
-const returns = <T>(): T => undefined as T
-
-const noInput = z.undefined()
-const profileId = z
-  .string()
-  .min(1)
-  .max(64)
-  .regex(/^[a-z0-9-]+$/, 'lower-case letters, digits and -')
-const profileName = z.string().trim().min(1, 'a name is required').max(40)
-const baseUrl = z
-  .url({ protocol: /^https?$/, error: 'must be an http(s) URL', abort: true })
-  .max(200)
-  .refine(isHttpsOrLoopback, { message: 'must use https (http is allowed for 127.0.0.1 and localhost only)' })
-/** Keys are pasted by people: trim them, but keep the check strict enough to catch a wrong paste. */
-const keyValue = z
-  .string()
-  .trim()
-  .min(8, 'is too short to be a key')
-  .max(512)
-  .regex(/^[\x21-\x7e]+$/, 'must be printable characters without spaces')
-
-function isHttpsOrLoopback(value: string): boolean {
-  try {
-    const url = new URL(value)
-    const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)
-    return url.protocol === 'https:' || (url.protocol === 'http:' && loopback)
-  } catch {
-    return false
-  }
-}
+import { coreChannels, coreEvents } from './channels/core'
+import { lookupChannels, lookupEvents } from './channels/lookups'
+import { payoutChannels, payoutEvents } from './channels/payouts'
+import { historyChannels, historyEvents } from './channels/history'
+import { journalChannels, journalEvents } from './channels/journal'
+import { exportChannels, exportEvents } from './channels/exports'
+import { bulkChannels, bulkEvents } from './channels/bulk'
+import { cardChannels, cardEvents } from './channels/cards'
+import { chargeChannels, chargeEvents } from './channels/charges'
+import { desktopChannels, desktopEvents } from './channels/desktop'
 
 export const channels = {
-  'app:info': { input: noInput, result: returns<AppInfo>() },
-
-  'settings:get': { input: noInput, result: returns<AppSettings>() },
-  'settings:update': {
-    input: z.strictObject({ theme: z.enum(THEME_PREFERENCES) }),
-    result: returns<AppSettings>(),
-  },
-
-  'profiles:list': { input: noInput, result: returns<ProfileList>() },
-  'profiles:create': {
-    input: z.strictObject({ name: profileName, mode: z.enum(['test', 'live']), baseUrl }),
-    result: returns<ProfileView>(),
-  },
-  'profiles:rename': {
-    input: z.strictObject({ id: profileId, name: profileName }),
-    result: returns<ProfileView>(),
-  },
-  'profiles:remove': { input: z.strictObject({ id: profileId }), result: returns<ProfileList>() },
-  'profiles:activate': { input: z.strictObject({ id: profileId }), result: returns<ProfileList>() },
-  /** Calls the service with the profile's key: proves the URL and the secret key work. */
-  'profiles:checkConnection': {
-    input: z.strictObject({ id: profileId }),
-    result: returns<{ banksListed: number }>(),
-  },
-
-  'secrets:set': {
-    input: z.strictObject({ profileId, kind: z.enum(KEY_KINDS), value: keyValue }),
-    result: returns<KeyState>(),
-  },
-  'secrets:clear': {
-    input: z.strictObject({ profileId, kind: z.enum(KEY_KINDS) }),
-    result: returns<KeyState>(),
-  },
-
-  'lookups:banks': {
-    input: z.strictObject({ countryCode: z.enum(BANK_COUNTRIES) }),
-    result: returns<Bank[]>(),
-  },
-  'lookups:availability': {
-    input: z.strictObject({ type: z.enum(['bank_account', 'mobile_money']), currency: z.literal('ZAR') }),
-    result: returns<AvailabilityEntry[]>(),
-  },
+  ...coreChannels,
+  ...lookupChannels,
+  ...payoutChannels,
+  ...historyChannels,
+  ...journalChannels,
+  ...exportChannels,
+  ...bulkChannels,
+  ...cardChannels,
+  ...chargeChannels,
+  ...desktopChannels,
 } as const
 
 /** Events main sends to the renderer, with their payload types. */
 export const events = {
-  'profiles:changed': returns<ProfileList>(),
+  ...coreEvents,
+  ...lookupEvents,
+  ...payoutEvents,
+  ...historyEvents,
+  ...journalEvents,
+  ...exportEvents,
+  ...bulkEvents,
+  ...cardEvents,
+  ...chargeEvents,
+  ...desktopEvents,
 } as const
 
 export type Channel = keyof typeof channels

@@ -14,6 +14,9 @@ export type ChannelHandlers = {
   [C in Channel]: (input: ChannelParsedInput<C>) => Promise<ChannelResult<C>> | ChannelResult<C>
 }
 
+/** The handlers of one domain's channels (`HandlersOf<keyof typeof payoutChannels>`). */
+export type HandlersOf<K extends Channel> = Pick<ChannelHandlers, K>
+
 /** Who sent a request, as its transport saw it. */
 export type Sender =
   | { transport: 'electron'; webContentsId: number; frameUrl: string; isMainFrame: boolean }

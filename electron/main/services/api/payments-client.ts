@@ -22,18 +22,37 @@ export class ApiFailure extends AppFailure {
   }
 }
 
+export interface RateLimitNotice {
+  /** How long the client waits before asking again, from the service's Retry-After. */
+  retryAfterSeconds: number
+  /** Which request was limited, e.g. "GET /merchant/api/v1/payouts". */
+  where: string
+}
+
 export interface PaymentsClientOptions {
   baseUrl: string
   secretKey: string
   timeoutMs?: number
   fetch?: typeof fetch
+  /** Told before the client waits out a 429 on a read, so the user can be told too. */
+  onRateLimited?: (notice: RateLimitNotice) => void
+  /** The longest Retry-After a read waits for by itself (default 60 s); longer is an error. */
+  maxRateLimitWaitMs?: number
+  /** How many times a read is asked again after 429s (default 3). Writes are never repeated. */
+  rateLimitRetries?: number
+  /** Waiting, injectable for tests. */
+  sleep?: (ms: number) => Promise<void>
 }
 
 export type Query = Record<string, string | number | undefined>
 
 export interface PaymentsClient {
   get<T>(path: string, schema: z.ZodType<T>, query?: Query): Promise<T>
-  post<T>(path: string, schema: z.ZodType<T>, body: unknown): Promise<T>
+  /**
+   * A POST. `read: true` marks one that moves nothing (resolve, availability): it may be asked
+   * again after a 429, and a lost answer is "unreachable", not "outcome unknown".
+   */
+  post<T>(path: string, schema: z.ZodType<T>, body: unknown, options?: { read?: boolean }): Promise<T>
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000
@@ -43,18 +62,43 @@ export function createPaymentsClient(options: PaymentsClientOptions): PaymentsCl
   const doFetch = options.fetch ?? globalThis.fetch
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
 
+  const maxWaitMs = options.maxRateLimitWaitMs ?? 60_000
+  const retries = options.rateLimitRetries ?? 3
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((done) => setTimeout(done, ms)))
+
+  /**
+   * Reads honour a 429's Retry-After by waiting and asking again (the user is told through
+   * onRateLimited). Anything that moves money is never repeated automatically: its 429 goes back to
+   * the caller, who decides (a 429 means the service did not take the request).
+   */
+  async function withRateLimitWaits<T>(method: string, path: string, attempt: () => Promise<T>): Promise<T> {
+    for (let tries = 0; ; tries++) {
+      try {
+        return await attempt()
+      } catch (error) {
+        if (!(error instanceof ApiFailure) || error.code !== 'rate_limited' || tries >= retries) throw error
+        const seconds = (error.details as { retryAfterSeconds?: number } | undefined)?.retryAfterSeconds ?? 1
+        const waitMs = Math.max(0, seconds) * 1000
+        if (waitMs > maxWaitMs) throw error
+        options.onRateLimited?.({ retryAfterSeconds: seconds, where: `${method} ${path}` })
+        await sleep(waitMs)
+      }
+    }
+  }
+
   async function request<T>(
     method: 'GET' | 'POST',
     path: string,
     schema: z.ZodType<T>,
     query?: Query,
     body?: unknown,
+    read = method === 'GET',
   ): Promise<T> {
     const url = new URL(base + path)
     for (const [name, value] of Object.entries(query ?? {})) {
       if (value !== undefined) url.searchParams.set(name, String(value))
     }
-    const isWrite = method !== 'GET'
+    const isWrite = !read
     const where = `${method} ${path}`
     let response: Response
     try {
@@ -141,8 +185,11 @@ export function createPaymentsClient(options: PaymentsClientOptions): PaymentsCl
   }
 
   return {
-    get: (path, schema, query) => request('GET', path, schema, query),
-    post: (path, schema, body) => request('POST', path, schema, undefined, body),
+    get: (path, schema, query) => withRateLimitWaits('GET', path, () => request('GET', path, schema, query)),
+    post: (path, schema, body, postOptions) =>
+      postOptions?.read
+        ? withRateLimitWaits('POST', path, () => request('POST', path, schema, undefined, body, true))
+        : request('POST', path, schema, undefined, body),
   }
 }
 

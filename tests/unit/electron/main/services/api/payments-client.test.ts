@@ -32,8 +32,9 @@ async function injectFault(fault: Record<string, unknown>): Promise<void> {
   expect(response.ok).toBe(true)
 }
 
-const client = (overrides: { secretKey?: string; timeoutMs?: number; baseUrl?: string } = {}) =>
-  createPaymentsClient({ baseUrl: sandbox.url, secretKey: SECRET, ...overrides })
+const client = (
+  overrides: { secretKey?: string; timeoutMs?: number; baseUrl?: string; maxRateLimitWaitMs?: number } = {},
+) => createPaymentsClient({ baseUrl: sandbox.url, secretKey: SECRET, ...overrides })
 
 let referenceCounter = 0
 function payout() {
@@ -139,13 +140,43 @@ describe('payments client', () => {
     )
   })
 
-  it('reports rate limiting with the Retry-After delay', async () => {
+  it('waits out a 429 on a read as Retry-After says, tells the caller, then answers', async () => {
+    await injectFault({ path: '/merchant/api/v1/misc/banks', kind: 'rate-limit', ms: 3000, count: 2 })
+    const notices: unknown[] = []
+    const waits: number[] = []
+    const limited = createPaymentsClient({
+      baseUrl: sandbox.url,
+      secretKey: SECRET,
+      onRateLimited: (notice) => notices.push(notice),
+      sleep: async (ms) => void waits.push(ms),
+    })
+    const banks = await limited.get('/merchant/api/v1/misc/banks', banksSchema, { countryCode: 'NG' })
+    expect(banks.some((bank) => bank.code === '044')).toBe(true)
+    expect(waits).toEqual([3000, 3000])
+    expect(notices).toEqual([
+      { retryAfterSeconds: 3, where: 'GET /merchant/api/v1/misc/banks' },
+      { retryAfterSeconds: 3, where: 'GET /merchant/api/v1/misc/banks' },
+    ])
+  })
+
+  it('reports rate limiting with the Retry-After delay when the wait is too long, and never repeats a write', async () => {
     await injectFault({ path: '/merchant/api/v1/misc/banks', kind: 'rate-limit', ms: 3000 })
-    const failure = await failureOf(client().get('/merchant/api/v1/misc/banks', banksSchema, { countryCode: 'NG' }))
+    const impatient = client({ maxRateLimitWaitMs: 1000 })
+    const failure = await failureOf(impatient.get('/merchant/api/v1/misc/banks', banksSchema, { countryCode: 'NG' }))
     expect(failure).toMatchObject({ code: 'rate_limited', httpStatus: 429, details: { retryAfterSeconds: 3 } })
     expect(failure.message).toBe(
       'The payments service is limiting requests (HTTP 429 on GET /merchant/api/v1/misc/banks); try again in 3 s.',
     )
+    await injectFault({ path: '/merchant/api/v1/transactions/disburse', kind: 'rate-limit', ms: 1000 })
+    const sleeps: number[] = []
+    const writer = createPaymentsClient({
+      baseUrl: sandbox.url,
+      secretKey: SECRET,
+      sleep: async (ms) => void sleeps.push(ms),
+    })
+    const write = await failureOf(writer.post('/merchant/api/v1/transactions/disburse', anyData, payout()))
+    expect(write).toMatchObject({ code: 'rate_limited', ambiguous: false })
+    expect(sleeps).toEqual([])
   })
 
   it('reports a 200 that is not JSON: a bad answer on reads, an unknown outcome on writes', async () => {

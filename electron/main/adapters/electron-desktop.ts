@@ -1,0 +1,38 @@
+/** The desktop adapters on Electron: native dialogs, OS notifications, the system clipboard. */
+import type { BrowserWindow } from 'electron'
+import { Notification, clipboard, dialog } from 'electron'
+import type { DesktopAdapters } from './desktop'
+
+export function createElectronDesktop(parentWindow: () => BrowserWindow | null): DesktopAdapters {
+  return {
+    dialogs: {
+      async chooseSavePath(request) {
+        const options = { title: request.title, defaultPath: request.defaultName, filters: request.filters }
+        const parent = parentWindow()
+        const answer = parent ? await dialog.showSaveDialog(parent, options) : await dialog.showSaveDialog(options)
+        return answer.canceled || !answer.filePath ? null : answer.filePath
+      },
+      async chooseOpenPath(request) {
+        const options = {
+          title: request.title,
+          filters: request.filters,
+          properties: ['openFile' as const],
+        }
+        const parent = parentWindow()
+        const answer = parent ? await dialog.showOpenDialog(parent, options) : await dialog.showOpenDialog(options)
+        return answer.canceled ? null : (answer.filePaths[0] ?? null)
+      },
+    },
+    notifier: {
+      notify(notice) {
+        if (!Notification.isSupported()) return
+        new Notification({ title: notice.title, body: notice.body, silent: notice.kind === 'info' }).show()
+      },
+    },
+    clipboard: {
+      writeText: (text) => clipboard.writeText(text),
+      readText: async () => clipboard.readText(),
+      clear: () => clipboard.clear(),
+    },
+  }
+}

@@ -1,0 +1,22 @@
+/**
+ * The complete client of the payments service: one typed function per endpoint of the spec,
+ * grouped by domain, all over one PaymentsClient (bearer key, timeouts, envelope, schemas,
+ * rate-limit waits for reads, ambiguity marked on writes). Services use this; none writes HTTP.
+ */
+import { bulkEndpoints } from './bulk'
+import { cardEndpoints } from './cards'
+import { chargeEndpoints } from './charges'
+import { lookupEndpoints } from './lookups'
+import type { PaymentsClient } from './payments-client'
+import { payoutEndpoints } from './payouts'
+
+export function createPaymentsApi(client: PaymentsClient) {
+  return {
+    lookups: lookupEndpoints(client),
+    payouts: payoutEndpoints(client),
+    bulk: bulkEndpoints(client),
+    cards: cardEndpoints(client),
+    charges: chargeEndpoints(client),
+  }
+}
+export type PaymentsApi = ReturnType<typeof createPaymentsApi>

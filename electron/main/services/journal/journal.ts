@@ -1,0 +1,398 @@
+/**
+ * The journal: the desk's own durable record of every money movement. An append-only file of JSON
+ * lines (journal.jsonl in userData/journal), each record fsynced before the call returns, so an
+ * intent is on disk before its request leaves. One writer at a time (journal.lock). On open, a
+ * torn last record (a crash mid-write) is set aside into its own file and reported; everything
+ * before it is kept. Records are hash-chained; `verify()` reads the file again and names the first
+ * broken link. See docs/decisions.md for why JSON lines rather than SQLite.
+ */
+import { mkdir, open, readFile, stat, writeFile } from 'node:fs/promises'
+import type { FileHandle } from 'node:fs/promises'
+import { join } from 'node:path'
+import type {
+  JournalStatus,
+  JournalVerificationReport,
+  MovementKind,
+  MovementState,
+  MovementView,
+  Verification,
+} from '../../../../shared/domain/journal'
+import { isFinal } from '../../../../shared/domain/journal'
+import { AppFailure } from '../../../../shared/result'
+import { acquireJournalLock, JournalInUseError } from './journal-lock'
+import type { JournalLock } from './journal-lock'
+import type { EventRecord, IntentRecord, JournalRecord, SealedRecord } from './journal-record'
+import { GENESIS_HASH, assertJournalSafe, hashMatches, parseRecord, seal } from './journal-record'
+
+export const JOURNAL_FILE_NAME = 'journal.jsonl'
+export const JOURNAL_LOCK_NAME = 'journal.lock'
+
+export interface NewIntent {
+  reference: string
+  kind: MovementKind
+  profileId: string
+  mode: 'sandbox' | 'test' | 'live'
+  runId?: string
+  /** The request body as it will be sent, sanitised by the caller (never keys or card numbers). */
+  request: Record<string, unknown>
+}
+
+export interface NewEvent {
+  state?: MovementState
+  note: string
+  verification?: Verification
+  data?: Record<string, unknown>
+}
+
+export interface Journal {
+  readonly status: JournalStatus
+  /** Writes the intent and fsyncs it; a reference already in the journal is a conflict. */
+  record(intent: NewIntent): Promise<MovementView>
+  /** Appends one event to a movement and fsyncs it. */
+  append(reference: string, event: NewEvent): Promise<MovementView>
+  /** Appends several records with one fsync (bulk work): all or, after a crash, a prefix. */
+  appendMany(entries: Array<{ intent: NewIntent } | { reference: string; event: NewEvent }>): Promise<void>
+  get(reference: string): MovementView | undefined
+  has(reference: string): boolean
+  /** Movements, newest first. */
+  list(filter?: { kind?: MovementKind; states?: readonly MovementState[]; runId?: string }): MovementView[]
+  /** Reads the file from disk again and checks every link of the chain. */
+  verify(): Promise<JournalVerificationReport>
+  close(): Promise<void>
+}
+
+export async function openJournal(directory: string, clock: () => Date = () => new Date()): Promise<Journal> {
+  await mkdir(directory, { recursive: true })
+  const file = join(directory, JOURNAL_FILE_NAME)
+  const lock: JournalLock = await acquireJournalLock(join(directory, JOURNAL_LOCK_NAME))
+  try {
+    return await openLocked(directory, file, lock, clock)
+  } catch (error) {
+    await lock.release()
+    throw error
+  }
+}
+
+async function openLocked(directory: string, file: string, lock: JournalLock, clock: () => Date): Promise<Journal> {
+  const loaded = await loadFile(directory, file)
+  const movements = new Map<string, MovementView>()
+  for (const record of loaded.records) apply(movements, record)
+
+  const handle: FileHandle = await open(file, 'a', 0o600)
+  await syncDirectory(directory)
+  let lastSeq = loaded.records.at(-1)?.seq ?? 0
+  let lastHash = loaded.records.at(-1)?.hash ?? GENESIS_HASH
+  let records = loaded.records.length
+  let queue: Promise<unknown> = Promise.resolve()
+  let closed = false
+
+  const status: JournalStatus = {
+    writable: true,
+    path: file,
+    records,
+    damagedLines: loaded.damagedLines,
+    ...(loaded.setAside ? { setAside: loaded.setAside } : {}),
+  }
+
+  function build(entry: { intent: NewIntent } | { reference: string; event: NewEvent }): JournalRecord {
+    const at = clock().toISOString()
+    const seq = lastSeq + 1
+    if ('intent' in entry) {
+      const { intent } = entry
+      const record: IntentRecord = {
+        seq,
+        at,
+        type: 'intent',
+        reference: intent.reference,
+        movement: intent.kind,
+        prev: lastHash,
+        profileId: intent.profileId,
+        mode: intent.mode,
+        ...(intent.runId ? { runId: intent.runId } : {}),
+        request: intent.request,
+      }
+      return record
+    }
+    const current = movements.get(entry.reference)
+    if (!current) throw new AppFailure('not_found', `The journal has no movement with reference ${entry.reference}.`)
+    const { event } = entry
+    if (event.state && isFinal(current.state) && event.state !== current.state) {
+      throw new Error(
+        `Journal refused to move ${entry.reference} from ${current.state} to ${event.state}: it is final.`,
+      )
+    }
+    const record: EventRecord = {
+      seq,
+      at,
+      type: 'event',
+      reference: entry.reference,
+      movement: current.kind,
+      prev: lastHash,
+      ...(event.state ? { state: event.state } : {}),
+      note: event.note,
+      ...(event.verification ? { verification: event.verification } : {}),
+      ...(event.data ? { data: event.data } : {}),
+    }
+    return record
+  }
+
+  /** Serialises writes: each batch is built, written and fsynced before the next starts. */
+  function write(entries: Array<{ intent: NewIntent } | { reference: string; event: NewEvent }>): Promise<void> {
+    const next = queue.then(async () => {
+      if (closed) throw new AppFailure('conflict', 'The journal is closed.')
+      const pending = new Map<string, MovementView>()
+      const sealedLines: string[] = []
+      const built: SealedRecord[] = []
+      const savedSeq = lastSeq
+      const savedHash = lastHash
+      try {
+        for (const entry of entries) {
+          if ('intent' in entry) {
+            assertJournalSafe(entry.intent.request, 'request')
+            if (movements.has(entry.intent.reference) || pending.has(entry.intent.reference)) {
+              throw new AppFailure(
+                'conflict',
+                `The reference ${entry.intent.reference} is already in the journal: a reference is used once.`,
+              )
+            }
+          } else if (entry.event.data) assertJournalSafe(entry.event.data, 'data')
+          const record = build(entry)
+          const { line, hash } = seal(record)
+          sealedLines.push(line)
+          built.push({ ...record, hash } as SealedRecord)
+          lastSeq = record.seq
+          lastHash = hash
+          // Later entries of the same batch may refer to a movement this batch creates.
+          if (record.type === 'intent') {
+            pending.set(record.reference, viewOfIntent(record))
+            movements.set(record.reference, pending.get(record.reference)!)
+          } else apply(movements, { ...record, hash })
+        }
+      } catch (error) {
+        // Nothing of the batch was written: forget what it built.
+        for (const reference of pending.keys()) movements.delete(reference)
+        lastSeq = savedSeq
+        lastHash = savedHash
+        throw error
+      }
+      await handle.write(`${sealedLines.join('\n')}\n`)
+      await handle.sync()
+      records += built.length
+      status.records = records
+    })
+    queue = next.catch(() => undefined)
+    return next
+  }
+
+  return {
+    status,
+    async record(intent) {
+      await write([{ intent }])
+      return clone(movements.get(intent.reference)!)
+    },
+    async append(reference, event) {
+      await write([{ reference, event }])
+      return clone(movements.get(reference)!)
+    },
+    appendMany: (entries) => write(entries),
+    get: (reference) => {
+      const found = movements.get(reference)
+      return found ? clone(found) : undefined
+    },
+    has: (reference) => movements.has(reference),
+    list(filter = {}) {
+      const result: MovementView[] = []
+      for (const movement of movements.values()) {
+        if (filter.kind && movement.kind !== filter.kind) continue
+        if (filter.states && !filter.states.includes(movement.state)) continue
+        if (filter.runId && movement.runId !== filter.runId) continue
+        result.push(clone(movement))
+      }
+      return result.reverse()
+    },
+    verify: () => verifyFile(file),
+    async close() {
+      if (closed) return
+      await queue
+      closed = true
+      await handle.close()
+      await lock.release()
+    },
+  }
+}
+
+function clone(movement: MovementView): MovementView {
+  return { ...movement, timeline: [...movement.timeline] }
+}
+
+function viewOfIntent(record: IntentRecord): MovementView {
+  return {
+    reference: record.reference,
+    kind: record.movement,
+    profileId: record.profileId,
+    profileMode: record.mode,
+    ...(record.runId ? { runId: record.runId } : {}),
+    request: record.request,
+    state: 'recorded',
+    createdAt: record.at,
+    updatedAt: record.at,
+    timeline: [{ seq: record.seq, at: record.at, state: 'recorded', note: 'Recorded in the journal before sending' }],
+  }
+}
+
+function apply(movements: Map<string, MovementView>, record: SealedRecord): void {
+  if (record.type === 'intent') {
+    if (!movements.has(record.reference)) movements.set(record.reference, viewOfIntent(record))
+    return
+  }
+  const movement = movements.get(record.reference)
+  if (!movement) return
+  movement.timeline.push({
+    seq: record.seq,
+    at: record.at,
+    ...(record.state ? { state: record.state } : {}),
+    note: record.note,
+    ...(record.verification ? { verification: record.verification } : {}),
+    ...(record.data ? { data: record.data } : {}),
+  })
+  if (record.state) movement.state = record.state
+  if (record.verification) movement.lastVerification = record.verification
+  movement.updatedAt = record.at
+}
+
+interface LoadedFile {
+  records: SealedRecord[]
+  damagedLines: number[]
+  setAside?: { file: string; bytes: number; reason: string }
+}
+
+/**
+ * Reads the journal. A last line without its newline, or one that does not parse, is a torn
+ * write: it is copied to its own file (never dropped silently) and cut from the journal, and the
+ * records before it stay as they are.
+ */
+async function loadFile(directory: string, file: string): Promise<LoadedFile> {
+  let buffer: Buffer
+  try {
+    buffer = await readFile(file)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { records: [], damagedLines: [] }
+    throw error
+  }
+  const text = buffer.toString('utf8')
+  const endsClean = text.length === 0 || text.endsWith('\n')
+  const lines = text.split('\n')
+  if (lines.at(-1) === '') lines.pop()
+  const records: SealedRecord[] = []
+  const damagedLines: number[] = []
+  let setAside: LoadedFile['setAside']
+  let keepBytes = buffer.length
+
+  lines.forEach((line, index) => {
+    const isLast = index === lines.length - 1
+    const record = parseRecord(line)
+    if (isLast && (!endsClean || record === null)) {
+      keepBytes = buffer.length - Buffer.byteLength(line, 'utf8') - (endsClean ? 1 : 0)
+      return
+    }
+    if (record === null) damagedLines.push(index + 1)
+    else records.push(record)
+  })
+
+  if (keepBytes < buffer.length) {
+    const torn = buffer.subarray(keepBytes)
+    const stamp = new Date().toISOString().replace(/[:.]/g, '-')
+    const asideFile = join(directory, `journal.torn-${stamp}.part`)
+    await writeFile(asideFile, torn, { mode: 0o600, flush: true })
+    const handle = await open(file, 'r+')
+    try {
+      await handle.truncate(keepBytes)
+      await handle.sync()
+    } finally {
+      await handle.close()
+    }
+    setAside = {
+      file: asideFile,
+      bytes: torn.length,
+      reason: endsClean
+        ? 'the last record could not be read (a write cut short by a crash)'
+        : 'the last record was cut off mid-write (the app stopped while writing it)',
+    }
+  }
+  return { records, damagedLines, ...(setAside ? { setAside } : {}) }
+}
+
+/** Walks the file as it is on disk now and reports the first broken link, if any. */
+export async function verifyFile(file: string): Promise<JournalVerificationReport> {
+  let text: string
+  try {
+    const info = await stat(file)
+    if (info.size === 0) return { ok: true, records: 0 }
+    text = await readFile(file, 'utf8')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { ok: true, records: 0 }
+    throw error
+  }
+  const lines = text.split('\n')
+  if (lines.at(-1) === '') lines.pop()
+  let prevHash = GENESIS_HASH
+  let expectedSeq = 1
+  let count = 0
+  for (const [index, line] of lines.entries()) {
+    const record = parseRecord(line)
+    const lineNumber = index + 1
+    if (!record) {
+      return {
+        ok: false,
+        records: count,
+        firstBroken: { seq: null, line: lineNumber, at: null, reason: 'the record cannot be read' },
+      }
+    }
+    const broken = (reason: string): JournalVerificationReport => ({
+      ok: false,
+      records: count,
+      firstBroken: { seq: record.seq, line: lineNumber, at: record.at, reason },
+    })
+    if (!hashMatches(record)) return broken('its content does not match its hash: it was changed after it was written')
+    if (record.prev !== prevHash)
+      return broken('it does not follow the record before it: a record was removed, inserted or changed')
+    if (record.seq !== expectedSeq) return broken(`its number is ${record.seq} where ${expectedSeq} was expected`)
+    prevHash = record.hash
+    expectedSeq += 1
+    count += 1
+  }
+  return { ok: true, records: count }
+}
+
+async function syncDirectory(directory: string): Promise<void> {
+  if (process.platform === 'win32') return
+  const handle = await open(directory, 'r')
+  try {
+    await handle.sync()
+  } finally {
+    await handle.close()
+  }
+}
+
+/**
+ * The journal of a copy of the app that could not take the lock: readable nothing, writable
+ * nothing, and every attempt to record a movement says why.
+ */
+export function unavailableJournal(error: JournalInUseError, path: string): Journal {
+  const refuse = (): never => {
+    throw new AppFailure('conflict', error.message)
+  }
+  return {
+    status: { writable: false, path, records: 0, message: error.message, damagedLines: [] },
+    record: async () => refuse(),
+    append: async () => refuse(),
+    appendMany: async () => refuse(),
+    get: () => undefined,
+    has: () => false,
+    list: () => [],
+    verify: async () => refuse(),
+    close: async () => undefined,
+  }
+}
+
+export { JournalInUseError }

@@ -1,0 +1,75 @@
+/**
+ * The desk's journal as the renderer sees it: every money movement this desk started, its state
+ * and its timeline. Main keeps the journal itself (electron/main/services/journal).
+ */
+
+/** What kind of money movement a journal entry records. */
+export const MOVEMENT_KINDS = ['payout', 'bulk_batch', 'card_issue', 'charge'] as const
+export type MovementKind = (typeof MOVEMENT_KINDS)[number]
+
+/**
+ * recorded: the intent is on disk, nothing sent yet. sent: the request left. processing: the
+ * service accepted it and is working. unknown: no clear answer (timeout, 5xx, dropped connection):
+ * verify by reference, never resend blindly. success / failed: final.
+ */
+export const MOVEMENT_STATES = ['recorded', 'sent', 'processing', 'unknown', 'success', 'failed'] as const
+export type MovementState = (typeof MOVEMENT_STATES)[number]
+
+export const FINAL_STATES: readonly MovementState[] = ['success', 'failed']
+export const OPEN_STATES: readonly MovementState[] = ['recorded', 'sent', 'processing', 'unknown']
+
+export function isFinal(state: MovementState): boolean {
+  return FINAL_STATES.includes(state)
+}
+
+/** What a verification by reference found: the movement exists (with its state) or does not. */
+export type Verification = 'found' | 'absent'
+
+/** One line of a movement's timeline (the user's receipt). */
+export interface TimelineEvent {
+  seq: number
+  at: string
+  /** The state this event moved the movement to, when it changed it. */
+  state?: MovementState
+  /** What happened, in plain words. */
+  note: string
+  verification?: Verification
+  /** Data of the answer worth keeping (fee, trace id, reason); never keys or card numbers. */
+  data?: Record<string, unknown>
+}
+
+export interface MovementView {
+  reference: string
+  kind: MovementKind
+  profileId: string
+  profileMode: 'sandbox' | 'test' | 'live'
+  /** The bulk run or other grouping this movement belongs to. */
+  runId?: string
+  /** The request as sent (sanitised: no keys, card numbers only as first six and last four). */
+  request: Record<string, unknown>
+  state: MovementState
+  createdAt: string
+  updatedAt: string
+  /** The last verification by reference, if any: "absent" is what allows "Send again". */
+  lastVerification?: Verification
+  timeline: TimelineEvent[]
+}
+
+export interface JournalVerificationReport {
+  ok: boolean
+  records: number
+  /** The first record whose link to the one before it is broken (tampered, damaged or missing). */
+  firstBroken?: { seq: number | null; line: number; at: string | null; reason: string }
+}
+
+export interface JournalStatus {
+  /** False when another copy of the app holds the journal: nothing can be sent from this one. */
+  writable: boolean
+  path: string
+  records: number
+  message?: string
+  /** A torn last record found on open (a crash mid-write), set aside into its own file. */
+  setAside?: { file: string; bytes: number; reason: string }
+  /** Records in the middle of the file that could not be read (reported by Verify too). */
+  damagedLines: number[]
+}

@@ -1,0 +1,5 @@
+/** Card charges and their authorization steps (issue 9). */
+
+export const chargeChannels = {} as const
+
+export const chargeEvents = {} as const
