@@ -6,6 +6,7 @@
 import { bulkEndpoints } from './bulk'
 import { cardEndpoints } from './cards'
 import { chargeEndpoints } from './charges'
+import { historyEndpoints } from './history'
 import { lookupEndpoints } from './lookups'
 import type { PaymentsClient } from './payments-client'
 import { payoutEndpoints } from './payouts'
@@ -14,6 +15,7 @@ export function createPaymentsApi(client: PaymentsClient) {
   return {
     lookups: lookupEndpoints(client),
     payouts: payoutEndpoints(client),
+    history: historyEndpoints(client),
     bulk: bulkEndpoints(client),
     cards: cardEndpoints(client),
     charges: chargeEndpoints(client),

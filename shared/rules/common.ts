@@ -1,0 +1,82 @@
+/**
+ * Rules shared by every money form and importer: amounts, e-mail addresses, metadata (spec 8).
+ * Each returns a plain-language problem, or null when the value is fine, so forms can show it
+ * inline and main can refuse the same value with the same words.
+ */
+import { MoneyFormatError, toMinorUnits } from '../money'
+
+/** Amount typed by a person: digits, at most two decimals, above zero. */
+export function amountProblem(text: string): string | null {
+  const trimmed = text.trim()
+  if (trimmed === '') return 'Enter an amount.'
+  if (!/^\d+(\.\d+)?$/.test(trimmed)) return 'Use digits only, with a dot for decimals (for example 1500.50).'
+  let minor: bigint
+  try {
+    minor = toMinorUnits(trimmed)
+  } catch (error) {
+    if (error instanceof MoneyFormatError) return 'Use at most two decimal places.'
+    throw error
+  }
+  if (minor <= 0n) return 'The amount must be above zero.'
+  return null
+}
+
+const EMAIL =
+  /^[^\s@"(),:;<>[\\\]]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/
+
+export function emailProblem(text: string): string | null {
+  const trimmed = text.trim()
+  if (trimmed === '') return 'Enter an e-mail address.'
+  if (trimmed.length > 254 || !EMAIL.test(trimmed)) return 'This is not a valid e-mail address.'
+  return null
+}
+
+export const METADATA_MAX_KEYS = 5
+export const METADATA_KEY_MAX_LENGTH = 20
+const METADATA_KEY = /^[A-Za-z0-9-]+$/
+
+/**
+ * Spec section 8: a JSON object of at most 5 keys, each key at most 20 characters of A-Z a-z 0-9
+ * and -, never an empty object (leave metadata out instead). Returns every problem, by key.
+ */
+export function metadataProblems(entries: ReadonlyArray<{ key: string; value: string }>): string[] {
+  const problems: string[] = []
+  if (entries.length > METADATA_MAX_KEYS) problems.push(`At most ${METADATA_MAX_KEYS} metadata keys are allowed.`)
+  const seen = new Set<string>()
+  entries.forEach(({ key }, index) => {
+    const label = key === '' ? `Key ${index + 1}` : `Key "${key}"`
+    if (key === '') problems.push(`${label} is empty.`)
+    else if (key.length > METADATA_KEY_MAX_LENGTH)
+      problems.push(`${label} is longer than ${METADATA_KEY_MAX_LENGTH} characters.`)
+    else if (!METADATA_KEY.test(key)) problems.push(`${label} may use only letters A-Z, a-z, digits and -.`)
+    if (key !== '' && seen.has(key)) problems.push(`${label} appears twice.`)
+    seen.add(key)
+  })
+  return problems
+}
+
+/** The metadata object to send, or undefined when there is none (an empty object is refused). */
+export function metadataObject(
+  entries: ReadonlyArray<{ key: string; value: string }>,
+): Record<string, string> | undefined {
+  if (entries.length === 0) return undefined
+  return Object.fromEntries(entries.map(({ key, value }) => [key, value]))
+}
+
+/** Names compared the way a person would: case, spacing, punctuation and word order ignored. */
+export function normaliseName(name: string): string {
+  return name
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean)
+    .sort()
+    .join(' ')
+}
+
+export function namesMatch(a: string, b: string): boolean {
+  return normaliseName(a) === normaliseName(b)
+}
