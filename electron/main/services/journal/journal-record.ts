@@ -39,7 +39,11 @@ export type UnsealedRecord = Omit<IntentRecord, 'hash'> | Omit<EventRecord, 'has
 export type SealedRecord = JournalRecord & { hash: string }
 
 export function hashOf(unsealed: object): string {
-  return createHash('sha256').update(JSON.stringify(unsealed)).digest('hex')
+  return hashOfText(JSON.stringify(unsealed))
+}
+
+function hashOfText(text: string): string {
+  return createHash('sha256').update(text).digest('hex')
 }
 
 /** The record with its hash, as one line of text (without the newline). */
@@ -48,22 +52,31 @@ export function seal(record: JournalRecord): { line: string; hash: string } {
   return { line: JSON.stringify({ ...record, hash }), hash }
 }
 
-/** Field names that must never be journaled: keys and card secrets. */
+/**
+ * Field names that must never be journaled: keys and card secrets. Compared without case, `_` or
+ * `-`, so `cardNumber`, `card_number` and `Card-Number` are all refused.
+ */
 const FORBIDDEN_KEYS = new Set([
   'pan',
   'cvv',
+  'cvv2',
+  'cvc',
   'pin',
   'otp',
   'number',
-  'card_number',
-  'charge_data',
+  'cardnumber',
+  'chargedata',
   'secret',
   'secretkey',
-  'secret_key',
   'encryptionkey',
-  'encryption_key',
+  'apikey',
+  'password',
   'authorization',
 ])
+
+function normaliseKey(key: string): string {
+  return key.toLowerCase().replace(/[_-]/g, '')
+}
 
 /**
  * Refuses, as a bug, a record that carries a field the journal must never hold. Callers sanitise
@@ -76,7 +89,7 @@ export function assertJournalSafe(value: unknown, path = 'record'): void {
   }
   if (value === null || typeof value !== 'object') return
   for (const [key, inner] of Object.entries(value)) {
-    if (FORBIDDEN_KEYS.has(key.toLowerCase()) && inner !== undefined && inner !== null) {
+    if (FORBIDDEN_KEYS.has(normaliseKey(key)) && inner !== undefined && inner !== null) {
       throw new Error(`Journal refused ${path}.${key}: secrets and card data are never journaled.`)
     }
     assertJournalSafe(inner, `${path}.${key}`)
@@ -99,6 +112,7 @@ export function parseRecord(line: string): SealedRecord | null {
     typeof record.reference !== 'string' ||
     typeof record.prev !== 'string' ||
     typeof record.hash !== 'string' ||
+    !/^[0-9a-f]{64}$/.test(record.hash) ||
     (record.type !== 'intent' && record.type !== 'event')
   ) {
     return null
@@ -106,8 +120,14 @@ export function parseRecord(line: string): SealedRecord | null {
   return record as SealedRecord
 }
 
-/** Checks a record's own hash; the record as parsed keeps the key order it was written in. */
-export function hashMatches(record: SealedRecord): boolean {
-  const { hash, ...unsealed } = record
-  return hashOf(unsealed) === hash
+/**
+ * Checks a record's own hash against the line exactly as it is on disk. The hash was taken over
+ * the record's JSON before `hash` was added as its last field, so that text is the line without
+ * its `,"hash":"..."` ending. Working on the text, not on a re-serialised parse, matters: JSON.parse
+ * reorders integer-like keys (a metadata key "123"), which would make an intact record look changed.
+ */
+export function lineHashMatches(line: string, record: SealedRecord): boolean {
+  const ending = `,"hash":"${record.hash}"}`
+  if (!line.endsWith(ending)) return false
+  return hashOfText(`${line.slice(0, -ending.length)}}`) === record.hash
 }

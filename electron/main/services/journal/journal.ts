@@ -6,6 +6,7 @@
  * before it is kept. Records are hash-chained; `verify()` reads the file again and names the first
  * broken link. See docs/decisions.md for why JSON lines rather than SQLite.
  */
+import { randomBytes } from 'node:crypto'
 import { mkdir, open, readFile, stat, writeFile } from 'node:fs/promises'
 import type { FileHandle } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -22,7 +23,7 @@ import { AppFailure } from '../../../../shared/result'
 import { acquireJournalLock, JournalInUseError } from './journal-lock'
 import type { JournalLock } from './journal-lock'
 import type { EventRecord, IntentRecord, JournalRecord, SealedRecord } from './journal-record'
-import { GENESIS_HASH, assertJournalSafe, hashMatches, parseRecord, seal } from './journal-record'
+import { GENESIS_HASH, assertJournalSafe, lineHashMatches, parseRecord, seal } from './journal-record'
 
 export const JOURNAL_FILE_NAME = 'journal.jsonl'
 export const JOURNAL_LOCK_NAME = 'journal.lock'
@@ -51,7 +52,7 @@ export interface Journal {
   /** Appends one event to a movement and fsyncs it. */
   append(reference: string, event: NewEvent): Promise<MovementView>
   /** Appends several records with one fsync (bulk work): all or, after a crash, a prefix. */
-  appendMany(entries: Array<{ intent: NewIntent } | { reference: string; event: NewEvent }>): Promise<void>
+  appendMany(entries: JournalEntry[]): Promise<void>
   get(reference: string): MovementView | undefined
   has(reference: string): boolean
   /** Movements, newest first. */
@@ -82,19 +83,22 @@ async function openLocked(directory: string, file: string, lock: JournalLock, cl
   await syncDirectory(directory)
   let lastSeq = loaded.records.at(-1)?.seq ?? 0
   let lastHash = loaded.records.at(-1)?.hash ?? GENESIS_HASH
-  let records = loaded.records.length
+  let lastAt = loaded.records.at(-1)?.at ?? null
+  let size = loaded.bytes
   let queue: Promise<unknown> = Promise.resolve()
   let closed = false
+  /** Set when a write failed and the file could not be put back as it was: nothing more is written. */
+  let broken: string | null = null
 
   const status: JournalStatus = {
     writable: true,
     path: file,
-    records,
+    records: loaded.records.length,
     damagedLines: loaded.damagedLines,
     ...(loaded.setAside ? { setAside: loaded.setAside } : {}),
   }
 
-  function build(entry: { intent: NewIntent } | { reference: string; event: NewEvent }): JournalRecord {
+  function build(entry: JournalEntry): JournalRecord {
     const at = clock().toISOString()
     const seq = lastSeq + 1
     if ('intent' in entry) {
@@ -117,9 +121,13 @@ async function openLocked(directory: string, file: string, lock: JournalLock, cl
     if (!current) throw new AppFailure('not_found', `The journal has no movement with reference ${entry.reference}.`)
     const { event } = entry
     if (event.state && isFinal(current.state) && event.state !== current.state) {
-      throw new Error(
-        `Journal refused to move ${entry.reference} from ${current.state} to ${event.state}: it is final.`,
+      throw new AppFailure(
+        'conflict',
+        `The journal refused to move ${entry.reference} from ${current.state} to ${event.state}: ${current.state} is final.`,
       )
+    }
+    if (event.state === 'recorded') {
+      throw new AppFailure('conflict', `The journal refused to move ${entry.reference} back to recorded.`)
     }
     const record: EventRecord = {
       seq,
@@ -136,49 +144,80 @@ async function openLocked(directory: string, file: string, lock: JournalLock, cl
     return record
   }
 
-  /** Serialises writes: each batch is built, written and fsynced before the next starts. */
-  function write(entries: Array<{ intent: NewIntent } | { reference: string; event: NewEvent }>): Promise<void> {
+  /**
+   * Serialises writes: each batch is built, written and fsynced before the next starts. The views
+   * change as the batch is built (later entries may refer to a movement the batch creates); if
+   * anything fails before the fsync returns, the views, the chain head and the file are put back.
+   */
+  function write(entries: JournalEntry[]): Promise<void> {
     const next = queue.then(async () => {
       if (closed) throw new AppFailure('conflict', 'The journal is closed.')
-      const pending = new Map<string, MovementView>()
-      const sealedLines: string[] = []
-      const built: SealedRecord[] = []
-      const savedSeq = lastSeq
-      const savedHash = lastHash
+      if (broken) throw new AppFailure('internal', broken)
+      const saved = { lastSeq, lastHash, lastAt, records: status.records }
+      /** The views as they were before this batch: undefined for a movement the batch creates. */
+      const before = new Map<string, MovementView | undefined>()
+      const remember = (reference: string): void => {
+        if (!before.has(reference)) {
+          const found = movements.get(reference)
+          before.set(reference, found ? clone(found) : undefined)
+        }
+      }
+      const rollBack = (): void => {
+        for (const [reference, view] of before) {
+          if (view) movements.set(reference, view)
+          else movements.delete(reference)
+        }
+        ;({ lastSeq, lastHash, lastAt } = saved)
+        status.records = saved.records
+      }
+      const lines: string[] = []
       try {
         for (const entry of entries) {
           if ('intent' in entry) {
             assertJournalSafe(entry.intent.request, 'request')
-            if (movements.has(entry.intent.reference) || pending.has(entry.intent.reference)) {
+            if (movements.has(entry.intent.reference)) {
               throw new AppFailure(
                 'conflict',
                 `The reference ${entry.intent.reference} is already in the journal: a reference is used once.`,
               )
             }
-          } else if (entry.event.data) assertJournalSafe(entry.event.data, 'data')
+            remember(entry.intent.reference)
+          } else {
+            if (entry.event.data) assertJournalSafe(entry.event.data, 'data')
+            remember(entry.reference)
+          }
           const record = build(entry)
           const { line, hash } = seal(record)
-          sealedLines.push(line)
-          built.push({ ...record, hash } as SealedRecord)
+          lines.push(line)
           lastSeq = record.seq
           lastHash = hash
-          // Later entries of the same batch may refer to a movement this batch creates.
-          if (record.type === 'intent') {
-            pending.set(record.reference, viewOfIntent(record))
-            movements.set(record.reference, pending.get(record.reference)!)
-          } else apply(movements, { ...record, hash })
+          lastAt = record.at
+          apply(movements, { ...record, hash } as SealedRecord)
         }
       } catch (error) {
         // Nothing of the batch was written: forget what it built.
-        for (const reference of pending.keys()) movements.delete(reference)
-        lastSeq = savedSeq
-        lastHash = savedHash
+        rollBack()
         throw error
       }
-      await handle.write(`${sealedLines.join('\n')}\n`)
-      await handle.sync()
-      records += built.length
-      status.records = records
+      if (lines.length === 0) return
+      const text = `${lines.join('\n')}\n`
+      try {
+        await handle.writeFile(text)
+        await handle.sync()
+      } catch (error) {
+        rollBack()
+        try {
+          await handle.truncate(size)
+          await handle.sync()
+        } catch {
+          broken = `The journal could not be written (${(error as Error).message}) nor put back as it was; restart the app.`
+          status.writable = false
+          status.message = broken
+        }
+        throw new AppFailure('internal', `The journal could not be written: ${(error as Error).message}`)
+      }
+      size += Buffer.byteLength(text, 'utf8')
+      status.records = saved.records + lines.length
     })
     queue = next.catch(() => undefined)
     return next
@@ -210,7 +249,29 @@ async function openLocked(directory: string, file: string, lock: JournalLock, cl
       }
       return result.reverse()
     },
-    verify: () => verifyFile(file),
+    verify() {
+      // Behind the writes, so a record being written is never mistaken for a torn one.
+      const next = queue.then(async () => {
+        const { lastHash: lastOnDisk, ...report } = await verifyFile(file)
+        if (!report.ok) return report
+        // The chain alone cannot see records cut from its end: this copy knows what it wrote last.
+        if (report.records < lastSeq || (report.records === lastSeq && lastOnDisk !== lastHash)) {
+          return {
+            ok: false,
+            records: report.records,
+            firstBroken: {
+              seq: report.records + 1,
+              line: report.records + 1,
+              at: report.records + 1 === lastSeq ? lastAt : null,
+              reason: `the journal ends at record ${report.records}, but this copy wrote up to record ${lastSeq}: records were removed from its end`,
+            },
+          }
+        }
+        return { ok: true, records: report.records }
+      })
+      queue = next.catch(() => undefined)
+      return next
+    },
     async close() {
       if (closed) return
       await queue
@@ -220,6 +281,8 @@ async function openLocked(directory: string, file: string, lock: JournalLock, cl
     },
   }
 }
+
+export type JournalEntry = { intent: NewIntent } | { reference: string; event: NewEvent }
 
 function clone(movement: MovementView): MovementView {
   return { ...movement, timeline: [...movement.timeline] }
@@ -263,47 +326,52 @@ function apply(movements: Map<string, MovementView>, record: SealedRecord): void
 interface LoadedFile {
   records: SealedRecord[]
   damagedLines: number[]
+  /** The size of the file as kept (after a torn end was cut). */
+  bytes: number
   setAside?: { file: string; bytes: number; reason: string }
 }
+
+const NEWLINE = 0x0a
 
 /**
  * Reads the journal. A last line without its newline, or one that does not parse, is a torn
  * write: it is copied to its own file (never dropped silently) and cut from the journal, and the
- * records before it stay as they are.
+ * records before it stay as they are. Works on bytes: a write cut inside a multi-byte character
+ * must not shift where the cut is made.
  */
 async function loadFile(directory: string, file: string): Promise<LoadedFile> {
   let buffer: Buffer
   try {
     buffer = await readFile(file)
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { records: [], damagedLines: [] }
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { records: [], damagedLines: [], bytes: 0 }
     throw error
   }
-  const text = buffer.toString('utf8')
-  const endsClean = text.length === 0 || text.endsWith('\n')
-  const lines = text.split('\n')
-  if (lines.at(-1) === '') lines.pop()
+  const endsClean = buffer.length === 0 || buffer[buffer.length - 1] === NEWLINE
+  // Where the last complete line ends (just after its newline).
+  const completeEnd = endsClean ? buffer.length : buffer.lastIndexOf(NEWLINE) + 1
+  const lines = buffer.subarray(0, completeEnd).toString('utf8').split('\n')
+  lines.pop() // the empty string after the last newline
   const records: SealedRecord[] = []
   const damagedLines: number[] = []
-  let setAside: LoadedFile['setAside']
-  let keepBytes = buffer.length
+  let keepBytes = completeEnd
 
   lines.forEach((line, index) => {
-    const isLast = index === lines.length - 1
     const record = parseRecord(line)
-    if (isLast && (!endsClean || record === null)) {
-      keepBytes = buffer.length - Buffer.byteLength(line, 'utf8') - (endsClean ? 1 : 0)
-      return
-    }
-    if (record === null) damagedLines.push(index + 1)
-    else records.push(record)
+    if (record !== null) records.push(record)
+    else if (index === lines.length - 1 && endsClean) {
+      // A complete last line that does not parse: a torn write whose newline made it to disk.
+      keepBytes = buffer.subarray(0, completeEnd - 1).lastIndexOf(NEWLINE) + 1
+    } else damagedLines.push(index + 1)
   })
 
+  let setAside: LoadedFile['setAside']
   if (keepBytes < buffer.length) {
     const torn = buffer.subarray(keepBytes)
     const stamp = new Date().toISOString().replace(/[:.]/g, '-')
-    const asideFile = join(directory, `journal.torn-${stamp}.part`)
+    const asideFile = join(directory, `journal.torn-${stamp}-${randomBytes(3).toString('hex')}.part`)
     await writeFile(asideFile, torn, { mode: 0o600, flush: true })
+    await syncDirectory(directory)
     const handle = await open(file, 'r+')
     try {
       await handle.truncate(keepBytes)
@@ -319,18 +387,18 @@ async function loadFile(directory: string, file: string): Promise<LoadedFile> {
         : 'the last record was cut off mid-write (the app stopped while writing it)',
     }
   }
-  return { records, damagedLines, ...(setAside ? { setAside } : {}) }
+  return { records, damagedLines, bytes: keepBytes, ...(setAside ? { setAside } : {}) }
 }
 
 /** Walks the file as it is on disk now and reports the first broken link, if any. */
-export async function verifyFile(file: string): Promise<JournalVerificationReport> {
+export async function verifyFile(file: string): Promise<JournalVerificationReport & { lastHash: string }> {
   let text: string
   try {
     const info = await stat(file)
-    if (info.size === 0) return { ok: true, records: 0 }
+    if (info.size === 0) return { ok: true, records: 0, lastHash: GENESIS_HASH }
     text = await readFile(file, 'utf8')
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { ok: true, records: 0 }
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { ok: true, records: 0, lastHash: GENESIS_HASH }
     throw error
   }
   const lines = text.split('\n')
@@ -345,15 +413,17 @@ export async function verifyFile(file: string): Promise<JournalVerificationRepor
       return {
         ok: false,
         records: count,
+        lastHash: prevHash,
         firstBroken: { seq: null, line: lineNumber, at: null, reason: 'the record cannot be read' },
       }
     }
-    const broken = (reason: string): JournalVerificationReport => ({
+    const broken = (reason: string): JournalVerificationReport & { lastHash: string } => ({
       ok: false,
       records: count,
+      lastHash: prevHash,
       firstBroken: { seq: record.seq, line: lineNumber, at: record.at, reason },
     })
-    if (!hashMatches(record)) return broken('its content does not match its hash: it was changed after it was written')
+    if (!lineHashMatches(line, record)) return broken('its content does not match its hash: it was changed after it was written')
     if (record.prev !== prevHash)
       return broken('it does not follow the record before it: a record was removed, inserted or changed')
     if (record.seq !== expectedSeq) return broken(`its number is ${record.seq} where ${expectedSeq} was expected`)
@@ -361,7 +431,7 @@ export async function verifyFile(file: string): Promise<JournalVerificationRepor
     expectedSeq += 1
     count += 1
   }
-  return { ok: true, records: count }
+  return { ok: true, records: count, lastHash: prevHash }
 }
 
 async function syncDirectory(directory: string): Promise<void> {

@@ -43,7 +43,10 @@ export function createReconciler(journal: Journal, onReport?: (report: Reconcili
     } catch (error) {
       outcome = { found: 'unknown', note: `Verification could not finish: ${(error as Error).message}` }
     }
-    return journal.append(reference, eventOf(movement, outcome))
+    // The movement's own poller may have finished it while we asked: its answer stands.
+    const now = journal.get(reference)
+    if (!now || !OPEN_STATES.includes(now.state)) return now ?? movement
+    return journal.append(reference, eventOf(now, outcome))
   }
 
   async function runOnce(): Promise<ReconciliationReport> {
@@ -53,15 +56,26 @@ export function createReconciler(journal: Journal, onReport?: (report: Reconcili
     for (const movement of open) {
       if (!verifiers.has(movement.kind)) continue
       const before = movement.state
-      const after = await verifyOne(movement.reference)
-      items.push({
-        reference: movement.reference,
-        kind: movement.kind,
-        before,
-        after: after.state,
-        note: after.timeline.at(-1)?.note ?? '',
-        ...(after.lastVerification ? { verification: after.lastVerification } : {}),
-      })
+      try {
+        const after = await verifyOne(movement.reference)
+        items.push({
+          reference: movement.reference,
+          kind: movement.kind,
+          before,
+          after: after.state,
+          note: after.timeline.at(-1)?.note ?? '',
+          ...(after.lastVerification ? { verification: after.lastVerification } : {}),
+        })
+      } catch (error) {
+        // One movement that cannot be journaled must not hide what the others found.
+        items.push({
+          reference: movement.reference,
+          kind: movement.kind,
+          before,
+          after: before,
+          note: `Could not record the verification: ${(error as Error).message}`,
+        })
+      }
     }
     const report: ReconciliationReport = { startedAt, finishedAt: new Date().toISOString(), items }
     last = report
