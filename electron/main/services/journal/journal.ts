@@ -423,7 +423,8 @@ export async function verifyFile(file: string): Promise<JournalVerificationRepor
       lastHash: prevHash,
       firstBroken: { seq: record.seq, line: lineNumber, at: record.at, reason },
     })
-    if (!lineHashMatches(line, record)) return broken('its content does not match its hash: it was changed after it was written')
+    if (!lineHashMatches(line, record))
+      return broken('its content does not match its hash: it was changed after it was written')
     if (record.prev !== prevHash)
       return broken('it does not follow the record before it: a record was removed, inserted or changed')
     if (record.seq !== expectedSeq) return broken(`its number is ${record.seq} where ${expectedSeq} was expected`)
