@@ -20,3 +20,32 @@ export interface AvailabilityEntry {
   country: string
   status: AvailabilityStatus
 }
+
+export const OPERATOR_COUNTRIES = ['KE', 'GH'] as const
+export type OperatorCountry = (typeof OPERATOR_COUNTRIES)[number]
+
+/** A mobile money operator (spec 2.2). min and max are exact decimal strings ("10.00"). */
+export interface MobileMoneyOperator {
+  name: string
+  slug: string
+  code: string
+  country: string
+  min: string
+  max: string
+}
+
+/** A bank account resolved by the service (spec 2.3): whose account this is. */
+export interface BankResolution {
+  bankName: string
+  bankCode: string
+  accountNumber: string
+  accountName: string
+}
+
+/** A mobile money account resolved by the service (spec 2.4). */
+export interface MobileMoneyResolution {
+  operatorName: string
+  operatorCode: string
+  phoneNumber: string
+  accountName: string
+}

@@ -21,3 +21,47 @@ export interface PayoutBody {
   }
   metadata?: Record<string, string>
 }
+
+/** What the service answered to a disburse (spec 2.7), amounts as exact decimal strings. */
+export interface PayoutAccepted {
+  reference: string
+  status: string
+  amount: string
+  fee: string
+  currency: string
+  message: string
+}
+
+/** What the Payout Verification API says of one payout (2.7 shape plus trace_id and message). */
+export interface PayoutFound extends PayoutAccepted {
+  traceId: string | null
+}
+
+/** The filters of the recent-payouts table (all optional; applied in the renderer). */
+export interface RecentPayoutFilter {
+  search: string
+  states: string[]
+  currencies: PayoutCurrency[]
+  /** Inclusive range of creation times, epoch milliseconds. */
+  from: number | null
+  to: number | null
+}
+
+/**
+ * Whether a payout may be sent again: it is unknown and the latest verification, made after it was
+ * last sent, found no such payout at the service. Anything else could pay twice.
+ */
+export function canSendAgain(movement: {
+  kind: string
+  state: string
+  timeline: ReadonlyArray<{ seq: number; state?: string; verification?: 'found' | 'absent' }>
+}): boolean {
+  if (movement.kind !== 'payout' || movement.state !== 'unknown') return false
+  let lastSent = -1
+  let lastVerification: { seq: number; verification: 'found' | 'absent' } | null = null
+  for (const event of movement.timeline) {
+    if (event.state === 'sent') lastSent = Math.max(lastSent, event.seq)
+    if (event.verification) lastVerification = { seq: event.seq, verification: event.verification }
+  }
+  return lastVerification !== null && lastVerification.verification === 'absent' && lastVerification.seq > lastSent
+}

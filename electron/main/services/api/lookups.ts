@@ -1,14 +1,43 @@
 /** Lookups (spec 4.1): banks, mobile money operators, account resolution, ZA availability. */
-import type { AvailabilityEntry, Bank, BankCountry } from '../../../../shared/domain/lookups'
-import { availabilitySchema, banksSchema } from './lookup-schemas'
+import type {
+  AvailabilityEntry,
+  Bank,
+  BankCountry,
+  BankResolution,
+  MobileMoneyOperator,
+  MobileMoneyResolution,
+  OperatorCountry,
+} from '../../../../shared/domain/lookups'
+import {
+  availabilitySchema,
+  bankResolutionSchema,
+  banksSchema,
+  mobileMoneyResolutionSchema,
+  operatorsSchema,
+} from './lookup-schemas'
 import type { PaymentsClient } from './payments-client'
 
 export const BANKS_PATH = '/merchant/api/v1/misc/banks'
+export const OPERATORS_PATH = '/merchant/api/v1/misc/mobile-money'
+export const RESOLVE_BANK_PATH = '/merchant/api/v1/misc/banks/resolve'
+export const RESOLVE_MOBILE_MONEY_PATH = '/merchant/api/v1/misc/mobile-money/resolve'
 export const AVAILABILITY_PATH = '/merchant/api/v1/payouts/availability'
 
 export function lookupEndpoints(client: PaymentsClient) {
   return {
     banks: (countryCode: BankCountry): Promise<Bank[]> => client.get(BANKS_PATH, banksSchema, { countryCode }),
+    operators: (countryCode: OperatorCountry): Promise<MobileMoneyOperator[]> =>
+      client.get(OPERATORS_PATH, operatorsSchema, { countryCode }),
+    /** Nigeria and Kenya only; `currency` is the country code the spec shows (NG, KE). */
+    resolveBank: (input: { bank: string; account: string; currency: 'NG' | 'KE' }): Promise<BankResolution> =>
+      client.post(RESOLVE_BANK_PATH, bankResolutionSchema, input, { read: true }),
+    /** Ghana only. */
+    resolveMobileMoney: (input: {
+      mobileMoneyCode: string
+      phoneNumber: string
+      currency: 'GH'
+    }): Promise<MobileMoneyResolution> =>
+      client.post(RESOLVE_MOBILE_MONEY_PATH, mobileMoneyResolutionSchema, input, { read: true }),
     availability: (type: 'bank_account' | 'mobile_money', currency: 'ZAR'): Promise<AvailabilityEntry[]> =>
       client.post(AVAILABILITY_PATH, availabilitySchema, { type, currency }, { read: true }),
   }

@@ -155,7 +155,7 @@ export function createPaymentsClient(options: PaymentsClientOptions): PaymentsCl
     if (!envelope) {
       throw new ApiFailure(
         isWrite ? 'outcome_unknown' : 'bad_response',
-        `The payments service answered HTTP ${response.status} on ${where} with a body that is not the expected JSON${isWrite ? '; the request may have been carried out. Verify before retrying' : ''}.`,
+        `Unexpected response from the service: check the base URL (HTTP ${response.status} on ${where} was not the expected JSON${isWrite ? '; the request may have been carried out, so it is verified by reference before anything is sent again' : ''}).`,
         isWrite,
         response.status,
       )

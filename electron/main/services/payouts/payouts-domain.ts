@@ -1,8 +1,146 @@
-/** The payouts channels, served from the services of this folder. */
+/**
+ * The payouts channels: checks a payout with the shared rules, sends it through the payout sender
+ * (journal first), follows it to completion with the watcher, announces the end on the desktop,
+ * and tells the renderer of every change. Open payouts are resumed after start-up reconciliation.
+ */
+import { randomBytes } from 'node:crypto'
+import type { MovementView } from '../../../../shared/domain/journal'
+import { OPEN_STATES } from '../../../../shared/domain/journal'
+import type { PayoutBody } from '../../../../shared/domain/payouts'
 import type { payoutChannels } from '../../../../shared/ipc/channels/payouts'
+import {
+  BANK_COUNTRY_OF,
+  OPERATOR_COUNTRY_OF,
+  confirmationMatches,
+  payoutBodyProblems,
+  referenceProblem,
+} from '../../../../shared/rules/payouts'
+import type { PayoutLists } from '../../../../shared/rules/payouts'
+import { AppFailure } from '../../../../shared/result'
 import type { DomainService } from '../domain-service'
+import { lookupCacheOf } from '../lookups/lookup-cache'
 import type { ServiceContext } from '../service-context'
+import { createPayoutSender, createPayoutVerifier } from './payout-sender'
+import { createPayoutWatcher } from './payout-watcher'
+import type { WatchDelays } from './payout-watcher'
 
-export function createPayoutDomain(_context: ServiceContext): DomainService<keyof typeof payoutChannels> {
-  return { handlers: {} }
+export function createPayoutDomain(
+  context: ServiceContext,
+  options: { delays?: WatchDelays } = {},
+): DomainService<keyof typeof payoutChannels> {
+  const { journal } = context
+  const verifier = createPayoutVerifier(context.apiFor)
+  context.reconciler.register('payout', verifier)
+  const sender = createPayoutSender({ journal, apiFor: context.apiFor, now: context.now })
+  const lookups = lookupCacheOf(context)
+  const changed = (movement: MovementView) => context.emit('payouts:changed', movement)
+  const watcher = createPayoutWatcher({
+    journal,
+    verifier,
+    onChange: changed,
+    onFinal: (movement) => context.desktop.notifier.notify(noticeOf(movement)),
+    ...(options.delays ? { delays: options.delays } : {}),
+  })
+
+  function payoutOf(reference: string): MovementView {
+    const movement = journal.get(reference)
+    if (!movement || movement.kind !== 'payout')
+      throw new AppFailure('not_found', `This desk has no payout with reference ${reference}.`)
+    return movement
+  }
+
+  /** The lists the rules check against; a list that cannot be read now is left to the service. */
+  async function listsFor(body: PayoutBody, profileId: string): Promise<PayoutLists> {
+    const { currency, type } = body.destination
+    const lists: PayoutLists = {}
+    try {
+      const bankCountry = BANK_COUNTRY_OF[currency]
+      const operatorCountry = OPERATOR_COUNTRY_OF[currency]
+      if (type === 'bank_account' && bankCountry)
+        lists.bankCodes = (await lookups.banks(bankCountry, { profileId })).map((bank) => bank.code)
+      if (type === 'mobile_money' && operatorCountry)
+        lists.operators = await lookups.operators(operatorCountry, { profileId })
+      if (type === 'mobile_money' && currency === 'ZAR')
+        lists.operators = await (await context.apiFor(profileId)).api.lookups.availability('mobile_money', 'ZAR')
+    } catch (error) {
+      context.log.warn(
+        'Payout checks: a lookup list could not be read; the service checks it',
+        (error as Error).message,
+      )
+    }
+    return lists
+  }
+
+  function newReference(): string {
+    const day = context.now().toISOString().slice(0, 10).replaceAll('-', '')
+    for (;;) {
+      const reference = `PD-${day}-${randomBytes(5).toString('hex').toUpperCase()}`
+      if (!journal.has(reference)) return reference
+    }
+  }
+
+  return {
+    handlers: {
+      'payouts:newReference': () => newReference(),
+      'payouts:checkReference': ({ reference }) => ({
+        problem:
+          referenceProblem(reference) ??
+          (journal.has(reference) ? 'This reference was already used by this desk: every payout needs its own.' : null),
+      }),
+      'payouts:send': async ({ body: input, confirmAmount }) => {
+        const body = input as PayoutBody
+        const { profileId, mode } = await context.apiFor()
+        const problems = payoutBodyProblems(body, await listsFor(body, profileId))
+        const issues = Object.entries(problems).map(([path, message]) => ({ path, message }))
+        if (issues.length)
+          throw new AppFailure('bad_request', 'The payout was not sent: some fields need attention.', { issues })
+        if (journal.has(body.reference))
+          throw new AppFailure('conflict', `The reference ${body.reference} was already used by this desk.`)
+        if (mode === 'live' && !confirmationMatches(confirmAmount ?? '', body.destination.amount))
+          throw new AppFailure('bad_request', 'This is a Live payout: type its amount exactly to confirm it.')
+        const movement = await sender.send(body, profileId)
+        changed(movement)
+        watcher.watch(movement.reference)
+        return movement
+      },
+      'payouts:list': () => journal.list({ kind: 'payout' }),
+      'payouts:get': ({ reference }) => payoutOf(reference),
+      'payouts:verify': async ({ reference }) => {
+        payoutOf(reference)
+        return watcher.verifyNow(reference)
+      },
+      'payouts:resend': async ({ reference }) => {
+        payoutOf(reference)
+        try {
+          const movement = await sender.resend(reference)
+          watcher.watch(reference)
+          return movement
+        } finally {
+          const latest = journal.get(reference)
+          if (latest) changed(latest)
+        }
+      },
+    },
+    start() {
+      for (const movement of journal.list({ kind: 'payout', states: OPEN_STATES })) watcher.watch(movement.reference)
+    },
+    close: () => watcher.close(),
+  }
+}
+
+/** The desktop notification of a finished payout, in plain words. */
+export function noticeOf(movement: MovementView): { kind: 'success' | 'failure'; title: string; body: string } {
+  const destination = (movement.request as { destination?: { amount?: string; currency?: string } }).destination
+  const what = `${destination?.amount ?? ''} ${destination?.currency ?? ''}`.trim()
+  const last = [...movement.timeline].reverse().find((event) => event.data)?.data ?? {}
+  if (movement.state === 'success') {
+    const trace = typeof last['trace_id'] === 'string' ? ` Trace id ${last['trace_id']}.` : ''
+    return { kind: 'success', title: 'Payout paid', body: `${what} paid, reference ${movement.reference}.${trace}` }
+  }
+  const reason = typeof last['message'] === 'string' && last['message'] ? last['message'] : 'no reason given'
+  return {
+    kind: 'failure',
+    title: 'Payout failed',
+    body: `${what} was not paid, reference ${movement.reference}: ${reason}.`,
+  }
 }

@@ -1,0 +1,134 @@
+/**
+ * Follows open payouts until they end, since a desktop app receives no webhooks: each one is
+ * verified by reference with backoff (1 s, 2 s, 4 s ... capped) and what changed is journaled.
+ * An unknown payout found absent stops here and waits for the user's "Send again"; success or
+ * failure ends the watch and is announced. Timers are cancelled on close.
+ */
+import type { MovementView } from '../../../../shared/domain/journal'
+import { isFinal } from '../../../../shared/domain/journal'
+import { canSendAgain } from '../../../../shared/domain/payouts'
+import type { Journal, NewEvent } from '../journal/journal'
+import type { Verifier, VerifiedOutcome } from '../journal/reconciler'
+
+export interface PayoutWatcher {
+  /** Starts following a payout (again), from the shortest delay. */
+  watch(reference: string): void
+  /** Verifies now, journals what was found whatever it is, and keeps following if still open. */
+  verifyNow(reference: string): Promise<MovementView>
+  close(): Promise<void>
+}
+
+export interface WatchDelays {
+  firstMs: number
+  maxMs: number
+}
+
+export const DEFAULT_WATCH_DELAYS: WatchDelays = { firstMs: 1000, maxMs: 30_000 }
+
+export function createPayoutWatcher(deps: {
+  journal: Journal
+  verifier: Verifier
+  onChange(movement: MovementView): void
+  onFinal(movement: MovementView): void
+  delays?: WatchDelays
+}): PayoutWatcher {
+  const delays = deps.delays ?? DEFAULT_WATCH_DELAYS
+  const timers = new Map<string, { timer: ReturnType<typeof setTimeout>; attempt: number }>()
+  const inFlight = new Map<string, Promise<MovementView>>()
+  let closed = false
+
+  function stillFollowed(movement: MovementView | undefined): movement is MovementView {
+    return !!movement && movement.kind === 'payout' && !isFinal(movement.state) && !canSendAgain(movement)
+  }
+
+  function schedule(reference: string, attempt: number): void {
+    if (closed) return
+    const existing = timers.get(reference)
+    if (existing) clearTimeout(existing.timer)
+    const delay = Math.min(delays.firstMs * 2 ** attempt, delays.maxMs)
+    const timer = setTimeout(() => {
+      timers.delete(reference)
+      void verify(reference, false).then(
+        (after) => {
+          if (stillFollowed(after)) schedule(reference, attempt + 1)
+        },
+        () => schedule(reference, attempt + 1),
+      )
+    }, delay)
+    timers.set(reference, { timer, attempt })
+  }
+
+  function verify(reference: string, always: boolean): Promise<MovementView> {
+    const running = inFlight.get(reference)
+    if (running) return running
+    const work = (async () => {
+      const before = deps.journal.get(reference)
+      if (!before) throw new Error(`No payout ${reference} in the journal`)
+      if (isFinal(before.state)) return before
+      const outcome = await deps.verifier(before)
+      // The journal may have moved while we asked (a resend, another verification).
+      const current = deps.journal.get(reference) ?? before
+      if (closed || isFinal(current.state)) return current
+      const event = eventOf(current, outcome, always)
+      if (!event) return current
+      const after = await deps.journal.append(reference, event)
+      deps.onChange(after)
+      if (isFinal(after.state)) deps.onFinal(after)
+      return after
+    })().finally(() => inFlight.delete(reference))
+    inFlight.set(reference, work)
+    return work
+  }
+
+  return {
+    watch(reference) {
+      if (stillFollowed(deps.journal.get(reference))) schedule(reference, 0)
+    },
+    async verifyNow(reference) {
+      const after = await verify(reference, true)
+      if (stillFollowed(after)) schedule(reference, 0)
+      return after
+    },
+    async close() {
+      closed = true
+      for (const { timer } of timers.values()) clearTimeout(timer)
+      timers.clear()
+      await Promise.allSettled([...inFlight.values()])
+    },
+  }
+}
+
+/**
+ * The journal event for what a verification found, or null when nothing new is worth a record
+ * (still processing, or the same "cannot say" as last time) unless the user asked (`always`).
+ */
+export function eventOf(movement: MovementView, outcome: VerifiedOutcome, always: boolean): NewEvent | null {
+  switch (outcome.found) {
+    case 'success':
+    case 'failed':
+    case 'processing': {
+      const changes = outcome.found !== movement.state
+      if (!changes && !always) return null
+      return {
+        ...(changes ? { state: outcome.found } : {}),
+        note: `Verified by reference: ${outcome.note}`,
+        verification: 'found',
+        ...(outcome.data ? { data: outcome.data } : {}),
+      }
+    }
+    case 'absent':
+      return {
+        ...(movement.state !== 'unknown' ? { state: 'unknown' as const } : {}),
+        note: `Verified by reference: ${outcome.note}`,
+        verification: 'absent',
+      }
+    case 'unknown': {
+      const note = `Verification could not say: ${outcome.note}`
+      if (!always && movement.timeline.at(-1)?.note === note) return null
+      return {
+        ...(movement.state === 'sent' || movement.state === 'recorded' ? { state: 'unknown' as const } : {}),
+        note,
+      }
+    }
+  }
+}
