@@ -2,7 +2,15 @@ import { defineStore } from 'pinia'
 import { reactive, ref } from 'vue'
 import { api } from '../api'
 import type { AppError, Result } from '../../../shared/result'
-import type { AvailabilityEntry, Bank, BankCountry } from '../../../shared/domain/lookups'
+import type {
+  AvailabilityEntry,
+  Bank,
+  BankCountry,
+  BankResolution,
+  MobileMoneyOperator,
+  MobileMoneyResolution,
+  OperatorCountry,
+} from '../../../shared/domain/lookups'
 import { callApi } from './call'
 
 export type AvailabilityType = 'bank_account' | 'mobile_money'
@@ -30,10 +38,15 @@ export const useLookupsStore = defineStore('lookups', () => {
     }
   }
 
-  async function loadBanks(countryCode: BankCountry): Promise<Result<Bank[]>> {
+  const operators = reactive<Partial<Record<OperatorCountry, MobileMoneyOperator[]>>>({})
+  const loadingOperators = ref(false)
+  const operatorsError = ref<AppError | null>(null)
+
+  /** Banks of a country; main caches them per profile, `refresh` asks the service again. */
+  async function loadBanks(countryCode: BankCountry, refresh = false): Promise<Result<Bank[]>> {
     loadingBanks.value = true
     try {
-      const result = await callApi(() => api.lookups.banks({ countryCode }))
+      const result = await callApi(() => api.lookups.banks({ countryCode, refresh }))
       if (result.ok) banks[countryCode] = result.data
       banksError.value = result.ok ? null : result.error
       lastError.value = banksError.value
@@ -43,7 +56,40 @@ export const useLookupsStore = defineStore('lookups', () => {
     }
   }
 
+  async function loadOperators(countryCode: OperatorCountry, refresh = false): Promise<Result<MobileMoneyOperator[]>> {
+    loadingOperators.value = true
+    try {
+      const result = await callApi(() => api.lookups.operators({ countryCode, refresh }))
+      if (result.ok) operators[countryCode] = result.data
+      operatorsError.value = result.ok ? null : result.error
+      return result
+    } finally {
+      loadingOperators.value = false
+    }
+  }
+
+  function resolveBank(input: {
+    bank: string
+    account: string
+    currency: 'NGN' | 'KES'
+  }): Promise<Result<BankResolution>> {
+    return callApi(() => api.lookups.resolveBank(input))
+  }
+
+  function resolveMobileMoney(input: {
+    mobileMoneyCode: string
+    phoneNumber: string
+  }): Promise<Result<MobileMoneyResolution>> {
+    return callApi(() => api.lookups.resolveMobileMoney({ ...input, currency: 'GHS' }))
+  }
+
   return {
+    operators,
+    loadingOperators,
+    operatorsError,
+    loadOperators,
+    resolveBank,
+    resolveMobileMoney,
     availability,
     banks,
     loadingAvailability,
