@@ -32,7 +32,7 @@ async function settle(page: Page, name: string): Promise<void> {
   }
   if (name === 'payouts') {
     await expect(page.getByTestId('payout-form')).toBeVisible()
-    await expect(page.getByTestId('payout-reference').locator('input, :scope')).not.toHaveValue('')
+    await expect(page.getByTestId('payout-reference')).not.toHaveValue('')
   }
   if (name === 'settings') {
     await expect(page.getByTestId('profile-card-sandbox')).toBeVisible()

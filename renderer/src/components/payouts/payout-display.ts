@@ -1,6 +1,7 @@
 /** How a payout of the journal reads on screen: its destination, amount and status, in plain words. */
 import type { MovementState, MovementView } from '../../../../shared/domain/journal'
 import type { PayoutBody } from '../../../../shared/domain/payouts'
+import { formatMinorUnits, toMinorUnits } from '../../../../shared/money'
 
 export interface PayoutSummary {
   reference: string
@@ -16,9 +17,15 @@ export interface PayoutSummary {
   reason: string | null
 }
 
-/** "1500.50" -> "1,500.50": grouping only, the digits stay exactly as given. */
+/** "1500.5" -> "1,500.50": exact (minor units), two decimals, grouped; anything else as given. */
 export function groupDigits(amount: string): string {
-  const [whole = '', fraction] = amount.split('.')
+  let exact = amount
+  try {
+    exact = formatMinorUnits(toMinorUnits(amount))
+  } catch {
+    // Not an amount (yet): show what was typed.
+  }
+  const [whole = '', fraction] = exact.split('.')
   const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')
   return fraction === undefined ? grouped : `${grouped}.${fraction}`
 }
