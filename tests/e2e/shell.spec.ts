@@ -31,7 +31,8 @@ async function settle(page: Page, name: string): Promise<void> {
     await expect(page.getByTestId('availability-table').locator('tbody tr').first()).toBeVisible()
   }
   if (name === 'payouts') {
-    await expect(page.getByTestId('supported-banks-table').locator('tbody tr').first()).toBeVisible()
+    await expect(page.getByTestId('payout-form')).toBeVisible()
+    await expect(page.getByTestId('payout-reference')).not.toHaveValue('')
   }
   if (name === 'settings') {
     await expect(page.getByTestId('profile-card-sandbox')).toBeVisible()

@@ -2,7 +2,14 @@ import { defineStore } from 'pinia'
 import { reactive, ref } from 'vue'
 import { api } from '../api'
 import type { AppError, Result } from '../../../shared/result'
-import type { Bank, BankCountry } from '../../../shared/domain/lookups'
+import type {
+  Bank,
+  BankCountry,
+  BankResolution,
+  MobileMoneyOperator,
+  MobileMoneyResolution,
+  OperatorCountry,
+} from '../../../shared/domain/lookups'
 import { callApi } from './call'
 
 /** Reference data of the payments service, read through the active profile. */
@@ -12,10 +19,15 @@ export const useLookupsStore = defineStore('lookups', () => {
   const banksError = ref<AppError | null>(null)
   const lastError = ref<AppError | null>(null)
 
-  async function loadBanks(countryCode: BankCountry): Promise<Result<Bank[]>> {
+  const operators = reactive<Partial<Record<OperatorCountry, MobileMoneyOperator[]>>>({})
+  const loadingOperators = ref(false)
+  const operatorsError = ref<AppError | null>(null)
+
+  /** Banks of a country; main caches them per profile, `refresh` asks the service again. */
+  async function loadBanks(countryCode: BankCountry, refresh = false): Promise<Result<Bank[]>> {
     loadingBanks.value = true
     try {
-      const result = await callApi(() => api.lookups.banks({ countryCode }))
+      const result = await callApi(() => api.lookups.banks({ countryCode, refresh }))
       if (result.ok) banks[countryCode] = result.data
       banksError.value = result.ok ? null : result.error
       lastError.value = banksError.value
@@ -25,7 +37,40 @@ export const useLookupsStore = defineStore('lookups', () => {
     }
   }
 
+  async function loadOperators(countryCode: OperatorCountry, refresh = false): Promise<Result<MobileMoneyOperator[]>> {
+    loadingOperators.value = true
+    try {
+      const result = await callApi(() => api.lookups.operators({ countryCode, refresh }))
+      if (result.ok) operators[countryCode] = result.data
+      operatorsError.value = result.ok ? null : result.error
+      return result
+    } finally {
+      loadingOperators.value = false
+    }
+  }
+
+  function resolveBank(input: {
+    bank: string
+    account: string
+    currency: 'NGN' | 'KES'
+  }): Promise<Result<BankResolution>> {
+    return callApi(() => api.lookups.resolveBank(input))
+  }
+
+  function resolveMobileMoney(input: {
+    mobileMoneyCode: string
+    phoneNumber: string
+  }): Promise<Result<MobileMoneyResolution>> {
+    return callApi(() => api.lookups.resolveMobileMoney({ ...input, currency: 'GHS' }))
+  }
+
   return {
+    operators,
+    loadingOperators,
+    operatorsError,
+    loadOperators,
+    resolveBank,
+    resolveMobileMoney,
     banks,
     loadingBanks,
     banksError,

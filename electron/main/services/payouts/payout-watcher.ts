@@ -1,6 +1,6 @@
 /**
  * Follows open payouts until they end, since a desktop app receives no webhooks: each one is
- * verified by reference with backoff (1 s, 2 s, 4 s ... capped) and what changed is journaled.
+ * verified by reference with backoff (1 s, 2 s, 4 s ... capped at 15 s) and what changed is journaled.
  * An unknown payout found absent stops here and waits for the user's "Send again"; success or
  * failure ends the watch and is announced. Timers are cancelled on close.
  */
@@ -23,7 +23,7 @@ export interface WatchDelays {
   maxMs: number
 }
 
-export const DEFAULT_WATCH_DELAYS: WatchDelays = { firstMs: 1000, maxMs: 30_000 }
+export const DEFAULT_WATCH_DELAYS: WatchDelays = { firstMs: 1000, maxMs: 15_000 }
 
 export function createPayoutWatcher(deps: {
   journal: Journal

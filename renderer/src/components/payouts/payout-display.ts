@@ -1,0 +1,92 @@
+/** How a payout of the journal reads on screen: its destination, amount and status, in plain words. */
+import type { MovementState, MovementView } from '../../../../shared/domain/journal'
+import type { PayoutBody } from '../../../../shared/domain/payouts'
+import { formatMinorUnits, toMinorUnits } from '../../../../shared/money'
+
+export interface PayoutSummary {
+  reference: string
+  state: MovementState
+  createdAt: string
+  amount: string
+  currency: string
+  recipient: string
+  account: string
+  destination: string
+  narration: string
+  traceId: string | null
+  reason: string | null
+}
+
+/** "1500.5" -> "1,500.50": exact (minor units), two decimals, grouped; anything else as given. */
+export function groupDigits(amount: string): string {
+  let exact = amount
+  try {
+    exact = formatMinorUnits(toMinorUnits(amount))
+  } catch {
+    // Not an amount (yet): show what was typed.
+  }
+  const [whole = '', fraction] = exact.split('.')
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')
+  return fraction === undefined ? grouped : `${grouped}.${fraction}`
+}
+
+export function destinationOf(body: PayoutBody): { account: string; destination: string } {
+  const { destination } = body
+  if (destination.type === 'bank_account') {
+    const account = destination.bank_account?.account ?? ''
+    return { account, destination: `Bank ${destination.bank_account?.bank ?? '?'} · account ${account}` }
+  }
+  const account = destination.mobile_money?.mobile_number ?? ''
+  return { account, destination: `Mobile money ${destination.mobile_money?.operator ?? '?'} · ${account}` }
+}
+
+/** The latest value of a data field of the timeline (trace id, reason). */
+function latestData(movement: MovementView, key: string): string | null {
+  for (const event of [...movement.timeline].reverse()) {
+    const value = event.data?.[key]
+    if (typeof value === 'string' && value !== '') return value
+  }
+  return null
+}
+
+export function summaryOf(movement: MovementView): PayoutSummary {
+  const body = movement.request as unknown as PayoutBody
+  const { account, destination } = destinationOf(body)
+  return {
+    reference: movement.reference,
+    state: movement.state,
+    createdAt: movement.createdAt,
+    amount: body.destination.amount,
+    currency: body.destination.currency,
+    recipient: body.destination.customer.name ?? body.destination.bank_account?.account_name ?? '',
+    account,
+    destination,
+    narration: body.destination.narration ?? '',
+    traceId: latestData(movement, 'trace_id'),
+    reason:
+      movement.state === 'failed' ? (latestData(movement, 'message') ?? movement.timeline.at(-1)?.note ?? null) : null,
+  }
+}
+
+export const STATE_LABELS: Record<MovementState, string> = {
+  recorded: 'Recorded',
+  sent: 'Sent',
+  processing: 'Processing',
+  unknown: 'Unknown — verifying',
+  success: 'Paid',
+  failed: 'Failed',
+}
+
+export const STATE_TAG_TYPES: Record<MovementState, 'default' | 'info' | 'warning' | 'success' | 'error'> = {
+  recorded: 'default',
+  sent: 'info',
+  processing: 'info',
+  unknown: 'warning',
+  success: 'success',
+  failed: 'error',
+}
+
+export function formatTime(iso: string): string {
+  const date = new Date(iso)
+  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString()
+}

@@ -1,0 +1,95 @@
+import { defineStore } from 'pinia'
+import { reactive, ref } from 'vue'
+import { api } from '../api'
+import type { Unsubscribe } from '../../../shared/ipc/contract'
+import type { MovementView } from '../../../shared/domain/journal'
+import type { PayoutBody } from '../../../shared/domain/payouts'
+import type { AvailabilityStatus } from '../../../shared/domain/lookups'
+import type { AppError, Result } from '../../../shared/result'
+import { emptyDraft } from '../../../shared/rules/payouts'
+import type { PayoutDraft } from '../../../shared/rules/payouts'
+import { callApi } from './call'
+
+/**
+ * The payouts this desk sent (from main's journal), kept current by `payouts:changed` events, and
+ * the actions on them. Main holds the state; this store asks for it on mount and follows events.
+ */
+export const usePayoutsStore = defineStore('payouts', () => {
+  const movements = ref<MovementView[]>([])
+  const loading = ref(false)
+  const listError = ref<AppError | null>(null)
+  let unsubscribe: Unsubscribe | null = null
+
+  /** The payout being prepared: kept here so Review and Back (or leaving the screen) lose nothing. */
+  const draft = reactive<PayoutDraft>(emptyDraft())
+  /** The account-name check of the draft's destination (NG/KE banks, GH mobile money). */
+  const resolution = reactive<{
+    key: string
+    status: 'idle' | 'resolving' | 'resolved' | 'failed'
+    name: string | null
+    error: AppError | null
+  }>({ key: '', status: 'idle', name: null, error: null })
+  /** ZAR: the availability of the chosen bank or network, for the warning before sending. */
+  const availability = ref<AvailabilityStatus | null>(null)
+  /** The step of the screen and the payout just sent (its live state comes from `movements`). */
+  const step = ref<'form' | 'review' | 'sent'>('form')
+  const lastSent = ref<string | null>(null)
+
+  /** A fresh form for the next payout, with a new reference. */
+  async function startNew(): Promise<void> {
+    const currency = draft.currency
+    Object.assign(draft, emptyDraft(currency))
+    Object.assign(resolution, { key: '', status: 'idle', name: null, error: null })
+    availability.value = null
+    step.value = 'form'
+    lastSent.value = null
+    const reference = await callApi(() => api.payouts.newReference())
+    if (reference.ok && draft.reference === '') draft.reference = reference.data
+  }
+
+  function upsert(movement: MovementView): void {
+    const others = movements.value.filter((item) => item.reference !== movement.reference)
+    movements.value = [movement, ...others].sort((a, b) => b.createdAt.localeCompare(a.createdAt))
+  }
+
+  function follow(): void {
+    unsubscribe ??= api.payouts.onChanged(upsert)
+  }
+
+  async function load(): Promise<void> {
+    follow()
+    loading.value = true
+    try {
+      const result = await callApi(() => api.payouts.list())
+      if (result.ok) movements.value = result.data
+      listError.value = result.ok ? null : result.error
+    } finally {
+      loading.value = false
+    }
+  }
+
+  async function track(result: Promise<Result<MovementView>>): Promise<Result<MovementView>> {
+    const outcome = await result
+    if (outcome.ok) upsert(outcome.data)
+    return outcome
+  }
+
+  return {
+    draft,
+    resolution,
+    availability,
+    step,
+    lastSent,
+    startNew,
+    movements,
+    loading,
+    listError,
+    load,
+    newReference: () => callApi(() => api.payouts.newReference()),
+    checkReference: (reference: string) => callApi(() => api.payouts.checkReference({ reference })),
+    send: (body: PayoutBody, confirmAmount?: string) =>
+      track(callApi(() => api.payouts.send({ body, ...(confirmAmount === undefined ? {} : { confirmAmount }) }))),
+    verify: (reference: string) => track(callApi(() => api.payouts.verify({ reference }))),
+    resend: (reference: string) => track(callApi(() => api.payouts.resend({ reference }))),
+  }
+})
