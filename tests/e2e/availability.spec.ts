@@ -5,6 +5,9 @@
 import type { AppFixture } from './fixtures'
 import { test, expect } from './fixtures'
 
+// Each test starts one or two bridges with their simulators: allow for a busy machine.
+test.describe.configure({ timeout: 180_000 })
+
 const AVAILABILITY_PATH = '/merchant/api/v1/payouts/availability'
 
 async function faults(app: AppFixture, method: 'POST' | 'DELETE', body?: unknown): Promise<void> {
@@ -33,7 +36,7 @@ test('shows when the service last answered and asks again every minute while ope
   await expect(answeredAt.locator('time')).toHaveAttribute('datetime', first!)
   // After it, the list is read again and the time moves on.
   await page.clock.runFor(31_000)
-  await expect(answeredAt.locator('time')).not.toHaveAttribute('datetime', first!)
+  await expect(answeredAt.locator('time')).not.toHaveAttribute('datetime', first!, { timeout: 30_000 })
   const second = await answeredAt.locator('time').getAttribute('datetime')
   expect(Date.parse(second!) - Date.parse(first!)).toBeGreaterThanOrEqual(60_000)
 

@@ -11,6 +11,9 @@ import { openJournal } from '../../electron/main/services/journal/journal'
 import type { NewIntent } from '../../electron/main/services/journal/journal'
 import { test, expect } from './fixtures'
 
+// Each test starts one or two bridges with their simulators: allow for a busy machine.
+test.describe.configure({ timeout: 180_000 })
+
 const STATIC_DIR = resolve(__dirname, '../../out/renderer')
 
 function payoutIntent(reference: string, amount: string): NewIntent {

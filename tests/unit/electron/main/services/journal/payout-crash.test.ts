@@ -121,4 +121,4 @@ it('SIGKILL between the journal write and the send, and after the send: reconcil
     expect((body['data'] as { status: string }).status.toLowerCase(), reference).toBe('success')
   }
   expect((await payoutsAtSimulator()).size).toBe(intents.length)
-}, 120_000)
+}, 600_000)
