@@ -41,6 +41,8 @@ export interface LoadAllProgress {
   running: boolean
   loaded: number
   pages: number
+  /** date_created of the oldest payout loaded so far: with a date range, how far the run has come. */
+  oldest: string | null
   cancelled: boolean
   error: AppError | null
 }

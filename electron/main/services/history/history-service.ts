@@ -18,7 +18,14 @@ export const LOAD_ALL_MAX_ROWS = 500_000
 
 export type PageDirection = 'first' | 'older' | 'newer'
 
-const idleProgress = (): LoadAllProgress => ({ running: false, loaded: 0, pages: 0, cancelled: false, error: null })
+const idleProgress = (): LoadAllProgress => ({
+  running: false,
+  loaded: 0,
+  pages: 0,
+  oldest: null,
+  cancelled: false,
+  error: null,
+})
 
 function initialState(): HistoryState {
   return {
@@ -101,9 +108,9 @@ export function createHistoryService(
         items,
         allLoaded: error === null && !thisRun.cancelled,
         loadAll: {
+          ...state.loadAll,
           running: false,
           loaded: items.length,
-          pages: state.loadAll.pages,
           cancelled: thisRun.cancelled,
           error,
         },
@@ -124,9 +131,17 @@ export function createHistoryService(
           })
           if (thisRun.cancelled) return finish(null)
           items.push(...answer.items)
-          state = { ...state, loadAll: { ...state.loadAll, loaded: items.length, pages: state.loadAll.pages + 1 } }
-          progress()
           const last = answer.items[answer.items.length - 1]
+          state = {
+            ...state,
+            loadAll: {
+              ...state.loadAll,
+              loaded: items.length,
+              pages: state.loadAll.pages + 1,
+              oldest: last?.date_created ?? state.loadAll.oldest,
+            },
+          }
+          progress()
           if (!answer.hasMore || !last) return finish(null)
           if (items.length >= LOAD_ALL_MAX_ROWS) {
             return finish({
