@@ -68,6 +68,8 @@ export const useHistoryStore = defineStore('history', () => {
           ? [state.value.filter.from, state.value.filter.to]
           : null
       limit.value = state.value.limit
+      // First visit: show the newest page at once rather than an empty table.
+      if (state.value.items.length === 0 && !state.value.loadAll.running) await page('first')
     }
   }
 
@@ -86,6 +88,7 @@ export const useHistoryStore = defineStore('history', () => {
     await run(() => api.history.closeOffline())
     currency.value = null
     range.value = null
+    await page('first')
   }
   const exportLoaded = (format: ExportFormat): Promise<Result<ExportResult>> =>
     callApi(() => api.history.export({ format }))
