@@ -91,6 +91,8 @@ function readXlsx(bytes: Uint8Array, fileName: string): ReviewedTable {
       dense: true,
       cellText: false,
       cellHTML: false,
+      // Formulas are never ours: not parsed at all (faster, and nothing of one reaches the screen).
+      cellFormula: false,
       sheetRows: MAX_REVIEW_ROWS + 2,
     })
   } catch (error) {
