@@ -1,5 +1,13 @@
-/** Exports to XLSX and CSV and offline review of exported files (issue 6). */
+/** Exports to XLSX and CSV that are not one screen's own (issue 6): recent payouts from the journal. */
+import { z } from 'zod'
+import type { ExportResult } from '../../domain/export'
+import { returns } from '../define'
 
-export const exportChannels = {} as const
+export const exportFormat = z.enum(['xlsx', 'csv'])
+
+export const exportChannels = {
+  /** The journal's payouts (everything this desk sent), newest first, through the save dialog. */
+  'exports:recentPayouts': { input: z.strictObject({ format: exportFormat }), result: returns<ExportResult>() },
+} as const
 
 export const exportEvents = {} as const

@@ -49,6 +49,16 @@ export type Query = Record<string, string | number | undefined>
 export interface PaymentsClient {
   get<T>(path: string, schema: z.ZodType<T>, query?: Query): Promise<T>
   /**
+   * A GET whose answer carries fields next to `data` (payout history's `has_more`): the envelope's
+   * other fields are parsed with their own schema; a missing or mistyped one is a bad_response.
+   */
+  getWithSiblings<T, S>(
+    path: string,
+    schema: z.ZodType<T>,
+    siblings: z.ZodType<S>,
+    query?: Query,
+  ): Promise<{ data: T; siblings: S }>
+  /**
    * A POST. `read: true` marks one that moves nothing (resolve, availability): it may be asked
    * again after a 429, and a lost answer is "unreachable", not "outcome unknown".
    */
@@ -94,6 +104,17 @@ export function createPaymentsClient(options: PaymentsClientOptions): PaymentsCl
     body?: unknown,
     read = method === 'GET',
   ): Promise<T> {
+    return (await requestWithEnvelope(method, path, schema, query, body, read)).data
+  }
+
+  async function requestWithEnvelope<T>(
+    method: 'GET' | 'POST',
+    path: string,
+    schema: z.ZodType<T>,
+    query?: Query,
+    body?: unknown,
+    read = method === 'GET',
+  ): Promise<{ data: T; envelope: Envelope }> {
     const url = new URL(base + path)
     for (const [name, value] of Object.entries(query ?? {})) {
       if (value !== undefined) url.searchParams.set(name, String(value))
@@ -181,11 +202,27 @@ export function createPaymentsClient(options: PaymentsClientOptions): PaymentsCl
         response.status,
       )
     }
-    return parsed.data
+    return { data: parsed.data, envelope }
+  }
+
+  async function getWithSiblings<T, S>(path: string, schema: z.ZodType<T>, siblings: z.ZodType<S>, query?: Query) {
+    const { data, envelope } = await requestWithEnvelope('GET', path, schema, query)
+    const parsed = siblings.safeParse(envelope.raw)
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]
+      throw new ApiFailure(
+        'bad_response',
+        `The payments service's answer to GET ${path} has an unexpected ${issue?.path.join('.') || 'envelope'}: ${issue?.message ?? 'invalid'}.`,
+        false,
+      )
+    }
+    return { data, siblings: parsed.data }
   }
 
   return {
     get: (path, schema, query) => withRateLimitWaits('GET', path, () => request('GET', path, schema, query)),
+    getWithSiblings: (path, schema, siblings, query) =>
+      withRateLimitWaits('GET', path, () => getWithSiblings(path, schema, siblings, query)),
     post: (path, schema, body, postOptions) =>
       postOptions?.read
         ? withRateLimitWaits('POST', path, () => request('POST', path, schema, undefined, body, true))
@@ -197,15 +234,18 @@ interface Envelope {
   status: boolean
   message: string
   data: unknown
+  /** The whole answer object, for fields next to data. */
+  raw: Record<string, unknown>
 }
 
 function parseEnvelope(text: string): Envelope | null {
   try {
     const json = JSON.parse(text) as unknown
     if (typeof json !== 'object' || json === null) return null
-    const { status, message, data } = json as Record<string, unknown>
+    const raw = json as Record<string, unknown>
+    const { status, message, data } = raw
     if (typeof status !== 'boolean') return null
-    return { status, message: typeof message === 'string' ? message : '', data }
+    return { status, message: typeof message === 'string' ? message : '', data, raw }
   } catch {
     return null
   }

@@ -1,8 +1,57 @@
 /** The history channels, served from the services of this folder. */
+import { readFile, stat } from 'node:fs/promises'
+import { basename } from 'node:path'
+import { historyExportTable } from '../../../../shared/domain/history'
 import type { historyChannels } from '../../../../shared/ipc/channels/history'
+import { AppFailure } from '../../../../shared/result'
 import type { DomainService } from '../domain-service'
+import { MAX_REVIEW_BYTES } from '../export/export-reader'
+import { exportTableWithDialog } from '../export/table-export'
 import type { ServiceContext } from '../service-context'
+import { createHistoryService } from './history-service'
+import { reviewHistoryFile } from './offline-history'
 
-export function createHistoryDomain(_context: ServiceContext): DomainService<keyof typeof historyChannels> {
-  return { handlers: {} }
+async function readBounded(path: string): Promise<Buffer> {
+  try {
+    const info = await stat(path)
+    if (info.size > MAX_REVIEW_BYTES) {
+      throw new AppFailure(
+        'bad_request',
+        `${basename(path)}: the file is larger than ${MAX_REVIEW_BYTES / 1024 / 1024} MiB; no export of ours is that big.`,
+      )
+    }
+    return await readFile(path)
+  } catch (error) {
+    if (error instanceof AppFailure) throw error
+    throw new AppFailure(
+      'not_found',
+      `${basename(path)} could not be read: ${(error as NodeJS.ErrnoException).code ?? 'error'}.`,
+    )
+  }
+}
+
+export function createHistoryDomain(context: ServiceContext): DomainService<keyof typeof historyChannels> {
+  const history = createHistoryService(context)
+  return {
+    handlers: {
+      'history:state': () => history.state(),
+      'history:page': ({ filter, limit, direction }) => history.page(filter, limit, direction),
+      'history:loadAll': async ({ filter }) => (await history.startLoadAll(filter)).started,
+      'history:cancelLoadAll': () => history.cancelLoadAll(),
+      'history:export': ({ format }) =>
+        exportTableWithDialog(context, historyExportTable(history.state().items), format),
+      'history:openFile': async () => {
+        const path = await context.desktop.dialogs.chooseOpenPath({
+          title: 'Open an exported history for offline review',
+          filters: [{ name: 'Payout Desk exports', extensions: ['xlsx', 'csv'] }],
+        })
+        if (path === null) return history.state()
+        return history.openOffline(reviewHistoryFile(await readBounded(path), basename(path)))
+      },
+      'history:openDropped': ({ name, base64 }) =>
+        history.openOffline(reviewHistoryFile(Buffer.from(base64, 'base64'), basename(name))),
+      'history:closeOffline': () => history.closeOffline(),
+    },
+    close: () => history.close(),
+  }
 }

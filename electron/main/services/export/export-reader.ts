@@ -1,0 +1,241 @@
+/**
+ * Reads back a file this desk exported (offline review): no profile, no network. Our XLSX is
+ * recognised by its hidden marker sheet (export-marker.ts), our CSV by its header row, which must
+ * be exactly the headers of a layout the caller knows. Anything else, or a damaged file, is an
+ * ExportFileProblem whose message names the problem. Bounded in size and rows.
+ */
+import * as XLSX from 'xlsx'
+import type { ExportCell, ExportCellKind, ExportColumn } from '../../../../shared/domain/export'
+import { formatMinorUnits, MoneyFormatError, toMinorUnits } from '../../../../shared/money'
+import { AppFailure } from '../../../../shared/result'
+import { restoreText } from './cell-safety'
+import { CsvSyntaxError, parseCsv } from './csv'
+import { EXPORT_FORMAT_VERSION, EXPORT_MARKER, MARKER_SHEET } from './export-marker'
+
+export const MAX_REVIEW_BYTES = 64 * 1024 * 1024
+export const MAX_REVIEW_ROWS = 1_000_000
+
+export class ExportFileProblem extends AppFailure {
+  constructor(fileName: string, problem: string) {
+    super('bad_request', `${fileName}: ${problem}`)
+    this.name = 'ExportFileProblem'
+  }
+}
+
+export interface ReviewedTable {
+  title: string
+  format: 'xlsx' | 'csv'
+  exportedAt: string | null
+  columns: ExportColumn[]
+  rows: Array<Record<string, ExportCell>>
+}
+
+/** A table layout offline review knows, for recognising CSV files by their header row. */
+export interface KnownLayout {
+  title: string
+  columns: readonly ExportColumn[]
+}
+
+const CELL_KINDS: readonly ExportCellKind[] = ['text', 'amount', 'date', 'integer']
+
+export function readExportFile(bytes: Uint8Array, fileName: string, layouts: readonly KnownLayout[]): ReviewedTable {
+  if (bytes.length === 0) throw new ExportFileProblem(fileName, 'the file is empty.')
+  if (bytes.length > MAX_REVIEW_BYTES) {
+    throw new ExportFileProblem(
+      fileName,
+      `the file is larger than ${MAX_REVIEW_BYTES / 1024 / 1024} MiB; no export of ours is that big.`,
+    )
+  }
+  if (bytes[0] === 0x50 && bytes[1] === 0x4b) return readXlsx(bytes, fileName)
+  if (bytes[0] === 0xd0 && bytes[1] === 0xcf && bytes[2] === 0x11 && bytes[3] === 0xe0) {
+    throw new ExportFileProblem(
+      fileName,
+      'this is an old-style Excel (.xls) file, not a Payout Desk export (XLSX or CSV).',
+    )
+  }
+  return readCsv(bytes, fileName, layouts)
+}
+
+// ---------- cells ----------
+
+function cellValue(kind: ExportCellKind, raw: unknown, where: () => string, fileName: string): ExportCell {
+  if (raw === undefined || raw === null || raw === '') return null
+  switch (kind) {
+    case 'text':
+      return restoreText(String(raw))
+    case 'date':
+      return String(raw)
+    case 'integer': {
+      const number = typeof raw === 'number' ? raw : Number(raw)
+      if (!Number.isSafeInteger(number)) throw new ExportFileProblem(fileName, `${where()} is not a whole number.`)
+      return number
+    }
+    case 'amount':
+      try {
+        // An XLSX amount is the nearest double of a two-decimal value: toFixed(2) gives that value back.
+        return formatMinorUnits(toMinorUnits(typeof raw === 'number' ? raw.toFixed(2) : String(raw)))
+      } catch (error) {
+        const reason = error instanceof MoneyFormatError ? error.message : 'not an amount'
+        throw new ExportFileProblem(fileName, `${where()} is not an exact amount (${reason}).`)
+      }
+  }
+}
+
+// ---------- XLSX ----------
+
+function readXlsx(bytes: Uint8Array, fileName: string): ReviewedTable {
+  let book: XLSX.WorkBook
+  try {
+    book = XLSX.read(bytes, {
+      type: 'buffer',
+      dense: true,
+      cellText: false,
+      cellHTML: false,
+      // Formulas are never ours: not parsed at all (faster, and nothing of one reaches the screen).
+      cellFormula: false,
+      sheetRows: MAX_REVIEW_ROWS + 2,
+    })
+  } catch (error) {
+    throw new ExportFileProblem(
+      fileName,
+      `the file is damaged: it starts like an Excel workbook but cannot be read (${(error as Error).message}). It may be cut short; export it again.`,
+    )
+  }
+  const marker = book.Sheets[MARKER_SHEET]
+  const markerRows = marker ? denseRows(marker) : []
+  if (markerRows[0]?.[0]?.v !== EXPORT_MARKER) {
+    throw new ExportFileProblem(
+      fileName,
+      `not a Payout Desk export: the workbook has no Payout Desk marker (its sheets: ${book.SheetNames.join(', ') || 'none'}).`,
+    )
+  }
+  const version = markerRows[0]?.[1]?.v
+  if (typeof version === 'number' && version > EXPORT_FORMAT_VERSION) {
+    throw new ExportFileProblem(
+      fileName,
+      `made by a newer Payout Desk (export format ${version}); update the app to review it.`,
+    )
+  }
+  const title = String(markerRows[1]?.[1]?.v ?? '')
+  const expectedRows = markerRows[2]?.[1]?.v
+  const exportedAt = typeof markerRows[3]?.[1]?.v === 'string' ? (markerRows[3][1].v as string) : null
+  const columns: ExportColumn[] = markerRows.slice(5).map((row) => ({
+    key: String(row[0]?.v ?? ''),
+    header: String(row[1]?.v ?? ''),
+    kind: String(row[2]?.v ?? '') as ExportCellKind,
+  }))
+  if (columns.length === 0 || columns.some((column) => column.key === '' || !CELL_KINDS.includes(column.kind))) {
+    throw new ExportFileProblem(fileName, 'the file is damaged: its Payout Desk marker does not list the columns.')
+  }
+
+  const dataName = book.SheetNames[0]
+  const data = dataName ? book.Sheets[dataName] : undefined
+  if (!data || dataName === MARKER_SHEET)
+    throw new ExportFileProblem(fileName, 'the file is damaged: the data sheet is missing.')
+  const rows = denseRows(data)
+  const header = (rows[0] ?? []).map((cell) => restoreText(String(cell?.v ?? '')))
+  columns.forEach((column, index) => {
+    if (header[index] !== column.header) {
+      throw new ExportFileProblem(
+        fileName,
+        `the header of column ${index + 1} is "${header[index] ?? ''}", expected "${column.header}": the sheet was changed after export.`,
+      )
+    }
+  })
+  const body = rows.slice(1)
+  // Trailing empty rows (a spreadsheet may keep them) are not data.
+  while (body.length > 0 && (body[body.length - 1] ?? []).every((cell) => cell?.v === undefined || cell.v === ''))
+    body.pop()
+  if (body.length > MAX_REVIEW_ROWS) throw new ExportFileProblem(fileName, `more than ${MAX_REVIEW_ROWS} rows.`)
+  if (typeof expectedRows === 'number' && expectedRows !== body.length) {
+    throw new ExportFileProblem(
+      fileName,
+      `the file is damaged: it was exported with ${expectedRows} rows but holds ${body.length}.`,
+    )
+  }
+  const table = body.map((row, r) => {
+    const record: Record<string, ExportCell> = {}
+    columns.forEach((column, c) => {
+      record[column.key] = cellValue(column.kind, row[c]?.v, () => `row ${r + 2}, column "${column.header}"`, fileName)
+    })
+    return record
+  })
+  return { title, format: 'xlsx', exportedAt, columns, rows: table }
+}
+
+function denseRows(sheet: XLSX.WorkSheet): Array<Array<XLSX.CellObject | undefined>> {
+  const dense = (sheet as unknown as { '!data'?: Array<Array<XLSX.CellObject | undefined> | undefined> })['!data']
+  if (dense) return dense.map((row) => row ?? [])
+  // Not dense (should not happen with dense: true): build rows from addresses.
+  const range = XLSX.utils.decode_range(sheet['!ref'] ?? 'A1')
+  const rows: Array<Array<XLSX.CellObject | undefined>> = []
+  for (let r = range.s.r; r <= range.e.r; r++) {
+    const row: Array<XLSX.CellObject | undefined> = []
+    for (let c = range.s.c; c <= range.e.c; c++)
+      row.push(sheet[XLSX.utils.encode_cell({ r, c })] as XLSX.CellObject | undefined)
+    rows.push(row)
+  }
+  return rows
+}
+
+// ---------- CSV ----------
+
+function readCsv(bytes: Uint8Array, fileName: string, layouts: readonly KnownLayout[]): ReviewedTable {
+  let text: string
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+  } catch {
+    throw new ExportFileProblem(
+      fileName,
+      'not a Payout Desk export: it is neither an XLSX workbook nor UTF-8 CSV text.',
+    )
+  }
+  if (text.includes('\u0000')) {
+    throw new ExportFileProblem(
+      fileName,
+      'not a Payout Desk export: it holds binary data, neither an XLSX workbook nor CSV text.',
+    )
+  }
+  let records: string[][]
+  try {
+    records = parseCsv(text, MAX_REVIEW_ROWS + 1)
+  } catch (error) {
+    if (error instanceof CsvSyntaxError)
+      throw new ExportFileProblem(fileName, `the file is damaged at ${error.message}.`)
+    throw error
+  }
+  const header = (records[0] ?? []).map(restoreText)
+  if (header[header.length - 2] === 'Count' && header[header.length - 1] === 'Total') {
+    throw new ExportFileProblem(
+      fileName,
+      'this is the Summary file of a CSV export; open the export itself (the file without ".summary").',
+    )
+  }
+  const layout = layouts.find(
+    (known) =>
+      known.columns.length === header.length && known.columns.every((column, i) => column.header === header[i]),
+  )
+  if (!layout) {
+    throw new ExportFileProblem(
+      fileName,
+      `not a Payout Desk export: its first row is not the header row of one (expected ${layouts.map((known) => known.columns.map((c) => c.header).join(', ')).join(' or ')}).`,
+    )
+  }
+  const body = records.slice(1)
+  // A final empty line is the CRLF after the last record in some editors; not data.
+  while (body.length > 0 && (body[body.length - 1] ?? []).every((field) => field === '')) body.pop()
+  const rows = body.map((fields, r) => {
+    if (fields.length !== layout.columns.length) {
+      throw new ExportFileProblem(
+        fileName,
+        `the file is damaged: row ${r + 2} has ${fields.length} fields, expected ${layout.columns.length}. It may be cut short; export it again.`,
+      )
+    }
+    const record: Record<string, ExportCell> = {}
+    layout.columns.forEach((column, c) => {
+      record[column.key] = cellValue(column.kind, fields[c], () => `row ${r + 2}, column "${column.header}"`, fileName)
+    })
+    return record
+  })
+  return { title: layout.title, format: 'csv', exportedAt: null, columns: [...layout.columns], rows }
+}

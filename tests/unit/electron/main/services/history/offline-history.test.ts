@@ -1,0 +1,138 @@
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import * as XLSX from 'xlsx'
+import { describe, expect, it } from 'vitest'
+import { historyExportTable, historyTotals } from '../../../../../../shared/domain/history'
+import type { HistoryItem } from '../../../../../../shared/domain/history'
+import { writeExportTable } from '../../../../../../electron/main/services/export/table-export'
+import { reviewHistoryFile } from '../../../../../../electron/main/services/history/offline-history'
+
+function item(n: number, overrides: Partial<HistoryItem> = {}): HistoryItem {
+  return {
+    pointer: `ptr_${n}`,
+    reference: `ref-${n}`,
+    status: n % 3 === 0 ? 'failed' : 'success',
+    amount: `${n}.${String(n % 100).padStart(2, '0')}`,
+    fee: '10.00',
+    currency: n % 2 === 0 ? 'NGN' : 'KES',
+    narration: `payout ${n}`,
+    trace_id: n % 3 === 0 ? null : `trace-${n}`,
+    message: n % 3 === 0 ? 'Invalid account' : 'Transfer successful',
+    customer_name: 'Ada Obi',
+    customer_email: 'ada@example.com',
+    date_created: `2026-03-0${(n % 5) + 1} 10:00:0${n % 10}`,
+    date_completed: n % 3 === 0 ? null : '2026-03-06 00:00:00',
+    ...overrides,
+  }
+}
+
+const ITEMS = [
+  ...Array.from({ length: 12 }, (_, n) => item(n + 1)),
+  item(13, { narration: '=1+1' }),
+  item(14, { narration: "'already" }),
+]
+
+async function exported(format: 'xlsx' | 'csv'): Promise<{ path: string; bytes: Buffer }> {
+  const path = join(await mkdtemp(join(tmpdir(), 'review-')), `history.${format}`)
+  await writeExportTable(historyExportTable(ITEMS), path, format)
+  return { path, bytes: await readFile(path) }
+}
+
+describe('offline review of our own files', () => {
+  for (const format of ['xlsx', 'csv'] as const) {
+    it(`reads a ${format.toUpperCase()} export back to the same items and the same exact totals`, async () => {
+      const { bytes } = await exported(format)
+      const reviewed = reviewHistoryFile(bytes, `history.${format}`)
+      expect(reviewed.source).toMatchObject({ fileName: `history.${format}`, format })
+      expect(reviewed.items).toHaveLength(ITEMS.length)
+      expect(reviewed.items.map(({ pointer: _p, date_created: _c, date_completed: _d, ...rest }) => rest)).toEqual(
+        ITEMS.map(({ pointer: _p, date_created: _c, date_completed: _d, ...rest }) => rest),
+      )
+      expect(reviewed.items[0]?.date_created).toBe('2026-03-02T10:00:01')
+      expect(reviewed.items[2]?.date_completed).toBeNull()
+      expect(historyTotals(reviewed.items)).toEqual(historyTotals(ITEMS))
+    })
+  }
+})
+
+describe('files that are not ours or are damaged', () => {
+  const review =
+    (bytes: Uint8Array, name = 'file.xlsx') =>
+    () =>
+      reviewHistoryFile(bytes, name)
+
+  it('says an empty file is empty', () => {
+    expect(review(new Uint8Array(0), 'empty.csv')).toThrow('empty.csv: the file is empty.')
+  })
+
+  it('says a truncated XLSX is damaged', async () => {
+    const { bytes } = await exported('xlsx')
+    expect(review(bytes.subarray(0, Math.floor(bytes.length / 2)), 'cut.xlsx')).toThrow(
+      /^cut\.xlsx: the file is damaged: .*cut short/,
+    )
+  })
+
+  it('says random bytes are not an export', () => {
+    const random = new Uint8Array(4096).map((_, i) => (i * 7919 + 13) % 256)
+    expect(review(random, 'noise.bin')).toThrow(/noise\.bin: not a Payout Desk export: .*neither an XLSX workbook nor/)
+  })
+
+  it('says a workbook without our marker is not ours, naming its sheets', () => {
+    const book = XLSX.utils.book_new()
+    XLSX.utils.book_append_sheet(
+      book,
+      XLSX.utils.aoa_to_sheet([
+        ['Reference', 'Amount'],
+        ['x', 1],
+      ]),
+      'Payments',
+    )
+    const bytes = XLSX.write(book, { type: 'buffer', bookType: 'xlsx' }) as Buffer
+    expect(review(bytes, 'other.xlsx')).toThrow(
+      'other.xlsx: not a Payout Desk export: the workbook has no Payout Desk marker (its sheets: Payments).',
+    )
+  })
+
+  it('says a CSV with another header row is not ours', () => {
+    const bytes = Buffer.from('Date,Description,Amount\r\n2026-01-01,Coffee,3.50\r\n')
+    expect(review(bytes, 'bank.csv')).toThrow(
+      /bank\.csv: not a Payout Desk export: its first row is not the header row of one/,
+    )
+  })
+
+  it('says a CSV cut short is damaged, naming the row', async () => {
+    const { bytes } = await exported('csv')
+    const text = bytes.toString('utf8')
+    const cut = text.slice(0, text.indexOf('ref-5') + 20)
+    expect(review(Buffer.from(cut), 'cut.csv')).toThrow(
+      /cut\.csv: the file is damaged: row 6 has \d+ fields, expected 12/,
+    )
+  })
+
+  it('points from a Summary file to the export itself', async () => {
+    const { path } = await exported('csv')
+    const summary = await readFile(path.replace(/\.csv$/, '.summary.csv'))
+    expect(review(summary, 'history.summary.csv')).toThrow(/Summary file of a CSV export/)
+  })
+
+  it('names the cell of an amount changed to something inexact', async () => {
+    const { bytes } = await exported('csv')
+    const changed = bytes.toString('utf8').replace(',1.01,', ',1.015,')
+    expect(review(Buffer.from(changed), 'edited.csv')).toThrow(
+      /edited\.csv: row 2, column "Amount" is not an exact amount/,
+    )
+  })
+
+  it('says a workbook whose rows were removed no longer matches its marker', async () => {
+    const { bytes, path } = await exported('xlsx')
+    const book = XLSX.read(bytes)
+    const sheet = book.Sheets['Payout history']
+    if (!sheet) throw new Error('no data sheet')
+    sheet['!ref'] = 'A1:L5'
+    await writeFile(path, XLSX.write(book, { type: 'buffer', bookType: 'xlsx' }) as Buffer)
+    expect(review(await readFile(path), 'short.xlsx')).toThrow(
+      'short.xlsx: the file is damaged: it was exported with 14 rows but holds 4.',
+    )
+  })
+})
