@@ -8,8 +8,8 @@ export const desktopChannels = {
   /** Puts the diagnostics text (about + the last lines of the log) on the clipboard. */
   'desktop:copyDiagnostics': { input: noInput, result: returns<DiagnosticsCopied>() },
   'desktop:updateStatus': { input: noInput, result: returns<UpdateStatus>() },
-  /** The user chose to restart now to install a downloaded update. */
-  'desktop:restartToUpdate': { input: noInput, result: returns<{ restarting: boolean }>() },
+  /** The user chose to restart now to install a downloaded update: refused while money is in flight. */
+  'desktop:restartToUpdate': { input: noInput, result: returns<{ restarting: boolean; reason?: string }>() },
 } as const
 
 export const desktopEvents = {

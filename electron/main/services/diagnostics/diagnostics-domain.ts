@@ -51,7 +51,12 @@ export function createDesktopDomain(
         return { text, logLines: lines.length }
       },
       'desktop:updateStatus': () => options.updates.status(),
-      'desktop:restartToUpdate': () => ({ restarting: options.updates.restartToUpdate() }),
+      'desktop:restartToUpdate': () => {
+        // Only requests on their way out: anything the service already holds is verified after the restart.
+        const inFlight = context.journal.list({ states: ['recorded', 'sent'] }).length
+        const decision = options.updates.restartToUpdate(inFlight)
+        return decision.restart ? { restarting: true } : { restarting: false, reason: decision.reason ?? '' }
+      },
     },
   }
 }
