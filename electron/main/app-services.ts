@@ -73,7 +73,7 @@ export async function createAppServices(options: {
 }): Promise<AppServices> {
   // The file gets every level; the console errors and warnings, as before. Masking sits in front of both.
   const logFile = createFileLogSink({ directory: join(options.userDataDir, 'logs') })
-  const log = createRedactingLog(teeSinks(logFile, console))
+  const log = createRedactingLog(teeSinks(logFile, { error: console.error, warn: console.warn }))
   log.info(`${options.info.name} ${options.info.version} starting (${options.info.transport})`)
   // The embedded simulator backs the Sandbox profile: loopback only, keys made here, kept in memory.
   const sandboxKeys = {
