@@ -29,11 +29,16 @@ import { createLookupDomain } from './services/lookups/lookups-domain'
 import { createPayoutDomain } from './services/payouts/payouts-domain'
 import { createProfileService } from './services/profiles/profile-service'
 import type { ProfileService } from './services/profiles/profile-service'
-import { createRedactingLog } from './services/log/redacting-log'
+import { createFileLogSink } from './services/log/file-log'
+import type { FileLogSink } from './services/log/file-log'
+import { withMovementLog } from './services/log/movement-log'
+import { createRedactingLog, teeSinks } from './services/log/redacting-log'
 import type { AppLog } from './services/log/redacting-log'
 import type { SecretStore } from './services/secrets/secret-store'
 import type { EventSink, ServiceContext } from './services/service-context'
 import { createSettingsStore } from './services/settings/settings-store'
+import { disabledUpdates } from './updates/update-control'
+import type { UpdateControl } from './updates/update-control'
 
 export type { EventSink }
 
@@ -42,6 +47,8 @@ export interface AppServices {
   profiles: ProfileService
   /** Main's log: masks every key main has handled. Transports give it to the router. */
   log: AppLog
+  /** The log file behind `log` (userData/logs/main.log, rotating). */
+  logFile: FileLogSink
   sandbox: RunningSandbox
   journal: Journal
   reconciler: Reconciler
@@ -56,13 +63,18 @@ export async function createAppServices(options: {
   info: Omit<AppInfo, 'transport'> & { transport: AppInfo['transport'] }
   emit: EventSink
   desktop: DesktopAdapters
+  /** Updates of the installed app; absent in development and in the bridge (never checked there). */
+  updates?: UpdateControl
   /** How long completions take in the embedded simulator. */
   sandboxSettleMs?: number
   /** Request timeout of the payments client (tests shorten it to see "unknown" quickly). */
   apiTimeoutMs?: number
   now?: () => Date
 }): Promise<AppServices> {
-  const log = createRedactingLog()
+  // The file gets every level; the console errors and warnings, as before. Masking sits in front of both.
+  const logFile = createFileLogSink({ directory: join(options.userDataDir, 'logs') })
+  const log = createRedactingLog(teeSinks(logFile, { error: console.error, warn: console.warn }))
+  log.info(`${options.info.name} ${options.info.version} starting (${options.info.transport})`)
   // The embedded simulator backs the Sandbox profile: loopback only, keys made here, kept in memory.
   const sandboxKeys = {
     secretKey: `sk_sandbox_${randomBytes(16).toString('hex')}`,
@@ -98,6 +110,8 @@ export async function createAppServices(options: {
     log.warn('Journal in use by another copy of the app; this copy will send nothing', error.message)
     journal = unavailableJournal(error, join(journalDir, 'journal.jsonl'))
   }
+  // One log line per money movement and state change, whichever domain moved it.
+  journal = withMovementLog(journal, log)
   const reconciler = createReconciler(journal, (report) => options.emit('journal:reconciled', report))
 
   const context: ServiceContext = {
@@ -155,7 +169,13 @@ export async function createAppServices(options: {
     ...use(createBulkDomain(context)),
     ...use(createCardDomain(context)),
     ...use(createChargeDomain(context)),
-    ...use(createDesktopDomain(context)),
+    ...use(
+      createDesktopDomain(context, {
+        info: options.info,
+        logs: logFile,
+        updates: options.updates ?? disabledUpdates('Updates are checked only by the installed app.'),
+      }),
+    ),
   }
 
   // Reconciliation does not hold up the first window: it runs once the services are built.
@@ -170,6 +190,7 @@ export async function createAppServices(options: {
     handlers,
     profiles,
     log,
+    logFile,
     sandbox,
     journal,
     reconciler,

@@ -1,23 +1,40 @@
 /**
- * App lifecycle only: builds the services, registers IPC, opens the window. Everything else lives
- * in services that know nothing of Electron. The loopback test bridge is never started here.
+ * App lifecycle only: one instance, the menu, the window, IPC, the services, updates. Everything
+ * else lives in services that know nothing of Electron. The loopback test bridge is never started
+ * here.
+ *
+ * The window opens first; the services (the embedded Sandbox, the journal, start-up reconciliation)
+ * start beside it, and IPC calls that arrive before they are ready wait for them.
  */
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { app, BrowserWindow } from 'electron'
+import { app, BrowserWindow, shell } from 'electron'
+import { channelNames } from '../../shared/ipc/contract'
+import type { Channel } from '../../shared/ipc/contract'
+import type { UpdateStatus } from '../../shared/domain/diagnostics'
 import { createElectronDesktop } from './adapters/electron-desktop'
 import { KeytarSecretStore } from './services/secrets/keytar-secret-store'
 import type { KeytarModule } from './services/secrets/keytar-secret-store'
 import { createAppServices } from './app-services'
 import type { AppServices } from './app-services'
 import { createRouter } from './ipc/router'
+import type { ChannelHandlers } from './ipc/router'
 import { registerIpc, sendEvent } from './ipc/electron-transport'
 import { mainWindowSenderPolicy } from './ipc/sender-policy'
 import type { TrustedWindow } from './ipc/sender-policy'
+import { installApplicationMenu } from './menu/application-menu'
+import { startElectronUpdates } from './updates/electron-updates'
+import { disabledUpdates } from './updates/update-control'
+import type { UpdateControl } from './updates/update-control'
 import { createAppUrlMatcher } from './windows/app-url'
 import { installAppGuards } from './windows/guards'
 import { createMainWindow } from './windows/main-window'
+import { watchRenderer } from './windows/renderer-watch'
+import { secondInstanceAction } from './windows/single-instance'
+import { readWindowState, saveWindowState } from './windows/window-state-store'
+import type { WindowState } from './windows/window-state'
 
+const APP_NAME = 'Payout Desk'
 const devServerUrl = !app.isPackaged ? process.env['ELECTRON_RENDERER_URL'] : undefined
 const appUrl = devServerUrl ?? pathToFileURL(join(__dirname, '../renderer/index.html')).toString()
 const isAppUrl = createAppUrlMatcher(appUrl)
@@ -33,36 +50,112 @@ async function loadKeytarInElectron(): Promise<KeytarModule> {
 
 let mainWindow: BrowserWindow | null = null
 let services: AppServices | null = null
+let servicesReady: Promise<AppServices> | null = null
+let windowState: WindowState | null = null
+let updates: UpdateControl = disabledUpdates('Updates have not been checked yet.')
 
 // Every renderer sandboxed, whatever a window's own preferences say.
 app.enableSandbox()
 
-if (!app.requestSingleInstanceLock()) app.quit()
+// One copy at a time: two copies must never write the same journal. The second launch hands over
+// to the first (second-instance below) and quits before it has touched anything.
+if (!app.requestSingleInstanceLock()) {
+  app.quit()
+} else {
+  app.on('second-instance', () => {
+    const window = mainWindow && !mainWindow.isDestroyed() ? mainWindow : null
+    const action = secondInstanceAction({
+      exists: window !== null,
+      minimized: window?.isMinimized() ?? false,
+      visible: window?.isVisible() ?? false,
+    })
+    if (action.kind === 'open-window') {
+      if (windowState) openMainWindow(windowState)
+      return
+    }
+    if (action.restore) window?.restore()
+    if (action.show) window?.show()
+    window?.focus()
+  })
 
-app.on('second-instance', () => {
-  if (mainWindow) {
-    if (mainWindow.isMinimized()) mainWindow.restore()
-    mainWindow.focus()
-  }
-})
+  app.on('window-all-closed', () => {
+    if (process.platform !== 'darwin') app.quit()
+  })
+
+  app.on('activate', () => {
+    if (BrowserWindow.getAllWindows().length === 0 && windowState) openMainWindow(windowState)
+  })
+
+  app.on('will-quit', () => {
+    void services?.close()
+  })
+
+  app
+    .whenReady()
+    .then(start)
+    .catch((error: unknown) => {
+      console.error('Payout Desk could not start', error)
+      app.exit(1)
+    })
+}
 
 async function start(): Promise<void> {
-  installAppGuards(isAppUrl)
-  services = await createAppServices({
-    userDataDir: app.getPath('userData'),
+  const userDataDir = app.getPath('userData')
+  installAppGuards(isAppUrl, { warn: (message) => (services ? services.log.warn(message) : console.warn(message)) })
+
+  // Started, not awaited: the window must not wait for the embedded Sandbox to listen.
+  servicesReady = createAppServices({
+    userDataDir,
     keychain: new KeytarSecretStore(loadKeytarInElectron),
-    info: { name: 'Payout Desk', version: app.getVersion(), transport: 'electron' },
+    info: { name: APP_NAME, version: app.getVersion(), transport: 'electron' },
     emit: (event, payload) => sendEvent(mainWindow, event, payload),
     desktop: createElectronDesktop(() => mainWindow),
+    // The real updater replaces the placeholder once the log exists; the channels read through.
+    updates: {
+      status: () => updates.status(),
+      restartToUpdate: (inFlight) => updates.restartToUpdate(inFlight),
+    },
   })
+
+  // A failure to start is handled where start() awaits it below, not as an unhandled rejection.
+  servicesReady.catch(() => undefined)
+
   registerIpc(
     createRouter({
-      log: services.log,
-      handlers: services.handlers,
+      log: { error: (message, detail) => (services ? services.log.error(message, detail) : console.error(message)) },
+      handlers: waitingHandlers(servicesReady),
       senderPolicy: mainWindowSenderPolicy(trustedMainWindow, isAppUrl),
     }),
   )
-  openMainWindow()
+  installApplicationMenu({
+    appName: APP_NAME,
+    platform: process.platform,
+    isPackaged: app.isPackaged,
+    actions: { openLogsFolder, copyDiagnostics, showAbout },
+  })
+
+  windowState = await readWindowState(userDataDir)
+  openMainWindow(windowState)
+
+  services = await servicesReady
+  updates = startElectronUpdates({
+    isPackaged: app.isPackaged,
+    log: services.log,
+    onStatus: (status: UpdateStatus) => sendEvent(mainWindow, 'desktop:updateChanged', status),
+    onNotice: (message) => sendEvent(mainWindow, 'app:notice', { kind: 'info', message }),
+  })
+}
+
+/** Every channel's handler, waiting for the services when a call comes before they are ready. */
+function waitingHandlers(ready: Promise<AppServices>): ChannelHandlers {
+  const entries = channelNames.map((channel: Channel) => [
+    channel,
+    async (input: unknown) => {
+      const handler = (await ready).handlers[channel] as (input: unknown) => unknown
+      return handler(input)
+    },
+  ])
+  return Object.fromEntries(entries) as ChannelHandlers
 }
 
 function trustedMainWindow(): TrustedWindow | null {
@@ -71,29 +164,49 @@ function trustedMainWindow(): TrustedWindow | null {
   return { webContentsId: window.webContents.id, isDestroyed: () => window.isDestroyed() }
 }
 
-function openMainWindow(): void {
-  mainWindow = createMainWindow({ preload: join(__dirname, '../preload/index.js'), appUrl })
+function openMainWindow(placement: WindowState): void {
+  const userDataDir = app.getPath('userData')
+  mainWindow = createMainWindow({
+    preload: join(__dirname, '../preload/index.js'),
+    appUrl,
+    placement,
+    onPlacementChanged(state) {
+      windowState = state
+      saveWindowState(userDataDir, state).catch((error: unknown) =>
+        services?.log.warn('The window position could not be saved', error),
+      )
+    },
+  })
+  watchRenderer(mainWindow, {
+    error: (message) => (services ? services.log.error(message) : console.error(message)),
+    warn: (message) => (services ? services.log.warn(message) : console.warn(message)),
+    info: (message) => services?.log.info(message),
+  })
   mainWindow.on('closed', () => {
     mainWindow = null
   })
 }
 
-app.on('window-all-closed', () => {
-  if (process.platform !== 'darwin') app.quit()
-})
-
-app.on('activate', () => {
-  if (BrowserWindow.getAllWindows().length === 0 && services) openMainWindow()
-})
-
-app.on('will-quit', () => {
-  void services?.close()
-})
-
-app
-  .whenReady()
-  .then(start)
-  .catch((error: unknown) => {
-    console.error('Payout Desk could not start', error)
-    app.exit(1)
+function openLogsFolder(): void {
+  void servicesReady?.then(async (ready) => {
+    const problem = await shell.openPath(dirname(ready.logFile.file))
+    if (problem) ready.log.warn('The logs folder could not be opened', problem)
   })
+}
+
+function copyDiagnostics(): void {
+  void servicesReady?.then(async (ready) => {
+    await ready.handlers['desktop:copyDiagnostics'](undefined)
+    sendEvent(mainWindow, 'app:notice', {
+      kind: 'success',
+      message: 'Diagnostics copied to the clipboard: paste them into your support ticket.',
+    })
+  })
+}
+
+function showAbout(): void {
+  if (!mainWindow && windowState) openMainWindow(windowState)
+  mainWindow?.show()
+  mainWindow?.focus()
+  sendEvent(mainWindow, 'desktop:showAbout', null)
+}

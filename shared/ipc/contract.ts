@@ -106,8 +106,5 @@ export function buildWindowApi(
   return api as WindowApi
 }
 
-/** The key under which the preload exposes the API on `window`. */
-export const WINDOW_API_KEY = 'payoutDesk'
-
-/** The query parameter that hands the loopback bridge's token to the renderer in a browser. */
-export const BRIDGE_TOKEN_PARAM = 'bridgeToken'
+// Defined without the schemas, so the renderer can import them without zod (see window-api.ts).
+export { BRIDGE_TOKEN_PARAM, WINDOW_API_KEY } from './window-api'

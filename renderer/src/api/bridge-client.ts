@@ -3,8 +3,9 @@
  * (fetch for calls, a streamed response for events). Used only when no preload is present, that is
  * when the built renderer is opened in a browser by the Playwright suite or `npm run bridge`.
  */
-import { BRIDGE_TOKEN_PARAM, buildWindowApi } from '../../../shared/ipc/contract'
 import type { EventName, WindowApi } from '../../../shared/ipc/contract'
+// Not from the contract: that would bring zod into the renderer (see window-api.ts).
+import { BRIDGE_TOKEN_PARAM, buildWindowApiByName } from '../../../shared/ipc/window-api'
 import type { Result } from '../../../shared/result'
 
 const TOKEN_STORAGE_KEY = 'payout-desk.bridge-token'
@@ -72,7 +73,7 @@ export function createBridgeApi(): WindowApi | null {
     }
   }
 
-  return buildWindowApi(invoke, (event, listener) => {
+  return buildWindowApiByName(invoke, (event, listener) => {
     const set = listeners.get(event) ?? new Set()
     set.add(listener)
     listeners.set(event, set)

@@ -2,8 +2,9 @@
  * The typed window API: the only renderer code that touches `window` to reach main. Stores use
  * `api`; components never call it directly.
  */
-import { WINDOW_API_KEY } from '../../../shared/ipc/contract'
 import type { WindowApi } from '../../../shared/ipc/contract'
+// Not from the contract: that would bring zod into the renderer (see window-api.ts).
+import { WINDOW_API_KEY } from '../../../shared/ipc/window-api'
 import { createBridgeApi } from './bridge-client'
 
 function resolveApi(): WindowApi {

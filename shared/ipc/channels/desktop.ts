@@ -1,5 +1,20 @@
-/** Desktop conventions: diagnostics, logs, updates (issue 10). */
+/** Desktop conventions: Help / About, diagnostics for a support ticket, updates (issue 10). */
+import type { AboutInfo, DiagnosticsCopied, UpdateStatus } from '../../domain/diagnostics'
+import { noInput, returns } from '../define'
 
-export const desktopChannels = {} as const
+export const desktopChannels = {
+  /** Versions, OS, log file and the profile modes in use (never names, URLs or keys). */
+  'desktop:about': { input: noInput, result: returns<AboutInfo>() },
+  /** Puts the diagnostics text (about + the last lines of the log) on the clipboard. */
+  'desktop:copyDiagnostics': { input: noInput, result: returns<DiagnosticsCopied>() },
+  'desktop:updateStatus': { input: noInput, result: returns<UpdateStatus>() },
+  /** The user chose to restart now to install a downloaded update: refused while money is in flight. */
+  'desktop:restartToUpdate': { input: noInput, result: returns<{ restarting: boolean; reason?: string }>() },
+} as const
 
-export const desktopEvents = {} as const
+export const desktopEvents = {
+  /** Help > About in the application menu: the renderer opens its About dialog. */
+  'desktop:showAbout': returns<null>(),
+  /** The update state changed (an update is downloading, or ready to install on restart). */
+  'desktop:updateChanged': returns<UpdateStatus>(),
+} as const

@@ -22,6 +22,19 @@ describe('electron-builder configuration', () => {
     expect(targets(config.linux?.target)).toContain('deb')
   })
 
+  it('publishes updates over https for electron-updater, with the zip macOS updates need', async () => {
+    const config = await getConfig(root, null, null)
+    const publish = [config.publish].flat()
+    expect(publish).toHaveLength(1)
+    expect(publish[0]).toMatchObject({ provider: 'generic', channel: 'latest' })
+    expect((publish[0] as { url: string }).url).toMatch(/^https:\/\//)
+    expect(JSON.stringify(config.mac?.target)).toContain('zip')
+    const packageJson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+      dependencies: Record<string, string>
+    }
+    expect(Object.keys(packageJson.dependencies)).toContain('electron-updater')
+  })
+
   it('sets the fuses that stop the app binary being used to run other code', async () => {
     const config = await getConfig(root, null, null)
     expect(config.electronFuses).toMatchObject({

@@ -1,0 +1,53 @@
+import { mkdtempSync, readFileSync, readdirSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { createFileLogSink } from '../../../../../../electron/main/services/log/file-log'
+import { createRedactingLog } from '../../../../../../electron/main/services/log/redacting-log'
+
+const directory = () => mkdtempSync(join(tmpdir(), 'payout-desk-logs-'))
+
+describe('log file', () => {
+  it('writes each entry with its time and level to userData/logs/main.log, keys masked in front', () => {
+    const logs = directory()
+    const sink = createFileLogSink({ directory: logs })
+    const log = createRedactingLog(sink)
+    const key = 'sk_live_abcdef0123456789abcdef'
+    log.addSecret(key)
+    log.info('started')
+    log.warn('slow answer', { authorization: `Bearer ${key}` })
+    log.error('request failed', new Error(`key ${key} refused`))
+    const text = readFileSync(join(logs, 'main.log'), 'utf8')
+    expect(sink.file).toBe(join(logs, 'main.log'))
+    expect(text).toMatch(/\[info\]\s+started/)
+    expect(text).toMatch(/\[warn\]\s+slow answer/)
+    expect(text).toMatch(/\[error\] request failed/)
+    expect(text).not.toContain(key)
+    expect(text).toContain('[redacted]')
+  })
+
+  it('rotates at its size limit and keeps only the newest files', () => {
+    const logs = directory()
+    const sink = createFileLogSink({ directory: logs, maxBytes: 2000, keep: 2 })
+    for (let line = 0; line < 200; line += 1) sink.info(`line ${line} ${'x'.repeat(50)}`)
+    expect(readdirSync(logs).sort()).toEqual(['main.1.log', 'main.2.log', 'main.log'])
+    const all = ['main.2.log', 'main.1.log', 'main.log'].map((name) => readFileSync(join(logs, name), 'utf8')).join('')
+    expect(all).toContain('line 199 ')
+    expect(all).not.toContain('line 0 ')
+    for (const name of readdirSync(logs)) expect(readFileSync(join(logs, name)).length).toBeLessThan(2200)
+  })
+
+  it('gives the last lines, reaching into the previous file when the current one is short', () => {
+    const logs = directory()
+    const sink = createFileLogSink({ directory: logs, maxBytes: 500, keep: 3 })
+    for (let line = 0; line < 30; line += 1) sink.info(`entry ${line}`)
+    const tail = sink.tail(12)
+    expect(tail).toHaveLength(12)
+    expect(tail.at(-1)).toMatch(/entry 29$/)
+    expect(tail[0]).toMatch(/entry 18$/)
+  })
+
+  it('has an empty tail before anything was written', () => {
+    expect(createFileLogSink({ directory: directory() }).tail(10)).toEqual([])
+  })
+})
