@@ -144,7 +144,7 @@ export function identityFileProblem(
   if (size > IDENTITY_FILE_MAX_BYTES) {
     return {
       kind: null,
-      problem: `The file is ${formatFileSize(size)}; the limit is ${formatFileSize(IDENTITY_FILE_MAX_BYTES)}. Scan or export it at a lower resolution.`,
+      problem: `The file is larger than the 5 MB limit (${formatFileSize(size)}). Scan or export it at a lower resolution.`,
     }
   }
   const kind = identityFileKind(head)
