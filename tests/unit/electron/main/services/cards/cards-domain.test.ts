@@ -35,6 +35,8 @@ async function failureOf(run: () => unknown): Promise<AppFailure> {
   throw new Error('expected a failure')
 }
 
+const issues = async (): Promise<CardIssue[]> => await domain.handlers['cards:issues'](undefined)
+
 async function createHolder(): Promise<StoredCardholder> {
   const preview = await domain.handlers['cards:dropIdentityFile']({
     name: 'passport.png',
@@ -49,7 +51,7 @@ async function cardAtService(reference: string) {
 
 async function untilActive(reference: string): Promise<CardIssue> {
   return pollUntil(async () => {
-    const issue = domain.handlers['cards:issues']().find((i) => i.reference === reference)
+    const issue = (await issues()).find((i) => i.reference === reference)
     return issue?.state === 'success' ? issue : undefined
   })
 }
@@ -59,7 +61,7 @@ describe('cardholders', () => {
     const path = join(h.userDataDir, 'passport.png')
     await writeFile(path, PNG_1x1)
     h.desktop.queueOpenPath(path)
-    const preview = await domain.handlers['cards:chooseIdentityFile']()
+    const preview = await domain.handlers['cards:chooseIdentityFile'](undefined)
     expect(preview).toMatchObject({ name: 'passport.png', kind: 'png', bytes: PNG_1x1.length })
     expect(preview?.previewUrl).toBe(`data:image/png;base64,${PNG_1x1.toString('base64')}`)
     expect(h.desktop.dialogRequests.at(-1)).toMatchObject({ title: 'Choose the identity document' })
@@ -70,7 +72,7 @@ describe('cardholders', () => {
     })
     expect(holder).toMatchObject({ firstName: 'Amara', lastName: 'Nwosu', email: 'amara@example.com' })
     expect(holder.reference).toMatch(/^CHR_[a-z0-9]{16}$/)
-    expect(await domain.handlers['cards:holders']()).toEqual([holder])
+    expect(await domain.handlers['cards:holders'](undefined)).toEqual([holder])
 
     const file = await readFile(join(h.userDataDir, 'cardholders.json'), 'utf8')
     expect(JSON.parse(file)).toEqual({ version: 1, cardholders: [holder] })
@@ -88,7 +90,7 @@ describe('cardholders', () => {
 
   it('cancelling the dialog picks nothing', async () => {
     h.desktop.queueOpenPath(null)
-    expect(await domain.handlers['cards:chooseIdentityFile']()).toBeNull()
+    expect(await domain.handlers['cards:chooseIdentityFile'](undefined)).toBeNull()
   })
 
   it('refuses a file that is not JPEG, PNG or PDF by its content, and one above 5 MB, naming the file', async () => {
@@ -106,7 +108,7 @@ describe('cardholders', () => {
     const path = join(h.userDataDir, 'big.png')
     await writeFile(path, big)
     h.desktop.queueOpenPath(path)
-    const tooBig = await failureOf(() => domain.handlers['cards:chooseIdentityFile']())
+    const tooBig = await failureOf(() => domain.handlers['cards:chooseIdentityFile'](undefined))
     expect(tooBig.message).toMatch(/^big\.png: The file is larger than the 5 MB limit/)
     const droppedBig = await failureOf(() =>
       domain.handlers['cards:dropIdentityFile']({ name: 'big.png', base64: big.toString('base64') }),
@@ -149,7 +151,7 @@ describe('cardholders', () => {
     expect(remote.code).toBe('rejected')
     expect(remote.message).toBe('The payments service refused some fields: Invalid request data.')
     expect(remote.details).toEqual({ issues: [{ path: 'address.city', message: expect.any(String) }] })
-    expect(await domain.handlers['cards:holders']()).toEqual([])
+    expect(await domain.handlers['cards:holders'](undefined)).toEqual([])
   })
 })
 
@@ -208,7 +210,7 @@ describe('issuing', () => {
     expect(refused.message).toBe(
       'The USD issuing balance is too low to issue a card. Fund the issuing balance with the payments service, then issue the card again. Nothing was spent.',
     )
-    const [issue] = domain.handlers['cards:issues']()
+    const [issue] = await issues()
     expect(issue).toMatchObject({ state: 'failed', note: refused.message })
     expect((await h.t.api('GET', '/__sandbox/balances')).body.data.issuing_USD).toBe('0.50')
   })
@@ -231,7 +233,7 @@ describe('issuing', () => {
     expect(list.paging.total_items).toBe(1)
     expect((await h.t.api('GET', '/__sandbox/balances')).body.data.issuing_USD).toBe('49.00')
     // Sending again is refused: the card exists.
-    expect(domain.handlers['cards:issues']()[0]?.canSendAgain).toBe(false)
+    expect((await issues())[0]?.canSendAgain).toBe(false)
     const resent = await domain.handlers['cards:sendAgain']({ reference: issue.reference })
     expect(resent.state).toBe('success')
     expect((await h.t.api('GET', '/api/v1/cards')).body.data.paging.total_items).toBe(1)
