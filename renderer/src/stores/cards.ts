@@ -35,10 +35,11 @@ export const useCardsStore = defineStore('cards', () => {
   // Main reports every change of an issued card (pending -> active); the screen follows.
   api.cards.onIssueChanged((issue) => upsertIssue(issue))
 
+  /** Answers and events can arrive out of order: the later journal state wins. */
   function upsertIssue(issue: CardIssue): void {
     const index = issues.value.findIndex((known) => known.reference === issue.reference)
     if (index === -1) issues.value = [issue, ...issues.value]
-    else issues.value.splice(index, 1, issue)
+    else if (issues.value[index]!.updatedAt <= issue.updatedAt) issues.value.splice(index, 1, issue)
   }
 
   function isBusy(action: string): boolean {
@@ -61,7 +62,12 @@ export const useCardsStore = defineStore('cards', () => {
 
   async function loadIssues(): Promise<void> {
     const result = await callApi(() => api.cards.issues())
-    if (result.ok) issues.value = result.data
+    if (!result.ok) return
+    const known = new Map(issues.value.map((issue) => [issue.reference, issue]))
+    issues.value = result.data.map((issue) => {
+      const mine = known.get(issue.reference)
+      return mine && mine.updatedAt > issue.updatedAt ? mine : issue
+    })
   }
 
   const chooseIdentityFile = (): Promise<Result<IdentityImagePreview | null>> =>
@@ -82,7 +88,8 @@ export const useCardsStore = defineStore('cards', () => {
   async function issue(holderReference: string, brand: CardBrand): Promise<Result<CardIssue>> {
     const result = await track('issue', () => api.cards.issue({ holderReference, brand }))
     // A refused issue is journaled too: show it in the list of issues.
-    await loadIssues()
+    if (result.ok) upsertIssue(result.data)
+    else await loadIssues()
     return result
   }
 
