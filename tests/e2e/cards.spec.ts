@@ -4,7 +4,7 @@
  * with reveal, hide and copy. After every test, every file the app wrote and everything its log
  * and the page printed are searched for the PANs and CVVs the simulator issued.
  */
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { deflateSync } from 'node:zlib'
@@ -77,7 +77,8 @@ test.afterEach(async ({ app }) => {
   const { secretKey } = await app.running.services.profiles.credentialsOf('sandbox')
   const secrets = await cardSecretsAt(app.sandboxUrl, secretKey)
   const { files, findings } = await scanForCardData({
-    paths: [app.userDataDir, ...written],
+    // The export writer may add files next to an export (a summary CSV): scan the whole folder.
+    paths: [app.userDataDir, ...written, scratch],
     texts: captured,
     secrets,
     needles: identityBase64 ? [identityBase64.slice(0, 48)] : [],
@@ -101,7 +102,8 @@ async function fillDate(page: Page, testId: string, day: string): Promise<void> 
   const input = page.getByTestId(testId).locator('input')
   await input.fill(day)
   await input.press('Enter')
-  await page.keyboard.press('Escape')
+  // Leaving the field commits the typed date (Escape would undo it).
+  await page.getByTestId('page-heading').click()
 }
 
 async function createCardholder(app: AppFixture): Promise<void> {
@@ -218,6 +220,19 @@ test('create a cardholder with an image, issue a card, see it become active, lis
   await fillDate(page, 'card-filter-end', today)
   await expect(paging).toHaveText('Page 1 of 1 · 12 cards')
   await app.screenshot('cards-list')
+
+  // Export the filtered list: XLSX and CSV, numbers only as first six and last four.
+  for (const format of ['xlsx', 'csv'] as const) {
+    const path = join(scratch, `cards.${format}`)
+    written.push(path)
+    app.running.desktop.queueSavePath(path)
+    await page.getByTestId(`card-export-${format}`).click()
+    await expect(page.getByText(`12 cards exported to ${path}`)).toBeVisible()
+  }
+  const csv = await readFile(join(scratch, 'cards.csv'), 'utf8')
+  expect(csv).toContain('Reference')
+  expect(csv).toContain('Amara Nwosu')
+  expect(csv.trim().split('\n')).toHaveLength(13)
 
   // Details of the visa card issued through the app.
   const cards = await cardSecretsAt(app.sandboxUrl, secretKey)

@@ -14,6 +14,7 @@ import type {
   RevealedCardSecrets,
   StoredCardholder,
 } from '../../../shared/domain/cards'
+import type { ExportFormat, ExportResult } from '../../../shared/domain/export'
 import { callApi } from './call'
 
 export type CardListFilters = Omit<CardListQuery, 'page' | 'limit'>
@@ -141,6 +142,8 @@ export const useCardsStore = defineStore('cards', () => {
   /** Not stored: the caller keeps the answer only while its drawer is open. */
   const reveal = (reference: string): Promise<Result<RevealedCardSecrets>> =>
     track(`reveal:${reference}`, () => api.cards.reveal({ reference }))
+  const exportList = (format: ExportFormat): Promise<Result<ExportResult>> =>
+    track(`export:${format}`, () => api.cards.export({ format, filters: { ...filters } }))
   const copyNumber = (reference: string): Promise<Result<CopiedCardNumber>> =>
     track(`copy:${reference}`, () => api.cards.copyNumber({ reference }))
 
@@ -169,5 +172,6 @@ export const useCardsStore = defineStore('cards', () => {
     details,
     reveal,
     copyNumber,
+    exportList,
   }
 })

@@ -9,6 +9,7 @@ import type {
   RevealedCardSecrets,
   StoredCardholder,
 } from '../../domain/cards'
+import type { ExportResult } from '../../domain/export'
 import { CARD_BRANDS, CARD_STATUSES, CARD_TYPES, IDENTITY_TYPES } from '../../domain/cards'
 import { droppedFile, noInput, returns } from '../define'
 
@@ -77,6 +78,14 @@ export const cardChannels = {
   'cards:details': { input: z.strictObject({ reference }), result: returns<CardDetails>() },
   /** The only answer that carries PAN and CVV: for the open details drawer, on an explicit click. */
   'cards:reveal': { input: z.strictObject({ reference }), result: returns<RevealedCardSecrets>() },
+  /** Every card matching the filters, to XLSX or CSV through the save dialog; never PAN or CVV. */
+  'cards:export': {
+    input: z.strictObject({
+      format: z.enum(['xlsx', 'csv']),
+      filters: cardListQuerySchema.omit({ page: true, limit: true }),
+    }),
+    result: returns<ExportResult>(),
+  },
   /** Main fetches the number and puts it on the clipboard itself; the number does not cross. */
   'cards:copyNumber': { input: z.strictObject({ reference }), result: returns<CopiedCardNumber>() },
 } as const

@@ -3,6 +3,8 @@ import type { cardChannels } from '../../../../shared/ipc/channels/cards'
 import type { CardListQuery } from '../../../../shared/domain/cards'
 import type { DomainService } from '../domain-service'
 import type { ServiceContext } from '../service-context'
+import { exportTableWithDialog } from '../export/table-export'
+import { allCards, cardExportTable } from './card-export'
 import { createCardholderStore } from './cardholder-store'
 import { createCardholder } from './cardholders'
 import { createCardIssuing } from './card-issuing'
@@ -56,6 +58,10 @@ export function createCardDomain(
         const card = await (await context.apiFor()).api.cards.get(reference)
         context.log.addSecret(card.pan)
         return cardDetailsView(card)
+      },
+      'cards:export': async ({ format, filters }) => {
+        const { api } = await context.apiFor()
+        return exportTableWithDialog(context, cardExportTable(await allCards(api.cards, filters)), format)
       },
       'cards:reveal': ({ reference }) => secrets.reveal(reference),
       'cards:copyNumber': ({ reference }) => secrets.copyNumber(reference),
