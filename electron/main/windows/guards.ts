@@ -5,6 +5,7 @@
  */
 import { app, session } from 'electron'
 import type { Session } from 'electron'
+import { isAuthWindowContents } from './auth-window-registry'
 
 export function denyAllPermissions(target: Session): void {
   target.setPermissionRequestHandler((_contents, _permission, callback) => callback(false))
@@ -16,11 +17,12 @@ export function installAppGuards(isAppUrl: (url: string) => boolean): void {
   denyAllPermissions(session.defaultSession)
 
   app.on('web-contents-created', (_event, contents) => {
+    // A 3-D Secure window navigates a bank's pages; its own window watches and limits that.
     contents.on('will-navigate', (event, url) => {
-      if (!isAppUrl(url)) event.preventDefault()
+      if (!isAppUrl(url) && !isAuthWindowContents(contents.id)) event.preventDefault()
     })
     contents.on('will-redirect', (event, url) => {
-      if (!isAppUrl(url)) event.preventDefault()
+      if (!isAppUrl(url) && !isAuthWindowContents(contents.id)) event.preventDefault()
     })
     contents.on('will-attach-webview', (event) => event.preventDefault())
     contents.setWindowOpenHandler(() => ({ action: 'deny' }))
