@@ -210,8 +210,14 @@ export function createChargeFlow(context: ServiceContext, options: { threeDsTime
       state: 'unknown',
       note: `${what}: no clear answer (${error.message}); awaiting verification`,
     })
-    const serviceSaid = error.code === 'rejected' ? error.message : undefined
-    if (serviceSaid) session.view.explanation = explainChargeMessage(serviceSaid, 'error')
+    session.view.explanation =
+      error.code === 'rejected'
+        ? explainChargeMessage(error.message, 'error')
+        : {
+            message: 'No clear answer from the service',
+            meaning: error.message,
+            next: 'The desk verifies the charge by its reference; the verified result below is what counts. Do not charge again unless it says nothing was charged.',
+          }
     await verifyAndShow(session)
   }
 
