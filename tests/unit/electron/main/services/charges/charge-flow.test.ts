@@ -30,6 +30,7 @@ const PIN = '1234'
 let sandbox: RunningSandbox
 let dir: string
 let journal: Journal
+let reconciler: ReturnType<typeof createReconciler>
 let flow: ChargeFlow
 let encryptionKey: string
 let events: Array<[string, unknown]>
@@ -91,7 +92,7 @@ beforeEach(async () => {
   sandbox = await startSandbox({ secretKey: SECRET_KEY, encryptionKey: ENCRYPTION_KEY, admin: true, settleMs: 0 })
   dir = await mkdtemp(join(tmpdir(), 'charge-flow-'))
   journal = await openJournal(join(dir, 'journal'))
-  const reconciler = createReconciler(journal)
+  reconciler = createReconciler(journal)
   encryptionKey = ENCRYPTION_KEY
   events = []
   opened = []
@@ -348,5 +349,53 @@ describe('charge flows against the simulator', () => {
       expect(text).not.toContain('123456')
     }
     expect(file).toContain('"first_six":"506099"')
+  })
+
+  it('start-up reconciliation verifies a charge left open by a crash and journals the verified result', async () => {
+    // The charge reached the service, then the app stopped before it journaled the answer.
+    const open = reference()
+    await journal.record({
+      reference: open,
+      kind: 'charge',
+      profileId: 'sandbox',
+      mode: 'sandbox',
+      request: { reference: open, amount: '10.00', currency: 'NGN' },
+    })
+    await journal.append(open, { state: 'sent', note: 'Charge sent (card details encrypted)' })
+    await fetch(`${sandbox.url}/merchant/api/v1/charges/card`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${SECRET_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        charge_data: encryptChargeData(
+          {
+            reference: open,
+            card: { number: '4000000000000002', cvv: '123', expiry_month: '01', expiry_year: '30' },
+            amount: 10,
+            currency: 'NGN',
+            customer: { email: 'x@example.com' },
+          },
+          ENCRYPTION_KEY,
+        ),
+      }),
+    })
+    const never = reference()
+    await journal.record({
+      reference: never,
+      kind: 'charge',
+      profileId: 'sandbox',
+      mode: 'sandbox',
+      request: { reference: never },
+    })
+    const report = await reconciler.run()
+    expect(report.items.map((item) => [item.reference, item.after])).toEqual(
+      expect.arrayContaining([
+        [open, 'failed'],
+        [never, 'unknown'],
+      ]),
+    )
+    expect(flow.list().find((item) => item.reference === open)?.verified?.paymentAttempts[0]?.message).toBe(
+      'Card could not be charged due to insufficient funds',
+    )
+    expect(journal.get(never)?.lastVerification).toBe('absent')
   })
 })
