@@ -291,3 +291,12 @@ test('a 503 on the charge after it was accepted ends verified, not failed', asyn
   await expect(page.getByTestId(`history-row-${reference}`)).toHaveAttribute('data-state', 'success')
   await expectNoCardData(app)
 })
+
+test('the charges screen, with a step waiting, has no accessibility violations', async ({ app }) => {
+  const { page } = app
+  const { session } = await charge(page, CARDS.avs, 'axe')
+  await expect(session.getByTestId('auth-step')).toBeVisible()
+  const { default: AxeBuilder } = await import('@axe-core/playwright')
+  const results = await new AxeBuilder({ page }).include('[data-testid="screen-charges"]').analyze()
+  expect(results.violations.map((violation) => `${violation.id}: ${violation.nodes[0]?.html ?? ''}`)).toEqual([])
+})

@@ -317,7 +317,10 @@ export function createChargeFlow(context: ServiceContext, options: { threeDsTime
       // reached the service at all.
       await journal.append(reference, {
         state: 'failed',
-        note: `Refused: ${error.message}. Nothing was charged by this request.`,
+        note:
+          error.code === 'rejected'
+            ? `Refused by the service: ${error.message}. Nothing was charged by this request.`
+            : `Not taken by the service: ${error.message} Nothing was charged by this request.`,
       })
       const stage: ChargeStage = 'refused'
       setStage(session, stage, {
