@@ -29,7 +29,10 @@ export async function startBridgeApp(options: {
 }): Promise<RunningBridgeApp> {
   // Events may start before the bridge listens; until then there is nobody to tell.
   const relay: { bridge?: RunningBridge } = {}
-  const desktop = createBridgeDesktop((notice) => relay.bridge?.emit('app:notification', notice))
+  const desktop = createBridgeDesktop(
+    (notice) => relay.bridge?.emit('app:notification', notice),
+    () => relay.bridge,
+  )
   const services = await createAppServices({
     userDataDir: options.userDataDir,
     keychain: options.keychain ?? new KeytarSecretStore(),

@@ -48,4 +48,31 @@ export interface DesktopAdapters {
   dialogs: FileDialogs
   notifier: Notifier
   clipboard: Clipboard
+  authWindow: AuthWindow
+}
+
+/** How a 3-D Secure window ended (see windows/three-ds-outcome.ts). */
+export type AuthWindowOutcome = 'returned' | 'closed' | 'timed_out' | 'failed_to_open'
+
+export interface AuthWindowRequest {
+  /** The charge's payment reference. */
+  reference: string
+  /** The 3-D Secure page (authorization.redirect_url). */
+  url: string
+  /** Where the page sends the customer when done: reaching it ends the window. */
+  returnUrl: string
+  timeoutMs: number
+}
+
+/** The window a customer completes 3-D Secure in (spec 3, auth model 3DS). */
+export interface AuthWindow {
+  /** The return URL the app supplies for a charge when the user gave none. */
+  returnUrlFor(reference: string): string
+  /** Opens the page and settles once, when the window ends. */
+  open(request: AuthWindowRequest): Promise<AuthWindowOutcome>
+  /**
+   * Bridge only: where the renderer's popup is (a URL it can read, or null when it was closed).
+   * Returns true once that window has ended. The Electron window watches itself and ignores this.
+   */
+  popupReport(reference: string, location: string | null): boolean
 }

@@ -1,6 +1,11 @@
-/** The desktop adapters on Electron: native dialogs, OS notifications, the system clipboard. */
+/**
+ * The desktop adapters on Electron: native dialogs, OS notifications, the system clipboard, the
+ * 3-D Secure child window.
+ */
 import type { BrowserWindow } from 'electron'
 import { Notification, clipboard, dialog } from 'electron'
+import { appReturnUrl } from '../windows/return-url'
+import { openThreeDsWindow } from '../windows/three-ds-window'
 import type { DesktopAdapters } from './desktop'
 
 export function createElectronDesktop(parentWindow: () => BrowserWindow | null): DesktopAdapters {
@@ -33,6 +38,12 @@ export function createElectronDesktop(parentWindow: () => BrowserWindow | null):
       writeText: (text) => clipboard.writeText(text),
       readText: async () => clipboard.readText(),
       clear: () => clipboard.clear(),
+    },
+    authWindow: {
+      returnUrlFor: appReturnUrl,
+      open: (request) => openThreeDsWindow(parentWindow(), request),
+      // The Electron window watches its own navigation.
+      popupReport: () => false,
     },
   }
 }

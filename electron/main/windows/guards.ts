@@ -6,6 +6,7 @@
  */
 import { app, session, shell } from 'electron'
 import type { Session } from 'electron'
+import { isAuthWindowContents } from './auth-window-registry'
 import { isAllowedExternalUrl } from './external-links'
 
 export function denyAllPermissions(target: Session): void {
@@ -27,13 +28,14 @@ export function installAppGuards(isAppUrl: (url: string) => boolean, log: GuardL
   }
 
   app.on('web-contents-created', (_event, contents) => {
+    // A 3-D Secure window navigates a bank's pages; its own window watches and limits that.
     contents.on('will-navigate', (event, url) => {
-      if (isAppUrl(url)) return
+      if (isAppUrl(url) || isAuthWindowContents(contents.id)) return
       event.preventDefault()
       openOutside(url)
     })
     contents.on('will-redirect', (event, url) => {
-      if (!isAppUrl(url)) event.preventDefault()
+      if (!isAppUrl(url) && !isAuthWindowContents(contents.id)) event.preventDefault()
     })
     contents.on('will-attach-webview', (event) => event.preventDefault())
     contents.setWindowOpenHandler(({ url }) => {
