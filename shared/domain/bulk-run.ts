@@ -146,7 +146,8 @@ export function rowProblems(item: BulkItem, currency: BulkCurrency): BulkFinding
     found.push({ row: item.row, column, code, message })
   const amount = amountProblem(item.amount)
   if (amount) add('amount', 'amount', amount)
-  if (!/^\d{3,6}$/.test(item.bank_code)) add('bank_code', 'bank_code', 'Enter the bank code as digits (for example 044).')
+  if (!/^\d{3,6}$/.test(item.bank_code))
+    add('bank_code', 'bank_code', 'Enter the bank code as digits (for example 044).')
   const accountDigits = currency === 'NGN' ? /^\d{10}$/ : /^\d{6,20}$/
   if (!accountDigits.test(item.account_number))
     add(

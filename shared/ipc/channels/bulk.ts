@@ -30,7 +30,11 @@ export const bulkRunChannels = {
     result: returns<RunView>(),
   },
   'bulk:setOptions': {
-    input: z.strictObject({ runId, merchantBearsCost: z.boolean().optional(), description: z.string().max(255).optional() }),
+    input: z.strictObject({
+      runId,
+      merchantBearsCost: z.boolean().optional(),
+      description: z.string().max(255).optional(),
+    }),
     result: returns<RunView>(),
   },
   'bulk:submit': {

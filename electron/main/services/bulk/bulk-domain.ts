@@ -87,11 +87,19 @@ export function createBulkDomain(context: ServiceContext): DomainService<keyof t
       'bulk:resolve': async ({ runId }) => (await ready(), runs.startResolution(runId)),
       'bulk:cancel': async ({ runId }) => (await ready(), runs.cancel(runId)),
       'bulk:review': async ({ runId }) => (await ready(), runs.toReview(runId)),
-      'bulk:editRow': async ({ runId, index, field, value }) => (await ready(), runs.editRow(runId, index, field, value)),
-      'bulk:exclude': async ({ runId, indexes, excluded }) => (await ready(), runs.setExcluded(runId, indexes, excluded)),
+      'bulk:editRow': async ({ runId, index, field, value }) => (
+        await ready(),
+        runs.editRow(runId, index, field, value)
+      ),
+      'bulk:exclude': async ({ runId, indexes, excluded }) => (
+        await ready(),
+        runs.setExcluded(runId, indexes, excluded)
+      ),
       'bulk:setOptions': async ({ runId, ...rest }) => (await ready(), runs.setOptions(runId, rest)),
-      'bulk:submit': async ({ runId, confirmTotal }) =>
-        (await ready(), runs.submit(runId, confirmTotal === undefined ? {} : { total: confirmTotal })),
+      'bulk:submit': async ({ runId, confirmTotal }) => (
+        await ready(),
+        runs.submit(runId, confirmTotal === undefined ? {} : { total: confirmTotal })
+      ),
       'bulk:recheck': async ({ runId }) => (await ready(), runs.recheck(runId)),
       'bulk:retryFailed': async ({ runId }) => (await ready(), runs.retryFailed(runId)),
       'bulk:exportReport': ({ runId, format }) => save(runId, format),

@@ -39,7 +39,8 @@ export async function verifyBatch(bulk: BulkEndpoints, reference: string): Promi
       pending: batch.pendingTransactions,
       processing: batch.processingTransactions,
     }
-    if (batch.status === 'failed') return { found: 'failed', note: 'The service has this batch as failed', data: counts }
+    if (batch.status === 'failed')
+      return { found: 'failed', note: 'The service has this batch as failed', data: counts }
     if (batch.status === 'complete' || open === 0)
       return { found: 'success', note: 'The service has this batch, complete', data: counts }
     return { found: 'processing', note: 'The service has this batch, still paying', data: counts }

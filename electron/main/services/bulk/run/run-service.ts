@@ -6,13 +6,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import type { BulkCurrency, BulkField, BulkImportResult } from '../../../../../shared/domain/bulk'
-import type {
-  RunBatch,
-  RunProgress,
-  RunRow,
-  RunSummary,
-  RunView,
-} from '../../../../../shared/domain/bulk-run'
+import type { RunBatch, RunProgress, RunRow, RunSummary, RunView } from '../../../../../shared/domain/bulk-run'
 import { retryReferenceOf, rowProblems } from '../../../../../shared/domain/bulk-run'
 import { isFinal } from '../../../../../shared/domain/journal'
 import { formatMinorUnits, toMinorUnits } from '../../../../../shared/money'
@@ -25,8 +19,8 @@ import type { Journal } from '../../journal/journal'
 import { batchIntent, settleBatch } from './batch-sender'
 import { runPool } from './pool'
 import { batchBody, countRows, isSendable, planBatches, rowsFromImport, totalsOf } from './run-rows'
-import type { RunState } from './run-store'
-import { RunStore, sha256Hex } from './run-store'
+import type { RunState , RunStore} from './run-store'
+import { sha256Hex } from './run-store'
 
 export interface RunServiceEvents {
   runChanged(summary: RunSummary): void
@@ -107,13 +101,16 @@ export class RunService {
     }
     for (const run of this.runs.values()) {
       if (run.state.stage === 'attention' && run.state.batches.length > 0) run.state.stage = 'submitting'
-      if (run.state.stage === 'submitting' || run.state.stage === 'monitoring') this.startTask(run, () => this.send(run))
+      if (run.state.stage === 'submitting' || run.state.stage === 'monitoring')
+        this.startTask(run, () => this.send(run))
       else if (run.state.stage === 'resolving' && run.state.resolving) this.startTask(run, () => this.resolve(run))
     }
   }
 
   list(): RunSummary[] {
-    return [...this.runs.values()].map((run) => this.summary(run)).sort((a, b) => b.createdAt.localeCompare(a.createdAt))
+    return [...this.runs.values()]
+      .map((run) => this.summary(run))
+      .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
   }
 
   view(runId: string): RunView {
@@ -268,7 +265,8 @@ export class RunService {
     if (run.state.stage !== 'review') throw new AppFailure('conflict', 'Review the run before sending it.')
     if (run.task) throw new AppFailure('conflict', 'This run is already working.')
     const sendable = run.rows.filter(isSendable)
-    if (sendable.length === 0) throw new AppFailure('bad_request', 'No row can be sent: fix or include some rows first.')
+    if (sendable.length === 0)
+      throw new AppFailure('bad_request', 'No row can be sent: fix or include some rows first.')
     if (sendable.length === 1)
       throw new AppFailure(
         'bad_request',
@@ -302,7 +300,8 @@ export class RunService {
   /** Asks the service again about batches that could not be confirmed, and carries on. */
   async recheck(runId: string): Promise<RunView> {
     const run = this.get(runId)
-    if (run.state.stage !== 'attention' || run.task) throw new AppFailure('conflict', 'Nothing in this run waits for a check.')
+    if (run.state.stage !== 'attention' || run.task)
+      throw new AppFailure('conflict', 'Nothing in this run waits for a check.')
     run.state.stage = 'submitting'
     delete run.state.message
     await this.saveState(run)
@@ -436,7 +435,9 @@ export class RunService {
     const { journal } = this.options
     const { bulk } = await this.options.apiFor(run.state.profileId)
     const who = { profileId: run.state.profileId, mode: run.state.mode, runId: run.state.id }
-    const todo = run.state.batches.filter((b) => b.state !== 'accepted' && b.state !== 'refused' && b.state !== 'complete')
+    const todo = run.state.batches.filter(
+      (b) => b.state !== 'accepted' && b.state !== 'refused' && b.state !== 'complete',
+    )
     const total = run.state.batches.length
     const started = Date.now()
     let done = total - todo.length
@@ -588,7 +589,9 @@ export class RunService {
       }
     }
     if (!settled) return
-    const needDetails = [...byReference.values()].filter((r) => (r.status === 'success' || r.status === 'failed') && r.fee === undefined)
+    const needDetails = [...byReference.values()].filter(
+      (r) => (r.status === 'success' || r.status === 'failed') && r.fee === undefined,
+    )
     await runPool(needDetails, this.resolveConcurrency, async (row) => {
       const detail = await bulk.transaction(row.item.reference)
       if (detail.fee !== undefined && detail.fee !== null) row.fee = formatMinorUnits(toMinorUnits(detail.fee))
@@ -749,7 +752,10 @@ export class RunService {
   }
 
   private newRunId(createdAt: string, sha256: string): string {
-    const stamp = createdAt.replace(/[-:]/g, '').replace(/\.\d+Z$/, '').replace('T', '')
+    const stamp = createdAt
+      .replace(/[-:]/g, '')
+      .replace(/\.\d+Z$/, '')
+      .replace('T', '')
     for (let n = 0; ; n++) {
       const id = `BR${stamp}${sha256.slice(0, 6)}${randomBytes(2).toString('hex')}${n === 0 ? '' : `-${n}`}`
       if (!this.runs.has(id)) return id
