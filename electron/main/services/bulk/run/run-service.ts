@@ -19,7 +19,7 @@ import type { Journal } from '../../journal/journal'
 import { batchIntent, settleBatch } from './batch-sender'
 import { runPool } from './pool'
 import { batchBody, countRows, isSendable, planBatches, rowsFromImport, totalsOf } from './run-rows'
-import type { RunState , RunStore} from './run-store'
+import type { RunState, RunStore } from './run-store'
 import { sha256Hex } from './run-store'
 
 export interface RunServiceEvents {
@@ -54,6 +54,7 @@ interface LiveRun {
   cancelled: boolean
   rowsDirty: boolean
   saveTimer: ReturnType<typeof setTimeout> | null
+  stateTimer: ReturnType<typeof setTimeout> | null
   pendingRowEvents: Map<number, RunRow>
 }
 
@@ -174,6 +175,7 @@ export class RunService {
       batches: [],
     }
     await this.options.store.createFolder(id, storedFile, input.bytes, sha256)
+    await this.options.store.saveMapping(id, { file: state.fileName, sheet: state.sheet, header: state.header })
     await this.options.store.saveRows(id, rows)
     await this.options.store.saveState(state)
     const run = this.live(state, rows)
@@ -357,7 +359,10 @@ export class RunService {
     this.closed = true
     for (const run of this.runs.values()) run.cancelled = true
     await Promise.all([...this.runs.values()].map((r) => r.task?.catch(() => undefined)))
-    for (const run of this.runs.values()) if (run.rowsDirty) await this.saveRowsNow(run)
+    for (const run of this.runs.values()) {
+      if (run.rowsDirty) await this.saveRowsNow(run)
+      if (run.stateTimer) await this.saveState(run)
+    }
   }
 
   // ---- steps
@@ -443,42 +448,55 @@ export class RunService {
     let done = total - todo.length
     this.setProgress(run, { step: 'submitting', done, total, etaSeconds: null })
 
-    // Waves of `concurrency` batches: the intents of a wave are journaled with one fsync, then sent together.
-    for (let at = 0; at < todo.length && !this.closed; at += this.submitConcurrency) {
-      const wave = todo.slice(at, at + this.submitConcurrency)
-      const fresh = new Set<string>()
-      const intents = wave
-        .filter((b) => !journal.has(b.reference))
-        .map((b) => {
-          fresh.add(b.reference)
-          return { intent: batchIntent(batchBody(run.state, b, run.rows), who) }
-        })
-      if (intents.length > 0) await journal.appendMany(intents)
-      await Promise.all(
-        wave.map(async (batch) => {
-          batch.state = 'sending'
-          batch.attempts++
-          // A batch journaled before is resent exactly as journaled.
-          const body = journal.get(batch.reference)!.request as unknown as BulkPayoutRequest
-          const outcome = await settleBatch(journal, bulk, body, fresh.has(batch.reference), {
-            maxAttempts: 6,
-            backoffMs: Math.min(this.pollMs, 1000),
-            sleep: this.sleep,
+    // A pool of `concurrency` lanes. Intents are journaled ahead of the lanes, a few batches at a
+    // time with one fsync (appendMany); a lane sends only a batch whose intent is on disk.
+    const fresh = new Set<string>()
+    let journaledUpTo = 0
+    let journaling: Promise<void> = Promise.resolve()
+    const journalAhead = (index: number): Promise<void> => {
+      journaling = journaling.then(async () => {
+        if (index < journaledUpTo) return
+        const chunk = todo.slice(journaledUpTo, Math.max(index + 1, journaledUpTo + 2 * this.submitConcurrency))
+        journaledUpTo += chunk.length
+        const intents = chunk
+          .filter((b) => !journal.has(b.reference))
+          .map((b) => {
+            fresh.add(b.reference)
+            return { intent: batchIntent(batchBody(run.state, b, run.rows), who) }
           })
-          this.applyBatchOutcome(run, batch, outcome)
-          done++
-        }),
-      )
-      const elapsed = (Date.now() - started) / 1000
-      const sent = done - (total - todo.length)
-      this.setProgress(run, {
-        step: 'submitting',
-        done,
-        total,
-        etaSeconds: sent > 0 ? Math.round((elapsed / sent) * (total - done)) : null,
+        if (intents.length > 0) await journal.appendMany(intents)
       })
-      await this.saveState(run)
+      return journaling
     }
+    await runPool(
+      todo,
+      this.submitConcurrency,
+      async (batch, index) => {
+        await journalAhead(index)
+        batch.state = 'sending'
+        batch.attempts++
+        // A batch journaled before is resent exactly as journaled.
+        const body = journal.get(batch.reference)!.request as unknown as BulkPayoutRequest
+        const outcome = await settleBatch(journal, bulk, body, fresh.has(batch.reference), {
+          maxAttempts: 6,
+          backoffMs: Math.min(this.pollMs, 1000),
+          sleep: this.sleep,
+        })
+        this.applyBatchOutcome(run, batch, outcome)
+        done++
+        const elapsed = (Date.now() - started) / 1000
+        const sent = done - (total - todo.length)
+        this.setProgress(run, {
+          step: 'submitting',
+          done,
+          total,
+          etaSeconds: sent > 0 ? Math.round((elapsed / sent) * (total - done)) : null,
+        })
+        this.scheduleStateSave(run)
+      },
+      () => this.closed,
+    )
+    await this.saveState(run)
     this.setProgress(run, null)
     await this.saveRowsNow(run)
   }
@@ -626,6 +644,7 @@ export class RunService {
       cancelled: false,
       rowsDirty: false,
       saveTimer: null,
+      stateTimer: null,
       pendingRowEvents: new Map(),
     }
   }
@@ -728,9 +747,22 @@ export class RunService {
   }
 
   private async saveState(run: LiveRun): Promise<void> {
+    if (run.stateTimer) {
+      clearTimeout(run.stateTimer)
+      run.stateTimer = null
+    }
     run.state.updatedAt = this.options.now().toISOString()
     await this.options.store.saveState(run.state)
     this.changed(run)
+  }
+
+  /** Batch states in state.json are a cache of the journal: written at most once a second while sending. */
+  private scheduleStateSave(run: LiveRun): void {
+    if (run.stateTimer) return
+    run.stateTimer = setTimeout(() => {
+      run.stateTimer = null
+      void this.saveState(run).catch((error: unknown) => this.options.log?.error('Saving the run failed', error))
+    }, 1000)
   }
 
   private scheduleRowsSave(run: LiveRun): void {

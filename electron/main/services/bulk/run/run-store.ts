@@ -63,10 +63,14 @@ export class RunStore {
     await writeFile(join(folder, `${storedFile}.sha256`), `${sha256}  ${storedFile}\n`, { mode: 0o600 })
   }
 
+  /** The confirmed mapping, written once when the run is created. */
+  async saveMapping(runId: string, mapping: unknown): Promise<void> {
+    await writeJsonAtomically(join(this.folderOf(runId), 'mapping.json'), mapping)
+  }
+
   async saveState(state: RunState): Promise<void> {
     const folder = this.folderOf(state.id)
     await writeJsonAtomically(join(folder, 'state.json'), state)
-    await writeJsonAtomically(join(folder, 'mapping.json'), { sheet: state.sheet, header: state.header })
   }
 
   async saveRows(runId: string, rows: RunRow[]): Promise<void> {

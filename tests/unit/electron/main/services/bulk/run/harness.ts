@@ -33,6 +33,7 @@ export async function openHarness(options: {
   pollMs?: number
   resolveConcurrency?: number
   submitConcurrency?: number
+  saveRowsEveryMs?: number
 }): Promise<Harness> {
   const journal = await openJournal(join(options.userDataDir, 'journal'))
   const client = createPaymentsClient({
@@ -57,7 +58,7 @@ export async function openHarness(options: {
     pollMs: options.pollMs ?? 50,
     ...(options.resolveConcurrency ? { resolveConcurrency: options.resolveConcurrency } : {}),
     ...(options.submitConcurrency ? { submitConcurrency: options.submitConcurrency } : {}),
-    saveRowsEveryMs: 50,
+    saveRowsEveryMs: options.saveRowsEveryMs ?? 1000,
   })
   return {
     service,
