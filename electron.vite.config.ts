@@ -8,7 +8,13 @@ export default defineConfig({
     plugins: [externalizeDepsPlugin()],
     build: {
       outDir: 'out/main',
-      rollupOptions: { input: { index: resolve(__dirname, 'electron/main/index.ts') } },
+      rollupOptions: {
+        input: {
+          index: resolve(__dirname, 'electron/main/index.ts'),
+          // The bulk import worker (worker_threads) is its own file: import-service.ts starts it.
+          'bulk-import-worker': resolve(__dirname, 'electron/main/services/bulk/import/import-worker.ts'),
+        },
+      },
     },
   },
   preload: {

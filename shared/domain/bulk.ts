@@ -70,3 +70,77 @@ export interface BulkFileError {
   file: string
   fileError: { code: string; message: string }
 }
+
+// ---- Additions for the import steps (Sheet, Header row, Columns) and the service API. ----
+
+/** Column mapping by column position (0-based): the field a column feeds, or null when ignored. */
+export type BulkColumnMapping = ReadonlyArray<BulkField | null>
+
+/** One row of the sheet as the steps show it: the spreadsheet row number and its cells as text. */
+export interface BulkPreviewRow {
+  row: number
+  cells: string[]
+}
+
+/** One column under a chosen header row: its header text, its field, and a few sample values. */
+export interface BulkColumn {
+  index: number
+  header: string
+  field: BulkField | null
+  samples: string[]
+}
+
+export interface BulkSheetSummary {
+  name: string
+  /** Non-empty rows in the sheet (header and titles included). */
+  rows: number
+  columns: number
+  /** The sheet has a header row naming at least three payout fields. */
+  looksLikePayouts: boolean
+  /** The header row found automatically, or null. */
+  headerRow: number | null
+  /** The first non-empty rows (at most 30), for the Header row step. */
+  preview: BulkPreviewRow[]
+  /** The mapping to propose for the detected header: remembered for this layout, else automatic. */
+  mapping: BulkColumnMapping | null
+  /** True when `mapping` was remembered from an earlier confirmed import of this header layout. */
+  mappingRemembered: boolean
+  /** Why the sheet cannot be imported (too many rows or columns), when it cannot. */
+  problem?: string
+}
+
+export interface BulkWorkbookSummary {
+  file: string
+  kind: 'xlsx' | 'xls' | 'csv'
+  /** SHA-256 of the file's bytes (hex). */
+  sha256: string
+  sheets: BulkSheetSummary[]
+  /** The sheet to preselect: the first that looks like payouts, else the first. */
+  selectedSheet: string
+}
+
+export interface BulkImportOptions {
+  sheet?: string
+  /** Spreadsheet row number of the header; detected when absent. */
+  headerRow?: number
+  /** Confirmed mapping by column position; remembered-or-automatic when absent. */
+  mapping?: BulkColumnMapping
+  currency: BulkCurrency
+  /** Valid bank codes for the currency's country (from the lookups API); the bundled list when absent. */
+  bankCodes?: readonly string[]
+}
+
+export type BulkImportProgress = { phase: 'reading' } | { phase: 'validating'; done: number; total: number }
+
+/** A payout the journal says was already sent, for the "already paid" warning (issue 7 §3). */
+export interface PriorPayout {
+  reference: string
+  bank_code: string
+  account_number: string
+  /** Two-decimal plain string, e.g. "1500.00". */
+  amount: string
+  /** When it was sent (ISO 8601). */
+  sentAt: string
+  /** The run's name when it was part of a run. */
+  runLabel?: string
+}

@@ -1,0 +1,270 @@
+/**
+ * The whole import of one file, in process: load and sniff the bytes, read the sheet (SheetJS for
+ * XLSX/XLS, our reader for CSV), then the shared importRows. The worker runs this for the app; the
+ * check-sheet command and the tests call it directly.
+ */
+import { createHash } from 'node:crypto'
+import { readFile, stat } from 'node:fs/promises'
+import { basename, extname } from 'node:path'
+import type {
+  BulkColumnMapping,
+  BulkFileError,
+  BulkImportOptions,
+  BulkImportProgress,
+  BulkImportResult,
+  BulkSheetSummary,
+  BulkWorkbookSummary,
+} from '../../../../../shared/domain/bulk'
+import { offlineBankCodes } from '../../../../../shared/bulk/banks'
+import { cellText, type SheetRow } from '../../../../../shared/bulk/cells'
+import { autoMapping, detectHeaderRow, headerScore, MIN_HEADER_SCORE } from '../../../../../shared/bulk/header'
+import { fileError, importRows } from '../../../../../shared/bulk/import-rows'
+import { IMPORT_LIMITS } from '../../../../../shared/bulk/limits'
+import { decodeText, looksBinary } from './decode-text'
+import { CsvReadError, detectDelimiter, parseCsv } from './read-csv'
+import { openWorkbook, sheetRows, WorkbookReadError } from './read-workbook'
+
+export type ImportSource = { path: string } | { name: string; bytes: Uint8Array }
+
+/** A confirmed mapping remembered for a header layout, looked up by the header texts. */
+export type RecallMapping = (headers: readonly string[]) => BulkColumnMapping | null
+
+export type FileKind = 'xlsx' | 'xls' | 'csv'
+
+/** An opened file: its sheets, each read into rows on demand. */
+export interface OpenedFile {
+  file: string
+  kind: FileKind
+  sha256: string
+  sheetNames: string[]
+  rowsOf(sheet: string): SheetRow[]
+}
+
+class FileRejected extends Error {
+  constructor(readonly error: BulkFileError) {
+    super(error.fileError.message)
+  }
+}
+
+const fmt = (value: number): string => value.toLocaleString('en-US')
+
+async function loadBytes(source: ImportSource): Promise<{ file: string; bytes: Uint8Array }> {
+  if ('bytes' in source) {
+    if (source.bytes.byteLength > IMPORT_LIMITS.maxFileBytes)
+      throw new FileRejected(fileError(source.name, 'too_large', tooLarge(source.bytes.byteLength)))
+    return { file: source.name, bytes: source.bytes }
+  }
+  const file = source.path
+  let size: number
+  try {
+    const info = await stat(file)
+    if (!info.isFile()) throw new FileRejected(fileError(file, 'file_not_found', `${file} is not a file.`))
+    size = info.size
+  } catch (error) {
+    if (error instanceof FileRejected) throw error
+    throw new FileRejected(fileError(file, 'file_not_found', `The file ${file} could not be found or opened.`))
+  }
+  if (size > IMPORT_LIMITS.maxFileBytes) throw new FileRejected(fileError(file, 'too_large', tooLarge(size)))
+  return { file, bytes: new Uint8Array(await readFile(file)) }
+}
+
+function tooLarge(size: number): string {
+  return `The file is ${fmt(Math.round(size / 1024 / 1024))} MB; a payout file can be at most ${fmt(IMPORT_LIMITS.maxFileBytes / 1024 / 1024)} MB.`
+}
+
+function kindOf(file: string, bytes: Uint8Array): FileKind | BulkFileError {
+  if (bytes.byteLength === 0) return fileError(file, 'empty_file', 'The file is empty (0 bytes).')
+  if (bytes[0] === 0x50 && bytes[1] === 0x4b) return 'xlsx'
+  if (bytes[0] === 0xd0 && bytes[1] === 0xcf && bytes[2] === 0x11 && bytes[3] === 0xe0) return 'xls'
+  const utf16 = (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)
+  if (!utf16 && looksBinary(bytes))
+    return fileError(
+      file,
+      'not_a_spreadsheet',
+      'The file is neither an Excel workbook nor CSV text (it contains binary data). Choose an .xlsx, .xls or .csv file.',
+    )
+  return 'csv'
+}
+
+/** The sheet name a CSV gets: its file name without extension, as Excel names it. */
+function csvSheetName(file: string): string {
+  return basename(file, extname(file)) || 'Sheet1'
+}
+
+export function openBytes(file: string, bytes: Uint8Array): OpenedFile {
+  const kind = kindOf(file, bytes)
+  if (typeof kind !== 'string') throw new FileRejected(kind)
+  const sha256 = createHash('sha256').update(bytes).digest('hex')
+  try {
+    if (kind === 'csv') {
+      const { text } = decodeText(bytes)
+      const rows = parseCsv(text, detectDelimiter(text))
+      const name = csvSheetName(file)
+      return { file, kind, sha256, sheetNames: [name], rowsOf: () => rows }
+    }
+    const workbook = openWorkbook(bytes, kind)
+    if (workbook.SheetNames.length === 0) throw new WorkbookReadError('no_sheets', 'The workbook has no sheets.')
+    const read = new Map<string, SheetRow[]>()
+    return {
+      file,
+      kind,
+      sha256,
+      sheetNames: [...workbook.SheetNames],
+      rowsOf: (sheet) => {
+        const cached = read.get(sheet)
+        if (cached) return cached
+        const found = workbook.Sheets[sheet]
+        if (!found) throw new WorkbookReadError('sheet_not_found', `The workbook has no sheet "${sheet}".`)
+        const rows = sheetRows(found, sheet)
+        read.set(sheet, rows)
+        return rows
+      },
+    }
+  } catch (error) {
+    throw rejection(file, error)
+  }
+}
+
+function rejection(file: string, error: unknown): unknown {
+  if (error instanceof CsvReadError || error instanceof WorkbookReadError)
+    return new FileRejected(fileError(file, error.code, error.message))
+  return error
+}
+
+/** Runs `work`, turning every refusal into a BulkFileError (and anything else into `unreadable`). */
+async function answer<T>(file: string, work: () => Promise<T> | T): Promise<T | BulkFileError> {
+  try {
+    return await work()
+  } catch (error) {
+    const rejected = rejection(file, error)
+    if (rejected instanceof FileRejected) return rejected.error
+    if (error instanceof Error && error.name === 'AbortError')
+      return fileError(file, 'cancelled', 'The import was cancelled.')
+    if (error instanceof RangeError)
+      return fileError(
+        file,
+        'too_large',
+        'The file is too large to read: it needs more memory than a payout file can take.',
+      )
+    return fileError(
+      file,
+      'unreadable',
+      `The file could not be read: ${error instanceof Error ? error.message.slice(0, 200) : String(error)}`,
+    )
+  }
+}
+
+function sourceName(source: ImportSource): string {
+  return 'path' in source ? source.path : source.name
+}
+
+export async function importFile(
+  source: ImportSource,
+  options: BulkImportOptions,
+  onProgress?: (progress: BulkImportProgress) => void,
+  signal?: AbortSignal,
+  recall?: RecallMapping,
+): Promise<BulkImportResult | BulkFileError> {
+  return answer(sourceName(source), async () => {
+    onProgress?.({ phase: 'reading' })
+    const { file, bytes } = await loadBytes(source)
+    signal?.throwIfAborted()
+    const opened = openBytes(file, bytes)
+    const sheet = options.sheet ?? preselectedSheet(opened)
+    if (!opened.sheetNames.includes(sheet))
+      return fileError(
+        file,
+        'sheet_not_found',
+        `The file has no sheet "${sheet}". Sheets: ${opened.sheetNames.map((name) => `"${name}"`).join(', ')}.`,
+      )
+    const rows = opened.rowsOf(sheet)
+    signal?.throwIfAborted()
+    if (rows.length === 0) return fileError(file, 'sheet_empty', `Sheet "${sheet}" has no rows with data.`)
+    let mapping = options.mapping
+    if (!mapping && recall) {
+      const headerRow = options.headerRow ?? detectHeaderRow(rows)
+      const header = rows.find((row) => row.row === headerRow)
+      if (header) mapping = recall(header.cells.map(cellText)) ?? undefined
+    }
+    return importRows({
+      file,
+      sheet,
+      rows,
+      sha256: opened.sha256,
+      currency: options.currency,
+      bankCodes: options.bankCodes ?? offlineBankCodes(options.currency),
+      headerRow: options.headerRow,
+      mapping,
+      onProgress,
+      signal,
+    })
+  })
+}
+
+/** The first sheet that looks like payouts, else the first. */
+function preselectedSheet(opened: OpenedFile): string {
+  for (const name of opened.sheetNames) {
+    try {
+      if (detectHeaderRow(opened.rowsOf(name).slice(0, IMPORT_LIMITS.headerSearchRows)) !== null) return name
+    } catch {
+      // A sheet that cannot be read is not the one to preselect.
+    }
+  }
+  return opened.sheetNames[0] ?? ''
+}
+
+function summarise(opened: OpenedFile, name: string, recall?: RecallMapping): BulkSheetSummary {
+  let rows: SheetRow[]
+  try {
+    rows = opened.rowsOf(name)
+  } catch (error) {
+    const rejected = rejection(opened.file, error)
+    if (!(rejected instanceof FileRejected)) throw error
+    return {
+      name,
+      rows: 0,
+      columns: 0,
+      looksLikePayouts: false,
+      headerRow: null,
+      preview: [],
+      mapping: null,
+      mappingRemembered: false,
+      problem: rejected.error.fileError.message,
+    }
+  }
+  const preview = rows
+    .slice(0, IMPORT_LIMITS.previewRows)
+    .map((row) => ({ row: row.row, cells: row.cells.map(cellText) }))
+  const headerRow = detectHeaderRow(rows)
+  const header = preview.find((row) => row.row === headerRow)
+  const remembered = header && recall ? recall(header.cells) : null
+  return {
+    name,
+    rows: rows.length,
+    columns: rows.reduce((widest, row) => Math.max(widest, row.cells.length), 0),
+    looksLikePayouts: header !== undefined && headerScore(header.cells) >= MIN_HEADER_SCORE,
+    headerRow,
+    preview,
+    mapping: remembered ?? (header ? autoMapping(header.cells) : null),
+    mappingRemembered: remembered !== null && remembered !== undefined,
+  }
+}
+
+/** What the Sheet, Header row and Columns steps show before the import proper. */
+export async function inspectFile(
+  source: ImportSource,
+  recall?: RecallMapping,
+): Promise<BulkWorkbookSummary | BulkFileError> {
+  return answer(sourceName(source), async () => {
+    const { file, bytes } = await loadBytes(source)
+    const opened = openBytes(file, bytes)
+    const sheets = opened.sheetNames.map((name) => summarise(opened, name, recall))
+    return {
+      file,
+      kind: opened.kind,
+      sha256: opened.sha256,
+      sheets,
+      selectedSheet: (sheets.find((sheet) => sheet.looksLikePayouts) ?? sheets[0])?.name ?? '',
+    }
+  })
+}

@@ -1,0 +1,111 @@
+/**
+ * The importer as the app uses it: every read runs in a worker_threads worker, so main keeps
+ * answering while a large file is parsed; progress comes back as messages; cancel terminates the
+ * worker. Built app: out/main/bulk-import-worker.js (second entry in electron.vite.config.ts).
+ * Bridge and tests under tsx: the .ts worker through tsx's require hook.
+ */
+import { existsSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { join } from 'node:path'
+import { Worker } from 'node:worker_threads'
+import type {
+  BulkColumnMapping,
+  BulkFileError,
+  BulkImportOptions,
+  BulkImportProgress,
+  BulkImportResult,
+  BulkWorkbookSummary,
+} from '../../../../../shared/domain/bulk'
+import { fileError } from '../../../../../shared/bulk/import-rows'
+import type { ImportSource } from './import-file'
+import { MappingMemory } from './mapping-memory'
+import type { WorkerReply, WorkerRequest } from './worker-protocol'
+
+export type { ImportSource } from './import-file'
+
+/** Heap a worker may use: a hostile file that needs more ends the worker, not the app. */
+const WORKER_HEAP_MB = 1536
+
+function startWorker(request: WorkerRequest): Worker {
+  const options = { workerData: request, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } }
+  const built = join(__dirname, 'bulk-import-worker.js')
+  if (existsSync(built)) return new Worker(built, options)
+  // Running from source (bridge, tests): load the TypeScript worker through tsx.
+  const source = join(__dirname, 'import-worker.ts')
+  const tsx = createRequire(join(__dirname, 'import-service.ts')).resolve('tsx/cjs')
+  return new Worker(`require(${JSON.stringify(tsx)}); require(${JSON.stringify(source)})`, { ...options, eval: true })
+}
+
+function sourceName(source: ImportSource): string {
+  return 'path' in source ? source.path : source.name
+}
+
+function runWorker<T>(
+  request: WorkerRequest,
+  onProgress?: (progress: BulkImportProgress) => void,
+  signal?: AbortSignal,
+): Promise<T | BulkFileError> {
+  const file = sourceName(request.source)
+  if (signal?.aborted) return Promise.resolve(fileError(file, 'cancelled', 'The import was cancelled.'))
+  return new Promise((resolve) => {
+    const worker = startWorker(request)
+    let settled = false
+    const finish = (value: T | BulkFileError): void => {
+      if (settled) return
+      settled = true
+      signal?.removeEventListener('abort', cancel)
+      void worker.terminate()
+      resolve(value)
+    }
+    const cancel = (): void => finish(fileError(file, 'cancelled', 'The import was cancelled.'))
+    signal?.addEventListener('abort', cancel, { once: true })
+    worker.on('message', (reply: WorkerReply) => {
+      if (reply.type === 'progress') onProgress?.(reply.progress)
+      else if (reply.type === 'done') finish(reply.result as T | BulkFileError)
+      else finish(fileError(file, 'unreadable', `The file could not be read: ${reply.message}`))
+    })
+    worker.on('error', (error: Error & { code?: string }) =>
+      finish(
+        error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? fileError(file, 'too_large', 'The file needs more memory than a payout file can take: it was not read.')
+          : fileError(file, 'unreadable', `The file could not be read: ${error.message}`),
+      ),
+    )
+    worker.on('exit', () => finish(fileError(file, 'unreadable', 'The file reader stopped before it finished.')))
+  })
+}
+
+export interface BulkImportService {
+  /** Reads, maps and validates a sheet. Without `mapping`, the remembered one for the layout, else automatic. */
+  importSheet(
+    source: ImportSource,
+    options: BulkImportOptions,
+    onProgress?: (progress: BulkImportProgress) => void,
+    signal?: AbortSignal,
+  ): Promise<BulkImportResult | BulkFileError>
+  /** Sheets, their first rows, detected header row and proposed mapping: for the Sheet / Header row / Columns steps. */
+  inspectWorkbook(source: ImportSource, signal?: AbortSignal): Promise<BulkWorkbookSummary | BulkFileError>
+  /** Remembers a confirmed mapping for this header layout (header texts in column order). */
+  rememberMapping(headers: readonly string[], mapping: BulkColumnMapping): Promise<void>
+}
+
+export function createBulkImportService(userDataDir: string): BulkImportService {
+  const memory = new MappingMemory(userDataDir)
+  return {
+    async importSheet(source, options, onProgress, signal) {
+      return runWorker<BulkImportResult>(
+        { op: 'import', source, options, remembered: await memory.entries() },
+        onProgress,
+        signal,
+      )
+    },
+    async inspectWorkbook(source, signal) {
+      return runWorker<BulkWorkbookSummary>(
+        { op: 'inspect', source, remembered: await memory.entries() },
+        undefined,
+        signal,
+      )
+    },
+    rememberMapping: (headers, mapping) => memory.remember(headers, mapping),
+  }
+}

@@ -1,0 +1,29 @@
+/**
+ * The bank codes of the payments service per country, bundled for offline use (the check-sheet
+ * command, and the app before the lookups API has answered). It equals the service's list as the
+ * simulator serves it (electron/sandbox/catalog.ts BANKS, NG and KE); in the app, validation takes
+ * the list from the lookups API instead (BulkImportOptions.bankCodes).
+ */
+import type { BulkCurrency } from '../domain/bulk'
+
+export const OFFLINE_BANK_CODES: Readonly<Record<'NG' | 'KE', readonly string[]>> = {
+  NG: ['044', '023', '050', '070', '011', '214', '058', '030', '082', '076', '221', '232', '033', '032', '035', '057'],
+  KE: ['01', '03', '11', '31', '63', '68', '70', '72'],
+}
+
+export const COUNTRY_OF_CURRENCY: Readonly<Record<BulkCurrency, 'NG' | 'KE'>> = { NGN: 'NG', KES: 'KE' }
+
+export function offlineBankCodes(currency: BulkCurrency): readonly string[] {
+  return OFFLINE_BANK_CODES[COUNTRY_OF_CURRENCY[currency]]
+}
+
+/**
+ * Account number formats. NG: NUBAN, exactly 10 digits. KE: banks use 6 to 16 digits (KCB 10,
+ * Equity 13, Co-operative 14), so digits only, 6 to 16 long.
+ */
+export const ACCOUNT_FORMATS: Readonly<
+  Record<'NG' | 'KE', { pattern: RegExp; description: string; minDigits: number }>
+> = {
+  NG: { pattern: /^\d{10}$/, description: 'exactly 10 digits (NUBAN)', minDigits: 10 },
+  KE: { pattern: /^\d{6,16}$/, description: '6 to 16 digits', minDigits: 6 },
+}

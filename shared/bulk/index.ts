@@ -1,0 +1,10 @@
+/** The importer's pure logic, shared by main, the import worker, the check-sheet command and the renderer. */
+export * from './amount'
+export * from './banks'
+export * from './cells'
+export * from './header'
+export * from './import-rows'
+export * from './journal-match'
+export * from './limits'
+export * from './references'
+export * from './validate'

@@ -1,0 +1,183 @@
+/**
+ * Row by row validation (issue 7 §3). Reading a row gives a BulkItem of trimmed texts plus the
+ * findings only the cells can show (a number cell that lost its leading zero); `itemFindings`
+ * checks an item's texts, so the grid can re-validate an edited row with the same rules; and
+ * `sheetFindings` looks across rows (duplicate references, same account and amount twice).
+ */
+import type { BulkColumnMapping, BulkCurrency, BulkField, BulkFinding, BulkItem } from '../domain/bulk'
+import { emailProblem } from '../rules/common'
+import { amountProblemOf, normaliseAmount, numberCellDecimal } from './amount'
+import { ACCOUNT_FORMATS, COUNTRY_OF_CURRENCY } from './banks'
+import { cellText, isNumberCell, type SheetCell, type SheetRow } from './cells'
+import { generatedReference, REFERENCE_MAX_LENGTH, REFERENCE_MIN_LENGTH } from './references'
+
+export interface ValidationContext {
+  currency: BulkCurrency
+  /** Valid bank codes of the currency's country. */
+  bankCodes: ReadonlySet<string>
+}
+
+export interface ReadContext extends ValidationContext {
+  /** SHA-256 (hex) of the file, for references of rows without one. */
+  sha256: string
+}
+
+/** Field -> column position, from a mapping by position. */
+export type FieldColumns = Partial<Record<BulkField, number>>
+
+export function fieldColumns(mapping: BulkColumnMapping): FieldColumns {
+  const columns: FieldColumns = {}
+  mapping.forEach((field, index) => {
+    if (field !== null && columns[field] === undefined) columns[field] = index
+  })
+  return columns
+}
+
+/** Text of a code-like cell (reference, bank code, account): digits as shown, or the number spelled out. */
+function codeText(cell: SheetCell): string {
+  if (!isNumberCell(cell)) return cellText(cell)
+  const shown = cell.text.trim()
+  return /^\d+$/.test(shown) ? shown : numberCellDecimal(cell)
+}
+
+function finding(row: number, column: BulkField | null, code: string, message: string): BulkFinding {
+  return { row, column, code, message }
+}
+
+/** One data row into an item, with the findings only the cells can show. */
+export function readItem(
+  row: SheetRow,
+  columns: FieldColumns,
+  context: ReadContext,
+): { item: BulkItem; findings: BulkFinding[] } {
+  const cell = (field: BulkField): SheetCell => {
+    const index = columns[field]
+    return index === undefined ? undefined : row.cells[index]
+  }
+  const findings: BulkFinding[] = []
+  const amountCell = cell('amount')
+  const amountText = isNumberCell(amountCell) ? numberCellDecimal(amountCell) : cellText(amountCell)
+  const reference = codeText(cell('reference'))
+  const item: BulkItem = {
+    row: row.row,
+    reference: reference === '' ? generatedReference(context.sha256, row.row) : reference,
+    amount: normaliseAmount(amountText) ?? amountText,
+    bank_code: codeText(cell('bank_code')),
+    account_number: codeText(cell('account_number')),
+    customer_name: cellText(cell('customer_name')),
+    customer_email: cellText(cell('customer_email')),
+    narration: cellText(cell('narration')),
+  }
+
+  // A number cell drops leading zeros: say so, never pad (the zeros might not be the only loss).
+  const bankCell = cell('bank_code')
+  if (isNumberCell(bankCell) && !context.bankCodes.has(item.bank_code)) {
+    const padded = [`0${item.bank_code}`, `00${item.bank_code}`].find((code) => context.bankCodes.has(code))
+    if (padded)
+      findings.push(
+        finding(
+          row.row,
+          'bank_code',
+          'leading_zero_lost',
+          `Bank code ${item.bank_code} is stored as a number and has lost its leading zero (did you mean ${padded}?). Format the column as text and type the code again.`,
+        ),
+      )
+  }
+  const accountCell = cell('account_number')
+  const format = ACCOUNT_FORMATS[COUNTRY_OF_CURRENCY[context.currency]]
+  if (isNumberCell(accountCell) && /^\d+$/.test(item.account_number) && item.account_number.length < format.minDigits)
+    findings.push(
+      finding(
+        row.row,
+        'account_number',
+        'leading_zero_lost',
+        `Account number ${item.account_number} is stored as a number and has lost its leading zeros (${item.account_number.length} digits; expected ${format.description}). Format the column as text and type the number again.`,
+      ),
+    )
+  return { item, findings }
+}
+
+/** The findings on one item's texts; `skip` names columns already reported by reading. */
+export function itemFindings(item: BulkItem, context: ValidationContext, skip?: ReadonlySet<BulkField>): BulkFinding[] {
+  const findings: BulkFinding[] = []
+  const add = (column: BulkField, code: string, message: string): void => {
+    if (!skip?.has(column)) findings.push(finding(item.row, column, code, message))
+  }
+  const { reference } = item
+  if (reference.length < REFERENCE_MIN_LENGTH || reference.length > REFERENCE_MAX_LENGTH)
+    add(
+      'reference',
+      'reference_length',
+      `Reference "${reference.slice(0, 60)}" has ${reference.length} characters; it must have ${REFERENCE_MIN_LENGTH} to ${REFERENCE_MAX_LENGTH}.`,
+    )
+
+  const amount = amountProblemOf(item.amount)
+  if (amount) add('amount', amount.code, amount.message)
+
+  const country = COUNTRY_OF_CURRENCY[context.currency]
+  if (item.bank_code === '') add('bank_code', 'bank_code_missing', 'The bank code is empty.')
+  else if (!context.bankCodes.has(item.bank_code))
+    add('bank_code', 'bank_code_unknown', `Bank code "${item.bank_code}" is not a ${country} bank code of the service.`)
+
+  const format = ACCOUNT_FORMATS[country]
+  if (item.account_number === '') add('account_number', 'account_number_missing', 'The account number is empty.')
+  else if (!format.pattern.test(item.account_number))
+    add(
+      'account_number',
+      'account_number_format',
+      `Account number "${item.account_number}" is not a ${country} account number: ${format.description}.`,
+    )
+
+  if (item.customer_name === '') add('customer_name', 'customer_name_missing', 'The customer name is empty.')
+  if (item.customer_email === '') add('customer_email', 'customer_email_missing', 'The customer e-mail is empty.')
+  else if (emailProblem(item.customer_email))
+    add('customer_email', 'customer_email_invalid', `"${item.customer_email}" is not a valid e-mail address.`)
+  if (item.narration === '') add('narration', 'narration_missing', 'The narration is empty.')
+  return findings
+}
+
+/**
+ * Findings across rows: a reference used again is an error on the later row; the same bank,
+ * account and amount again is a warning on the later row. Both name the earlier row.
+ */
+export function sheetFindings(items: readonly BulkItem[]): { errors: BulkFinding[]; warnings: BulkFinding[] } {
+  const errors: BulkFinding[] = []
+  const warnings: BulkFinding[] = []
+  const references = new Map<string, number>()
+  const payments = new Map<string, number>()
+  for (const item of items) {
+    if (item.reference !== '') {
+      const first = references.get(item.reference)
+      if (first === undefined) references.set(item.reference, item.row)
+      else
+        errors.push(
+          finding(
+            item.row,
+            'reference',
+            'reference_duplicate',
+            `Reference "${item.reference}" is also used on row ${first}.`,
+          ),
+        )
+    }
+    const amount = normaliseAmount(item.amount)
+    if (amount !== null && item.account_number !== '') {
+      const key = `${item.bank_code}\u001f${item.account_number}\u001f${amount}`
+      const first = payments.get(key)
+      if (first === undefined) payments.set(key, item.row)
+      else
+        warnings.push(
+          finding(
+            item.row,
+            null,
+            'possible_duplicate',
+            `Same bank, account and amount as row ${first}: is this payment meant twice?`,
+          ),
+        )
+    }
+  }
+  return { errors, warnings }
+}
+
+export function byRow(a: BulkFinding, b: BulkFinding): number {
+  return a.row - b.row
+}
