@@ -4,7 +4,8 @@
  * (electron/main/services/bulk/run); these are the shapes that cross IPC, plus the pure rules of
  * planning (batch sizes, references) that both sides show.
  */
-import { amountProblem, emailProblem } from '../rules/common'
+import { offlineBankCodes } from '../bulk/banks'
+import { itemFindings } from '../bulk/validate'
 import type { BulkCurrency, BulkFinding, BulkHeader, BulkItem } from './bulk'
 
 /**
@@ -137,29 +138,9 @@ export function retryReferenceOf(reference: string): string {
 }
 
 /**
- * The checks of one row that the run repeats when a cell is edited. A stopgap until the
- * importer's row validation (shared/bulk) is merged: the same words for the same problems.
+ * The checks of one row that the run repeats when a cell is edited: the importer's own row rules
+ * (shared/bulk), with the bundled bank list of the currency's country.
  */
 export function rowProblems(item: BulkItem, currency: BulkCurrency): BulkFinding[] {
-  const found: BulkFinding[] = []
-  const add = (column: BulkFinding['column'], code: string, message: string) =>
-    found.push({ row: item.row, column, code, message })
-  const amount = amountProblem(item.amount)
-  if (amount) add('amount', 'amount', amount)
-  if (!/^\d{3,6}$/.test(item.bank_code))
-    add('bank_code', 'bank_code', 'Enter the bank code as digits (for example 044).')
-  const accountDigits = currency === 'NGN' ? /^\d{10}$/ : /^\d{6,20}$/
-  if (!accountDigits.test(item.account_number))
-    add(
-      'account_number',
-      'account_number',
-      currency === 'NGN' ? 'A Nigerian account number has exactly 10 digits.' : 'Use 6 to 20 digits.',
-    )
-  if (item.customer_name.trim() === '') add('customer_name', 'required', 'Enter the customer name.')
-  const email = emailProblem(item.customer_email)
-  if (email) add('customer_email', 'email', email)
-  if (item.narration.trim() === '') add('narration', 'required', 'Enter a narration.')
-  if (item.reference.length < REFERENCE_MIN || item.reference.length > REFERENCE_MAX)
-    add('reference', 'reference', `A reference has ${REFERENCE_MIN} to ${REFERENCE_MAX} characters.`)
-  return found
+  return itemFindings(item, { currency, bankCodes: new Set(offlineBankCodes(currency)) })
 }

@@ -1,9 +1,10 @@
 /** Bulk payouts from spreadsheets (issue 7). */
 import { z } from 'zod'
-import { BULK_FIELDS } from '../../domain/bulk'
+import { BULK_CURRENCIES, BULK_FIELDS } from '../../domain/bulk'
+import type { BulkWorkbookSummary } from '../../domain/bulk'
 import type { RunProgress, RunRow, RunSummary, RunView } from '../../domain/bulk-run'
 import type { ExportResult } from '../../domain/export'
-import { noInput, returns } from '../define'
+import { droppedFile, noInput, returns } from '../define'
 
 const runId = z.string().regex(/^BR[0-9a-f]{8,40}(-\d+)?$/, 'must be a run id')
 const byRun = z.strictObject({ runId })
@@ -50,7 +51,32 @@ export const bulkRunChannels = {
   'bulk:exportEvidence': { input: byRun, result: returns<ExportResult>() },
 } as const
 
+// ---- Import: a file (dropped or opened) inspected for the Sheet / Header row / Columns steps,
+// then imported with the confirmed choices into a new run.
+export interface BulkOpened {
+  importId: string
+  summary: BulkWorkbookSummary
+}
+const importId = z.string().regex(/^[0-9a-f]{32}$/, 'must be an import id')
+
+export const bulkImportChannels = {
+  /** Shows the Open dialog; null when the user cancelled. */
+  'bulk:open': { input: noInput, result: returns<BulkOpened | null>() },
+  'bulk:drop': { input: z.strictObject({ file: droppedFile }), result: returns<BulkOpened>() },
+  'bulk:import': {
+    input: z.strictObject({
+      importId,
+      sheet: z.string().max(300),
+      headerRow: z.number().int().min(1),
+      mapping: z.array(z.enum(BULK_FIELDS).nullable()).max(20_000),
+      currency: z.enum(BULK_CURRENCIES),
+    }),
+    result: returns<RunView>(),
+  },
+} as const
+
 export const bulkChannels = {
+  ...bulkImportChannels,
   ...bulkRunChannels,
 } as const
 

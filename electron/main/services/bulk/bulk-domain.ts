@@ -1,10 +1,15 @@
 /** The bulk channels, served from the services of this folder. */
-import { join } from 'node:path'
-import { writeFile } from 'node:fs/promises'
+import { randomBytes } from 'node:crypto'
+import { basename, join } from 'node:path'
+import { readFile, writeFile } from 'node:fs/promises'
+import { isFileError } from '../../../../shared/bulk/import-rows'
+import type { BulkWorkbookSummary } from '../../../../shared/domain/bulk'
+import type { BulkOpened } from '../../../../shared/ipc/channels/bulk'
 import type { bulkChannels } from '../../../../shared/ipc/channels/bulk'
 import { AppFailure } from '../../../../shared/result'
 import type { DomainService } from '../domain-service'
 import type { ServiceContext } from '../service-context'
+import { createBulkImportService } from './import/import-service'
 import { bulkBatchVerifier } from './run/batch-sender'
 import { evidencePack, reportTable, tableToCsv, tableToXlsx } from './run/run-report'
 import { RunService } from './run/run-service'
@@ -79,8 +84,55 @@ export function createBulkDomain(context: ServiceContext): DomainService<keyof t
     return { path, rows: rows.length }
   }
 
+  // Files opened or dropped, held until they are imported (or the app quits).
+  const imports = createBulkImportService(context.userDataDir)
+  const opened = new Map<string, { name: string; bytes: Uint8Array; summary: BulkWorkbookSummary }>()
+
+  async function inspect(name: string, bytes: Uint8Array): Promise<BulkOpened> {
+    const summary = await imports.inspectWorkbook({ name, bytes })
+    if (isFileError(summary)) throw new AppFailure('bad_request', `${summary.file}: ${summary.fileError.message}`)
+    const importId = randomBytes(16).toString('hex')
+    // Only the latest few files are kept in memory.
+    if (opened.size >= 4) opened.delete(opened.keys().next().value!)
+    opened.set(importId, { name, bytes, summary })
+    return { importId, summary }
+  }
+
   return {
     handlers: {
+      'bulk:open': async () => {
+        const path = await context.desktop.dialogs.chooseOpenPath({
+          title: 'Open a payout sheet',
+          filters: [{ name: 'Spreadsheets', extensions: ['xlsx', 'xls', 'csv'] }],
+        })
+        if (!path) return null
+        let bytes: Uint8Array
+        try {
+          bytes = await readFile(path)
+        } catch (error) {
+          throw new AppFailure('bad_request', `${basename(path)} could not be read: ${(error as Error).message}`)
+        }
+        return inspect(basename(path), bytes)
+      },
+      'bulk:drop': ({ file }) => inspect(file.name, Buffer.from(file.base64, 'base64')),
+      'bulk:import': async ({ importId, sheet, headerRow, mapping, currency }) => {
+        await ready()
+        const file = opened.get(importId)
+        if (!file) throw new AppFailure('not_found', 'This file is no longer open; open it again.')
+        const result = await imports.importSheet(
+          { name: file.name, bytes: file.bytes },
+          { sheet, headerRow, mapping, currency },
+        )
+        if (isFileError(result)) throw new AppFailure('bad_request', `${result.file}: ${result.fileError.message}`)
+        // The confirmed mapping is remembered for this header layout, and applied next time.
+        const headers = file.summary.sheets
+          .find((s) => s.name === sheet)
+          ?.preview.find((r) => r.row === headerRow)?.cells
+        if (headers) await imports.rememberMapping(headers, mapping)
+        const view = await runs.create({ result, bytes: file.bytes, currency })
+        opened.delete(importId)
+        return view
+      },
       'bulk:runs': async () => (await ready(), runs.list()),
       'bulk:run': async ({ runId }) => (await ready(), runs.view(runId)),
       'bulk:rows': async ({ runId }) => (await ready(), runs.rows(runId)),

@@ -9,6 +9,7 @@ import type { BulkCurrency, BulkField, BulkImportResult } from '../../../../../s
 import type { RunBatch, RunProgress, RunRow, RunSummary, RunView } from '../../../../../shared/domain/bulk-run'
 import { retryReferenceOf, rowProblems } from '../../../../../shared/domain/bulk-run'
 import { isFinal } from '../../../../../shared/domain/journal'
+import { normaliseAmount } from '../../../../../shared/bulk/amount'
 import { formatMinorUnits, toMinorUnits } from '../../../../../shared/money'
 import { AppFailure } from '../../../../../shared/result'
 import { namesMatch } from '../../../../../shared/rules/common'
@@ -221,7 +222,9 @@ export class RunService {
     this.assertEditable(run)
     const row = this.rowOf(run, index)
     if (!ROW_FIELDS.includes(field)) throw new AppFailure('bad_request', `Unknown field ${field}.`)
-    row.item = { ...row.item, [field]: value.trim() }
+    const text = value.trim()
+    // Amounts are kept as the importer normalises them ("1,000.5" -> "1000.50") when they parse.
+    row.item = { ...row.item, [field]: field === 'amount' ? (normaliseAmount(text) ?? text) : text }
     const accountChanged = field === 'bank_code' || field === 'account_number' || field === 'customer_name'
     if (accountChanged) {
       row.resolution = 'unchecked'
@@ -685,7 +688,7 @@ export class RunService {
         message: `The bank has this account as "${row.resolvedName ?? ''}", not "${row.item.customer_name}".`,
       })
     // Duplicate references in the sheet are the importer's finding; keep them unless the reference changed.
-    const kept = row.errors.filter((e) => e.code.startsWith('duplicate') && e.column === 'reference')
+    const kept = row.errors.filter((e) => e.code === 'reference_duplicate')
     row.errors = [...problems, ...kept]
     row.warnings = warnings
   }
