@@ -1,5 +1,5 @@
 import { defineStore } from 'pinia'
-import { computed, ref, shallowRef, triggerRef } from 'vue'
+import { computed, ref, shallowRef } from 'vue'
 import { api } from '../api'
 import type { Unsubscribe } from '../../../shared/ipc/contract'
 import type { BulkOpened } from '../../../shared/ipc/channels/bulk'
@@ -15,7 +15,7 @@ import { callApi } from './call'
 export const useBulkStore = defineStore('bulk', () => {
   const runs = ref<RunSummary[]>([])
   const current = ref<RunView | null>(null)
-  /** The rows of the current run; shallow (100,000 rows), patched in place and triggered. */
+  /** The rows of the current run; shallow (100,000 rows): replaced, never deeply watched. */
   const rows = shallowRef<RunRow[]>([])
   const progress = ref<RunProgress | null>(null)
   const opened = ref<BulkOpened | null>(null)
@@ -47,8 +47,10 @@ export const useBulkStore = defineStore('bulk', () => {
         }),
         api.bulk.onRowsChanged(({ runId, rows: changed }) => {
           if (runId !== currentId.value) return
-          for (const row of changed) rows.value[row.index] = row
-          triggerRef(rows)
+          // A new array (one copy per batch of changes) so the grid, which gets it as a prop, re-renders.
+          const next = rows.value.slice()
+          for (const row of changed) next[row.index] = row
+          rows.value = next
         }),
         api.bulk.onProgress(({ runId, progress: next }) => {
           if (runId === currentId.value) progress.value = next
@@ -164,8 +166,9 @@ export const useBulkStore = defineStore('bulk', () => {
     if (!id) return false
     const result = await track('edit', () => api.bulk.editRow({ runId: id, index, field, value }))
     if (result.ok) {
-      rows.value[index] = result.data
-      triggerRef(rows)
+      const next = rows.value.slice()
+      next[index] = result.data
+      rows.value = next
       await refreshView()
     }
     return result.ok
