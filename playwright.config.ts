@@ -7,8 +7,10 @@ export default defineConfig({
   testDir: 'tests/e2e',
   timeout: 60_000,
   expect: { timeout: 10_000 },
+  // Every test starts its own bridge, simulator and user data: they are isolated, so files run in
+  // parallel, two at a time (CI has two cores).
   fullyParallel: false,
-  workers: 1,
+  workers: 2,
   retries: 0,
   reporter: [['list']],
   outputDir: 'test-results',

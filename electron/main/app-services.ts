@@ -76,6 +76,8 @@ export async function createAppServices(options: {
     encryptionKey: sandboxKeys.encryptionKey,
     settleMs: options.sandboxSettleMs ?? 1500,
     admin: true,
+    // The Sandbox keeps its payouts, batches and cards across restarts, as a real service would.
+    stateFile: join(options.userDataDir, 'sandbox-state.jsonl'),
   })
 
   const settings = createSettingsStore(options.userDataDir, SANDBOX_PROFILE_ID)

@@ -2,6 +2,8 @@
  * The payments-service simulator (sandbox): backs the test suites and the app's embedded
  * "Sandbox" profile. See docs/sandbox.md for test accounts, cards and fault controls.
  */
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
 import { encryptionKeyBytes } from './charge-crypto'
 import { FaultBook } from './faults'
 import { adminRoutes } from './routes/admin'
@@ -13,7 +15,9 @@ import { payoutRoutes } from './routes/payouts'
 import { threeDsRoutes } from './routes/three-ds'
 import type { Route } from './routing'
 import { listen } from './server'
+import type { StateChange } from './server'
 import { SandboxState } from './state'
+import { appendStateChange, replayStateLog } from './state-log'
 
 export { encryptChargeData, DECRYPT_FAILURE_MESSAGE } from './charge-crypto'
 
@@ -26,6 +30,7 @@ export interface SandboxOptions {
   seed?: number // default 1
   admin?: boolean // expose /__sandbox/* (default false)
   now?: () => number // clock, default Date.now
+  stateFile?: string // keep state across restarts: every state change is appended here and replayed
 }
 
 export interface RunningSandbox {
@@ -63,6 +68,11 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
   ]
   if (options.admin) routes.push(...adminRoutes)
 
+  const state = new SandboxState(seed)
+  const faults = new FaultBook()
+  const stateFile = options.stateFile
+  if (stateFile) mkdirSync(dirname(stateFile), { recursive: true })
+  if (stateFile) replayStateLog(stateFile, routes, { state, faults, settleMs, baseUrl: '', encryptionKey })
   const server = await listen({
     host,
     port,
@@ -70,9 +80,10 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     encryptionKey,
     settleMs,
     now: options.now ?? Date.now,
-    state: new SandboxState(seed),
-    faults: new FaultBook(),
+    state,
+    faults,
     routes,
+    ...(stateFile ? { onStateChange: (change: StateChange) => appendStateChange(stateFile, change) } : {}),
   })
   return { url: server.url, port: server.port, close: server.close }
 }

@@ -9,6 +9,15 @@ export class SeededRandom {
     this.state = seed >>> 0
   }
 
+  /** The generator's position, so a replayed request draws exactly what it drew the first time. */
+  get position(): number {
+    return this.state
+  }
+
+  set position(value: number) {
+    this.state = value >>> 0
+  }
+
   /** A float in [0, 1). */
   next(): number {
     this.state = (this.state + 0x6d2b79f5) >>> 0

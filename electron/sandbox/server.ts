@@ -23,6 +23,18 @@ export interface SandboxServerConfig {
   state: SandboxState
   faults: FaultBook
   routes: readonly Route[]
+  /** Told of every request that changed the simulator's state, so it can be replayed on restart. */
+  onStateChange?: (change: StateChange) => void
+}
+
+/** A request that changed state, with what is needed to replay it exactly. */
+export interface StateChange {
+  at: number
+  randomBefore: number
+  randomAfter: number
+  method: string
+  path: string
+  body: unknown
 }
 
 export interface ListeningServer {
@@ -90,9 +102,20 @@ export async function listen(config: SandboxServerConfig): Promise<ListeningServ
       encryptionKey: config.encryptionKey,
     }
     let reply: Reply
+    const randomBefore = config.state.random.position
     try {
       config.state.advance(context.now)
       reply = route.handler({ method, path, params, query: url.searchParams, body }, context)
+      if (method !== 'GET' && reply.status < 400 && !path.startsWith('/__sandbox/faults')) {
+        config.onStateChange?.({
+          at: context.now,
+          randomBefore,
+          randomAfter: config.state.random.position,
+          method,
+          path,
+          body,
+        })
+      }
     } catch (error) {
       if (error instanceof SandboxRejection) reply = error.toReply()
       else {

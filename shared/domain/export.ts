@@ -2,6 +2,8 @@
  * A table to export to XLSX or CSV, as every screen builds it (history, recent payouts, card list,
  * bulk reports). The export service (electron/main/services/export) writes it: header row, ISO
  * 8601 dates, amounts exact with two decimals, a Summary sheet, formula injection neutralised.
+ * In main: `exportTableWithDialog(context, table, format)` from services/export/table-export.ts.
+ * A CSV export writes its Summary to a second file next to it, `<name>.summary.csv`.
  */
 export type ExportCellKind = 'text' | 'amount' | 'date' | 'integer'
 

@@ -1,0 +1,272 @@
+import { mkdtemp, readdir, readFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import * as XLSX from 'xlsx'
+import { describe, expect, it } from 'vitest'
+import type { ExportTable } from '../../../../../../shared/domain/export'
+import { parseCsv } from '../../../../../../electron/main/services/export/csv'
+import {
+  csvSummaryPath,
+  exportTableWithDialog,
+  writeExportTable,
+} from '../../../../../../electron/main/services/export/table-export'
+import type { SaveDialogRequest } from '../../../../../../electron/main/adapters/desktop'
+
+const HOSTILE = ['=HYPERLINK("http://evil.example","click")', '+1', '-2+3', '@SUM(A1:A2)', '\tx', '\rx', "'quoted"]
+
+function payoutsTable(): ExportTable {
+  return {
+    title: 'Payout history',
+    columns: [
+      { key: 'reference', header: 'Reference', kind: 'text' },
+      { key: 'status', header: 'Status', kind: 'text' },
+      { key: 'amount', header: 'Amount', kind: 'amount' },
+      { key: 'currency', header: 'Currency', kind: 'text' },
+      { key: 'narration', header: 'Narration', kind: 'text' },
+      { key: 'date_created', header: 'Created', kind: 'date' },
+      { key: 'attempts', header: 'Attempts', kind: 'integer' },
+    ],
+    rows: [
+      {
+        reference: 'ref-1',
+        status: 'success',
+        amount: '1500.50',
+        currency: 'NGN',
+        narration: 'Rent, "March"',
+        date_created: '2026-03-01 10:20:30',
+        attempts: 1,
+      },
+      {
+        reference: 'ref-2',
+        status: 'success',
+        amount: '0.10',
+        currency: 'NGN',
+        narration: 'Line\nbreak',
+        date_created: '2026-03-02T08:00:00Z',
+        attempts: 2,
+      },
+      {
+        reference: 'ref-3',
+        status: 'success',
+        amount: '0.20',
+        currency: 'NGN',
+        narration: null,
+        date_created: '2026-03-02',
+        attempts: null,
+      },
+      {
+        reference: 'ref-4',
+        status: 'failed',
+        amount: 99999999.99,
+        currency: 'KES',
+        narration: 'Ümlaut ₦',
+        date_created: '2026-03-03 00:00:00',
+        attempts: 1,
+      },
+      ...HOSTILE.map((narration, index) => ({
+        reference: `hostile-${index}`,
+        status: 'processing',
+        amount: '1',
+        currency: 'GHS',
+        narration,
+        date_created: '2026-03-04 12:00:00',
+        attempts: 0,
+      })),
+    ],
+    summary: { groupBy: ['status', 'currency'], amount: 'amount' },
+  }
+}
+
+async function tempDir(): Promise<string> {
+  return mkdtemp(join(tmpdir(), 'export-'))
+}
+
+function sheetRows(book: XLSX.WorkBook, name: string): XLSX.CellObject[][] {
+  const sheet = book.Sheets[name]
+  if (!sheet) throw new Error(`no sheet ${name}`)
+  const range = XLSX.utils.decode_range(sheet['!ref'] ?? 'A1')
+  const rows: XLSX.CellObject[][] = []
+  for (let r = range.s.r; r <= range.e.r; r++) {
+    const row: XLSX.CellObject[] = []
+    for (let c = range.s.c; c <= range.e.c; c++) row.push(sheet[XLSX.utils.encode_cell({ r, c })] ?? { t: 'z' })
+    rows.push(row)
+  }
+  return rows
+}
+
+describe('export to XLSX', () => {
+  it('writes a header row, ISO dates, amounts as numbers with two decimals and text as text', async () => {
+    const path = join(await tempDir(), 'history.xlsx')
+    expect(await writeExportTable(payoutsTable(), path, 'xlsx')).toEqual({ path, rows: 11 })
+    const book = XLSX.read(await readFile(path), { cellNF: true })
+    expect(book.SheetNames).toEqual(['Payout history', 'Summary', 'PayoutDesk'])
+    const rows = sheetRows(book, 'Payout history')
+    expect(rows[0]?.map((cell) => cell.v)).toEqual([
+      'Reference',
+      'Status',
+      'Amount',
+      'Currency',
+      'Narration',
+      'Created',
+      'Attempts',
+    ])
+    const first = rows[1] ?? []
+    expect(first[2]).toMatchObject({ t: 'n', v: 1500.5, z: '0.00', w: '1500.50' })
+    expect(first[4]).toMatchObject({ t: 's', v: 'Rent, "March"' })
+    expect(first[5]).toMatchObject({ t: 's', v: '2026-03-01T10:20:30' })
+    expect(rows[2]?.[5]?.v).toBe('2026-03-02T08:00:00Z')
+    expect(rows[3]?.[5]?.v).toBe('2026-03-02')
+    expect(rows[3]?.[4]?.t).toBe('z')
+    expect(rows[4]?.[2]).toMatchObject({ t: 'n', v: 99999999.99, w: '99999999.99' })
+    expect(rows[5]?.[2]?.w).toBe('1.00')
+  })
+
+  it('keeps every hostile cell as text with a leading quote, never a formula', async () => {
+    const path = join(await tempDir(), 'hostile.xlsx')
+    await writeExportTable(payoutsTable(), path, 'xlsx')
+    const book = XLSX.read(await readFile(path), { cellFormula: true })
+    const rows = sheetRows(book, 'Payout history').slice(5)
+    expect(rows.map((row) => row[4]?.t)).toEqual(HOSTILE.map(() => 's'))
+    expect(rows.map((row) => row[4]?.v)).toEqual(HOSTILE.map((text) => `'${text}`))
+    expect(rows.some((row) => row.some((cell) => cell.f !== undefined))).toBe(false)
+  })
+
+  it('adds a Summary sheet with counts and exact totals per status and currency', async () => {
+    const table = payoutsTable()
+    // 0.10 + 0.20 is 0.30 exactly in bigint; in floating point it would be 0.30000000000000004.
+    const path = join(await tempDir(), 'summary.xlsx')
+    await writeExportTable(table, path, 'xlsx')
+    const rows = sheetRows(XLSX.read(await readFile(path)), 'Summary')
+    expect(rows.map((row) => row.map((cell) => cell.w ?? cell.v ?? ''))).toEqual([
+      ['Status', 'Currency', 'Count', 'Total'],
+      ['failed', 'KES', '1', '99999999.99'],
+      ['processing', 'GHS', '7', '7.00'],
+      ['success', 'NGN', '3', '1500.80'],
+      ['', '', '', ''],
+      ['Rows', '11', '', ''],
+    ])
+    expect(rows[3]?.[3]?.v).toBe(1500.8)
+  })
+
+  it('marks the file as ours in a hidden sheet with the columns', async () => {
+    const path = join(await tempDir(), 'marker.xlsx')
+    await writeExportTable(payoutsTable(), path, 'xlsx', new Date('2026-11-22T01:02:03Z'))
+    const book = XLSX.read(await readFile(path))
+    expect(book.Workbook?.Sheets?.[2]?.Hidden).toBe(1)
+    const rows = sheetRows(book, 'PayoutDesk')
+    expect(rows[0]?.[0]?.v).toBe('Payout Desk export')
+    expect(rows[1]?.[1]?.v).toBe('Payout history')
+    expect(rows[2]?.[1]?.v).toBe(11)
+    expect(rows[3]?.[1]?.v).toBe('2026-11-22T01:02:03.000Z')
+    expect(rows.slice(5).map((row) => [row[0]?.v, row[2]?.v])).toEqual([
+      ['reference', 'text'],
+      ['status', 'text'],
+      ['amount', 'amount'],
+      ['currency', 'text'],
+      ['narration', 'text'],
+      ['date_created', 'date'],
+      ['attempts', 'integer'],
+    ])
+  })
+})
+
+describe('export to CSV', () => {
+  it('writes RFC 4180 UTF-8 with BOM, amounts as plain decimal text, and the Summary in a second file', async () => {
+    const path = join(await tempDir(), 'history.csv')
+    await writeExportTable(payoutsTable(), path, 'csv')
+    const bytes = await readFile(path)
+    expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf])
+    const text = bytes.toString('utf8')
+    expect(text).toContain('\r\nref-1,success,1500.50,NGN,"Rent, ""March""",2026-03-01T10:20:30,1\r\n')
+    const records = parseCsv(text, 100)
+    expect(records[0]).toEqual(['Reference', 'Status', 'Amount', 'Currency', 'Narration', 'Created', 'Attempts'])
+    expect(records[2]?.[4]).toBe('Line\nbreak')
+    expect(records[4]?.slice(2, 5)).toEqual(['99999999.99', 'KES', 'Ümlaut ₦'])
+    expect(records.slice(5).map((record) => record[4])).toEqual(HOSTILE.map((value) => `'${value}`))
+
+    const summary = parseCsv(await readFile(csvSummaryPath(path), 'utf8'), 100)
+    expect(summary).toEqual([
+      ['Status', 'Currency', 'Count', 'Total'],
+      ['failed', 'KES', '1', '99999999.99'],
+      ['processing', 'GHS', '7', '7.00'],
+      ['success', 'NGN', '3', '1500.80'],
+    ])
+  })
+
+  it('is read by SheetJS as the same table, hostile cells still text', async () => {
+    const path = join(await tempDir(), 'sheetjs.csv')
+    await writeExportTable(payoutsTable(), path, 'csv')
+    const book = XLSX.read(await readFile(path), { type: 'buffer', raw: true })
+    const rows = sheetRows(book, book.SheetNames[0] ?? '')
+    expect(rows.slice(5).map((row) => row[4]?.v)).toEqual(HOSTILE.map((value) => `'${value}`))
+  })
+})
+
+describe('what is never exported', () => {
+  it('refuses a card number or a key in any cell and writes nothing', async () => {
+    const dir = await tempDir()
+    for (const narration of ['card 5399 8343 1234 5671', '4111111111111111', 'key sk_test_abcdef123']) {
+      const table = payoutsTable()
+      table.rows[0] = { ...table.rows[0], narration }
+      await expect(writeExportTable(table, join(dir, 'x.xlsx'), 'xlsx')).rejects.toThrow(
+        /looks like a key or a card number/,
+      )
+      await expect(writeExportTable(table, join(dir, 'x.csv'), 'csv')).rejects.toThrow(/row 1, column "Narration"/)
+    }
+    expect(await readdir(dir)).toEqual([])
+  })
+
+  it('refuses a column named like card data or a key', async () => {
+    const table = payoutsTable()
+    table.columns.push({ key: 'card_number', header: 'Card', kind: 'text' })
+    await expect(writeExportTable(table, join(await tempDir(), 'x.csv'), 'csv')).rejects.toThrow(
+      /column "Card" may hold card data/,
+    )
+  })
+
+  it('names the row and column of an amount that is not exact', async () => {
+    const table = payoutsTable()
+    table.rows[1] = { ...table.rows[1], amount: '1.005' }
+    await expect(writeExportTable(table, join(await tempDir(), 'x.csv'), 'csv')).rejects.toThrow(
+      /row 3, column "Amount".*more than 2 decimal places/,
+    )
+  })
+
+  it('lets masked card numbers and account numbers through', async () => {
+    const table = payoutsTable()
+    table.rows[0] = { ...table.rows[0], narration: '539983******5671 to account 0123456789' }
+    await expect(writeExportTable(table, join(await tempDir(), 'x.csv'), 'csv')).resolves.toMatchObject({ rows: 11 })
+  })
+})
+
+describe('export through the save dialog', () => {
+  it('writes where the user chose, adds the extension, and writes nothing when cancelled', async () => {
+    const dir = await tempDir()
+    const asked: SaveDialogRequest[] = []
+    const answers = [join(dir, 'chosen'), null]
+    const context = {
+      now: () => new Date('2026-11-22T03:00:00Z'),
+      desktop: {
+        dialogs: {
+          chooseSavePath: async (request: SaveDialogRequest) => {
+            asked.push(request)
+            return answers.shift() ?? null
+          },
+          chooseOpenPath: async () => null,
+        },
+        notifier: { notify: () => undefined },
+        clipboard: { writeText: () => undefined, readText: async () => '', clear: () => undefined },
+      },
+    }
+    expect(await exportTableWithDialog(context, payoutsTable(), 'xlsx')).toEqual({
+      path: join(dir, 'chosen.xlsx'),
+      rows: 11,
+    })
+    expect(asked[0]).toMatchObject({
+      defaultName: 'Payout history 2026-11-22.xlsx',
+      filters: [{ extensions: ['xlsx'] }],
+    })
+    expect(await exportTableWithDialog(context, payoutsTable(), 'csv')).toEqual({ path: null, rows: 0 })
+    expect(await readdir(dir)).toEqual(['chosen.xlsx'])
+  })
+})
