@@ -116,41 +116,51 @@ export function normaliseHeader(text: string): string {
     .join(' ')
 }
 
-const EXACT = new Map<string, BulkField>()
+/** Known name -> its field and rank (0 = the field's own name, then the order of SYNONYMS). */
+const EXACT = new Map<string, { field: BulkField; rank: number }>()
 for (const field of BULK_FIELDS) {
-  EXACT.set(field.replace(/_/g, ' '), field)
-  for (const name of SYNONYMS[field]) if (!EXACT.has(name)) EXACT.set(name, field)
+  EXACT.set(field.replace(/_/g, ' '), { field, rank: 0 })
+  SYNONYMS[field].forEach((name, index) => {
+    if (!EXACT.has(name)) EXACT.set(name, { field, rank: index + 1 })
+  })
 }
 
-/**
- * The field a header names, and how sure: 2 = the whole header is a known name, 1 = it contains
- * one as whole words ("Narration/Description" -> narration), 0 = none.
- */
-export function fieldForHeader(text: string): { field: BulkField; strength: 1 | 2 } | null {
+export interface HeaderMatch {
+  field: BulkField
+  /** 2 = the whole header is a known name; 1 = it contains one as whole words. */
+  strength: 1 | 2
+  /** Among equally strong matches, lower is a better name for the field. */
+  rank: number
+}
+
+/** The field a header names, or null ("Narration/Description" contains "narration"). */
+export function fieldForHeader(text: string): HeaderMatch | null {
   const normal = normaliseHeader(text)
   if (normal === '') return null
   const exact = EXACT.get(normal)
-  if (exact) return { field: exact, strength: 2 }
+  if (exact) return { field: exact.field, strength: 2, rank: exact.rank }
   // Longest known name contained as whole words wins ("beneficiary account no" -> account_number).
   const padded = ` ${normal} `
-  let best: { field: BulkField; length: number } | null = null
-  for (const [name, field] of EXACT) {
-    if (name.length > (best?.length ?? 0) && padded.includes(` ${name} `)) best = { field, length: name.length }
+  let best: { field: BulkField; length: number; rank: number } | null = null
+  for (const [name, known] of EXACT) {
+    if (name.length > (best?.length ?? 0) && padded.includes(` ${name} `))
+      best = { field: known.field, length: name.length, rank: known.rank }
   }
-  return best ? { field: best.field, strength: 1 } : null
+  return best ? { field: best.field, strength: 1, rank: best.rank } : null
 }
 
-/** Each field goes to at most one column: the surest, then the leftmost. */
+/** Each field goes to one column at most: the surest match, then the better name, then the leftmost. */
 export function autoMapping(headers: readonly string[]): (BulkField | null)[] {
-  const candidates = headers.map((header, index) => ({ index, match: fieldForHeader(header) }))
+  const candidates = headers
+    .map((header, index) => ({ index, match: fieldForHeader(header) }))
+    .filter((candidate): candidate is { index: number; match: HeaderMatch } => candidate.match !== null)
+    .sort((a, b) => b.match.strength - a.match.strength || a.match.rank - b.match.rank || a.index - b.index)
   const mapping: (BulkField | null)[] = headers.map(() => null)
   const taken = new Set<BulkField>()
-  for (const strength of [2, 1] as const) {
-    for (const { index, match } of candidates) {
-      if (!match || match.strength !== strength || taken.has(match.field)) continue
-      mapping[index] = match.field
-      taken.add(match.field)
-    }
+  for (const { index, match } of candidates) {
+    if (taken.has(match.field)) continue
+    mapping[index] = match.field
+    taken.add(match.field)
   }
   return mapping
 }

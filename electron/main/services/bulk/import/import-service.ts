@@ -19,7 +19,7 @@ import type {
 import { fileError } from '../../../../../shared/bulk/import-rows'
 import type { ImportSource } from './import-file'
 import { MappingMemory } from './mapping-memory'
-import type { WorkerReply, WorkerRequest } from './worker-protocol'
+import type { ResultChunk, WorkerReply, WorkerRequest } from './worker-protocol'
 
 export type { ImportSource } from './import-file'
 
@@ -59,9 +59,14 @@ function runWorker<T>(
     }
     const cancel = (): void => finish(fileError(file, 'cancelled', 'The import was cancelled.'))
     signal?.addEventListener('abort', cancel, { once: true })
+    const lists: Record<ResultChunk['list'], unknown[]> = { items: [], errors: [], warnings: [] }
     worker.on('message', (reply: WorkerReply) => {
       if (reply.type === 'progress') onProgress?.(reply.progress)
-      else if (reply.type === 'done') finish(reply.result as T | BulkFileError)
+      else if (reply.type === 'chunk') {
+        const list = lists[reply.list]
+        for (const value of reply.values) list.push(value)
+      } else if (reply.type === 'done')
+        finish(('items' in reply.result ? { ...reply.result, ...lists } : reply.result) as T | BulkFileError)
       else finish(fileError(file, 'unreadable', `The file could not be read: ${reply.message}`))
     })
     worker.on('error', (error: Error & { code?: string }) =>

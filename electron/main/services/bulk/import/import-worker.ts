@@ -7,7 +7,7 @@ import { parentPort, workerData } from 'node:worker_threads'
 import type { BulkColumnMapping } from '../../../../../shared/domain/bulk'
 import { layoutKey } from '../../../../../shared/bulk/header'
 import { importFile, inspectFile, type RecallMapping } from './import-file'
-import type { WorkerReply, WorkerRequest } from './worker-protocol'
+import { CHUNK_SIZE, type WorkerReply, type WorkerRequest } from './worker-protocol'
 
 function recallFrom(remembered: ReadonlyArray<[string, BulkColumnMapping]>): RecallMapping {
   const table = new Map(remembered)
@@ -28,7 +28,15 @@ async function run(request: WorkerRequest): Promise<void> {
             undefined,
             recall,
           )
-    post({ type: 'done', result })
+    if ('items' in result) {
+      // Long lists go in slices: main deserialises each between other work (IPC stays responsive).
+      for (const list of ['items', 'errors', 'warnings'] as const) {
+        const values = result[list]
+        for (let start = 0; start < values.length; start += CHUNK_SIZE)
+          post({ type: 'chunk', list, values: values.slice(start, start + CHUNK_SIZE) })
+      }
+      post({ type: 'done', result: { ...result, items: [], errors: [], warnings: [] } })
+    } else post({ type: 'done', result })
   } catch (error) {
     post({ type: 'failed', message: error instanceof Error ? error.message : String(error) })
   }

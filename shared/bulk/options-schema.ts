@@ -1,0 +1,12 @@
+/** The import options as an IPC payload schema, for the bulk channels that start an import. */
+import { z } from 'zod'
+import { BULK_CURRENCIES, BULK_FIELDS } from '../domain/bulk'
+import { IMPORT_LIMITS } from './limits'
+
+export const bulkImportOptionsSchema = z.object({
+  sheet: z.string().max(255).optional(),
+  headerRow: z.number().int().min(1).max(IMPORT_LIMITS.maxRowNumber).optional(),
+  mapping: z.array(z.enum(BULK_FIELDS).nullable()).max(IMPORT_LIMITS.maxColumns).optional(),
+  currency: z.enum(BULK_CURRENCIES),
+  bankCodes: z.array(z.string().min(1).max(20)).max(1000).optional(),
+})
