@@ -4,6 +4,7 @@ import { basename, join } from 'node:path'
 import { readFile, writeFile } from 'node:fs/promises'
 import { isFileError } from '../../../../shared/bulk/import-rows'
 import type { BulkWorkbookSummary } from '../../../../shared/domain/bulk'
+import type { ExportResult } from '../../../../shared/domain/export'
 import type { BulkOpened } from '../../../../shared/ipc/channels/bulk'
 import type { bulkChannels } from '../../../../shared/ipc/channels/bulk'
 import { AppFailure } from '../../../../shared/result'
@@ -11,7 +12,8 @@ import type { DomainService } from '../domain-service'
 import type { ServiceContext } from '../service-context'
 import { createBulkImportService } from './import/import-service'
 import { bulkBatchVerifier } from './run/batch-sender'
-import { evidencePack, reportTable, tableToCsv, tableToXlsx } from './run/run-report'
+import { exportTableWithDialog, tableToCsv } from '../export/table-export'
+import { evidencePack, reportTable } from './run/run-report'
 import { RunService } from './run/run-service'
 import { RUNS_FOLDER, RunStore } from './run/run-store'
 
@@ -50,37 +52,40 @@ export function createBulkDomain(context: ServiceContext): DomainService<keyof t
   let loaded: Promise<void> | null = null
   const ready = () => (loaded ??= runs.resumeAll())
 
-  async function save(runId: string, format: 'xlsx' | 'csv' | 'zip'): Promise<{ path: string | null; rows: number }> {
+  /** The report as XLSX or CSV through the export writer every screen uses (Summary sheet, injection neutralised). */
+  async function saveReport(runId: string, format: 'xlsx' | 'csv'): Promise<ExportResult> {
     await ready()
-    const view = runs.view(runId)
+    const table = reportTable(runs.stateOf(runId), runs.rows(runId))
+    const result = await exportTableWithDialog(context, table, format)
+    // The report is kept with the run too.
+    if (result.path) await runs.keepReport(runId, tableToCsv(table).data)
+    return result
+  }
+
+  /** One ZIP an auditor can check: the run's files and a manifest of their SHA-256 sums. */
+  async function saveEvidence(runId: string): Promise<ExportResult> {
+    await ready()
+    const state = runs.stateOf(runId)
     const rows = runs.rows(runId)
     const path = await context.desktop.dialogs.chooseSavePath({
-      title: format === 'zip' ? 'Save the evidence pack' : 'Save the run report',
-      defaultName: `${view.id}${format === 'zip' ? '-evidence.zip' : `-report.${format}`}`,
-      filters: [{ name: format.toUpperCase(), extensions: [format] }],
+      title: 'Save the evidence pack',
+      defaultName: `${state.id}-evidence.zip`,
+      filters: [{ name: 'ZIP archive', extensions: ['zip'] }],
     })
-    if (!path) return { path: null, rows: rows.length }
-    const state = runs.stateOf(runId)
+    if (!path) return { path: null, rows: 0 }
     const table = reportTable(state, rows)
-    let bytes: Uint8Array | string
-    if (format === 'csv') bytes = tableToCsv(table)
-    else if (format === 'xlsx') bytes = tableToXlsx(table)
-    else {
-      bytes = evidencePack({
-        state,
-        rows,
-        original: await runs.originalFile(runId),
-        journal: context.journal.list({ runId }),
-        reportCsv: tableToCsv(table),
-      })
-    }
+    const bytes = evidencePack({
+      state,
+      rows,
+      original: await runs.originalFile(runId),
+      journal: context.journal.list({ runId }),
+      reportCsv: tableToCsv(table).data,
+    })
     try {
       await writeFile(path, bytes)
     } catch (error) {
       throw new AppFailure('internal', `Could not write ${path}: ${(error as Error).message}`)
     }
-    // The report is kept with the run too.
-    if (format === 'csv') await runs.keepReport(runId, bytes as string)
     return { path, rows: rows.length }
   }
 
@@ -154,8 +159,8 @@ export function createBulkDomain(context: ServiceContext): DomainService<keyof t
       ),
       'bulk:recheck': async ({ runId }) => (await ready(), runs.recheck(runId)),
       'bulk:retryFailed': async ({ runId }) => (await ready(), runs.retryFailed(runId)),
-      'bulk:exportReport': ({ runId, format }) => save(runId, format),
-      'bulk:exportEvidence': ({ runId }) => save(runId, 'zip'),
+      'bulk:exportReport': ({ runId, format }) => saveReport(runId, format),
+      'bulk:exportEvidence': ({ runId }) => saveEvidence(runId),
     },
     start: () => void ready().catch((error: unknown) => context.log.error('Bulk runs could not be resumed', error)),
     close: () => runs.close(),

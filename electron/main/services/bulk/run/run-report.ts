@@ -5,11 +5,10 @@
  * that nothing was changed afterwards. Neither carries a key or a card number: runs hold none.
  */
 import { strToU8, zipSync } from 'fflate'
-import * as XLSX from 'xlsx'
 import type { ExportTable } from '../../../../../shared/domain/export'
 import type { RunRow } from '../../../../../shared/domain/bulk-run'
 import type { MovementView } from '../../../../../shared/domain/journal'
-import { formatMinorUnits, toMinorUnits } from '../../../../../shared/money'
+import { amountProblemOf } from '../../../../../shared/bulk/amount'
 import type { RunState } from './run-store'
 import { sha256Hex } from './run-store'
 
@@ -40,7 +39,8 @@ export function reportTable(state: RunState, rows: readonly RunRow[]): ExportTab
     rows: rows.map((row) => ({
       row: row.item.row,
       reference: row.item.reference,
-      amount: row.item.amount,
+      // An amount that does not parse stays out of the amount column (and its totals); the message says it.
+      amount: amountProblemOf(row.item.amount) ? null : row.item.amount,
       bank_code: row.item.bank_code,
       account_number: row.item.account_number,
       customer_name: row.item.customer_name,
@@ -53,34 +53,12 @@ export function reportTable(state: RunState, rows: readonly RunRow[]): ExportTab
       fee: row.fee ?? null,
       trace_id: row.traceId ?? null,
       message:
-        row.message ??
-        (row.errors.length > 0 ? row.errors.map((e) => e.message).join('; ') : (row.resolutionMessage ?? null)),
+        (amountProblemOf(row.item.amount) ? `Amount as read: ${row.item.amount}. ` : '') +
+        (row.message ??
+          (row.errors.length > 0 ? row.errors.map((e) => e.message).join('; ') : (row.resolutionMessage ?? ''))),
     })),
     summary: { groupBy: ['status', 'currency'], amount: 'amount' },
   }
-}
-
-/** A cell that a spreadsheet would run as a formula is prefixed with ' (OWASP CSV injection). */
-export function neutralise(text: string): string {
-  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text
-}
-
-export function tableToCsv(table: ExportTable): string {
-  const quote = (value: string) => (/[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value)
-  const lines = [table.columns.map((c) => quote(c.header)).join(',')]
-  for (const row of table.rows) {
-    lines.push(
-      table.columns
-        .map((c) => {
-          const value = row[c.key]
-          if (value === null || value === undefined) return ''
-          const text = String(value)
-          return quote(c.kind === 'text' ? neutralise(text) : text)
-        })
-        .join(','),
-    )
-  }
-  return `${lines.join('\r\n')}\r\n`
 }
 
 export interface EvidenceInput {
@@ -114,38 +92,4 @@ export function evidencePack(input: EvidenceInput): Uint8Array {
 
 function json(value: unknown): Uint8Array {
   return strToU8(`${JSON.stringify(value, null, 2)}\n`)
-}
-
-/**
- * XLSX with the rows and a Summary sheet (rows and amount per status). Text stays text (account
- * numbers keep their leading zeros); amounts are written as exact decimal text with two places.
- */
-export function tableToXlsx(table: ExportTable): Uint8Array {
-  const header = table.columns.map((c) => c.header)
-  const body = table.rows.map((row) =>
-    table.columns.map((c) => {
-      const value = row[c.key]
-      if (value === null || value === undefined) return ''
-      if (c.kind === 'integer' && typeof value === 'number') return value
-      return c.kind === 'text' ? neutralise(String(value)) : String(value)
-    }),
-  )
-  const book = XLSX.utils.book_new()
-  const sheet = XLSX.utils.aoa_to_sheet([header, ...body])
-  XLSX.utils.book_append_sheet(book, sheet, 'Rows')
-  const groups = new Map<string, { rows: number; amount: bigint }>()
-  for (const row of table.rows) {
-    const key = (table.summary?.groupBy ?? ['status']).map((k) => String(row[k] ?? '')).join(' / ')
-    const group = groups.get(key) ?? { rows: 0, amount: 0n }
-    group.rows++
-    const amount = row[table.summary?.amount ?? 'amount']
-    if (typeof amount === 'string' && amount !== '') group.amount += toMinorUnits(amount)
-    groups.set(key, group)
-  }
-  const summary = [
-    [(table.summary?.groupBy ?? ['status']).join(' / '), 'Rows', 'Amount'],
-    ...[...groups.entries()].map(([key, g]) => [key, g.rows, formatMinorUnits(g.amount)]),
-  ]
-  XLSX.utils.book_append_sheet(book, XLSX.utils.aoa_to_sheet(summary), 'Summary')
-  return XLSX.write(book, { type: 'buffer', bookType: 'xlsx' }) as Uint8Array
 }

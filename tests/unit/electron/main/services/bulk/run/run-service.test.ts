@@ -11,7 +11,8 @@ import { strFromU8, unzipSync } from 'fflate'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { planBatchSizes, retryReferenceOf } from '../../../../../../../shared/domain/bulk-run'
 import { startSandbox, type RunningSandbox } from '../../../../../../../electron/sandbox'
-import { evidencePack, reportTable, tableToCsv } from '../../../../../../../electron/main/services/bulk/run/run-report'
+import { evidencePack, reportTable } from '../../../../../../../electron/main/services/bulk/run/run-report'
+import { tableToCsv } from '../../../../../../../electron/main/services/export/table-export'
 import { sha256Hex } from '../../../../../../../electron/main/services/bulk/run/run-store'
 import { csvBytes, openHarness, sandboxAdmin, sheetOf, simulatorPayouts, waitFor, type Harness } from './harness'
 
@@ -199,8 +200,11 @@ describe('a bulk run against the simulator', () => {
     await service.idle()
     const state = service.stateOf(view.id)
     const rows = service.rows(view.id)
-    const csv = tableToCsv(reportTable(state, rows))
-    const lines = csv.trim().split('\r\n')
+    const csv = tableToCsv(reportTable(state, rows)).data
+    const lines = csv
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n')
     expect(lines[0]).toBe(
       'Row,Reference,Amount,Bank code,Account number,Customer name,Customer email,Narration,Currency,Status,Payout reference,Batch reference,Fee,Trace id,Message',
     )
