@@ -1,5 +1,90 @@
 /** Bulk payouts from spreadsheets (issue 7). */
+import { z } from 'zod'
+import { BULK_CURRENCIES, BULK_FIELDS } from '../../domain/bulk'
+import type { BulkWorkbookSummary } from '../../domain/bulk'
+import type { RunProgress, RunRow, RunSummary, RunView } from '../../domain/bulk-run'
+import type { ExportResult } from '../../domain/export'
+import { droppedFile, noInput, returns } from '../define'
 
-export const bulkChannels = {} as const
+const runId = z.string().regex(/^BR[0-9a-f]{8,40}(-\d+)?$/, 'must be a run id')
+const byRun = z.strictObject({ runId })
 
-export const bulkEvents = {} as const
+// ---- The run: name checks, review, submission, monitoring, retry, report.
+export const bulkRunChannels = {
+  'bulk:runs': { input: noInput, result: returns<RunSummary[]>() },
+  'bulk:run': { input: byRun, result: returns<RunView>() },
+  'bulk:rows': { input: byRun, result: returns<RunRow[]>() },
+  'bulk:resolve': { input: byRun, result: returns<RunView>() },
+  'bulk:cancel': { input: byRun, result: returns<RunView>() },
+  'bulk:review': { input: byRun, result: returns<RunView>() },
+  'bulk:editRow': {
+    input: z.strictObject({
+      runId,
+      index: z.number().int().min(0),
+      field: z.enum(BULK_FIELDS),
+      value: z.string().max(500),
+    }),
+    result: returns<RunRow>(),
+  },
+  'bulk:exclude': {
+    input: z.strictObject({ runId, indexes: z.array(z.number().int().min(0)).max(200_000), excluded: z.boolean() }),
+    result: returns<RunView>(),
+  },
+  'bulk:setOptions': {
+    input: z.strictObject({
+      runId,
+      merchantBearsCost: z.boolean().optional(),
+      description: z.string().max(255).optional(),
+    }),
+    result: returns<RunView>(),
+  },
+  'bulk:submit': {
+    input: z.strictObject({ runId, confirmTotal: z.string().max(40).optional() }),
+    result: returns<RunView>(),
+  },
+  'bulk:recheck': { input: byRun, result: returns<RunView>() },
+  'bulk:retryFailed': { input: byRun, result: returns<RunView>() },
+  'bulk:exportReport': {
+    input: z.strictObject({ runId, format: z.enum(['xlsx', 'csv']) }),
+    result: returns<ExportResult>(),
+  },
+  'bulk:exportEvidence': { input: byRun, result: returns<ExportResult>() },
+} as const
+
+// ---- Import: a file (dropped or opened) inspected for the Sheet / Header row / Columns steps,
+// then imported with the confirmed choices into a new run.
+export interface BulkOpened {
+  importId: string
+  summary: BulkWorkbookSummary
+}
+const importId = z.string().regex(/^[0-9a-f]{32}$/, 'must be an import id')
+
+export const bulkImportChannels = {
+  /** Shows the Open dialog; null when the user cancelled. */
+  'bulk:open': { input: noInput, result: returns<BulkOpened | null>() },
+  'bulk:drop': { input: z.strictObject({ file: droppedFile }), result: returns<BulkOpened>() },
+  'bulk:import': {
+    input: z.strictObject({
+      importId,
+      sheet: z.string().max(300),
+      headerRow: z.number().int().min(1),
+      mapping: z.array(z.enum(BULK_FIELDS).nullable()).max(20_000),
+      currency: z.enum(BULK_CURRENCIES),
+    }),
+    result: returns<RunView>(),
+  },
+} as const
+
+export const bulkChannels = {
+  ...bulkImportChannels,
+  ...bulkRunChannels,
+} as const
+
+export const bulkEvents = {
+  /** A run's summary changed (stage, counts). */
+  'bulk:runChanged': returns<RunSummary>(),
+  /** Rows whose checks or payout status changed (live status in the grid). */
+  'bulk:rowsChanged': returns<{ runId: string; rows: RunRow[] }>(),
+  /** Progress of the long step of a run; null when it ended. */
+  'bulk:progress': returns<{ runId: string; progress: RunProgress | null }>(),
+} as const

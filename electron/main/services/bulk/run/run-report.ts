@@ -1,0 +1,95 @@
+/**
+ * The report of a run (its rows with their outcome, as a table to export) and the evidence pack:
+ * one ZIP with the original file and its SHA-256, the confirmed mapping, the normalised rows, the
+ * journal records of the run, the report and a manifest of SHA-256 sums, so an auditor can check
+ * that nothing was changed afterwards. Neither carries a key or a card number: runs hold none.
+ */
+import { strToU8, zipSync } from 'fflate'
+import type { ExportTable } from '../../../../../shared/domain/export'
+import type { RunRow } from '../../../../../shared/domain/bulk-run'
+import type { MovementView } from '../../../../../shared/domain/journal'
+import { amountProblemOf } from '../../../../../shared/bulk/amount'
+import type { RunState } from './run-store'
+import { sha256Hex } from './run-store'
+
+const ORIGINAL_COLUMNS = [
+  ['row', 'Row', 'integer'],
+  ['reference', 'Reference', 'text'],
+  ['amount', 'Amount', 'amount'],
+  ['bank_code', 'Bank code', 'text'],
+  ['account_number', 'Account number', 'text'],
+  ['customer_name', 'Customer name', 'text'],
+  ['customer_email', 'Customer email', 'text'],
+  ['narration', 'Narration', 'text'],
+] as const
+
+export function reportTable(state: RunState, rows: readonly RunRow[]): ExportTable {
+  return {
+    title: `Bulk run ${state.id}`,
+    columns: [
+      ...ORIGINAL_COLUMNS.map(([key, header, kind]) => ({ key, header, kind })),
+      { key: 'currency', header: 'Currency', kind: 'text' },
+      { key: 'status', header: 'Status', kind: 'text' },
+      { key: 'payout_reference', header: 'Payout reference', kind: 'text' },
+      { key: 'batch_reference', header: 'Batch reference', kind: 'text' },
+      { key: 'fee', header: 'Fee', kind: 'amount' },
+      { key: 'trace_id', header: 'Trace id', kind: 'text' },
+      { key: 'message', header: 'Message', kind: 'text' },
+    ],
+    rows: rows.map((row) => ({
+      row: row.item.row,
+      reference: row.item.reference,
+      // An amount that does not parse stays out of the amount column (and its totals); the message says it.
+      amount: amountProblemOf(row.item.amount) ? null : row.item.amount,
+      bank_code: row.item.bank_code,
+      account_number: row.item.account_number,
+      customer_name: row.item.customer_name,
+      customer_email: row.item.customer_email,
+      narration: row.item.narration,
+      currency: state.currency,
+      status: row.excluded ? 'excluded' : row.status === 'not_sent' && row.errors.length > 0 ? 'error' : row.status,
+      payout_reference: row.batchReference ? row.item.reference : null,
+      batch_reference: row.batchReference ?? null,
+      fee: row.fee ?? null,
+      trace_id: row.traceId ?? null,
+      message:
+        (amountProblemOf(row.item.amount) ? `Amount as read: ${row.item.amount}. ` : '') +
+        (row.message ??
+          (row.errors.length > 0 ? row.errors.map((e) => e.message).join('; ') : (row.resolutionMessage ?? ''))),
+    })),
+    summary: { groupBy: ['status', 'currency'], amount: 'amount' },
+  }
+}
+
+export interface EvidenceInput {
+  state: RunState
+  rows: readonly RunRow[]
+  original: Uint8Array
+  journal: MovementView[]
+  reportCsv: string
+}
+
+/** The evidence pack as ZIP bytes; manifest.json lists every other file with its SHA-256. */
+export function evidencePack(input: EvidenceInput): Uint8Array {
+  const { state } = input
+  const files: Record<string, Uint8Array> = {
+    [state.storedFile]: input.original,
+    [`${state.storedFile}.sha256`]: strToU8(`${state.fileSha256}  ${state.storedFile}\n`),
+    'mapping.json': json({ file: state.fileName, sheet: state.sheet, header: state.header }),
+    'rows.json': json(input.rows),
+    'run.json': json(state),
+    'journal.json': json(input.journal),
+    'report.csv': strToU8(input.reportCsv),
+  }
+  const manifest = {
+    run: state.id,
+    file: state.fileName,
+    fileSha256: state.fileSha256,
+    files: Object.entries(files).map(([name, bytes]) => ({ name, bytes: bytes.length, sha256: sha256Hex(bytes) })),
+  }
+  return zipSync({ ...files, 'manifest.json': json(manifest) }, { level: 6 })
+}
+
+function json(value: unknown): Uint8Array {
+  return strToU8(`${JSON.stringify(value, null, 2)}\n`)
+}

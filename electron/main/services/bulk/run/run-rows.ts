@@ -1,0 +1,103 @@
+/** Pure work on a run's rows: building them from an import, counts, totals, the plan of batches. */
+import type { BulkImportResult } from '../../../../../shared/domain/bulk'
+import type { RunBatch, RunCounts, RunRow, RunTotals } from '../../../../../shared/domain/bulk-run'
+import { batchReferenceOf, planBatchSizes } from '../../../../../shared/domain/bulk-run'
+import { formatMinorUnits, minorUnitsToNumber, toMinorUnits } from '../../../../../shared/money'
+import type { BulkPayoutRequest } from '../../api/bulk'
+import type { RunState } from './run-store'
+
+export function rowsFromImport(result: BulkImportResult): RunRow[] {
+  const errorsByRow = groupByRow(result.errors)
+  const warningsByRow = groupByRow(result.warnings)
+  return result.items.map((item, index) => ({
+    index,
+    item: { ...item },
+    excluded: false,
+    errors: errorsByRow.get(item.row) ?? [],
+    warnings: warningsByRow.get(item.row) ?? [],
+    resolution: 'unchecked',
+    status: 'not_sent',
+  }))
+}
+
+function groupByRow<T extends { row: number }>(findings: T[]): Map<number, T[]> {
+  const map = new Map<number, T[]>()
+  for (const finding of findings) {
+    const list = map.get(finding.row)
+    if (list) list.push(finding)
+    else map.set(finding.row, [finding])
+  }
+  return map
+}
+
+/** A row that will be sent: not excluded, no error (an unresolvable account is an error). */
+export function isSendable(row: RunRow): boolean {
+  return !row.excluded && row.errors.length === 0
+}
+
+export function countRows(rows: readonly RunRow[]): RunCounts {
+  const counts: RunCounts = { valid: 0, errors: 0, warnings: 0, excluded: 0, success: 0, failed: 0, open: 0 }
+  for (const row of rows) {
+    if (row.excluded) counts.excluded++
+    else if (row.errors.length > 0) counts.errors++
+    else counts.valid++
+    if (!row.excluded && row.warnings.length > 0) counts.warnings++
+    if (row.status === 'success') counts.success++
+    else if (row.status === 'failed') counts.failed++
+    else if (row.status !== 'not_sent') counts.open++
+  }
+  return counts
+}
+
+export function totalsOf(state: RunState, rows: readonly RunRow[]): RunTotals {
+  // Once planned, the batches say what is sent; before, the sendable rows do.
+  const planned = state.batches.length > 0
+  const included = planned ? state.batches.flatMap((b) => b.rows.map((i) => rows[i]!)) : rows.filter(isSendable)
+  let amount = 0n
+  for (const row of included) amount += toMinorUnits(row.item.amount)
+  let chargeable = 0n
+  for (const batch of state.batches) if (batch.totalChargeable) chargeable += toMinorUnits(batch.totalChargeable)
+  return {
+    currency: state.currency,
+    amount: formatMinorUnits(amount),
+    rows: included.length,
+    chargeable: formatMinorUnits(chargeable),
+  }
+}
+
+/** The batches for the sendable rows, in row order; [] when fewer than two rows. */
+export function planBatches(runId: string, rows: readonly RunRow[]): RunBatch[] {
+  const sendable = rows.filter(isSendable).map((r) => r.index)
+  let offset = 0
+  return planBatchSizes(sendable.length).map((size, index) => {
+    const batch: RunBatch = {
+      reference: batchReferenceOf(runId, index),
+      rows: sendable.slice(offset, offset + size),
+      state: 'planned',
+      attempts: 0,
+    }
+    offset += size
+    return batch
+  })
+}
+
+/** The request body of a batch (spec 2.9): the same bytes every time it is built. */
+export function batchBody(state: RunState, batch: RunBatch, rows: readonly RunRow[]): BulkPayoutRequest {
+  return {
+    batch_reference: batch.reference,
+    ...(state.description ? { description: state.description } : {}),
+    merchant_bears_cost: state.merchantBearsCost,
+    currency: state.currency,
+    payouts: batch.rows.map((i) => {
+      const { item } = rows[i]!
+      return {
+        reference: item.reference,
+        amount: minorUnitsToNumber(toMinorUnits(item.amount)),
+        type: 'bank_account' as const,
+        narration: item.narration,
+        bank_account: { bank_code: item.bank_code, account_number: item.account_number },
+        customer: { name: item.customer_name, email: item.customer_email },
+      }
+    }),
+  }
+}

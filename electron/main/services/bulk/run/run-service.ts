@@ -1,0 +1,803 @@
+/**
+ * Bulk runs: one imported sheet taken through name checks, review, submission in batches and
+ * monitoring, durably. Every run lives in its folder (run-store.ts); long steps report progress
+ * as events and survive a quit or crash: `resumeAll()` at start carries each run on from where it
+ * was, verifying with the service before sending anything that may already have been sent.
+ */
+import { randomBytes } from 'node:crypto'
+import type { BulkCurrency, BulkField, BulkImportResult } from '../../../../../shared/domain/bulk'
+import type { RunBatch, RunProgress, RunRow, RunSummary, RunView } from '../../../../../shared/domain/bulk-run'
+import { retryReferenceOf, rowProblems } from '../../../../../shared/domain/bulk-run'
+import { isFinal } from '../../../../../shared/domain/journal'
+import { normaliseAmount } from '../../../../../shared/bulk/amount'
+import { formatMinorUnits, toMinorUnits } from '../../../../../shared/money'
+import { AppFailure } from '../../../../../shared/result'
+import { namesMatch } from '../../../../../shared/rules/common'
+import type { DesktopNotice } from '../../../adapters/desktop'
+import type { BulkEndpoints, BulkPayoutRequest } from '../../api/bulk'
+import { ApiFailure } from '../../api/payments-client'
+import type { Journal } from '../../journal/journal'
+import { batchIntent, settleBatch } from './batch-sender'
+import { runPool } from './pool'
+import { batchBody, countRows, isSendable, planBatches, rowsFromImport, totalsOf } from './run-rows'
+import type { RunState, RunStore } from './run-store'
+import { sha256Hex } from './run-store'
+
+export interface RunServiceEvents {
+  runChanged(summary: RunSummary): void
+  rowsChanged(runId: string, rows: RunRow[]): void
+  progress(runId: string, progress: RunProgress | null): void
+}
+
+export interface RunServiceOptions {
+  store: RunStore
+  journal: Journal
+  /** The profile's identity and bulk endpoints. */
+  apiFor(profileId?: string): Promise<{ profileId: string; mode: RunState['mode']; bulk: BulkEndpoints }>
+  events: RunServiceEvents
+  notify(notice: DesktopNotice): void
+  now(): Date
+  log?: { warn(message: string, detail?: unknown): void; error(message: string, detail?: unknown): void }
+  resolveConcurrency?: number
+  submitConcurrency?: number
+  pollMs?: number
+  /** How long rows may wait in memory before rows.json is written again. */
+  saveRowsEveryMs?: number
+  sleep?: (ms: number) => Promise<void>
+}
+
+interface LiveRun {
+  state: RunState
+  rows: RunRow[]
+  progress: RunProgress | null
+  /** The long step running now, if any; one at a time per run. */
+  task: Promise<void> | null
+  cancelled: boolean
+  rowsDirty: boolean
+  saveTimer: ReturnType<typeof setTimeout> | null
+  stateTimer: ReturnType<typeof setTimeout> | null
+  pendingRowEvents: Map<number, RunRow>
+}
+
+export interface CreateRunInput {
+  result: BulkImportResult
+  bytes: Uint8Array
+  currency: BulkCurrency
+  profileId?: string
+  merchantBearsCost?: boolean
+  description?: string
+}
+
+const ROW_FIELDS: readonly BulkField[] = [
+  'reference',
+  'amount',
+  'bank_code',
+  'account_number',
+  'customer_name',
+  'customer_email',
+  'narration',
+]
+
+export class RunService {
+  private readonly runs = new Map<string, LiveRun>()
+  private closed = false
+  private readonly sleep: (ms: number) => Promise<void>
+  private readonly resolveConcurrency: number
+  private readonly submitConcurrency: number
+  private readonly pollMs: number
+
+  constructor(private readonly options: RunServiceOptions) {
+    this.sleep = options.sleep ?? ((ms) => new Promise((done) => setTimeout(done, ms)))
+    this.resolveConcurrency = options.resolveConcurrency ?? 8
+    this.submitConcurrency = options.submitConcurrency ?? 4
+    this.pollMs = options.pollMs ?? 2000
+  }
+
+  /** Loads every run from disk and carries on the ones that were working when the app stopped. */
+  async resumeAll(): Promise<void> {
+    const stored = await this.options.store.loadAll((runId, error) =>
+      this.options.log?.warn(`Bulk run ${runId} could not be read; it was left untouched`, error),
+    )
+    for (const { state, rows } of stored) {
+      if (!this.runs.has(state.id)) this.runs.set(state.id, this.live(state, rows))
+    }
+    for (const run of this.runs.values()) {
+      if (run.state.stage === 'attention' && run.state.batches.length > 0) run.state.stage = 'submitting'
+      if (run.state.stage === 'submitting' || run.state.stage === 'monitoring')
+        this.startTask(run, () => this.send(run))
+      else if (run.state.stage === 'resolving' && run.state.resolving) this.startTask(run, () => this.resolve(run))
+    }
+  }
+
+  list(): RunSummary[] {
+    return [...this.runs.values()]
+      .map((run) => this.summary(run))
+      .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
+  }
+
+  view(runId: string): RunView {
+    const run = this.get(runId)
+    const { state } = run
+    return {
+      ...this.summary(run),
+      fileSha256: state.fileSha256,
+      sheet: state.sheet,
+      header: state.header,
+      merchantBearsCost: state.merchantBearsCost,
+      description: state.description,
+      batches: state.batches,
+      totals: totalsOf(state, run.rows),
+      progress: run.progress,
+      ...(state.message ? { message: state.message } : {}),
+    }
+  }
+
+  rows(runId: string): RunRow[] {
+    return this.get(runId).rows
+  }
+
+  stateOf(runId: string): RunState {
+    return this.get(runId).state
+  }
+
+  originalFile(runId: string): Promise<Uint8Array> {
+    return this.options.store.readFile(runId, this.get(runId).state.storedFile)
+  }
+
+  /** The report, kept in the run's folder next to the rows it was made from. */
+  async keepReport(runId: string, csv: string): Promise<void> {
+    await this.options.store.writeFile(runId, 'report.csv', csv)
+  }
+
+  async create(input: CreateRunInput): Promise<RunView> {
+    const { profileId, mode } = await this.options.apiFor(input.profileId)
+    const sha256 = sha256Hex(input.bytes)
+    const createdAt = this.options.now().toISOString()
+    const id = this.newRunId(createdAt, sha256)
+    const extension = /\.(xlsx|xls|csv)$/i.exec(input.result.file)?.[1]?.toLowerCase() ?? 'bin'
+    const storedFile = `original.${extension}`
+    const rows = rowsFromImport(input.result)
+    const state: RunState = {
+      version: 1,
+      id,
+      createdAt,
+      updatedAt: createdAt,
+      fileName: input.result.file,
+      storedFile,
+      fileSha256: sha256,
+      sheet: input.result.sheet,
+      header: input.result.header,
+      profileId,
+      mode,
+      currency: input.currency,
+      merchantBearsCost: input.merchantBearsCost ?? false,
+      description: input.description ?? '',
+      stage: 'resolving',
+      batches: [],
+    }
+    await this.options.store.createFolder(id, storedFile, input.bytes, sha256)
+    await this.options.store.saveMapping(id, { file: state.fileName, sheet: state.sheet, header: state.header })
+    await this.options.store.saveRows(id, rows)
+    await this.options.store.saveState(state)
+    const run = this.live(state, rows)
+    this.runs.set(id, run)
+    this.changed(run)
+    return this.view(id)
+  }
+
+  /** Name checks for every row not yet checked, with bounded concurrency; Cancel stops them. */
+  async startResolution(runId: string): Promise<RunView> {
+    const run = this.get(runId)
+    if (run.state.stage !== 'resolving' && run.state.stage !== 'review')
+      throw new AppFailure('conflict', 'Names can be checked only before the run is sent.')
+    if (run.task) throw new AppFailure('conflict', 'This run is already working.')
+    run.state.stage = 'resolving'
+    run.state.resolving = true
+    await this.saveState(run)
+    this.startTask(run, () => this.resolve(run))
+    return this.view(runId)
+  }
+
+  async cancel(runId: string): Promise<RunView> {
+    const run = this.get(runId)
+    if (run.state.stage !== 'resolving') throw new AppFailure('conflict', 'Only name checks can be cancelled.')
+    run.cancelled = true
+    await run.task
+    return this.view(runId)
+  }
+
+  /** Leaves the name checks (finished or not) for the review. Rows never checked are warned about. */
+  async toReview(runId: string): Promise<RunView> {
+    const run = this.get(runId)
+    if (run.task) throw new AppFailure('conflict', 'Wait for the name checks to finish, or cancel them.')
+    if (run.state.stage !== 'resolving' && run.state.stage !== 'review')
+      throw new AppFailure('conflict', 'This run is past its review.')
+    run.state.stage = 'review'
+    await this.saveState(run)
+    return this.view(runId)
+  }
+
+  async editRow(runId: string, index: number, field: BulkField, value: string): Promise<RunRow> {
+    const run = this.get(runId)
+    this.assertEditable(run)
+    const row = this.rowOf(run, index)
+    if (!ROW_FIELDS.includes(field)) throw new AppFailure('bad_request', `Unknown field ${field}.`)
+    const text = value.trim()
+    // Amounts are kept as the importer normalises them ("1,000.5" -> "1000.50") when they parse.
+    row.item = { ...row.item, [field]: field === 'amount' ? (normaliseAmount(text) ?? text) : text }
+    const accountChanged = field === 'bank_code' || field === 'account_number' || field === 'customer_name'
+    if (accountChanged) {
+      row.resolution = 'unchecked'
+      delete row.resolvedName
+      delete row.resolutionMessage
+    }
+    this.revalidate(run, row)
+    if (accountChanged && row.errors.length === 0) await this.resolveRow(run, row)
+    this.rowChanged(run, row)
+    await this.saveRowsNow(run)
+    this.changed(run)
+    return row
+  }
+
+  async setExcluded(runId: string, indexes: number[], excluded: boolean): Promise<RunView> {
+    const run = this.get(runId)
+    this.assertEditable(run)
+    for (const index of indexes) {
+      const row = this.rowOf(run, index)
+      row.excluded = excluded
+      this.rowChanged(run, row)
+    }
+    await this.saveRowsNow(run)
+    this.changed(run)
+    return this.view(runId)
+  }
+
+  async setOptions(runId: string, options: { merchantBearsCost?: boolean; description?: string }): Promise<RunView> {
+    const run = this.get(runId)
+    this.assertEditable(run)
+    if (options.merchantBearsCost !== undefined) run.state.merchantBearsCost = options.merchantBearsCost
+    if (options.description !== undefined) run.state.description = options.description.trim()
+    await this.saveState(run)
+    return this.view(runId)
+  }
+
+  /**
+   * Plans the batches and sends them. The plan is on disk before the first intent is journaled,
+   * so a crash at any point resumes the same batches with the same references.
+   */
+  async submit(runId: string, confirm: { total?: string } = {}): Promise<RunView> {
+    const run = this.get(runId)
+    if (run.state.stage !== 'review') throw new AppFailure('conflict', 'Review the run before sending it.')
+    if (run.task) throw new AppFailure('conflict', 'This run is already working.')
+    const sendable = run.rows.filter(isSendable)
+    if (sendable.length === 0)
+      throw new AppFailure('bad_request', 'No row can be sent: fix or include some rows first.')
+    if (sendable.length === 1)
+      throw new AppFailure(
+        'bad_request',
+        'A bulk payout needs at least two rows. Send this single row from the Payouts screen instead.',
+      )
+    const totals = totalsOf(run.state, run.rows)
+    if (run.state.mode === 'live') {
+      const typed = confirm.total?.replace(/,/g, '').trim() ?? ''
+      let matches = false
+      try {
+        matches = typed !== '' && toMinorUnits(typed) === toMinorUnits(totals.amount)
+      } catch {
+        matches = false
+      }
+      if (!matches)
+        throw new AppFailure(
+          'bad_request',
+          `Type the total ${totals.amount} ${totals.currency} exactly to confirm a live run.`,
+        )
+    }
+    run.state.batches = planBatches(run.state.id, run.rows)
+    for (const batch of run.state.batches) for (const i of batch.rows) run.rows[i]!.batchReference = batch.reference
+    run.state.stage = 'submitting'
+    delete run.state.message
+    await this.saveRowsNow(run)
+    await this.saveState(run)
+    this.startTask(run, () => this.send(run))
+    return this.view(runId)
+  }
+
+  /** Asks the service again about batches that could not be confirmed, and carries on. */
+  async recheck(runId: string): Promise<RunView> {
+    const run = this.get(runId)
+    if (run.state.stage !== 'attention' || run.task)
+      throw new AppFailure('conflict', 'Nothing in this run waits for a check.')
+    run.state.stage = 'submitting'
+    delete run.state.message
+    await this.saveState(run)
+    this.startTask(run, () => this.send(run))
+    return this.view(runId)
+  }
+
+  /** A new run of only the failed rows, with references derived from the originals. */
+  async retryFailed(runId: string): Promise<RunView> {
+    const run = this.get(runId)
+    const failed = run.rows.filter((r) => r.status === 'failed')
+    if (failed.length === 0) throw new AppFailure('bad_request', 'No row of this run has failed.')
+    const result: BulkImportResult = {
+      file: run.state.fileName,
+      sheet: run.state.sheet,
+      header: run.state.header,
+      rows: failed.length,
+      valid: failed.length,
+      items: failed.map((r) => ({ ...r.item, reference: retryReferenceOf(r.item.reference) })),
+      errors: [],
+      warnings: [],
+    }
+    const bytes = await this.options.store.readFile(runId, run.state.storedFile)
+    const view = await this.create({
+      result,
+      bytes,
+      currency: run.state.currency,
+      profileId: run.state.profileId,
+      merchantBearsCost: run.state.merchantBearsCost,
+      description: run.state.description,
+    })
+    const retry = this.get(view.id)
+    retry.state.retryOf = runId
+    // Names were checked in the original run: carry the checks over.
+    failed.forEach((original, i) => {
+      const row = retry.rows[i]!
+      row.resolution = original.resolution
+      if (original.resolvedName) row.resolvedName = original.resolvedName
+      row.warnings = original.warnings
+    })
+    retry.state.stage = 'review'
+    await this.saveRowsNow(retry)
+    await this.saveState(retry)
+    return this.view(view.id)
+  }
+
+  /** Waits for every run's long step to end (tests, quitting). */
+  async idle(): Promise<void> {
+    await Promise.all([...this.runs.values()].map((r) => r.task))
+  }
+
+  async close(): Promise<void> {
+    this.closed = true
+    for (const run of this.runs.values()) run.cancelled = true
+    await Promise.all([...this.runs.values()].map((r) => r.task?.catch(() => undefined)))
+    for (const run of this.runs.values()) {
+      if (run.rowsDirty) await this.saveRowsNow(run)
+      if (run.stateTimer) await this.saveState(run)
+    }
+  }
+
+  // ---- steps
+
+  private async resolve(run: LiveRun): Promise<void> {
+    const todo = run.rows.filter((r) => !r.excluded && r.resolution === 'unchecked' && r.errors.length === 0)
+    const started = Date.now()
+    let done = 0
+    this.setProgress(run, { step: 'resolving', done, total: todo.length, etaSeconds: null })
+    await runPool(
+      todo,
+      this.resolveConcurrency,
+      async (row) => {
+        await this.resolveRow(run, row)
+        this.rowChanged(run, row)
+        this.scheduleRowsSave(run)
+        done++
+        const elapsed = (Date.now() - started) / 1000
+        this.setProgress(run, {
+          step: 'resolving',
+          done,
+          total: todo.length,
+          etaSeconds: done > 0 ? Math.round((elapsed / done) * (todo.length - done)) : null,
+        })
+      },
+      () => run.cancelled,
+    )
+    const finished = !run.cancelled
+    run.state.resolving = false
+    if (finished) run.state.stage = 'review'
+    this.setProgress(run, null)
+    await this.saveRowsNow(run)
+    await this.saveState(run)
+  }
+
+  private async resolveRow(run: LiveRun, row: RunRow): Promise<void> {
+    const { bulk } = await this.options.apiFor(run.state.profileId)
+    try {
+      const resolved = await bulk.resolveBankAccount(row.item.bank_code, row.item.account_number, run.state.currency)
+      row.resolvedName = resolved.account_name
+      row.resolution = namesMatch(resolved.account_name, row.item.customer_name) ? 'matched' : 'mismatch'
+      delete row.resolutionMessage
+    } catch (error) {
+      if (error instanceof ApiFailure && error.code === 'rejected') {
+        row.resolution = 'unresolvable'
+        row.resolutionMessage = error.message
+      } else {
+        // Unreachable or unreadable: the row stays unchecked, a later check can do it.
+        row.resolution = 'unchecked'
+        row.resolutionMessage = `Name check failed: ${(error as Error).message}`
+      }
+    }
+    this.revalidate(run, row)
+  }
+
+  /** Submission then monitoring, until every item is final. */
+  private async send(run: LiveRun): Promise<void> {
+    if (run.state.stage === 'submitting') {
+      await this.sendBatches(run)
+      if (this.closed) return
+      const open = run.state.batches.filter((b) => b.state !== 'accepted' && b.state !== 'refused')
+      if (open.length > 0) {
+        run.state.stage = 'attention'
+        run.state.message = `${open.length} batch(es) could not be confirmed yet: ${open[0]?.message ?? ''}`.trim()
+        await this.saveState(run)
+        return
+      }
+      run.state.stage = 'monitoring'
+      await this.saveState(run)
+    }
+    if (run.state.stage === 'monitoring') await this.monitor(run)
+  }
+
+  private async sendBatches(run: LiveRun): Promise<void> {
+    const { journal } = this.options
+    const { bulk } = await this.options.apiFor(run.state.profileId)
+    const who = { profileId: run.state.profileId, mode: run.state.mode, runId: run.state.id }
+    const todo = run.state.batches.filter(
+      (b) => b.state !== 'accepted' && b.state !== 'refused' && b.state !== 'complete',
+    )
+    const total = run.state.batches.length
+    const started = Date.now()
+    let done = total - todo.length
+    this.setProgress(run, { step: 'submitting', done, total, etaSeconds: null })
+
+    // A pool of `concurrency` lanes. Intents are journaled ahead of the lanes, a few batches at a
+    // time with one fsync (appendMany); a lane sends only a batch whose intent is on disk.
+    const fresh = new Set<string>()
+    let journaledUpTo = 0
+    let journaling: Promise<void> = Promise.resolve()
+    const journalAhead = (index: number): Promise<void> => {
+      journaling = journaling.then(async () => {
+        if (index < journaledUpTo) return
+        const chunk = todo.slice(journaledUpTo, Math.max(index + 1, journaledUpTo + 2 * this.submitConcurrency))
+        journaledUpTo += chunk.length
+        const intents = chunk
+          .filter((b) => !journal.has(b.reference))
+          .map((b) => {
+            fresh.add(b.reference)
+            return { intent: batchIntent(batchBody(run.state, b, run.rows), who) }
+          })
+        if (intents.length > 0) await journal.appendMany(intents)
+      })
+      return journaling
+    }
+    await runPool(
+      todo,
+      this.submitConcurrency,
+      async (batch, index) => {
+        await journalAhead(index)
+        batch.state = 'sending'
+        batch.attempts++
+        // A batch journaled before is resent exactly as journaled.
+        const body = journal.get(batch.reference)!.request as unknown as BulkPayoutRequest
+        const outcome = await settleBatch(journal, bulk, body, fresh.has(batch.reference), {
+          maxAttempts: 6,
+          backoffMs: Math.min(this.pollMs, 1000),
+          sleep: this.sleep,
+        })
+        this.applyBatchOutcome(run, batch, outcome)
+        done++
+        const elapsed = (Date.now() - started) / 1000
+        const sent = done - (total - todo.length)
+        this.setProgress(run, {
+          step: 'submitting',
+          done,
+          total,
+          etaSeconds: sent > 0 ? Math.round((elapsed / sent) * (total - done)) : null,
+        })
+        this.scheduleStateSave(run)
+      },
+      () => this.closed,
+    )
+    await this.saveState(run)
+    this.setProgress(run, null)
+    await this.saveRowsNow(run)
+  }
+
+  private applyBatchOutcome(run: LiveRun, batch: RunBatch, outcome: Awaited<ReturnType<typeof settleBatch>>): void {
+    if (outcome.kind === 'accepted') {
+      batch.state = 'accepted'
+      if (outcome.totalChargeable) batch.totalChargeable = outcome.totalChargeable
+      delete batch.message
+      for (const i of batch.rows) {
+        const row = run.rows[i]!
+        if (row.status === 'not_sent' || row.status === 'unknown') row.status = 'pending'
+        this.rowChanged(run, row)
+      }
+    } else if (outcome.kind === 'refused') {
+      batch.state = 'refused'
+      batch.message = outcome.message
+      for (const i of batch.rows) {
+        const row = run.rows[i]!
+        row.status = 'failed'
+        row.message = `The service refused the batch: ${outcome.message}`
+        this.rowChanged(run, row)
+      }
+    } else {
+      batch.state = 'unknown'
+      batch.message = outcome.message
+      for (const i of batch.rows) {
+        const row = run.rows[i]!
+        row.status = 'unknown'
+        this.rowChanged(run, row)
+      }
+    }
+  }
+
+  private async monitor(run: LiveRun): Promise<void> {
+    const { bulk } = await this.options.apiFor(run.state.profileId)
+    const { journal } = this.options
+    const items = run.state.batches.reduce((n, b) => n + b.rows.length, 0)
+    while (!this.closed) {
+      const open = run.state.batches.filter((b) => b.state === 'accepted')
+      const finals: Array<{ reference: string; event: Parameters<Journal['append']>[1] }> = []
+      await runPool(open, this.resolveConcurrency, async (batch) => {
+        try {
+          const record = await bulk.batch(batch.reference)
+          const pending = record.pendingTransactions + record.processingTransactions
+          await this.readBatchPayouts(run, bulk, batch, pending === 0)
+          if (pending === 0 || record.status === 'complete') {
+            batch.state = 'complete'
+            if (!batch.totalChargeable) batch.totalChargeable = this.chargeableFromRows(run, batch)
+            const movement = journal.get(batch.reference)
+            if (movement && !isFinal(movement.state))
+              finals.push({
+                reference: batch.reference,
+                event: {
+                  state: 'success',
+                  note: `Batch complete: ${record.successfulTransactions} paid, ${record.failedTransactions} failed`,
+                  data: { successful: record.successfulTransactions, failed: record.failedTransactions },
+                },
+              })
+          }
+        } catch (error) {
+          this.options.log?.warn(`Polling batch ${batch.reference} failed; asking again later`, error)
+        }
+      })
+      if (finals.length > 0) await journal.appendMany(finals)
+      const counts = countRows(run.rows)
+      this.setProgress(run, {
+        step: 'monitoring',
+        done: counts.success + counts.failed,
+        total: items,
+        etaSeconds: null,
+      })
+      this.flushRowEvents(run)
+      this.scheduleRowsSave(run)
+      if (run.state.batches.every((b) => b.state === 'complete' || b.state === 'refused')) break
+      this.changed(run)
+      await this.sleep(this.pollMs)
+    }
+    if (this.closed) return
+    run.state.stage = 'completed'
+    this.setProgress(run, null)
+    await this.saveRowsNow(run)
+    await this.saveState(run)
+    const counts = countRows(run.rows)
+    this.options.notify({
+      kind: counts.failed === 0 ? 'success' : 'failure',
+      title: counts.failed === 0 ? 'Bulk run paid' : 'Bulk run finished with failures',
+      body:
+        counts.failed === 0
+          ? `${counts.success} payouts of ${run.state.fileName} succeeded.`
+          : `${counts.success} paid, ${counts.failed} failed in ${run.state.fileName}. Open the run to retry the failed rows.`,
+    })
+  }
+
+  /** Reads the items of a batch: statuses; fee, trace_id and message once the batch has settled. */
+  private async readBatchPayouts(run: LiveRun, bulk: BulkEndpoints, batch: RunBatch, settled: boolean): Promise<void> {
+    const byReference = new Map(batch.rows.map((i) => [run.rows[i]!.item.reference, run.rows[i]!]))
+    for (let page = 1, pages = 1; page <= pages; page++) {
+      const answer = await bulk.batchPayouts(batch.reference, page, 100)
+      pages = answer.paging.count
+      for (const payout of answer.data) {
+        const row = byReference.get(payout.reference)
+        if (!row || row.status === payout.status) continue
+        if (isRowStatus(payout.status)) {
+          row.status = payout.status
+          this.rowChanged(run, row)
+        }
+      }
+    }
+    if (!settled) return
+    const needDetails = [...byReference.values()].filter(
+      (r) => (r.status === 'success' || r.status === 'failed') && r.fee === undefined,
+    )
+    await runPool(needDetails, this.resolveConcurrency, async (row) => {
+      const detail = await bulk.transaction(row.item.reference)
+      if (detail.fee !== undefined && detail.fee !== null) row.fee = formatMinorUnits(toMinorUnits(detail.fee))
+      if (detail.trace_id) row.traceId = detail.trace_id
+      if (detail.message) row.message = detail.message
+      if (isRowStatus(detail.status)) row.status = detail.status
+      this.rowChanged(run, row)
+    })
+  }
+
+  private chargeableFromRows(run: LiveRun, batch: RunBatch): string | undefined {
+    let sum = 0n
+    for (const i of batch.rows) {
+      const row = run.rows[i]!
+      sum += toMinorUnits(row.item.amount)
+      if (run.state.merchantBearsCost) {
+        if (row.fee === undefined) return undefined
+        sum += toMinorUnits(row.fee)
+      }
+    }
+    return formatMinorUnits(sum)
+  }
+
+  // ---- plumbing
+
+  private live(state: RunState, rows: RunRow[]): LiveRun {
+    return {
+      state,
+      rows,
+      progress: null,
+      task: null,
+      cancelled: false,
+      rowsDirty: false,
+      saveTimer: null,
+      stateTimer: null,
+      pendingRowEvents: new Map(),
+    }
+  }
+
+  private get(runId: string): LiveRun {
+    const run = this.runs.get(runId)
+    if (!run) throw new AppFailure('not_found', `There is no bulk run ${runId}.`)
+    return run
+  }
+
+  private rowOf(run: LiveRun, index: number): RunRow {
+    const row = run.rows[index]
+    if (!row) throw new AppFailure('not_found', `Run ${run.state.id} has no row ${index}.`)
+    return row
+  }
+
+  private assertEditable(run: LiveRun): void {
+    if (run.state.stage !== 'resolving' && run.state.stage !== 'review')
+      throw new AppFailure('conflict', 'Rows cannot change once the run has been sent.')
+  }
+
+  private revalidate(run: LiveRun, row: RunRow): void {
+    const problems = rowProblems(row.item, run.state.currency)
+    if (row.resolution === 'unresolvable')
+      problems.push({
+        row: row.item.row,
+        column: 'account_number',
+        code: 'unresolvable',
+        message: `The account could not be resolved: ${row.resolutionMessage ?? 'unknown account'}`,
+      })
+    // Warnings the importer found stay; the name check's own warning is recomputed.
+    const warnings = row.warnings.filter((w) => w.code !== 'name_mismatch' && w.code !== 'name_unchecked')
+    if (row.resolution === 'mismatch')
+      warnings.push({
+        row: row.item.row,
+        column: 'customer_name',
+        code: 'name_mismatch',
+        message: `The bank has this account as "${row.resolvedName ?? ''}", not "${row.item.customer_name}".`,
+      })
+    // Duplicate references in the sheet are the importer's finding; keep them unless the reference changed.
+    const kept = row.errors.filter((e) => e.code === 'reference_duplicate')
+    row.errors = [...problems, ...kept]
+    row.warnings = warnings
+  }
+
+  private startTask(run: LiveRun, work: () => Promise<void>): void {
+    run.cancelled = false
+    run.task = work()
+      .catch(async (error: unknown) => {
+        this.options.log?.error(`Bulk run ${run.state.id} stopped`, error)
+        run.state.stage = run.state.stage === 'resolving' ? 'resolving' : 'attention'
+        run.state.message = `Stopped: ${(error as Error).message}`
+        run.state.resolving = false
+        await this.saveState(run).catch(() => undefined)
+      })
+      .finally(() => {
+        run.task = null
+        this.flushRowEvents(run)
+        this.changed(run)
+      })
+  }
+
+  private setProgress(run: LiveRun, progress: RunProgress | null): void {
+    run.progress = progress
+    this.options.events.progress(run.state.id, progress)
+    this.flushRowEvents(run)
+  }
+
+  private rowChanged(run: LiveRun, row: RunRow): void {
+    run.pendingRowEvents.set(row.index, row)
+    run.rowsDirty = true
+  }
+
+  private flushRowEvents(run: LiveRun): void {
+    if (run.pendingRowEvents.size === 0) return
+    const rows = [...run.pendingRowEvents.values()]
+    run.pendingRowEvents.clear()
+    this.options.events.rowsChanged(run.state.id, rows)
+  }
+
+  private changed(run: LiveRun): void {
+    this.options.events.runChanged(this.summary(run))
+  }
+
+  private summary(run: LiveRun): RunSummary {
+    const { state } = run
+    return {
+      id: state.id,
+      createdAt: state.createdAt,
+      updatedAt: state.updatedAt,
+      fileName: state.fileName,
+      profileId: state.profileId,
+      mode: state.mode,
+      currency: state.currency,
+      stage: state.stage,
+      rows: run.rows.length,
+      ...(state.retryOf ? { retryOf: state.retryOf } : {}),
+      counts: countRows(run.rows),
+    }
+  }
+
+  private async saveState(run: LiveRun): Promise<void> {
+    if (run.stateTimer) {
+      clearTimeout(run.stateTimer)
+      run.stateTimer = null
+    }
+    run.state.updatedAt = this.options.now().toISOString()
+    await this.options.store.saveState(run.state)
+    this.changed(run)
+  }
+
+  /** Batch states in state.json are a cache of the journal: written at most once a second while sending. */
+  private scheduleStateSave(run: LiveRun): void {
+    if (run.stateTimer) return
+    run.stateTimer = setTimeout(() => {
+      run.stateTimer = null
+      void this.saveState(run).catch((error: unknown) => this.options.log?.error('Saving the run failed', error))
+    }, 1000)
+  }
+
+  private scheduleRowsSave(run: LiveRun): void {
+    if (run.saveTimer) return
+    run.saveTimer = setTimeout(() => {
+      run.saveTimer = null
+      void this.saveRowsNow(run).catch((error: unknown) => this.options.log?.error('Saving rows failed', error))
+    }, this.options.saveRowsEveryMs ?? 1000)
+  }
+
+  private async saveRowsNow(run: LiveRun): Promise<void> {
+    if (run.saveTimer) {
+      clearTimeout(run.saveTimer)
+      run.saveTimer = null
+    }
+    run.rowsDirty = false
+    this.flushRowEvents(run)
+    await this.options.store.saveRows(run.state.id, run.rows)
+  }
+
+  private newRunId(createdAt: string, sha256: string): string {
+    const stamp = createdAt
+      .replace(/[-:]/g, '')
+      .replace(/\.\d+Z$/, '')
+      .replace('T', '')
+    for (let n = 0; ; n++) {
+      const id = `BR${stamp}${sha256.slice(0, 6)}${randomBytes(2).toString('hex')}${n === 0 ? '' : `-${n}`}`
+      if (!this.runs.has(id)) return id
+    }
+  }
+}
+
+function isRowStatus(status: string): status is 'pending' | 'processing' | 'success' | 'failed' {
+  return status === 'pending' || status === 'processing' || status === 'success' || status === 'failed'
+}

@@ -1,0 +1,230 @@
+import { defineStore } from 'pinia'
+import { computed, ref, shallowRef } from 'vue'
+import { api } from '../api'
+import type { Unsubscribe } from '../../../shared/ipc/contract'
+import type { BulkOpened } from '../../../shared/ipc/channels/bulk'
+import type { BulkColumnMapping, BulkCurrency, BulkField } from '../../../shared/domain/bulk'
+import type { RunProgress, RunRow, RunSummary, RunView } from '../../../shared/domain/bulk-run'
+import type { AppError, Result } from '../../../shared/result'
+import { callApi } from './call'
+
+/**
+ * Bulk runs as the Bulk screen shows them. Main keeps every run; this store asks for the state on
+ * mount and follows main's events (run changes, row changes, progress) from then on.
+ */
+export const useBulkStore = defineStore('bulk', () => {
+  const runs = ref<RunSummary[]>([])
+  const current = ref<RunView | null>(null)
+  /** The rows of the current run; shallow (100,000 rows): replaced, never deeply watched. */
+  const rows = shallowRef<RunRow[]>([])
+  const progress = ref<RunProgress | null>(null)
+  const opened = ref<BulkOpened | null>(null)
+  const lastError = ref<AppError | null>(null)
+  const busy = ref<string | null>(null)
+  let unsubscribers: Unsubscribe[] = []
+
+  const currentId = computed(() => current.value?.id ?? null)
+
+  async function track<T>(action: string, call: () => Promise<Result<T>>): Promise<Result<T>> {
+    busy.value = action
+    try {
+      const result = await callApi(call)
+      lastError.value = result.ok ? null : result.error
+      return result
+    } finally {
+      busy.value = null
+    }
+  }
+
+  function init(): Promise<void> {
+    if (unsubscribers.length === 0) {
+      unsubscribers = [
+        api.bulk.onRunChanged((summary) => {
+          const index = runs.value.findIndex((r) => r.id === summary.id)
+          if (index >= 0) runs.value[index] = summary
+          else runs.value.unshift(summary)
+          if (summary.id === currentId.value) void refreshView()
+        }),
+        api.bulk.onRowsChanged(({ runId, rows: changed }) => {
+          if (runId !== currentId.value) return
+          // A new array (one copy per batch of changes) so the grid, which gets it as a prop, re-renders.
+          const next = rows.value.slice()
+          for (const row of changed) next[row.index] = row
+          rows.value = next
+        }),
+        api.bulk.onProgress(({ runId, progress: next }) => {
+          if (runId === currentId.value) progress.value = next
+        }),
+      ]
+    }
+    return loadRuns()
+  }
+
+  function dispose(): void {
+    for (const unsubscribe of unsubscribers) unsubscribe()
+    unsubscribers = []
+  }
+
+  async function loadRuns(): Promise<void> {
+    const result = await track('runs', () => api.bulk.runs())
+    if (result.ok) runs.value = result.data
+  }
+
+  let viewRequest = 0
+  async function refreshView(): Promise<void> {
+    const id = currentId.value
+    if (!id) return
+    const ticket = ++viewRequest
+    const result = await callApi(() => api.bulk.run({ runId: id }))
+    if (result.ok && ticket === viewRequest && id === currentId.value) {
+      current.value = result.data
+      progress.value = result.data.progress
+    }
+  }
+
+  async function openRun(runId: string): Promise<void> {
+    const view = await track('open-run', () => api.bulk.run({ runId }))
+    if (!view.ok) return
+    const list = await track('rows', () => api.bulk.rows({ runId }))
+    if (!list.ok) return
+    current.value = view.data
+    progress.value = view.data.progress
+    rows.value = list.data
+    opened.value = null
+  }
+
+  function closeRun(): void {
+    current.value = null
+    rows.value = []
+    progress.value = null
+  }
+
+  async function openFile(): Promise<void> {
+    const result = await track('open', () => api.bulk.open())
+    if (result.ok && result.data) opened.value = result.data
+  }
+
+  async function dropFile(file: File): Promise<void> {
+    const bytes = new Uint8Array(await file.arrayBuffer())
+    let binary = ''
+    for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000))
+    const result = await track('open', () => api.bulk.drop({ file: { name: file.name, base64: btoa(binary) } }))
+    if (result.ok) opened.value = result.data
+  }
+
+  async function importSheet(choice: {
+    sheet: string
+    headerRow: number
+    mapping: BulkColumnMapping
+    currency: BulkCurrency
+  }): Promise<boolean> {
+    const file = opened.value
+    if (!file) return false
+    const result = await track('import', () =>
+      api.bulk.import({ importId: file.importId, ...choice, mapping: [...choice.mapping] }),
+    )
+    if (!result.ok) return false
+    await openRun(result.data.id)
+    await loadRuns()
+    return true
+  }
+
+  function cancelImport(): void {
+    opened.value = null
+  }
+
+  /** Calls a run action and takes the view it answers with. */
+  async function act(action: string, call: (runId: string) => Promise<Result<RunView>>): Promise<boolean> {
+    const id = currentId.value
+    if (!id) return false
+    const result = await track(action, () => call(id))
+    if (result.ok) {
+      current.value = result.data
+      progress.value = result.data.progress
+    }
+    return result.ok
+  }
+
+  const resolve = () => act('resolve', (runId) => api.bulk.resolve({ runId }))
+  const cancel = () => act('cancel', (runId) => api.bulk.cancel({ runId }))
+  const review = () => act('review', (runId) => api.bulk.review({ runId }))
+  const recheck = () => act('recheck', (runId) => api.bulk.recheck({ runId }))
+  const setOptions = (options: { merchantBearsCost?: boolean; description?: string }) =>
+    act('options', (runId) => api.bulk.setOptions({ runId, ...options }))
+  const submit = (confirmTotal?: string) =>
+    act('submit', (runId) => api.bulk.submit(confirmTotal === undefined ? { runId } : { runId, confirmTotal }))
+
+  async function exclude(indexes: number[], excluded: boolean): Promise<void> {
+    const id = currentId.value
+    if (!id) return
+    const result = await track('exclude', () => api.bulk.exclude({ runId: id, indexes, excluded }))
+    if (result.ok) current.value = result.data
+  }
+
+  async function editRow(index: number, field: BulkField, value: string): Promise<boolean> {
+    const id = currentId.value
+    if (!id) return false
+    const result = await track('edit', () => api.bulk.editRow({ runId: id, index, field, value }))
+    if (result.ok) {
+      const next = rows.value.slice()
+      next[index] = result.data
+      rows.value = next
+      await refreshView()
+    }
+    return result.ok
+  }
+
+  async function retryFailed(): Promise<void> {
+    const id = currentId.value
+    if (!id) return
+    const result = await track('retry', () => api.bulk.retryFailed({ runId: id }))
+    if (result.ok) {
+      await openRun(result.data.id)
+      await loadRuns()
+    }
+  }
+
+  async function exportReport(format: 'xlsx' | 'csv'): Promise<string | null> {
+    const id = currentId.value
+    if (!id) return null
+    const result = await track('export', () => api.bulk.exportReport({ runId: id, format }))
+    return result.ok ? result.data.path : null
+  }
+
+  async function exportEvidence(): Promise<string | null> {
+    const id = currentId.value
+    if (!id) return null
+    const result = await track('evidence', () => api.bulk.exportEvidence({ runId: id }))
+    return result.ok ? result.data.path : null
+  }
+
+  return {
+    runs,
+    current,
+    rows,
+    progress,
+    opened,
+    lastError,
+    busy,
+    init,
+    dispose,
+    loadRuns,
+    openRun,
+    closeRun,
+    openFile,
+    dropFile,
+    importSheet,
+    cancelImport,
+    resolve,
+    cancel,
+    review,
+    recheck,
+    setOptions,
+    submit,
+    exclude,
+    editRow,
+    retryFailed,
+    exportReport,
+    exportEvidence,
+  }
+})

@@ -1,0 +1,146 @@
+/**
+ * A bulk run as the renderer sees it: the rows of one imported sheet on their way through name
+ * checks, review, submission in batches and monitoring. Main keeps the run durably
+ * (electron/main/services/bulk/run); these are the shapes that cross IPC, plus the pure rules of
+ * planning (batch sizes, references) that both sides show.
+ */
+import { offlineBankCodes } from '../bulk/banks'
+import { itemFindings } from '../bulk/validate'
+import type { BulkCurrency, BulkFinding, BulkHeader, BulkItem } from './bulk'
+
+/**
+ * resolving: name checks running or to be run. review: waiting for the user's approval.
+ * submitting: batches being sent. monitoring: every batch accepted, waiting for item outcomes.
+ * completed: every item final. attention: something needs the user (a batch refused or unverifiable).
+ */
+export const RUN_STAGES = ['resolving', 'review', 'submitting', 'monitoring', 'completed', 'attention'] as const
+export type RunStage = (typeof RUN_STAGES)[number]
+
+export type ResolutionState = 'matched' | 'mismatch' | 'unresolvable' | 'unchecked'
+export type RowPayoutStatus = 'not_sent' | 'pending' | 'processing' | 'success' | 'failed' | 'unknown'
+
+export interface RunRow {
+  /** Position in the run (0-based); stable. */
+  index: number
+  item: BulkItem
+  excluded: boolean
+  errors: BulkFinding[]
+  warnings: BulkFinding[]
+  resolution: ResolutionState
+  resolvedName?: string
+  resolutionMessage?: string
+  batchReference?: string
+  status: RowPayoutStatus
+  fee?: string
+  traceId?: string
+  message?: string
+}
+
+export type BatchState = 'planned' | 'sending' | 'unknown' | 'accepted' | 'refused' | 'complete'
+
+export interface RunBatch {
+  reference: string
+  /** Indexes of the rows in this batch, in order. */
+  rows: number[]
+  state: BatchState
+  totalChargeable?: string
+  message?: string
+  attempts: number
+}
+
+export interface RunSummary {
+  id: string
+  createdAt: string
+  updatedAt: string
+  fileName: string
+  profileId: string
+  mode: 'sandbox' | 'test' | 'live'
+  currency: BulkCurrency
+  stage: RunStage
+  rows: number
+  retryOf?: string
+  counts: RunCounts
+}
+
+export interface RunCounts {
+  valid: number
+  errors: number
+  warnings: number
+  excluded: number
+  success: number
+  failed: number
+  open: number
+}
+
+export interface RunTotals {
+  currency: BulkCurrency
+  /** Sum of the amounts of the rows that will be sent, exact (decimal string). */
+  amount: string
+  rows: number
+  /** Sum of total_chargeable_amount of the batches accepted so far. */
+  chargeable: string
+}
+
+export interface RunView extends RunSummary {
+  fileSha256: string
+  sheet: string
+  header: BulkHeader
+  merchantBearsCost: boolean
+  description: string
+  batches: RunBatch[]
+  totals: RunTotals
+  /** Progress of the long step now running (name checks, sending, monitoring). */
+  progress: RunProgress | null
+  message?: string
+}
+
+export interface RunProgress {
+  step: 'resolving' | 'submitting' | 'monitoring'
+  done: number
+  total: number
+  /** Seconds left, estimated from the pace so far. */
+  etaSeconds: number | null
+}
+
+/** The service's limits on a batch (spec 2.9, 8). */
+export const BATCH_MIN = 2
+export const BATCH_MAX = 50
+export const REFERENCE_MIN = 5
+export const REFERENCE_MAX = 50
+
+/**
+ * Sizes of the batches for `count` rows: as few batches as the maximum allows, balanced so none
+ * is smaller than the minimum (51 -> 26 + 25, never 50 + 1). One row cannot be a bulk payout.
+ */
+export function planBatchSizes(count: number, max = BATCH_MAX): number[] {
+  if (count < BATCH_MIN) return []
+  const batches = Math.ceil(count / max)
+  const base = Math.floor(count / batches)
+  const extra = count % batches
+  return Array.from({ length: batches }, (_, i) => base + (i < extra ? 1 : 0))
+}
+
+/** The reference of the n-th batch (0-based) of a run: deterministic, 5 to 50 characters. */
+export function batchReferenceOf(runId: string, index: number): string {
+  return `${runId}-B${String(index + 1).padStart(4, '0')}`
+}
+
+/**
+ * The reference of a row sent again by a retry run: the original with `-R<n>` (a retry of a
+ * retry counts up), shortened from the left when it would pass 50 characters.
+ */
+export function retryReferenceOf(reference: string): string {
+  const match = /^(.*)-R(\d+)$/.exec(reference)
+  const base = match ? match[1]! : reference
+  const next = match ? Number(match[2]) + 1 : 1
+  const suffix = `-R${next}`
+  return base.slice(Math.max(0, base.length + suffix.length - REFERENCE_MAX)) + suffix
+}
+
+/**
+ * The checks of one row that the run repeats when a cell is edited: the importer's own row rules
+ * (shared/bulk), with the bundled bank list of the currency's country.
+ */
+export function rowProblems(item: BulkItem, currency: BulkCurrency): BulkFinding[] {
+  return itemFindings(item, { currency, bankCodes: new Set(offlineBankCodes(currency)) })
+}

@@ -1,0 +1,155 @@
+/**
+ * Test plumbing for bulk runs: a RunService on a user-data folder (its own journal, reconciler
+ * and run folders) talking to a simulator over real HTTP, and sheets of generated rows. Used by the
+ * unit tests, the crash-resume child process and the benchmarks.
+ */
+import { join } from 'node:path'
+import type { BulkImportResult, BulkItem } from '../../../../../../../shared/domain/bulk'
+import type { DesktopNotice } from '../../../../../../../electron/main/adapters/desktop'
+import { bulkEndpoints } from '../../../../../../../electron/main/services/api/bulk'
+import { createPaymentsClient } from '../../../../../../../electron/main/services/api/payments-client'
+import { bulkBatchVerifier } from '../../../../../../../electron/main/services/bulk/run/batch-sender'
+import { RunService } from '../../../../../../../electron/main/services/bulk/run/run-service'
+import { RUNS_FOLDER, RunStore } from '../../../../../../../electron/main/services/bulk/run/run-store'
+import { openJournal } from '../../../../../../../electron/main/services/journal/journal'
+import type { Journal } from '../../../../../../../electron/main/services/journal/journal'
+import { createReconciler } from '../../../../../../../electron/main/services/journal/reconciler'
+import type { Reconciler } from '../../../../../../../electron/main/services/journal/reconciler'
+
+export interface Harness {
+  service: RunService
+  journal: Journal
+  reconciler: Reconciler
+  notices: DesktopNotice[]
+  close(): Promise<void>
+}
+
+export async function openHarness(options: {
+  userDataDir: string
+  sandboxUrl: string
+  secretKey: string
+  timeoutMs?: number
+  mode?: 'sandbox' | 'test' | 'live'
+  pollMs?: number
+  resolveConcurrency?: number
+  submitConcurrency?: number
+  saveRowsEveryMs?: number
+}): Promise<Harness> {
+  const journal = await openJournal(join(options.userDataDir, 'journal'))
+  const client = createPaymentsClient({
+    baseUrl: options.sandboxUrl,
+    secretKey: options.secretKey,
+    timeoutMs: options.timeoutMs ?? 5000,
+  })
+  const bulk = bulkEndpoints(client)
+  const reconciler = createReconciler(journal)
+  reconciler.register(
+    'bulk_batch',
+    bulkBatchVerifier(async () => bulk),
+  )
+  const notices: DesktopNotice[] = []
+  const service = new RunService({
+    store: new RunStore(join(options.userDataDir, RUNS_FOLDER)),
+    journal,
+    apiFor: async () => ({ profileId: 'sandbox', mode: options.mode ?? 'sandbox', bulk }),
+    events: { runChanged: () => undefined, rowsChanged: () => undefined, progress: () => undefined },
+    notify: (notice) => notices.push(notice),
+    now: () => new Date(),
+    pollMs: options.pollMs ?? 50,
+    ...(options.resolveConcurrency ? { resolveConcurrency: options.resolveConcurrency } : {}),
+    ...(options.submitConcurrency ? { submitConcurrency: options.submitConcurrency } : {}),
+    saveRowsEveryMs: options.saveRowsEveryMs ?? 1000,
+  })
+  return {
+    service,
+    journal,
+    reconciler,
+    notices,
+    async close() {
+      await service.close()
+      await journal.close()
+    },
+  }
+}
+
+/**
+ * A sheet of `count` rows that all pay (bank 044) except the rows listed in `failing`, which go to
+ * bank 011 (the simulator fails them: "Bank is not available in test mode").
+ */
+export function sheetOf(count: number, failing: ReadonlySet<number> = new Set(), tag = 'T'): BulkImportResult {
+  const items: BulkItem[] = Array.from({ length: count }, (_, i) => ({
+    row: i + 2,
+    reference: `${tag}-row-${String(i + 1).padStart(6, '0')}`,
+    amount: `${1000 + i}.50`,
+    bank_code: failing.has(i) ? '011' : '044',
+    account_number: String(1_000_000_000 + i * 7),
+    customer_name: `Customer ${i + 1}`,
+    customer_email: `customer${i + 1}@example.com`,
+    narration: `Payout ${i + 1}`,
+  }))
+  return {
+    file: 'payouts.csv',
+    sheet: 'payouts',
+    header: { row: 1, columns: { Reference: 'reference', Amount: 'amount' } },
+    rows: count,
+    valid: count,
+    items,
+    errors: [],
+    warnings: [],
+  }
+}
+
+export function csvBytes(result: BulkImportResult): Uint8Array {
+  const lines = ['reference,amount,bank_code,account_number,customer_name,customer_email,narration']
+  for (const i of result.items)
+    lines.push(
+      [i.reference, i.amount, i.bank_code, i.account_number, i.customer_name, i.customer_email, i.narration].join(','),
+    )
+  return new TextEncoder().encode(lines.join('\n'))
+}
+
+/** Waits until `done()` holds, polling; fails with `what` after `timeoutMs`. */
+export async function waitFor(done: () => boolean, what: string, timeoutMs = 20_000): Promise<void> {
+  const until = Date.now() + timeoutMs
+  while (!done()) {
+    if (Date.now() > until) throw new Error(`Timed out waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}
+
+/** Every payout the simulator holds, from the payout history (limit 100, paged by pointer). */
+export async function simulatorPayouts(
+  sandboxUrl: string,
+  secretKey: string,
+): Promise<Array<{ reference: string; status: string; amount: string }>> {
+  const all: Array<{ reference: string; status: string; amount: string; pointer: string }> = []
+  let after: string | undefined
+  for (;;) {
+    const url = new URL('/merchant/api/v1/payouts', sandboxUrl)
+    url.searchParams.set('limit', '100')
+    if (after) url.searchParams.set('starting_after', after)
+    const answer = (await (await fetch(url, { headers: { authorization: `Bearer ${secretKey}` } })).json()) as {
+      has_more: boolean
+      data: Array<{ reference: string; status: string; amount: string; pointer: string }>
+    }
+    all.push(...answer.data)
+    if (!answer.has_more || answer.data.length === 0) break
+    after = answer.data.at(-1)!.pointer
+  }
+  return all
+}
+
+export async function sandboxAdmin(
+  sandboxUrl: string,
+  secretKey: string,
+  method: string,
+  path: string,
+  body?: unknown,
+) {
+  const response = await fetch(new URL(path, sandboxUrl), {
+    method,
+    headers: { authorization: `Bearer ${secretKey}`, 'content-type': 'application/json' },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  })
+  return (await response.json()) as { status: boolean; data: Record<string, unknown> }
+}

@@ -1,0 +1,265 @@
+/**
+ * The bulk run against the simulator over real HTTP: name checks, balanced batches, faults in the
+ * middle of the submission (a 5xx after the batch was taken, a hang, a dropped connection, a rate
+ * limit), monitoring to the end, retry of the failed rows, the report and the evidence pack. The
+ * simulator is asked in the end that every row was paid exactly once.
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { strFromU8, unzipSync } from 'fflate'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { planBatchSizes, retryReferenceOf } from '../../../../../../../shared/domain/bulk-run'
+import { startSandbox, type RunningSandbox } from '../../../../../../../electron/sandbox'
+import { evidencePack, reportTable } from '../../../../../../../electron/main/services/bulk/run/run-report'
+import { tableToCsv } from '../../../../../../../electron/main/services/export/table-export'
+import { sha256Hex } from '../../../../../../../electron/main/services/bulk/run/run-store'
+import { csvBytes, openHarness, sandboxAdmin, sheetOf, simulatorPayouts, waitFor, type Harness } from './harness'
+
+const KEY = 'sk_test_bulk_run'
+let sandbox: RunningSandbox
+let dir: string
+let harness: Harness | undefined
+
+beforeEach(async () => {
+  sandbox = await startSandbox({
+    secretKey: KEY,
+    encryptionKey: 'bulk-run-test-encryption-key-32b',
+    settleMs: 150,
+    admin: true,
+  })
+  dir = await mkdtemp(join(tmpdir(), 'bulk-run-'))
+})
+afterEach(async () => {
+  await harness?.close()
+  harness = undefined
+  await sandbox.close()
+  await rm(dir, { recursive: true, force: true })
+})
+
+async function open(options: Partial<Parameters<typeof openHarness>[0]> = {}) {
+  harness = await openHarness({ userDataDir: dir, sandboxUrl: sandbox.url, secretKey: KEY, ...options })
+  return harness
+}
+
+async function balanceNGN(): Promise<string> {
+  return String((await sandboxAdmin(sandbox.url, KEY, 'GET', '/__sandbox/balances')).data.NGN)
+}
+
+describe('batch planning', () => {
+  it('balances the last batches so none has fewer than two items', () => {
+    expect(planBatchSizes(1)).toEqual([])
+    expect(planBatchSizes(2)).toEqual([2])
+    expect(planBatchSizes(50)).toEqual([50])
+    expect(planBatchSizes(51)).toEqual([26, 25])
+    expect(planBatchSizes(100)).toEqual([50, 50])
+    expect(planBatchSizes(101)).toEqual([34, 34, 33])
+    for (let n = 2; n <= 500; n++) {
+      const sizes = planBatchSizes(n)
+      expect(sizes.reduce((a, b) => a + b, 0)).toBe(n)
+      expect(Math.min(...sizes)).toBeGreaterThanOrEqual(2)
+      expect(Math.max(...sizes)).toBeLessThanOrEqual(50)
+    }
+  })
+
+  it('derives retry references from the originals, within 50 characters', () => {
+    expect(retryReferenceOf('INV-2026-0001')).toBe('INV-2026-0001-R1')
+    expect(retryReferenceOf('INV-2026-0001-R1')).toBe('INV-2026-0001-R2')
+    const long = 'x'.repeat(50)
+    expect(retryReferenceOf(long)).toHaveLength(50)
+    expect(retryReferenceOf(long).endsWith('-R1')).toBe(true)
+  })
+})
+
+describe('a bulk run against the simulator', () => {
+  it('checks every name: a different name is flagged for review, an unresolvable account is a row error', async () => {
+    const { service } = await open()
+    const sheet = sheetOf(4)
+    sheet.items[1]!.account_number = '0000000000'
+    const view = await service.create({ result: sheet, bytes: csvBytes(sheet), currency: 'NGN' })
+    await service.startResolution(view.id)
+    await service.idle()
+    const rows = service.rows(view.id)
+    expect(rows[0]!.resolution).toBe('mismatch')
+    expect(rows[0]!.warnings.map((w) => w.code)).toContain('name_mismatch')
+    expect(rows[1]!.resolution).toBe('unresolvable')
+    expect(rows[1]!.errors).toEqual([
+      expect.objectContaining({ row: 3, column: 'account_number', code: 'unresolvable' }),
+    ])
+    expect(service.view(view.id).stage).toBe('review')
+    expect(service.view(view.id).counts).toMatchObject({ valid: 3, errors: 1 })
+
+    // Correcting the sheet's name to the bank's clears the flag (checked again on edit).
+    const edited = await service.editRow(view.id, 0, 'customer_name', rows[0]!.resolvedName!)
+    expect(edited.resolution).toBe('matched')
+    expect(edited.warnings).toEqual([])
+  })
+
+  it('refuses a run of one row and points to the single payout screen', async () => {
+    const { service } = await open()
+    const sheet = sheetOf(2)
+    const view = await service.create({ result: sheet, bytes: csvBytes(sheet), currency: 'NGN' })
+    await service.setExcluded(view.id, [1], true)
+    await service.toReview(view.id)
+    await expect(service.submit(view.id)).rejects.toThrow(/at least two rows.*Payouts screen/)
+  })
+
+  it('asks for the total to be typed before a live run is sent', async () => {
+    const { service } = await open({ mode: 'live' })
+    const sheet = sheetOf(3)
+    const view = await service.create({ result: sheet, bytes: csvBytes(sheet), currency: 'NGN' })
+    await service.toReview(view.id)
+    expect(service.view(view.id).totals.amount).toBe('3004.50')
+    await expect(service.submit(view.id, { total: '3004.00' })).rejects.toThrow(/Type the total 3004.50 NGN/)
+    expect(service.view(view.id).stage).toBe('review')
+    // Nothing was journaled by the refused attempt.
+    expect(harness!.journal.list({ runId: view.id })).toEqual([])
+  })
+
+  it('pays every row exactly once through a 5xx after acceptance, a hang, a dropped connection and a rate limit', async () => {
+    const { service, journal, notices } = await open({ timeoutMs: 400, submitConcurrency: 1 })
+    const failing = new Set([5, 77])
+    const sheet = sheetOf(130, failing)
+    const before = await balanceNGN()
+    const view = await service.create({ result: sheet, bytes: csvBytes(sheet), currency: 'NGN' })
+    await service.toReview(view.id)
+    for (const fault of [
+      { kind: 'after-accept', status: 503 },
+      { kind: 'hang' },
+      { kind: 'reset' },
+      { kind: 'rate-limit', ms: 1000 },
+    ])
+      await sandboxAdmin(sandbox.url, KEY, 'POST', '/__sandbox/faults', {
+        path: '/api/v1/transactions/disburse/bulk',
+        ...fault,
+      })
+    await service.submit(view.id)
+    await service.idle()
+
+    const done = service.view(view.id)
+    expect(done.stage).toBe('completed')
+    expect(done.batches.map((b) => b.rows.length)).toEqual([44, 43, 43])
+    expect(done.counts).toMatchObject({ success: 128, failed: 2, open: 0 })
+    const rows = service.rows(view.id)
+    expect(rows.filter((r) => r.status === 'failed').map((r) => r.index)).toEqual([5, 77])
+    expect(rows[5]!.message).toBe('Bank is not available in test mode, use bank code 044, 033 or 058')
+    expect(rows[0]!.traceId).toMatch(/^\d{30}$/)
+    expect(rows[0]!.fee).toBe('10.01') // 1% of 1000.50, rounded half up
+
+    // The simulator holds each row exactly once, and no other payout.
+    const paid = await simulatorPayouts(sandbox.url, KEY)
+    expect(paid.map((p) => p.reference).sort()).toEqual(sheet.items.map((i) => i.reference).sort())
+    // The balance moved by exactly the rows that succeeded (fees borne by the recipients).
+    let expected = BigInt(before.replace('.', ''))
+    for (const row of rows) if (row.status === 'success') expected -= BigInt(row.item.amount.replace('.', ''))
+    expect((await balanceNGN()).replace('.', '')).toBe(String(expected))
+
+    // The journal tells the story: the 5xx batch verified as found, the hung one verified absent then resent.
+    const movements = journal.list({ runId: view.id, kind: 'bulk_batch' })
+    expect(movements).toHaveLength(3)
+    expect(movements.every((m) => m.state === 'success')).toBe(true)
+    const verifications = movements.flatMap((m) => m.timeline.map((e) => e.verification).filter(Boolean))
+    expect(verifications).toContain('found')
+    expect(verifications).toContain('absent')
+    expect(done.totals.chargeable).toBe(done.totals.amount)
+    expect(notices).toEqual([expect.objectContaining({ kind: 'failure', title: 'Bulk run finished with failures' })])
+  })
+
+  it('retries only the failed rows, in a new run with references derived from the originals', async () => {
+    const { service } = await open()
+    const sheet = sheetOf(6, new Set([1, 4]))
+    const first = await service.create({ result: sheet, bytes: csvBytes(sheet), currency: 'NGN' })
+    await service.toReview(first.id)
+    await service.submit(first.id)
+    await service.idle()
+    const retry = await service.retryFailed(first.id)
+    expect(retry.retryOf).toBe(first.id)
+    expect(retry.stage).toBe('review')
+    expect(service.rows(retry.id).map((r) => r.item.reference)).toEqual(['T-row-000002-R1', 'T-row-000005-R1'])
+    // The accountant fixes the bank code and sends the retry.
+    await service.editRow(retry.id, 0, 'bank_code', '058')
+    await service.editRow(retry.id, 1, 'bank_code', '033')
+    await service.toReview(retry.id)
+    await service.submit(retry.id)
+    await service.idle()
+    expect(service.view(retry.id).counts).toMatchObject({ success: 2, failed: 0 })
+    const paid = (await simulatorPayouts(sandbox.url, KEY)).map((p) => p.reference)
+    expect(paid).toHaveLength(8)
+    expect(new Set(paid).size).toBe(8)
+    expect(service.list().map((r) => r.id)).toEqual(expect.arrayContaining([first.id, retry.id]))
+  })
+
+  it('writes a report with the outcome of every row and an evidence pack whose manifest matches its files', async () => {
+    const { service, journal } = await open()
+    const sheet = sheetOf(3, new Set([2]))
+    sheet.items[0]!.narration = '=HYPERLINK("http://evil")'
+    const bytes = csvBytes(sheet)
+    const view = await service.create({ result: sheet, bytes, currency: 'NGN' })
+    await service.toReview(view.id)
+    await service.submit(view.id)
+    await service.idle()
+    const state = service.stateOf(view.id)
+    const rows = service.rows(view.id)
+    const csv = tableToCsv(reportTable(state, rows)).data
+    const lines = csv
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n')
+    expect(lines[0]).toBe(
+      'Row,Reference,Amount,Bank code,Account number,Customer name,Customer email,Narration,Currency,Status,Payout reference,Batch reference,Fee,Trace id,Message',
+    )
+    expect(lines[1]).toContain(`'=HYPERLINK(""http://evil"")`)
+    expect(lines[3]).toContain(',failed,T-row-000003,')
+
+    const zip = unzipSync(
+      evidencePack({ state, rows, original: bytes, journal: journal.list({ runId: view.id }), reportCsv: csv }),
+    )
+    const manifest = JSON.parse(strFromU8(zip['manifest.json']!)) as { files: Array<{ name: string; sha256: string }> }
+    expect(manifest.files.map((f) => f.name).sort()).toEqual(
+      [
+        'journal.json',
+        'mapping.json',
+        'original.csv',
+        'original.csv.sha256',
+        'report.csv',
+        'rows.json',
+        'run.json',
+      ].sort(),
+    )
+    for (const file of manifest.files) expect(sha256Hex(zip[file.name]!)).toBe(file.sha256)
+    expect(strFromU8(zip['original.csv.sha256']!)).toBe(`${sha256Hex(bytes)}  original.csv\n`)
+    expect(JSON.parse(strFromU8(zip['journal.json']!))).toHaveLength(1)
+    expect(strFromU8(zip['journal.json']!)).not.toMatch(new RegExp(KEY))
+    // The run folder keeps the original and its checksum.
+    const folder = join(dir, 'bulk-runs', view.id)
+    expect(sha256Hex(await readFile(join(folder, 'original.csv')))).toBe(sha256Hex(bytes))
+  })
+
+  it('resumes after a restart, verifying the batch it may have sent before sending the rest', async () => {
+    let { service, journal } = await open({ timeoutMs: 300, submitConcurrency: 1 })
+    const sheet = sheetOf(100)
+    const view = await service.create({ result: sheet, bytes: csvBytes(sheet), currency: 'NGN' })
+    await service.toReview(view.id)
+    // The first batch hangs; the app is closed while it waits.
+    await sandboxAdmin(sandbox.url, KEY, 'POST', '/__sandbox/faults', {
+      path: '/api/v1/transactions/disburse/bulk',
+      kind: 'after-accept',
+    })
+    await sandboxAdmin(sandbox.url, KEY, 'POST', '/__sandbox/faults', {
+      path: '/api/v1/transactions/bulk/',
+      kind: 'hang',
+      count: 50,
+    })
+    await service.submit(view.id)
+    await waitFor(() => journal.list({ runId: view.id }).some((m) => m.state === 'unknown'), 'the ambiguous answer')
+    await harness!.close()
+    await sandboxAdmin(sandbox.url, KEY, 'DELETE', '/__sandbox/faults')
+
+    ;({ service, journal } = await open({ submitConcurrency: 1 }))
+    await harness!.reconciler.run()
+    await service.resumeAll()
+    await waitFor(() => service.view(view.id).stage === 'completed', 'the resumed run to complete')
+    const paid = (await simulatorPayouts(sandbox.url, KEY)).map((p) => p.reference)
+    expect(paid.sort()).toEqual(sheet.items.map((i) => i.reference).sort())
+  })
+})
