@@ -11,6 +11,7 @@ import {
   writeExportTable,
 } from '../../../../../../electron/main/services/export/table-export'
 import type { SaveDialogRequest } from '../../../../../../electron/main/adapters/desktop'
+import { createBridgeDesktop } from '../../../../../../electron/main/adapters/bridge-desktop'
 
 const HOSTILE = ['=HYPERLINK("http://evil.example","click")', '+1', '-2+3', '@SUM(A1:A2)', '\tx', '\rx', "'quoted"]
 
@@ -247,6 +248,7 @@ describe('export through the save dialog', () => {
     const context = {
       now: () => new Date('2026-11-22T03:00:00Z'),
       desktop: {
+        ...createBridgeDesktop(),
         dialogs: {
           chooseSavePath: async (request: SaveDialogRequest) => {
             asked.push(request)
@@ -254,8 +256,6 @@ describe('export through the save dialog', () => {
           },
           chooseOpenPath: async () => null,
         },
-        notifier: { notify: () => undefined },
-        clipboard: { writeText: () => undefined, readText: async () => '', clear: () => undefined },
       },
     }
     expect(await exportTableWithDialog(context, payoutsTable(), 'xlsx')).toEqual({

@@ -65,7 +65,7 @@ function service(onProgress: (progress: LoadAllProgress, cancel: () => void) => 
         progress.push(payload as LoadAllProgress)
         onProgress(payload as LoadAllProgress, () => history.cancelLoadAll())
       },
-      log: { warn: () => undefined, error: () => undefined, addSecret: () => undefined },
+      log: { info: () => undefined, warn: () => undefined, error: () => undefined, addSecret: () => undefined },
     },
     { loadAllPageSize: 3 },
   )

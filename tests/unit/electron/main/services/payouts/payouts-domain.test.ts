@@ -11,6 +11,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { startSandbox } from '../../../../../../electron/sandbox'
 import type { RunningSandbox } from '../../../../../../electron/sandbox'
 import type { DesktopNotice } from '../../../../../../electron/main/adapters/desktop'
+import { createBridgeDesktop } from '../../../../../../electron/main/adapters/bridge-desktop'
 import { createPaymentsApi } from '../../../../../../electron/main/services/api'
 import { createPaymentsClient } from '../../../../../../electron/main/services/api/payments-client'
 import { openJournal } from '../../../../../../electron/main/services/journal/journal'
@@ -68,11 +69,7 @@ beforeEach(async () => {
     }),
     journal,
     reconciler: createReconciler(journal),
-    desktop: {
-      dialogs: {} as ServiceContext['desktop']['dialogs'],
-      clipboard: {} as ServiceContext['desktop']['clipboard'],
-      notifier: { notify: (notice) => notices.push(notice) },
-    },
+    desktop: { ...createBridgeDesktop(), notifier: { notify: (notice) => void notices.push(notice) } },
     now: () => new Date(),
   }
 })
