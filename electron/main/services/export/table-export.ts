@@ -65,8 +65,11 @@ function typedCell(column: ExportColumn, value: ExportCell | undefined, rowNumbe
   }
 }
 
-function typedRows(table: ExportTable): Typed[][] {
-  return table.rows.map((row, index) => table.columns.map((column) => typedCell(column, row[column.key], index + 2)))
+/** Each row's cells, typed and checked, one row at a time (no second copy of the whole table). */
+function mapRows<T>(table: ExportTable, cell: (typed: Typed) => T): T[][] {
+  return table.rows.map((row, index) =>
+    table.columns.map((column) => cell(typedCell(column, row[column.key], index + 2))),
+  )
 }
 
 // ---------- XLSX ----------
@@ -109,9 +112,10 @@ export function sheetName(title: string): string {
 
 export function tableToXlsx(table: ExportTable, exportedAt: Date): Buffer {
   assertExportable(table)
-  const typed = typedRows(table)
   const header = table.columns.map((column) => text(neutraliseText(column.header)))
-  const data = denseSheet([header, ...typed.map((row) => row.map(xlsxCell))], table.columns.length)
+  const cells = mapRows(table, xlsxCell)
+  cells.unshift(header)
+  const data = denseSheet(cells, table.columns.length)
   data['!cols'] = table.columns.map((column) => ({ wch: column.kind === 'text' ? 24 : 14 }))
 
   const groupHeaders = (table.summary?.groupBy ?? []).map(
@@ -163,9 +167,10 @@ function csvText(typed: Typed): string {
 
 export function tableToCsv(table: ExportTable): { data: string; summary: string } {
   assertExportable(table)
-  const typed = typedRows(table)
   const parts: string[] = [UTF8_BOM, csvLine(table.columns.map((column) => neutraliseText(column.header)))]
-  for (const row of typed) parts.push(csvLine(row.map(csvText)))
+  table.rows.forEach((row, index) => {
+    parts.push(csvLine(table.columns.map((column) => csvText(typedCell(column, row[column.key], index + 2)))))
+  })
 
   const groupHeaders = (table.summary?.groupBy ?? []).map(
     (key) => table.columns.find((column) => column.key === key)?.header ?? key,
