@@ -76,7 +76,7 @@ test('NGN bank payout: resolved name, review naming the mode, sent, paid with a 
   await expect(review.getByTestId('review-amount')).toHaveText('1,500.50 NGN')
   await expect(review.getByTestId('review-reference')).toHaveText(reference)
   await expect(review.getByTestId('review-profile')).toHaveText('Sandbox · SANDBOX')
-  await expect(review.getByTestId('review-destination')).toContainText('account 0123456789')
+  await expect(review.getByTestId('review-destination')).toHaveText('Access Bank · Bank 044 · account 0123456789')
   await app.screenshot('payouts-review')
   await expect(page.getByTestId('payout-send')).toHaveText(/Send 1,500\.50 NGN in SANDBOX mode/)
   await page.getByTestId('payout-send').click()

@@ -3,6 +3,7 @@ import { reactive, ref } from 'vue'
 import { api } from '../api'
 import type { Unsubscribe } from '../../../shared/ipc/contract'
 import type { MovementView } from '../../../shared/domain/journal'
+import { isFinal } from '../../../shared/domain/journal'
 import type { PayoutBody } from '../../../shared/domain/payouts'
 import type { AvailabilityStatus } from '../../../shared/domain/lookups'
 import type { AppError, Result } from '../../../shared/result'
@@ -52,8 +53,21 @@ export const usePayoutsStore = defineStore('payouts', () => {
     movements.value = [movement, ...others].sort((a, b) => b.createdAt.localeCompare(a.createdAt))
   }
 
+  /**
+   * Events keep the list live; while a payout is still open the list is also read again every few
+   * seconds (from main's journal, no network), so a missed event never leaves a stale status.
+   */
+  let refresher: ReturnType<typeof setInterval> | null = null
   function follow(): void {
     unsubscribe ??= api.payouts.onChanged(upsert)
+    refresher ??= setInterval(() => {
+      if (movements.value.some((movement) => !isFinal(movement.state))) void refresh()
+    }, 3000)
+  }
+
+  async function refresh(): Promise<void> {
+    const result = await callApi(() => api.payouts.list())
+    if (result.ok) movements.value = result.data
   }
 
   async function load(): Promise<void> {
