@@ -141,7 +141,7 @@ async function createCardholder(app: AppFixture): Promise<void> {
 test('create a cardholder with an image, issue a card, see it become active, list, filter, page, open details, reveal, hide and copy', async ({
   app,
 }) => {
-  test.setTimeout(180_000)
+  test.setTimeout(420_000)
   const { page } = app
   await page.getByTestId('nav-cards').click()
   await createCardholder(app)

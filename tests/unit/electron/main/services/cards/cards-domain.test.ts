@@ -297,7 +297,7 @@ describe('the card list', () => {
     // Cards stay pending long enough to be counted as pending.
     await domain.close?.()
     await h.close()
-    h = await startHarness(1500)
+    h = await startHarness(3000)
     domain = createCardDomain(h.context, { pollIntervalMs: 40, maxPollIntervalMs: 100 })
     const holder = await createHolder()
     const references: string[] = []
@@ -421,5 +421,33 @@ describe('card details, reveal and copy', () => {
     expect(file).toContain(reference)
     expect(file).not.toContain(pan)
     expect(file).not.toMatch(new RegExp(`"cvv"|[^0-9a-f]${cvv}[^0-9a-f]`))
+  })
+})
+
+describe('export of the card list', () => {
+  it('writes every card matching the filters, all pages, with first six and last four only', async () => {
+    const holder = await createHolder()
+    for (let i = 0; i < 3; i++) await domain.handlers['cards:issue']({ holderReference: holder.reference })
+    const path = join(h.userDataDir, 'cards.csv')
+    h.desktop.queueSavePath(path)
+    const result = await domain.handlers['cards:export']({ format: 'csv', filters: { type: 'virtual' } })
+    expect(result).toEqual({ path, rows: 3 })
+    const csv = await readFile(path, 'utf8')
+    const lines = csv
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split(/\r?\n/)
+    expect(lines[0]).toBe('Reference,Cardholder,Brand,Type,Currency,First six,Last four,Status,Created')
+    expect(lines).toHaveLength(4)
+    const { data } = (await h.t.api('GET', '/api/v1/cards?limit=100')).body
+    for (const { reference } of data.data as Array<{ reference: string }>) {
+      const card = (await cardAtService(reference)).data
+      expect(csv).toContain(reference)
+      expect(csv).not.toContain(card.pan)
+    }
+    h.desktop.queueSavePath(join(h.userDataDir, 'none.csv'))
+    expect(await domain.handlers['cards:export']({ format: 'csv', filters: { type: 'physical' } })).toMatchObject({
+      rows: 0,
+    })
   })
 })
