@@ -12,10 +12,10 @@ import { screens } from '../../renderer/src/screens'
 const THEMES = ['light', 'dark'] as const
 
 /** What axe found that matters: serious and critical violations, each with where it is. */
-async function seriousViolations(page: Page): Promise<string[]> {
-  const results = await new AxeBuilder({ page })
-    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
-    .analyze()
+async function seriousViolations(page: Page, within?: string): Promise<string[]> {
+  const builder = new AxeBuilder({ page })
+  if (within) builder.include(within)
+  const results = await builder.withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze()
   return results.violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .map(
@@ -62,7 +62,8 @@ for (const theme of THEMES) {
     await page.getByTestId('open-about').click()
     await expect(page.getByRole('dialog', { name: 'About Payout Desk' })).toBeVisible()
     await expect(page.getByTestId('about-version')).not.toBeEmpty()
-    expect(await seriousViolations(page)).toEqual([])
+    // The dialog itself: the screen under it is checked by the test above.
+    expect(await seriousViolations(page, '[data-testid="about-dialog"]')).toEqual([])
   })
 }
 

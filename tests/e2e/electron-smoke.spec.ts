@@ -3,6 +3,7 @@
  * machine cannot download one, so here the test is skipped with the reason; everything it would
  * reach (services, router, renderer) is covered through the bridge by the other specs.
  */
+import { spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -29,17 +30,25 @@ test.describe('Electron app', () => {
     'No Electron binary is installed (node_modules/electron/dist is empty: it cannot be downloaded on this machine).',
   )
 
-  test('opens the main window on the Sandbox profile with the secure preload API', async () => {
-    const userData = mkdtempSync(join(tmpdir(), 'payout-desk-electron-'))
-    const app = await electron.launch({
+  const argsFor = (userData: string) => [
+    ...(process.getuid?.() === 0 ? ['--no-sandbox'] : []),
+    root,
+    `--user-data-dir=${userData}`,
+  ]
+  const launch = (userData: string) =>
+    electron.launch({
       executablePath: binary!,
-      args: [...(process.getuid?.() === 0 ? ['--no-sandbox'] : []), root, `--user-data-dir=${userData}`],
+      args: argsFor(userData),
       env: { ...process.env, NODE_ENV: 'production' },
     })
+
+  test('opens the main window on the Sandbox profile with the secure preload API', async () => {
+    const userData = mkdtempSync(join(tmpdir(), 'payout-desk-electron-'))
+    const app = await launch(userData)
     try {
       const page = await app.firstWindow()
       await expect(page).toHaveTitle(/Payout Desk/)
-      await expect(page.getByTestId('profile-badge')).toContainText('Sandbox')
+      await expect(page.getByTestId('active-profile-badge')).toContainText('Sandbox')
       // The renderer sees the named API and nothing of Node or Electron.
       const exposure = await page.evaluate(() => ({
         api: typeof (window as unknown as { payoutDesk?: unknown }).payoutDesk,
@@ -56,5 +65,58 @@ test.describe('Electron app', () => {
     } finally {
       await app.close()
     }
+  })
+
+  test('has the application menu with standard roles, shortcuts and the Help items', async () => {
+    const userData = mkdtempSync(join(tmpdir(), 'payout-desk-electron-'))
+    const app = await launch(userData)
+    try {
+      await app.firstWindow()
+      const menu = await app.evaluate(({ Menu }) =>
+        (Menu.getApplicationMenu()?.items ?? []).map((item) => ({
+          label: item.label.replace('&', ''),
+          items: (item.submenu?.items ?? []).map((sub) => ({
+            role: sub.role ?? null,
+            label: sub.label,
+            accelerator: sub.accelerator ?? null,
+          })),
+        })),
+      )
+      const edit = menu.find((item) => item.label === 'Edit')
+      expect(edit?.items.map((item) => item.role?.toLowerCase())).toEqual(
+        expect.arrayContaining(['undo', 'redo', 'cut', 'copy', 'paste', 'selectall']),
+      )
+      expect(edit?.items.filter((item) => item.role).every((item) => item.accelerator)).toBe(true)
+      const help = menu.find((item) => item.label === 'Help')
+      expect(help?.items.map((item) => item.label)).toEqual(
+        expect.arrayContaining(['Open logs folder', 'Copy diagnostics', 'About Payout Desk']),
+      )
+    } finally {
+      await app.close()
+    }
+  })
+
+  test('a second launch hands over to the running window and quits, and the window placement is saved', async () => {
+    const userData = mkdtempSync(join(tmpdir(), 'payout-desk-electron-'))
+    const app = await launch(userData)
+    try {
+      const page = await app.firstWindow()
+      await expect(page.getByTestId('active-profile-badge')).toContainText('Sandbox')
+      await app.evaluate(({ BrowserWindow }) => BrowserWindow.getAllWindows()[0]?.minimize())
+      const second = spawn(binary!, argsFor(userData), { stdio: 'ignore' })
+      const code = await new Promise<number | null>((resolve) => second.on('exit', resolve))
+      expect(code).toBe(0)
+      await expect
+        .poll(() =>
+          app.evaluate(({ BrowserWindow }) => {
+            const windows = BrowserWindow.getAllWindows()
+            return { count: windows.length, minimized: windows[0]?.isMinimized() }
+          }),
+        )
+        .toEqual({ count: 1, minimized: false })
+    } finally {
+      await app.close()
+    }
+    expect(existsSync(join(userData, 'window-state.json'))).toBe(true)
   })
 })
