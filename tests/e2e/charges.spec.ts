@@ -165,6 +165,8 @@ test('CARD_ENROLL then OTP', async ({ app }) => {
 })
 
 test('3DS: the simulator page is completed in the popup, the desk sees the return and verifies', async ({ app }) => {
+  // Two full charges (or a popup) through a loaded two-core machine: more than the default minute.
+  test.slow()
   const { page } = app
   const reference = newReference('3ds')
   await fillCharge(page, CARDS.threeDs, reference)
@@ -232,6 +234,8 @@ test('wrong OTP: verified failed with its reason', async ({ app }) => {
 test('duplicate reference: refused by the desk before sending, and by the service when used elsewhere', async ({
   app,
 }) => {
+  // Two full charges (or a popup) through a loaded two-core machine: more than the default minute.
+  test.slow()
   const { page } = app
   const { reference, session } = await charge(page, CARDS.noAuth, 'dup')
   await expect(session).toHaveAttribute('data-stage', 'success')
