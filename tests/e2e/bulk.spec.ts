@@ -4,10 +4,12 @@
  * its completion watched (with one row failing in the simulator), the failed row retried, and the
  * report and evidence pack exported.
  */
-import { readFile, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
 import { createHash } from 'node:crypto'
 import { strFromU8, unzipSync } from 'fflate'
+import { startBridgeApp } from '../../electron/main/bridge-app'
 import { expect, test } from './fixtures'
 
 const MESSY_CSV = [
@@ -127,4 +129,64 @@ test('a messy sheet goes from import to paid, failed rows are retried, and the r
   // The runs list shows both runs.
   await page.getByTestId('bulk-back').click()
   await expect(page.getByTestId('bulk-runs').locator('tbody tr')).toHaveCount(2)
+})
+
+test('a run interrupted by a restart of the app resumes where it was and pays every row once', async ({ browser }) => {
+  const userDataDir = await mkdtemp(join(tmpdir(), 'payout-desk-bulk-restart-'))
+  const staticDir = resolve(__dirname, '../../out/renderer')
+  try {
+    // A sheet with 120 rows (three batches), opened, checked and sent in the first app.
+    const lines = ['reference,amount,bank_code,account_number,customer_name,customer_email,narration']
+    for (let i = 0; i < 120; i++)
+      lines.push(
+        `RESTART-${String(i).padStart(4, '0')},${100 + i}.00,044,${2_000_000_000 + i},Name ${i},n${i}@example.com,Pay ${i}`,
+      )
+    const sheet = join(userDataDir, 'restart.csv')
+    await writeFile(sheet, lines.join('\n'))
+
+    let running = await startBridgeApp({ userDataDir, staticDir, sandboxSettleMs: 4000 })
+    let page = await browser.newPage()
+    await page.goto(running.bridge.appUrl)
+    await page.getByTestId('nav-bulk').click()
+    running.desktop.queueOpenPath(sheet)
+    await page.getByTestId('bulk-open-file').click()
+    await page.getByTestId('bulk-import-confirm').click({ timeout: 60_000 })
+    await page.getByTestId('bulk-to-review').click({ timeout: 60_000 })
+    await page.getByTestId('bulk-submit').click()
+    await expect(page.getByTestId('bulk-stage')).toHaveText('Paying', { timeout: 20_000 })
+    await page.close()
+    await running.close()
+
+    // The app starts again on the same folder (the Sandbox keeps its state): the run carries on.
+    running = await startBridgeApp({ userDataDir, staticDir, sandboxSettleMs: 4000 })
+    try {
+      page = await browser.newPage()
+      await page.goto(running.bridge.appUrl)
+      await page.getByTestId('nav-bulk').click()
+      await page.getByTestId('bulk-runs').getByRole('button', { name: 'Open' }).click()
+      await expect(page.getByTestId('bulk-outcome')).toHaveText('All rows paid', { timeout: 60_000 })
+      await expect(page.getByTestId('bulk-count-success')).toHaveText('120')
+
+      const { secretKey } = await running.services.profiles.credentialsOf('sandbox')
+      const references: string[] = []
+      for (let after: string | undefined; ;) {
+        const url = new URL('/merchant/api/v1/payouts', running.services.sandbox.url)
+        url.searchParams.set('limit', '100')
+        if (after) url.searchParams.set('starting_after', after)
+        const answer = (await (await fetch(url, { headers: { authorization: `Bearer ${secretKey}` } })).json()) as {
+          has_more: boolean
+          data: Array<{ reference: string; pointer: string }>
+        }
+        references.push(...answer.data.map((p) => p.reference))
+        if (!answer.has_more || answer.data.length === 0) break
+        after = answer.data.at(-1)!.pointer
+      }
+      expect(references).toHaveLength(120)
+      expect(new Set(references).size).toBe(120)
+    } finally {
+      await running.close()
+    }
+  } finally {
+    await rm(userDataDir, { recursive: true, force: true })
+  }
 })
