@@ -14,16 +14,24 @@ import type { Route, SandboxContext } from './routing'
 import type { StateChange } from './server'
 
 const IMAGE_PLACEHOLDER = 'AAAA'
+/** Requests that carry card data, PINs or OTPs: their bodies are never written. */
+const WITHHELD_PATHS = ['/merchant/api/v1/charges', '/sandbox/3ds/']
+
+type LoggedChange = StateChange & { withheld?: true }
 
 export function replayStateLog(file: string, routes: readonly Route[], context: Omit<SandboxContext, 'now'>): number {
   if (!existsSync(file)) return 0
   let replayed = 0
   for (const line of readFileSync(file, 'utf8').split('\n')) {
     if (line.trim() === '') continue
-    let change: StateChange
+    let change: LoggedChange
     try {
-      change = JSON.parse(line) as StateChange
+      change = JSON.parse(line) as LoggedChange
     } catch {
+      continue
+    }
+    if (change.withheld) {
+      context.state.random.position = change.randomAfter
       continue
     }
     const match = findRoute(routes, change.method, change.path)
@@ -43,7 +51,7 @@ export function replayStateLog(file: string, routes: readonly Route[], context: 
       )
       replayed += 1
     } catch {
-      // A change that cannot be replayed (a charge under another encryption key) is left out.
+      // A change that can no longer be replayed is left out; the generator stays aligned.
     }
     context.state.random.position = change.randomAfter
   }
@@ -51,7 +59,12 @@ export function replayStateLog(file: string, routes: readonly Route[], context: 
 }
 
 export function appendStateChange(file: string, change: StateChange): void {
-  appendFileSync(file, `${JSON.stringify(withoutDocumentImage(change))}\n`, { mode: 0o600 })
+  appendFileSync(file, `${JSON.stringify(forDisk(change))}\n`, { mode: 0o600 })
+}
+
+function forDisk(change: StateChange): LoggedChange {
+  if (WITHHELD_PATHS.some((prefix) => change.path.startsWith(prefix))) return { ...change, body: null, withheld: true }
+  return withoutDocumentImage(change)
 }
 
 function withoutDocumentImage(change: StateChange): StateChange {

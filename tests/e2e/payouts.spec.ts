@@ -185,6 +185,8 @@ test('an ambiguous answer (5xx after the service accepted) ends verified, paid o
     kind: 'after-accept',
     status: 503,
   })
+  // The reference arrives from main after the form opens: wait for it before reading it.
+  await expect(page.getByTestId('payout-reference')).not.toHaveValue('')
   const reference = await page.getByTestId('payout-reference').inputValue()
   await chooseOption(page, 'payout-bank', 'Guaranty', /Guaranty Trust Bank/)
   await page.getByTestId('payout-account').fill('0123456789')
@@ -213,6 +215,8 @@ test('refused before acceptance: verified absent, then "Send again" reuses the r
     kind: 'before-accept',
     status: 502,
   })
+  // The reference arrives from main after the form opens: wait for it before reading it.
+  await expect(page.getByTestId('payout-reference')).not.toHaveValue('')
   const reference = await page.getByTestId('payout-reference').inputValue()
   await chooseOption(page, 'payout-bank', '058', /Guaranty Trust Bank/)
   await page.getByTestId('payout-account').fill('0123456789')
@@ -239,6 +243,8 @@ test('recent payouts: search by reference, name or account, and filter by status
     await expect(page.getByTestId('payout-resolved-name')).not.toBeEmpty()
     await page.getByTestId('payout-customer-name').fill(name)
     await fillCommon(page, '10.00')
+    // The reference arrives from main after the form opens: wait for it before reading it.
+    await expect(page.getByTestId('payout-reference')).not.toHaveValue('')
     const reference = await page.getByTestId('payout-reference').inputValue()
     await page.getByTestId('payout-review').click()
     await page.getByTestId('payout-send').click()

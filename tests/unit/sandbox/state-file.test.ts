@@ -119,19 +119,32 @@ describe('simulator state file', () => {
     expect(text).not.toContain('5188513618552975')
   })
 
-  it('keeps charges under the same encryption key and drops them under a new one', async () => {
+  it('never keeps a charge, its PIN or its OTP, and what follows a charge still replays exactly', async () => {
     const first = await restart()
     const charge = {
       reference: 'CHARGE-KEEP-2',
-      card: { number: '5188513618552975', cvv: '123', expiry_month: '09', expiry_year: '30' },
+      card: { number: '5060990580000217499', cvv: '123', expiry_month: '09', expiry_year: '30' },
       amount: 100,
       currency: 'NGN',
       customer: { email: 'ada@example.com' },
     }
-    await first.api('POST', '/merchant/api/v1/charges/card', { charge_data: encryptChargeData(charge, ENCRYPTION_KEY) })
-    const same = await restart()
-    expect((await same.api('GET', '/merchant/api/v1/charges/CHARGE-KEEP-2')).body.data.status).toBe('success')
-    const other = await restart({ encryptionKey: 'another-encryption-key-32-bytes!' })
-    expect((await other.api('GET', '/merchant/api/v1/charges/CHARGE-KEEP-2')).status).toBe(404)
+    const started = await first.api('POST', '/merchant/api/v1/charges/card', {
+      charge_data: encryptChargeData(charge, ENCRYPTION_KEY),
+    })
+    const transaction = started.body.data.transaction_reference
+    await first.api('POST', '/merchant/api/v1/charges/card/authorize', {
+      transaction_reference: transaction,
+      authorization: { pin: '1234' },
+    })
+    await first.api('POST', '/merchant/api/v1/transactions/disburse', payout('REF-AFTER-CHARGE', '0123456789'))
+    first.clock.advance(5_000)
+    const after = (await first.api('GET', '/merchant/api/v1/transactions/REF-AFTER-CHARGE')).body.data
+    const text = await readFile(stateFile, 'utf8')
+    expect(text).not.toContain('1234"')
+    expect(text).not.toContain(transaction)
+    const second = await restart()
+    expect((await second.api('GET', '/merchant/api/v1/charges/CHARGE-KEEP-2')).status).toBe(404)
+    // The payout made after the charge has the same trace id: the generator stayed aligned.
+    expect((await second.api('GET', '/merchant/api/v1/transactions/REF-AFTER-CHARGE')).body.data).toEqual(after)
   })
 })
