@@ -51,9 +51,13 @@ export async function filesUnder(path: string): Promise<string[]> {
   return (await Promise.all(entries.map((entry) => filesUnder(join(path, entry))))).flat()
 }
 
-/** A CVV is three or four digits: count it only as a number of its own, not inside other digits or words. */
+/**
+ * A CVV is three or four digits: count it only as a number of its own, not inside other digits or
+ * words, nor as the milliseconds of a log timestamp (`12:04:31.512`) or a part of an IP address
+ * (`127.0.0.1`), which every log line has.
+ */
 function cvvPattern(cvv: string): RegExp {
-  return new RegExp(`(?<![0-9A-Za-z])${cvv}(?![0-9A-Za-z])`)
+  return new RegExp(`(?<![0-9A-Za-z.:])${cvv}(?![0-9A-Za-z]|\\.[0-9])`)
 }
 
 /** What of `secrets` (or other needles) a block of bytes holds, in UTF-8 or UTF-16LE. */
