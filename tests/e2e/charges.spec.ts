@@ -177,8 +177,11 @@ test('3DS: the simulator page is completed in the popup, the desk sees the retur
   await expect(session).toHaveAttribute('data-stage', 'three_ds')
   await expect(popup.getByRole('heading')).toHaveText('Sandbox bank: 3D Secure')
   await popup.getByLabel('OTP').fill(OTP)
+  // The desk closes the popup as soon as it sees the return address, which can be before the
+  // click below resolves: listen for the close first, or it may already have happened.
+  const popupClosed = popup.waitForEvent('close')
   await popup.getByRole('button', { name: 'Authorize' }).click()
-  await popup.waitForEvent('close')
+  await popupClosed
   await expect(session).toHaveAttribute('data-stage', 'success')
   await expect(session.getByTestId('three-ds-outcome')).toHaveText('The customer finished 3-D Secure.')
   await expect(session.getByTestId('verified-amount-paid')).toHaveText('NGN 2500.50 of 2500.50')

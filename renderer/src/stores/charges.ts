@@ -125,6 +125,8 @@ export const useChargesStore = defineStore('charges', () => {
         if (result.ok && result.data.ended) {
           window.clearInterval(timer)
           popup.close()
+        } else if (!result.ok) {
+          lastReported = '' // main did not hear it: report the same address again on the next tick
         }
       })
     }, 250)
