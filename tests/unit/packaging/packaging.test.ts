@@ -8,6 +8,7 @@ import { join } from 'node:path'
 import { getConfig, validateConfiguration } from 'app-builder-lib/out/util/config/config'
 import { DebugLogger } from 'builder-util'
 import { describe, expect, it } from 'vitest'
+import { templatePath } from '../../../electron/main/services/bulk/import/templates'
 
 const root = join(__dirname, '../../..')
 
@@ -33,6 +34,26 @@ describe('electron-builder configuration', () => {
       dependencies: Record<string, string>
     }
     expect(Object.keys(packageJson.dependencies)).toContain('electron-updater')
+  })
+
+  it('ships the payout templates where a packaged app looks for them', async () => {
+    const config = await getConfig(root, null, null)
+    const extra = [config.extraResources].flat() as Array<{ from: string; to: string; filter: string[] }>
+    const templates = extra.find((entry) => entry.from === 'resources/templates')
+    expect(templates?.to).toBe('templates')
+    for (const kind of ['xlsx', 'csv'] as const) {
+      expect(existsSync(join(root, templates!.from, `payouts-template.${kind}`))).toBe(true)
+      expect(templates!.filter).toContain(`*.${kind}`)
+    }
+    // templatePath() reads process.resourcesPath/templates first in a packaged app.
+    const resourcesPath = join(root, 'resources')
+    const saved = (process as { resourcesPath?: string }).resourcesPath
+    ;(process as { resourcesPath?: string }).resourcesPath = resourcesPath
+    try {
+      expect(templatePath('csv')).toBe(join(resourcesPath, 'templates', 'payouts-template.csv'))
+    } finally {
+      ;(process as { resourcesPath?: string }).resourcesPath = saved
+    }
   })
 
   it('sets the fuses that stop the app binary being used to run other code', async () => {
