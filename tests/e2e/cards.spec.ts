@@ -280,3 +280,24 @@ test('create a cardholder with an image, issue a card, see it become active, lis
   await expect(page.getByTestId('details-pan')).toHaveText(masked)
   await expect.poll(() => app.running.desktop.clipboard.readText(), { timeout: 45_000 }).toBe('')
 })
+
+test('a cardholder form sent empty names each missing field under it, announced, and sends nothing', async ({
+  app,
+}) => {
+  const { page } = app
+  await page.getByTestId('nav-cards').click()
+  await page.getByRole('tab', { name: 'Cardholders' }).click()
+  await page.getByTestId('holder-email').fill('amara@')
+  await page.getByTestId('cardholder-submit').click()
+  await expect(page.getByTestId('error-first_name')).toHaveText('Enter the first name.')
+  await expect(page.getByTestId('error-last_name')).toHaveText('Enter the last name.')
+  await expect(page.getByTestId('error-email')).toHaveText('This is not a valid e-mail address.')
+  await expect(page.getByTestId('error-country_identity.number')).toHaveText('Enter the BVN.')
+  await expect(page.getByTestId('error-first_name')).toHaveAttribute('role', 'alert')
+  // Fixing a field clears its problem as the user types; the others stay.
+  await page.getByTestId('holder-first-name').fill('Amara')
+  await expect(page.getByTestId('error-first_name')).toHaveCount(0)
+  await expect(page.getByTestId('error-last_name')).toBeVisible()
+  // Nothing reached the service: no cardholder was kept.
+  await expect(readFile(join(app.userDataDir, 'cardholders.json'), 'utf8')).rejects.toThrow()
+})

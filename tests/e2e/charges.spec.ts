@@ -311,3 +311,27 @@ test('the charges screen, with a step waiting, has no accessibility violations',
     results.violations.flatMap((violation) => violation.nodes.map((node) => `${violation.id}: ${node.html}`)),
   ).toEqual([])
 })
+
+test('each field shows its own problem once left, announced, and the form sends nothing until they are fixed', async ({
+  app,
+}) => {
+  const { page } = app
+  await page.getByTestId('nav-charges').click()
+  await page.getByTestId('charge-number').fill('5188 5136')
+  await page.getByTestId('charge-number').blur()
+  await expect(page.getByTestId('error-number')).toHaveText('A card number has 12 to 19 digits.')
+  await expect(page.getByTestId('error-number')).toHaveAttribute('role', 'alert')
+  // Fields not yet left show nothing.
+  await expect(page.getByTestId('error-email')).toHaveCount(0)
+  await page.getByTestId('charge-submit').click()
+  await expect(page.getByTestId('error-email')).toHaveText('Enter an e-mail address.')
+  await expect(page.getByTestId('error-amount')).toBeVisible()
+  await expect(page.getByTestId('charge-form-problems')).toContainText('nothing was sent')
+  await page.getByTestId('charge-number').fill(CARDS.noAuth)
+  await expect(page.getByTestId('error-number')).toHaveCount(0)
+  // The desk's own rules speak, never the browser's built-in e-mail check.
+  await page.getByTestId('charge-email').fill('ada@')
+  await page.getByTestId('charge-submit').click()
+  await expect(page.getByTestId('error-email')).toHaveText('This is not a valid e-mail address.')
+  expect(app.running.services.journal.list({ kind: 'charge' })).toHaveLength(0)
+})
