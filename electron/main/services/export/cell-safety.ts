@@ -7,7 +7,12 @@
 const DANGEROUS_START = /^[=+\-@\t\r']/
 
 export function neutraliseText(text: string): string {
-  return DANGEROUS_START.test(text) ? `'${text}` : text
+  // The same test as DANGEROUS_START on the first character, without a regular expression: the
+  // writers call this for every text cell.
+  const first = text.charCodeAt(0)
+  return first === 61 || first === 43 || first === 45 || first === 64 || first === 9 || first === 13 || first === 39
+    ? `'${text}`
+    : text
 }
 
 /** The original text of a cell written by neutraliseText. */

@@ -5,8 +5,10 @@
  */
 export const UTF8_BOM = '\uFEFF'
 
-function csvField(value: string): string {
-  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value
+const NEEDS_QUOTES = /[",\r\n]/
+
+export function csvField(value: string): string {
+  return NEEDS_QUOTES.test(value) ? `"${value.replace(/"/g, '""')}"` : value
 }
 
 export function csvLine(fields: string[]): string {

@@ -3,6 +3,10 @@
  * recognised by its hidden marker sheet (export-marker.ts), our CSV by its header row, which must
  * be exactly the headers of a layout the caller knows. Anything else, or a damaged file, is an
  * ExportFileProblem whose message names the problem. Bounded in size and rows.
+ *
+ * XLSX is read by the fast reader (xlsx-reader.ts: our own files, and the same files saved again
+ * by a spreadsheet); a workbook it does not understand goes to SheetJS, parsing only the data and
+ * marker sheets, values only (no formulas, styles, number formats, HTML or formatted text).
  */
 import * as XLSX from 'xlsx'
 import type { ExportCell, ExportCellKind, ExportColumn } from '../../../../shared/domain/export'
@@ -10,7 +14,11 @@ import { formatMinorUnits, MoneyFormatError, toMinorUnits } from '../../../../sh
 import { AppFailure } from '../../../../shared/result'
 import { restoreText } from './cell-safety'
 import { CsvSyntaxError, parseCsv } from './csv'
+import { isCanonicalAmount } from './export-cells'
 import { EXPORT_FORMAT_VERSION, EXPORT_MARKER, MARKER_SHEET } from './export-marker'
+import { NotForFastReader, openWorkbookSheets } from './xlsx-reader'
+import type { RawValue, WorkbookSheets } from './xlsx-reader'
+import { ZipDamage } from './zip'
 
 export const MAX_REVIEW_BYTES = 64 * 1024 * 1024
 export const MAX_REVIEW_ROWS = 1_000_000
@@ -58,8 +66,20 @@ export function readExportFile(bytes: Uint8Array, fileName: string, layouts: rea
 
 // ---------- cells ----------
 
-function cellValue(kind: ExportCellKind, raw: unknown, where: () => string, fileName: string): ExportCell {
+/** Where a cell is, for a message: built only when there is something to say. */
+interface CellPlace {
+  fileName: string
+  row: number
+  column: ExportColumn
+}
+
+function where(place: CellPlace): string {
+  return `row ${place.row}, column "${place.column.header}"`
+}
+
+function cellValue(kind: ExportCellKind, raw: unknown, place: CellPlace): ExportCell {
   if (raw === undefined || raw === null || raw === '') return null
+  const fileName = place.fileName
   switch (kind) {
     case 'text':
       return restoreText(String(raw))
@@ -67,23 +87,49 @@ function cellValue(kind: ExportCellKind, raw: unknown, where: () => string, file
       return String(raw)
     case 'integer': {
       const number = typeof raw === 'number' ? raw : Number(raw)
-      if (!Number.isSafeInteger(number)) throw new ExportFileProblem(fileName, `${where()} is not a whole number.`)
+      if (!Number.isSafeInteger(number)) throw new ExportFileProblem(fileName, `${where(place)} is not a whole number.`)
       return number
     }
-    case 'amount':
+    case 'amount': {
+      // An XLSX amount is the nearest double of a two-decimal value: toFixed(2) gives that value back.
+      const text = typeof raw === 'number' ? raw.toFixed(2) : String(raw)
+      if (isCanonicalAmount(text)) return text
       try {
-        // An XLSX amount is the nearest double of a two-decimal value: toFixed(2) gives that value back.
-        return formatMinorUnits(toMinorUnits(typeof raw === 'number' ? raw.toFixed(2) : String(raw)))
+        return formatMinorUnits(toMinorUnits(text))
       } catch (error) {
         const reason = error instanceof MoneyFormatError ? error.message : 'not an amount'
-        throw new ExportFileProblem(fileName, `${where()} is not an exact amount (${reason}).`)
+        throw new ExportFileProblem(fileName, `${where(place)} is not an exact amount (${reason}).`)
       }
+    }
   }
 }
 
 // ---------- XLSX ----------
 
+function damaged(fileName: string, detail: string): ExportFileProblem {
+  return new ExportFileProblem(
+    fileName,
+    `the file is damaged: it starts like an Excel workbook but cannot be read (${detail}). It may be cut short; export it again.`,
+  )
+}
+
+/**
+ * Our own files (and the same files saved again by a spreadsheet) are read by the fast reader
+ * (xlsx-reader.ts); a workbook it does not understand is read with SheetJS, so every file gets the
+ * same answer either way, only sooner.
+ */
 function readXlsx(bytes: Uint8Array, fileName: string): ReviewedTable {
+  try {
+    const sheets = openWorkbookSheets(bytes)
+    if (sheets) return readWorkbook(sheets, fileName)
+  } catch (error) {
+    if (error instanceof ZipDamage) throw damaged(fileName, error.message)
+    if (!(error instanceof NotForFastReader)) throw error
+  }
+  return readWorkbook(sheetJsSheets(bytes, fileName), fileName)
+}
+
+function sheetJsSheets(bytes: Uint8Array, fileName: string): WorkbookSheets {
   let book: XLSX.WorkBook
   try {
     book = XLSX.read(bytes, {
@@ -91,49 +137,59 @@ function readXlsx(bytes: Uint8Array, fileName: string): ReviewedTable {
       dense: true,
       cellText: false,
       cellHTML: false,
+      cellNF: false,
+      cellStyles: false,
+      cellDates: false,
       // Formulas are never ours: not parsed at all (faster, and nothing of one reaches the screen).
       cellFormula: false,
       sheetRows: MAX_REVIEW_ROWS + 2,
+      // The data sheet and the marker only: the Summary is never read back.
+      sheets: [0, MARKER_SHEET],
     })
   } catch (error) {
+    throw damaged(fileName, (error as Error).message)
+  }
+  return {
+    sheetNames: book.SheetNames,
+    rows(name) {
+      const sheet = book.Sheets[name]
+      return sheet ? denseRows(sheet).map((row) => row.map((cell) => cell?.v as RawValue)) : undefined
+    },
+  }
+}
+
+function readWorkbook(book: WorkbookSheets, fileName: string): ReviewedTable {
+  const markerRows = book.sheetNames.includes(MARKER_SHEET) ? (book.rows(MARKER_SHEET, 1000) ?? []) : []
+  if (markerRows[0]?.[0] !== EXPORT_MARKER) {
     throw new ExportFileProblem(
       fileName,
-      `the file is damaged: it starts like an Excel workbook but cannot be read (${(error as Error).message}). It may be cut short; export it again.`,
+      `not a Payout Desk export: the workbook has no Payout Desk marker (its sheets: ${book.sheetNames.join(', ') || 'none'}).`,
     )
   }
-  const marker = book.Sheets[MARKER_SHEET]
-  const markerRows = marker ? denseRows(marker) : []
-  if (markerRows[0]?.[0]?.v !== EXPORT_MARKER) {
-    throw new ExportFileProblem(
-      fileName,
-      `not a Payout Desk export: the workbook has no Payout Desk marker (its sheets: ${book.SheetNames.join(', ') || 'none'}).`,
-    )
-  }
-  const version = markerRows[0]?.[1]?.v
+  const version = markerRows[0]?.[1]
   if (typeof version === 'number' && version > EXPORT_FORMAT_VERSION) {
     throw new ExportFileProblem(
       fileName,
       `made by a newer Payout Desk (export format ${version}); update the app to review it.`,
     )
   }
-  const title = String(markerRows[1]?.[1]?.v ?? '')
-  const expectedRows = markerRows[2]?.[1]?.v
-  const exportedAt = typeof markerRows[3]?.[1]?.v === 'string' ? (markerRows[3][1].v as string) : null
+  const title = String(markerRows[1]?.[1] ?? '')
+  const expectedRows = markerRows[2]?.[1]
+  const exported = markerRows[3]?.[1]
+  const exportedAt = typeof exported === 'string' ? exported : null
   const columns: ExportColumn[] = markerRows.slice(5).map((row) => ({
-    key: String(row[0]?.v ?? ''),
-    header: String(row[1]?.v ?? ''),
-    kind: String(row[2]?.v ?? '') as ExportCellKind,
+    key: String(row[0] ?? ''),
+    header: String(row[1] ?? ''),
+    kind: String(row[2] ?? '') as ExportCellKind,
   }))
   if (columns.length === 0 || columns.some((column) => column.key === '' || !CELL_KINDS.includes(column.kind))) {
     throw new ExportFileProblem(fileName, 'the file is damaged: its Payout Desk marker does not list the columns.')
   }
 
-  const dataName = book.SheetNames[0]
-  const data = dataName ? book.Sheets[dataName] : undefined
-  if (!data || dataName === MARKER_SHEET)
-    throw new ExportFileProblem(fileName, 'the file is damaged: the data sheet is missing.')
-  const rows = denseRows(data)
-  const header = (rows[0] ?? []).map((cell) => restoreText(String(cell?.v ?? '')))
+  const dataName = book.sheetNames[0]
+  const rows = dataName && dataName !== MARKER_SHEET ? book.rows(dataName, MAX_REVIEW_ROWS + 2) : undefined
+  if (!rows) throw new ExportFileProblem(fileName, 'the file is damaged: the data sheet is missing.')
+  const header = (rows[0] ?? []).map((cell) => restoreText(String(cell ?? '')))
   columns.forEach((column, index) => {
     if (header[index] !== column.header) {
       throw new ExportFileProblem(
@@ -142,30 +198,36 @@ function readXlsx(bytes: Uint8Array, fileName: string): ReviewedTable {
       )
     }
   })
-  const body = rows.slice(1)
   // Trailing empty rows (a spreadsheet may keep them) are not data.
-  while (body.length > 0 && (body[body.length - 1] ?? []).every((cell) => cell?.v === undefined || cell.v === ''))
-    body.pop()
-  if (body.length > MAX_REVIEW_ROWS) throw new ExportFileProblem(fileName, `more than ${MAX_REVIEW_ROWS} rows.`)
-  if (typeof expectedRows === 'number' && expectedRows !== body.length) {
+  let bodyLength = rows.length - 1
+  while (bodyLength > 0 && (rows[bodyLength] ?? []).every((cell) => cell === undefined || cell === '')) bodyLength--
+  if (bodyLength > MAX_REVIEW_ROWS) throw new ExportFileProblem(fileName, `more than ${MAX_REVIEW_ROWS} rows.`)
+  if (typeof expectedRows === 'number' && expectedRows !== bodyLength) {
     throw new ExportFileProblem(
       fileName,
-      `the file is damaged: it was exported with ${expectedRows} rows but holds ${body.length}.`,
+      `the file is damaged: it was exported with ${expectedRows} rows but holds ${bodyLength}.`,
     )
   }
-  const table = body.map((row, r) => {
+  const table: Array<Record<string, ExportCell>> = new Array(bodyLength)
+  const place: CellPlace = { fileName, row: 0, column: columns[0] as ExportColumn }
+  for (let r = 0; r < bodyLength; r++) {
+    const row = rows[r + 1] ?? []
     const record: Record<string, ExportCell> = {}
-    columns.forEach((column, c) => {
-      record[column.key] = cellValue(column.kind, row[c]?.v, () => `row ${r + 2}, column "${column.header}"`, fileName)
-    })
-    return record
-  })
+    place.row = r + 2
+    for (let c = 0; c < columns.length; c++) {
+      const column = columns[c] as ExportColumn
+      place.column = column
+      record[column.key] = cellValue(column.kind, row[c], place)
+    }
+    table[r] = record
+  }
   return { title, format: 'xlsx', exportedAt, columns, rows: table }
 }
 
 function denseRows(sheet: XLSX.WorkSheet): Array<Array<XLSX.CellObject | undefined>> {
   const dense = (sheet as unknown as { '!data'?: Array<Array<XLSX.CellObject | undefined> | undefined> })['!data']
-  if (dense) return dense.map((row) => row ?? [])
+  // Array.from, not map: a row SheetJS left out (a hole) is an empty row, not a hole.
+  if (dense) return Array.from(dense, (row) => row ?? [])
   // Not dense (should not happen with dense: true): build rows from addresses.
   const range = XLSX.utils.decode_range(sheet['!ref'] ?? 'A1')
   const rows: Array<Array<XLSX.CellObject | undefined>> = []
@@ -224,6 +286,7 @@ function readCsv(bytes: Uint8Array, fileName: string, layouts: readonly KnownLay
   const body = records.slice(1)
   // A final empty line is the CRLF after the last record in some editors; not data.
   while (body.length > 0 && (body[body.length - 1] ?? []).every((field) => field === '')) body.pop()
+  const place: CellPlace = { fileName, row: 0, column: layout.columns[0] as ExportColumn }
   const rows = body.map((fields, r) => {
     if (fields.length !== layout.columns.length) {
       throw new ExportFileProblem(
@@ -232,9 +295,12 @@ function readCsv(bytes: Uint8Array, fileName: string, layouts: readonly KnownLay
       )
     }
     const record: Record<string, ExportCell> = {}
-    layout.columns.forEach((column, c) => {
-      record[column.key] = cellValue(column.kind, fields[c], () => `row ${r + 2}, column "${column.header}"`, fileName)
-    })
+    place.row = r + 2
+    for (let c = 0; c < layout.columns.length; c++) {
+      const column = layout.columns[c] as ExportColumn
+      place.column = column
+      record[column.key] = cellValue(column.kind, fields[c], place)
+    }
     return record
   })
   return { title: layout.title, format: 'csv', exportedAt: null, columns: [...layout.columns], rows }

@@ -17,12 +17,17 @@ export function summarise(table: ExportTable): SummaryGroup[] {
   const summary = table.summary
   if (!summary) return []
   const groups = new Map<string, { values: string[]; count: number; minor: bigint }>()
+  const groupBy = summary.groupBy
   for (const row of table.rows) {
-    const values = summary.groupBy.map((key) => String(row[key] ?? ''))
-    const id = JSON.stringify(values)
+    // Each value prefixed by its length: an id no two different groups share, without JSON per row.
+    let id = ''
+    for (let g = 0; g < groupBy.length; g++) {
+      const value = String(row[groupBy[g] as string] ?? '')
+      id += `${value.length}:${value}`
+    }
     let group = groups.get(id)
     if (!group) {
-      group = { values, count: 0, minor: 0n }
+      group = { values: groupBy.map((key) => String(row[key] ?? '')), count: 0, minor: 0n }
       groups.set(id, group)
     }
     group.count += 1

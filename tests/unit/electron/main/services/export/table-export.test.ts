@@ -240,6 +240,46 @@ describe('what is never exported', () => {
   })
 })
 
+describe('long exports', () => {
+  function bigTable(rows: number): ExportTable {
+    const table = payoutsTable()
+    const first = table.rows[0] ?? {}
+    table.rows = Array.from({ length: rows }, (_, n) => ({ ...first, reference: `ref-${n}` }))
+    return table
+  }
+
+  for (const format of ['xlsx', 'csv'] as const) {
+    it(`lets main serve other work while it writes a ${format.toUpperCase()} (slices, not one block)`, async () => {
+      const path = join(await tempDir(), `big.${format}`)
+      const table = bigTable(20_000)
+      const turns: number[] = []
+      const timer = setInterval(() => turns.push(performance.now()), 0)
+      const started = performance.now()
+      try {
+        await writeExportTable(table, path, format)
+      } finally {
+        clearInterval(timer)
+      }
+      const ended = performance.now()
+      // The longest stretch main was held without a turn is a slice, not the export: well under half of it.
+      const stamps = [started, ...turns, ended]
+      const longest = Math.max(...stamps.slice(1).map((at, i) => at - (stamps[i] ?? at)))
+      expect(turns.length).toBeGreaterThan(2)
+      expect(longest).toBeLessThan((ended - started) / 2)
+    })
+  }
+
+  it('refuses a text longer than a spreadsheet cell holds, naming the cell, and writes nothing', async () => {
+    const dir = await tempDir()
+    const table = payoutsTable()
+    table.rows[2] = { ...table.rows[2], narration: 'x'.repeat(32_768) }
+    await expect(writeExportTable(table, join(dir, 'long.xlsx'), 'xlsx')).rejects.toThrow(
+      /row 4, column "Narration": the text is longer than the 32,767 characters/,
+    )
+    expect(await readdir(dir)).toEqual([])
+  })
+})
+
 describe('export through the save dialog', () => {
   it('writes where the user chose, adds the extension, and writes nothing when cancelled', async () => {
     const dir = await tempDir()

@@ -7,6 +7,8 @@ import { historyExportTable, historyTotals } from '../../../../../../shared/doma
 import type { HistoryItem } from '../../../../../../shared/domain/history'
 import { writeExportTable } from '../../../../../../electron/main/services/export/table-export'
 import { reviewHistoryFile } from '../../../../../../electron/main/services/history/offline-history'
+import { NotForFastReader, openWorkbookSheets } from '../../../../../../electron/main/services/export/xlsx-reader'
+import { zipDirectory } from '../../../../../../electron/main/services/export/zip'
 
 function item(n: number, overrides: Partial<HistoryItem> = {}): HistoryItem {
   return {
@@ -134,5 +136,75 @@ describe('files that are not ours or are damaged', () => {
     expect(review(await readFile(path), 'short.xlsx')).toThrow(
       'short.xlsx: the file is damaged: it was exported with 14 rows but holds 4.',
     )
+  })
+})
+
+describe('reading XLSX fast, and exactly', () => {
+  const review = (bytes: Uint8Array, name: string) => () => reviewHistoryFile(bytes, name)
+  const TRICKY = [
+    '  edge spaces  ',
+    'line\r\nbreaks\nand\rreturns',
+    'tab\there',
+    'control \u0001\u001f characters',
+    '_x0041_ is not an A',
+    '& < > " \' ]]>',
+    'Ümlaut ₦ 中文 😀',
+    '=SUM(A1:A2)',
+    "'quoted",
+  ]
+  const trickyItems = TRICKY.map((narration, n) => item(n + 1, { narration, message: TRICKY[(n + 4) % TRICKY.length] }))
+
+  async function exportedXlsx(items: HistoryItem[]): Promise<Buffer> {
+    const path = join(await mkdtemp(join(tmpdir(), 'review-')), 'history.xlsx')
+    await writeExportTable(historyExportTable(items), path, 'xlsx')
+    return readFile(path)
+  }
+
+  it('gives back every text exactly as exported: spaces, line breaks, controls, escapes, XML, any script', async () => {
+    const reviewed = reviewHistoryFile(await exportedXlsx(trickyItems), 'tricky.xlsx')
+    expect(reviewed.items.map((i) => [i.narration, i.message])).toEqual(
+      trickyItems.map((i) => [i.narration, i.message]),
+    )
+    // Our own files never need SheetJS to be read back.
+    const sheets = openWorkbookSheets(await exportedXlsx(trickyItems))
+    expect(sheets?.rows('Payout history', 100)).toHaveLength(TRICKY.length + 1)
+  })
+
+  it('reads the same workbook saved again with shared strings, as Excel and LibreOffice save it', async () => {
+    const book = XLSX.read(await exportedXlsx(ITEMS))
+    const resaved = XLSX.write(book, { type: 'buffer', bookType: 'xlsx', bookSST: true }) as Buffer
+    expect(zipDirectory(resaved)?.has('xl/sharedStrings.xml')).toBe(true)
+    const reviewed = reviewHistoryFile(resaved, 'resaved.xlsx')
+    expect(reviewed.items.map((i) => [i.reference, i.amount, i.narration, i.trace_id])).toEqual(
+      ITEMS.map((i) => [i.reference, i.amount, i.narration, i.trace_id]),
+    )
+  })
+
+  it('reads exports of earlier versions (SheetJS "str" cells) the same way', async () => {
+    const book = XLSX.read(await exportedXlsx(ITEMS))
+    const earlier = XLSX.write(book, { type: 'buffer', bookType: 'xlsx' }) as Buffer
+    expect(reviewHistoryFile(earlier, 'earlier.xlsx').items.map((i) => [i.reference, i.fee, i.narration])).toEqual(
+      ITEMS.map((i) => [i.reference, i.fee, i.narration]),
+    )
+  })
+
+  it('hands a workbook it does not know (a formula cell) to SheetJS, which reads its cached value', async () => {
+    const book = XLSX.read(await exportedXlsx(ITEMS))
+    const sheet = book.Sheets['Payout history']
+    if (!sheet) throw new Error('no data sheet')
+    sheet['H2'] = { t: 's', v: 'from a formula', f: '"from a " & "formula"' }
+    const withFormula = XLSX.write(book, { type: 'buffer', bookType: 'xlsx' }) as Buffer
+    expect(() => openWorkbookSheets(withFormula)?.rows('Payout history', 100)).toThrow(NotForFastReader)
+    expect(reviewHistoryFile(withFormula, 'formula.xlsx').items[0]?.narration).toBe('from a formula')
+  })
+
+  it('says a workbook whose sheet fails its checksum is damaged', async () => {
+    const bytes = Buffer.from(await exportedXlsx(ITEMS))
+    const entry = zipDirectory(bytes)?.get('xl/worksheets/sheet1.xml')
+    if (!entry) throw new Error('no sheet1')
+    const dataStart = entry.offset + 30 + bytes.readUInt16LE(entry.offset + 26) + bytes.readUInt16LE(entry.offset + 28)
+    const at = dataStart + Math.floor(entry.compressed / 2)
+    bytes.writeUInt8(bytes.readUInt8(at) ^ 0x55, at)
+    expect(review(bytes, 'flipped.xlsx')).toThrow(/^flipped\.xlsx: the file is damaged: .*sheet1\.xml/)
   })
 })
