@@ -1,6 +1,6 @@
 /**
  * A fast, narrow reader for the workbooks offline review opens: the sheets of an XLSX as rows of
- * raw cell values (text, numbers), straight from the ZIP (zip.ts, native inflate, CRC-checked) and
+ * raw cell values (text, numbers), straight from the ZIP (zip.ts: fflate, CRC-checked) and
  * a scan of the sheet XML's bytes, never the whole sheet as one string.
  *
  * It understands what our writer writes (inline strings) and what Excel, LibreOffice and SheetJS

@@ -2,6 +2,7 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import * as XLSX from 'xlsx'
+import { unzipSync } from 'fflate'
 import { describe, expect, it } from 'vitest'
 import { historyExportTable, historyTotals } from '../../../../../../shared/domain/history'
 import type { HistoryItem } from '../../../../../../shared/domain/history'
@@ -200,11 +201,31 @@ describe('reading XLSX fast, and exactly', () => {
 
   it('says a workbook whose sheet fails its checksum is damaged', async () => {
     const bytes = Buffer.from(await exportedXlsx(ITEMS))
-    const entry = zipDirectory(bytes)?.get('xl/worksheets/sheet1.xml')
-    if (!entry) throw new Error('no sheet1')
-    const dataStart = entry.offset + 30 + bytes.readUInt16LE(entry.offset + 26) + bytes.readUInt16LE(entry.offset + 28)
-    const at = dataStart + Math.floor(entry.compressed / 2)
+    const name = 'xl/worksheets/sheet1.xml'
+    let compressed = 0
+    unzipSync(bytes, {
+      filter: (file) => {
+        if (file.name === name) compressed = file.size
+        return false
+      },
+    })
+    // The entry's local header (30 bytes, then its name, no extra field) comes first in the file.
+    const dataStart = bytes.indexOf(name) + name.length
+    expect(bytes.readUInt32LE(dataStart - name.length - 30)).toBe(0x04034b50)
+    const at = dataStart + Math.floor(compressed / 2)
     bytes.writeUInt8(bytes.readUInt8(at) ^ 0x55, at)
     expect(review(bytes, 'flipped.xlsx')).toThrow(/^flipped\.xlsx: the file is damaged: .*sheet1\.xml/)
+  })
+
+  it('says a workbook whose stored (uncompressed) sheet was altered is damaged, not read with the altered text', async () => {
+    const book = XLSX.read(await exportedXlsx(ITEMS))
+    const stored = XLSX.write(book, { type: 'buffer', bookType: 'xlsx', compression: false }) as Buffer
+    expect(reviewHistoryFile(stored, 'stored.xlsx').items[6]?.narration).toBe('payout 7')
+    // Same length, still a valid sheet: only the CRC-32 can tell.
+    const at = stored.indexOf('payout 7<')
+    expect(at).toBeGreaterThan(0)
+    const altered = Buffer.from(stored)
+    altered.write('payout 9<', at, 'latin1')
+    expect(review(altered, 'altered.xlsx')).toThrow(/^altered\.xlsx: the file is damaged: .*sheet1\.xml/)
   })
 })
