@@ -23,7 +23,6 @@ import { registerIpc, sendEvent } from './ipc/electron-transport'
 import { mainWindowSenderPolicy } from './ipc/sender-policy'
 import type { TrustedWindow } from './ipc/sender-policy'
 import { installApplicationMenu } from './menu/application-menu'
-import { startElectronUpdates } from './updates/electron-updates'
 import { disabledUpdates } from './updates/update-control'
 import type { UpdateControl } from './updates/update-control'
 import { createAppUrlMatcher } from './windows/app-url'
@@ -138,6 +137,9 @@ async function start(): Promise<void> {
   openMainWindow(windowState)
 
   services = await servicesReady
+  // electron-updater takes a few hundred milliseconds to require: loaded here, after the window
+  // and the services, not with main's bundle before the window can open.
+  const { startElectronUpdates } = await import('./updates/electron-updates')
   updates = startElectronUpdates({
     isPackaged: app.isPackaged,
     log: services.log,
