@@ -9,7 +9,10 @@
  * - JavaScript loaded for it: the sum of the decoded sizes of every script the page fetched until
  *   then (PerformanceResourceTiming.decodedBodySize of the scripts, so uncompressed bytes).
  *
- *   npm run build && node scripts/with-keychain.mjs node --import tsx tests/bench/startup.ts [runs]
+ *   npm run build && node scripts/with-keychain.mjs node --import tsx tests/bench/startup.ts [runs] [--detail]
+ *
+ * --detail also lists what the median run fetched until then: each script with its size, each IPC
+ * call, with when it started and ended.
  *
  * Targets (issue 10): under 1000 ms and under 600 kB. It prints figures and ratios; it asserts
  * nothing, so a slow, shared machine cannot make the suite flaky.
