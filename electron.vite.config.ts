@@ -27,7 +27,18 @@ export default defineConfig({
   },
   renderer: {
     root: resolve(__dirname, 'renderer'),
-    plugins: [vue()],
+    plugins: [
+      // Every component here is <script setup>, as are naive-ui's (setup and render): Vue's support
+      // for data/methods/computed options is left out of the bundle.
+      vue({ features: { optionsAPI: false } }),
+    ],
+    resolve: {
+      // Code naive-ui brings that this app never runs (see each shim): not loaded with any screen.
+      alias: {
+        '@juggle/resize-observer': resolve(__dirname, 'renderer/src/shims/resize-observer.ts'),
+        'async-validator': resolve(__dirname, 'renderer/src/shims/async-validator.ts'),
+      },
+    },
     build: {
       outDir: resolve(__dirname, 'out/renderer'),
       // electron-vite leaves the renderer unminified; minified, the first screen loads about half

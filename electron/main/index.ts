@@ -4,7 +4,8 @@
  * here.
  *
  * The window opens first; the services (the embedded Sandbox, the journal, start-up reconciliation)
- * start beside it, and IPC calls that arrive before they are ready wait for them.
+ * start right after it, while its renderer loads, and IPC calls that arrive before they are ready
+ * wait for them.
  */
 import { dirname, join } from 'node:path'
 import { pathToFileURL } from 'node:url'
@@ -23,7 +24,6 @@ import { registerIpc, sendEvent } from './ipc/electron-transport'
 import { mainWindowSenderPolicy } from './ipc/sender-policy'
 import type { TrustedWindow } from './ipc/sender-policy'
 import { installApplicationMenu } from './menu/application-menu'
-import { startElectronUpdates } from './updates/electron-updates'
 import { disabledUpdates } from './updates/update-control'
 import type { UpdateControl } from './updates/update-control'
 import { createAppUrlMatcher } from './windows/app-url'
@@ -103,20 +103,12 @@ async function start(): Promise<void> {
   const userDataDir = app.getPath('userData')
   installAppGuards(isAppUrl, { warn: (message) => (services ? services.log.warn(message) : console.warn(message)) })
 
-  // Started, not awaited: the window must not wait for the embedded Sandbox to listen.
-  servicesReady = createAppServices({
-    userDataDir,
-    keychain: new KeytarSecretStore(loadKeytarInElectron),
-    info: { name: APP_NAME, version: app.getVersion(), transport: 'electron' },
-    emit: (event, payload) => sendEvent(mainWindow, event, payload),
-    desktop: createElectronDesktop(() => mainWindow),
-    // The real updater replaces the placeholder once the log exists; the channels read through.
-    updates: {
-      status: () => updates.status(),
-      restartToUpdate: (inFlight) => updates.restartToUpdate(inFlight),
-    },
+  // IPC is registered before the window exists; a call that comes before the services are ready
+  // waits for them.
+  let servicesStarted: (started: Promise<AppServices>) => void = () => undefined
+  servicesReady = new Promise<AppServices>((resolve) => {
+    servicesStarted = resolve
   })
-
   // A failure to start is handled where start() awaits it below, not as an unhandled rejection.
   servicesReady.catch(() => undefined)
 
@@ -137,7 +129,28 @@ async function start(): Promise<void> {
   windowState = await readWindowState(userDataDir)
   openMainWindow(windowState)
 
+  // Started once the window is on its way, not awaited: the embedded Sandbox replays its saved
+  // state synchronously as it starts (a long history takes a while), which must not hold up the
+  // window's creation; the renderer process starts and loads meanwhile.
+  servicesStarted(
+    createAppServices({
+      userDataDir,
+      keychain: new KeytarSecretStore(loadKeytarInElectron),
+      info: { name: APP_NAME, version: app.getVersion(), transport: 'electron' },
+      emit: (event, payload) => sendEvent(mainWindow, event, payload),
+      desktop: createElectronDesktop(() => mainWindow),
+      // The real updater replaces the placeholder once the log exists; the channels read through.
+      updates: {
+        status: () => updates.status(),
+        restartToUpdate: (inFlight) => updates.restartToUpdate(inFlight),
+      },
+    }),
+  )
+
   services = await servicesReady
+  // electron-updater takes a few hundred milliseconds to require: loaded here, after the window
+  // and the services, not with main's bundle before the window can open.
+  const { startElectronUpdates } = await import('./updates/electron-updates')
   updates = startElectronUpdates({
     isPackaged: app.isPackaged,
     log: services.log,

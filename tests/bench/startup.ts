@@ -9,7 +9,10 @@
  * - JavaScript loaded for it: the sum of the decoded sizes of every script the page fetched until
  *   then (PerformanceResourceTiming.decodedBodySize of the scripts, so uncompressed bytes).
  *
- *   npm run build && node scripts/with-keychain.mjs node --import tsx tests/bench/startup.ts [runs]
+ *   npm run build && node scripts/with-keychain.mjs node --import tsx tests/bench/startup.ts [runs] [--detail]
+ *
+ * --detail also lists what the median run fetched until then: each script with its size, each IPC
+ * call, with when it started and ended.
  *
  * Targets (issue 10): under 1000 ms and under 600 kB. It prints figures and ratios; it asserts
  * nothing, so a slow, shared machine cannot make the suite flaky.
@@ -27,6 +30,8 @@ interface Sample {
   interactiveMs: number
   scriptBytes: number
   scripts: number
+  /** What the page fetched until interactive: scripts and IPC calls, with their times. */
+  fetched: Array<{ name: string; bytes: number; start: number; end: number }>
 }
 
 /**
@@ -49,6 +54,12 @@ const WHEN_INTERACTIVE = `new Promise((resolve) => {
         interactiveMs: performance.now(),
         scriptBytes: scripts.reduce((sum, entry) => sum + entry.decodedBodySize, 0),
         scripts: scripts.length,
+        fetched: performance.getEntriesByType('resource').map((entry) => ({
+          name: new URL(entry.name).pathname,
+          bytes: entry.decodedBodySize,
+          start: entry.startTime,
+          end: entry.responseEnd,
+        })),
       })
       return
     }
@@ -63,7 +74,10 @@ function median(values: number[]): number {
 }
 
 async function main(): Promise<void> {
-  const runs = Number(process.argv[2] ?? 5)
+  const args = process.argv.slice(2)
+  // --detail: also list what the median run fetched (each script's size, each IPC call's times).
+  const detail = args.includes('--detail')
+  const runs = Number(args.find((arg) => /^\d+$/.test(arg)) ?? 5)
   const userDataDir = await mkdtemp(join(tmpdir(), 'payout-desk-bench-'))
   const running = await startBridgeApp({ userDataDir, staticDir: resolve(__dirname, '../../out/renderer') })
   const browser = await chromium.launch({
@@ -97,6 +111,14 @@ async function main(): Promise<void> {
   console.log(
     `  JavaScript loaded: ${(bytes / 1024).toFixed(1)} kB in ${scripts} scripts (target ${TARGET_BYTES / 1024} kB, ratio ${(bytes / TARGET_BYTES).toFixed(2)})`,
   )
+  if (detail) {
+    const typical = [...samples].sort((a, b) => a.interactiveMs - b.interactiveMs)[Math.floor(samples.length / 2)]
+    console.log(`  fetched by the median run (interactive at ${Math.round(typical?.interactiveMs ?? 0)} ms):`)
+    for (const entry of typical?.fetched ?? [])
+      console.log(
+        `    ${String(Math.round(entry.start)).padStart(5)}–${String(Math.round(entry.end)).padEnd(5)} ms ${(entry.bytes / 1024).toFixed(1).padStart(6)} kB  ${entry.name}`,
+      )
+  }
 }
 
 main().catch((error: unknown) => {
