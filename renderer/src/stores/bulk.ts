@@ -9,14 +9,27 @@ import type { AppError, Result } from '../../../shared/result'
 import { callApi } from './call'
 
 /**
+ * Rows asked of main at a time when a run is opened. One page parses in some tens of milliseconds,
+ * so opening a run of 100,000 rows never holds the window for long: the first page shows at once
+ * and the rest follow, a task each.
+ */
+export const ROWS_PAGE = 5_000
+
+/**
  * Bulk runs as the Bulk screen shows them. Main keeps every run; this store asks for the state on
  * mount and follows main's events (run changes, row changes, progress) from then on.
  */
 export const useBulkStore = defineStore('bulk', () => {
   const runs = ref<RunSummary[]>([])
   const current = ref<RunView | null>(null)
-  /** The rows of the current run; shallow (100,000 rows): replaced, never deeply watched. */
+  /**
+   * The rows of the current run, at their indexes; shallow (100,000 rows): the row objects are never
+   * made reactive, and a change replaces the array (one copy per batch of changes) so that whatever
+   * reads it recomputes.
+   */
   const rows = shallowRef<RunRow[]>([])
+  /** While the pages after the first are read: how many rows are in, of how many. */
+  const rowsLoading = ref<{ loaded: number; total: number } | null>(null)
   const progress = ref<RunProgress | null>(null)
   const opened = ref<BulkOpened | null>(null)
   const lastError = ref<AppError | null>(null)
@@ -48,8 +61,9 @@ export const useBulkStore = defineStore('bulk', () => {
         api.bulk.onRowsChanged(({ runId, rows: changed }) => {
           if (runId !== currentId.value) return
           // A new array (one copy per batch of changes) so the grid, which gets it as a prop, re-renders.
+          // A row not read yet comes with its page, as main has it then.
           const next = rows.value.slice()
-          for (const row of changed) next[row.index] = row
+          for (const row of changed) if (row.index < next.length) next[row.index] = row
           rows.value = next
         }),
         api.bulk.onProgress(({ runId, progress: next }) => {
@@ -82,20 +96,42 @@ export const useBulkStore = defineStore('bulk', () => {
     }
   }
 
+  /** Counts the opening of runs: a page that comes back for a run no longer open is dropped. */
+  let openTicket = 0
+
+  /** Opens a run with its first page of rows; the other pages follow in the background. */
   async function openRun(runId: string): Promise<void> {
+    const ticket = ++openTicket
     const view = await track('open-run', () => api.bulk.run({ runId }))
-    if (!view.ok) return
-    const list = await track('rows', () => api.bulk.rows({ runId }))
-    if (!list.ok) return
+    if (!view.ok || ticket !== openTicket) return
+    const first = await track('rows', () => api.bulk.rows({ runId, offset: 0, limit: ROWS_PAGE }))
+    if (!first.ok || ticket !== openTicket) return
     current.value = view.data
     progress.value = view.data.progress
-    rows.value = list.data
+    rows.value = first.data
+    rowsLoading.value = null
     opened.value = null
+    if (first.data.length === ROWS_PAGE) void readRemainingRows(runId, ticket, view.data.rows)
+  }
+
+  async function readRemainingRows(runId: string, ticket: number, total: number): Promise<void> {
+    while (ticket === openTicket) {
+      const offset = rows.value.length
+      rowsLoading.value = { loaded: offset, total: Math.max(total, offset) }
+      const page = await callApi(() => api.bulk.rows({ runId, offset, limit: ROWS_PAGE }))
+      if (ticket !== openTicket) return
+      if (!page.ok) lastError.value = page.error
+      else if (page.data.length > 0) rows.value = rows.value.concat(page.data)
+      if (!page.ok || page.data.length < ROWS_PAGE) break
+    }
+    if (ticket === openTicket) rowsLoading.value = null
   }
 
   function closeRun(): void {
+    openTicket++
     current.value = null
     rows.value = []
+    rowsLoading.value = null
     progress.value = null
   }
 
@@ -202,6 +238,7 @@ export const useBulkStore = defineStore('bulk', () => {
     runs,
     current,
     rows,
+    rowsLoading,
     progress,
     opened,
     lastError,

@@ -8,12 +8,22 @@ import { droppedFile, noInput, returns } from '../define'
 
 const runId = z.string().regex(/^BR[0-9a-f]{8,40}(-\d+)?$/, 'must be a run id')
 const byRun = z.strictObject({ runId })
+/** The most rows one `bulk:rows` answer carries; the renderer reads a large run in pages. */
+export const BULK_ROWS_PAGE_MAX = 100_000
 
 // ---- The run: name checks, review, submission, monitoring, retry, report.
 export const bulkRunChannels = {
   'bulk:runs': { input: noInput, result: returns<RunSummary[]>() },
   'bulk:run': { input: byRun, result: returns<RunView>() },
-  'bulk:rows': { input: byRun, result: returns<RunRow[]>() },
+  /** The rows from `offset` (default 0), at most `limit` of them (default: all): a large run is read in pages. */
+  'bulk:rows': {
+    input: z.strictObject({
+      runId,
+      offset: z.number().int().min(0).optional(),
+      limit: z.number().int().min(1).max(BULK_ROWS_PAGE_MAX).optional(),
+    }),
+    result: returns<RunRow[]>(),
+  },
   'bulk:resolve': { input: byRun, result: returns<RunView>() },
   'bulk:cancel': { input: byRun, result: returns<RunView>() },
   'bulk:review': { input: byRun, result: returns<RunView>() },

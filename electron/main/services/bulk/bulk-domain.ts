@@ -140,7 +140,13 @@ export function createBulkDomain(context: ServiceContext): DomainService<keyof t
       },
       'bulk:runs': async () => (await ready(), runs.list()),
       'bulk:run': async ({ runId }) => (await ready(), runs.view(runId)),
-      'bulk:rows': async ({ runId }) => (await ready(), runs.rows(runId)),
+      'bulk:rows': async ({ runId, offset = 0, limit }) => {
+        await ready()
+        const rows = runs.rows(runId)
+        return offset === 0 && limit === undefined
+          ? rows
+          : rows.slice(offset, limit === undefined ? undefined : offset + limit)
+      },
       'bulk:resolve': async ({ runId }) => (await ready(), runs.startResolution(runId)),
       'bulk:cancel': async ({ runId }) => (await ready(), runs.cancel(runId)),
       'bulk:review': async ({ runId }) => (await ready(), runs.toReview(runId)),
