@@ -120,6 +120,17 @@ export function planBatchSizes(count: number, max = BATCH_MAX): number[] {
   return Array.from({ length: batches }, (_, i) => base + (i < extra ? 1 : 0))
 }
 
+/**
+ * A run's id: `BR<date>T<time>Z<file hash><random>` (`-<n>` when that id is taken). The letters keep
+ * every run of digits short, so no run id or batch reference can look like a card number to the
+ * export guard (a 14-digit stamp followed by hex digits did, about one run in twenty, and the
+ * run's report could then not be saved).
+ */
+export function runIdOf(createdAtIso: string, sha256Hex: string, randomHex: string, taken = 0): string {
+  const stamp = createdAtIso.replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')
+  return `BR${stamp}${sha256Hex.slice(0, 6)}${randomHex}${taken === 0 ? '' : `-${taken}`}`
+}
+
 /** The reference of the n-th batch (0-based) of a run: deterministic, 5 to 50 characters. */
 export function batchReferenceOf(runId: string, index: number): string {
   return `${runId}-B${String(index + 1).padStart(4, '0')}`

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto'
 import type { BulkCurrency, BulkField, BulkImportResult } from '../../../../../shared/domain/bulk'
 import type { RunBatch, RunProgress, RunRow, RunSummary, RunView } from '../../../../../shared/domain/bulk-run'
-import { retryReferenceOf, rowProblems } from '../../../../../shared/domain/bulk-run'
+import { retryReferenceOf, rowProblems, runIdOf } from '../../../../../shared/domain/bulk-run'
 import { isFinal } from '../../../../../shared/domain/journal'
 import { normaliseAmount } from '../../../../../shared/bulk/amount'
 import { formatMinorUnits, toMinorUnits } from '../../../../../shared/money'
@@ -787,12 +787,8 @@ export class RunService {
   }
 
   private newRunId(createdAt: string, sha256: string): string {
-    const stamp = createdAt
-      .replace(/[-:]/g, '')
-      .replace(/\.\d+Z$/, '')
-      .replace('T', '')
     for (let n = 0; ; n++) {
-      const id = `BR${stamp}${sha256.slice(0, 6)}${randomBytes(2).toString('hex')}${n === 0 ? '' : `-${n}`}`
+      const id = runIdOf(createdAt, sha256, randomBytes(2).toString('hex'), n)
       if (!this.runs.has(id)) return id
     }
   }
