@@ -1,7 +1,6 @@
 /**
  * Bulk payouts (spec 2.9-2.12, 4.3): initiate a batch, fetch a batch, its payouts (paged), one
- * transaction; and the bank-account name check (spec 4.1) the run needs for every row. The name
- * check is here, small and typed, because api.lookups had no resolve yet when the run was built.
+ * transaction. The name check a run makes for every row is api.lookups.resolveBank (spec 4.1).
  */
 import { z } from 'zod'
 import type { PaymentsClient } from './payments-client'
@@ -9,7 +8,6 @@ import type { PaymentsClient } from './payments-client'
 export const BULK_DISBURSE_PATH = '/api/v1/transactions/disburse/bulk'
 export const BULK_BATCH_PATH = '/api/v1/transactions/bulk'
 export const TRANSACTION_PATH = '/api/v1/transactions'
-export const RESOLVE_BANK_ACCOUNT_PATH = '/merchant/api/v1/misc/banks/resolve'
 
 /** 2.9, as sent. Amounts are JSON numbers with two decimals (the spec's type). */
 export interface BulkPayoutRequest {
@@ -82,15 +80,6 @@ export const transactionSchema = z.object({
 })
 export type BulkTransaction = z.infer<typeof transactionSchema>
 
-/** 2.3 */
-export const resolvedAccountSchema = z.object({
-  bank_name: z.string().nullish(),
-  bank_code: z.string().nullish(),
-  account_number: z.string(),
-  account_name: z.string(),
-})
-export type ResolvedAccount = z.infer<typeof resolvedAccountSchema>
-
 export function bulkEndpoints(client: PaymentsClient) {
   return {
     /** Moves money: never repeated by the client; an ambiguous answer must be verified. */
@@ -105,8 +94,6 @@ export function bulkEndpoints(client: PaymentsClient) {
       }),
     transaction: (reference: string): Promise<BulkTransaction> =>
       client.get(`${TRANSACTION_PATH}/${encodeURIComponent(reference)}`, transactionSchema),
-    resolveBankAccount: (bank: string, account: string, currency: string): Promise<ResolvedAccount> =>
-      client.post(RESOLVE_BANK_ACCOUNT_PATH, resolvedAccountSchema, { bank, account, currency }, { read: true }),
   }
 }
 export type BulkEndpoints = ReturnType<typeof bulkEndpoints>

@@ -23,12 +23,21 @@ export const RESOLVE_BANK_PATH = '/merchant/api/v1/misc/banks/resolve'
 export const RESOLVE_MOBILE_MONEY_PATH = '/merchant/api/v1/misc/mobile-money/resolve'
 export const AVAILABILITY_PATH = '/merchant/api/v1/payouts/availability'
 
+/** The country code the resolve endpoints take (spec 4.1) for a payout currency. */
+const RESOLUTION_COUNTRY = { NGN: 'NG', KES: 'KE' } as const
+export function resolutionCountryOf(currency: keyof typeof RESOLUTION_COUNTRY): 'NG' | 'KE' {
+  return RESOLUTION_COUNTRY[currency]
+}
+
 export function lookupEndpoints(client: PaymentsClient) {
   return {
     banks: (countryCode: BankCountry): Promise<Bank[]> => client.get(BANKS_PATH, banksSchema, { countryCode }),
     operators: (countryCode: OperatorCountry): Promise<MobileMoneyOperator[]> =>
       client.get(OPERATORS_PATH, operatorsSchema, { countryCode }),
-    /** Nigeria and Kenya only; `currency` is the country code the spec shows (NG, KE). */
+    /**
+     * Nigeria and Kenya only; `currency` is the country code the spec shows (NG, KE). The one
+     * account resolve of the app: the payout form and the bulk run's name checks both use it.
+     */
     resolveBank: (input: { bank: string; account: string; currency: 'NG' | 'KE' }): Promise<BankResolution> =>
       client.post(RESOLVE_BANK_PATH, bankResolutionSchema, input, { read: true }),
     /** Ghana only. */

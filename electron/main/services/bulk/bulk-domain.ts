@@ -28,7 +28,7 @@ export function createBulkRunService(context: ServiceContext, options: BulkDomai
     journal: context.journal,
     apiFor: async (profileId) => {
       const { api, mode, profileId: id } = await context.apiFor(profileId)
-      return { profileId: id, mode, bulk: api.bulk }
+      return { profileId: id, mode, bulk: api.bulk, lookups: api.lookups }
     },
     events: {
       runChanged: (summary) => context.emit('bulk:runChanged', summary),

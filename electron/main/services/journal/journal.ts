@@ -1,7 +1,8 @@
 /**
  * The journal: the desk's own durable record of every money movement. An append-only file of JSON
  * lines (journal.jsonl in userData/journal), each record fsynced before the call returns, so an
- * intent is on disk before its request leaves. One writer at a time (journal.lock). On open, a
+ * intent is on disk before its request leaves; calls made while a write is under way share the
+ * next write and fsync (group commit). One writer at a time (journal.lock). On open, a
  * torn last record (a crash mid-write) is set aside into its own file and reported; everything
  * before it is kept. Records are hash-chained; `verify()` reads the file again and names the first
  * broken link. See docs/decisions.md for why JSON lines rather than SQLite.
@@ -51,7 +52,11 @@ export interface Journal {
   record(intent: NewIntent): Promise<MovementView>
   /** Appends one event to a movement and fsyncs it. */
   append(reference: string, event: NewEvent): Promise<MovementView>
-  /** Appends several records with one fsync (bulk work): all or, after a crash, a prefix. */
+  /**
+   * Appends several records with one fsync (bulk work): all or, after a crash, a prefix. (Separate
+   * calls made while a write is under way are grouped into one fsync too; each still returns only
+   * once its own records are on disk.)
+   */
   appendMany(entries: JournalEntry[]): Promise<void>
   get(reference: string): MovementView | undefined
   has(reference: string): boolean
@@ -144,83 +149,135 @@ async function openLocked(directory: string, file: string, lock: JournalLock, cl
     return record
   }
 
+  /** Writes asked for while the file is busy: the next flush takes them all (group commit). */
+  let pending: PendingWrite[] = []
+  let flushQueued = false
+
   /**
-   * Serialises writes: each batch is built, written and fsynced before the next starts. The views
-   * change as the batch is built (later entries may refer to a movement the batch creates); if
-   * anything fails before the fsync returns, the views, the chain head and the file are put back.
+   * One call's entries, built on top of everything built before them. The views change as they are
+   * built (later entries may refer to a movement the call creates). Returns how to put back the
+   * views and the chain head as they were before this call; throws, having put them back already,
+   * when an entry is refused (nothing of the call is kept).
+   */
+  function buildCall(entries: JournalEntry[], lines: string[]): () => void {
+    const saved = { lastSeq, lastHash, lastAt, lines: lines.length }
+    /** The views as they were before this call: undefined for a movement the call creates. */
+    const before = new Map<string, MovementView | undefined>()
+    const remember = (reference: string): void => {
+      if (!before.has(reference)) {
+        const found = movements.get(reference)
+        before.set(reference, found ? clone(found) : undefined)
+      }
+    }
+    const rollBack = (): void => {
+      for (const [reference, view] of before) {
+        if (view) movements.set(reference, view)
+        else movements.delete(reference)
+      }
+      ;({ lastSeq, lastHash, lastAt } = saved)
+      lines.length = saved.lines
+    }
+    try {
+      for (const entry of entries) {
+        if ('intent' in entry) {
+          assertJournalSafe(entry.intent.request, 'request')
+          if (movements.has(entry.intent.reference)) {
+            throw new AppFailure(
+              'conflict',
+              `The reference ${entry.intent.reference} is already in the journal: a reference is used once.`,
+            )
+          }
+          remember(entry.intent.reference)
+        } else {
+          if (entry.event.data) assertJournalSafe(entry.event.data, 'data')
+          remember(entry.reference)
+        }
+        const record = build(entry)
+        const { line, hash } = seal(record)
+        lines.push(line)
+        lastSeq = record.seq
+        lastHash = hash
+        lastAt = record.at
+        apply(movements, { ...record, hash } as SealedRecord)
+      }
+    } catch (error) {
+      // Nothing of the call is written: forget what it built.
+      rollBack()
+      throw error
+    }
+    return rollBack
+  }
+
+  /**
+   * Writes are serialised, and grouped: every call that arrives while a write and its fsync are
+   * under way waits for the next flush, which builds the calls in the order they came, writes all
+   * their lines at once and fsyncs once (group commit). No call returns before its own records are
+   * fsynced, so "journaled before it leaves" holds for each. A call whose entry is refused fails
+   * alone; if the write or the fsync fails, every call of that flush fails and the views, the chain
+   * head and the file are put back as they were before it.
    */
   function write(entries: JournalEntry[]): Promise<void> {
-    const next = queue.then(async () => {
-      if (closed) throw new AppFailure('conflict', 'The journal is closed.')
-      if (broken) throw new AppFailure('internal', broken)
-      const saved = { lastSeq, lastHash, lastAt, records: status.records }
-      /** The views as they were before this batch: undefined for a movement the batch creates. */
-      const before = new Map<string, MovementView | undefined>()
-      const remember = (reference: string): void => {
-        if (!before.has(reference)) {
-          const found = movements.get(reference)
-          before.set(reference, found ? clone(found) : undefined)
-        }
-      }
-      const rollBack = (): void => {
-        for (const [reference, view] of before) {
-          if (view) movements.set(reference, view)
-          else movements.delete(reference)
-        }
-        ;({ lastSeq, lastHash, lastAt } = saved)
-        status.records = saved.records
-      }
-      const lines: string[] = []
-      try {
-        for (const entry of entries) {
-          if ('intent' in entry) {
-            assertJournalSafe(entry.intent.request, 'request')
-            if (movements.has(entry.intent.reference)) {
-              throw new AppFailure(
-                'conflict',
-                `The reference ${entry.intent.reference} is already in the journal: a reference is used once.`,
-              )
-            }
-            remember(entry.intent.reference)
-          } else {
-            if (entry.event.data) assertJournalSafe(entry.event.data, 'data')
-            remember(entry.reference)
-          }
-          const record = build(entry)
-          const { line, hash } = seal(record)
-          lines.push(line)
-          lastSeq = record.seq
-          lastHash = hash
-          lastAt = record.at
-          apply(movements, { ...record, hash } as SealedRecord)
-        }
-      } catch (error) {
-        // Nothing of the batch was written: forget what it built.
-        rollBack()
-        throw error
-      }
-      if (lines.length === 0) return
-      const text = `${lines.join('\n')}\n`
-      try {
-        await handle.writeFile(text)
-        await handle.sync()
-      } catch (error) {
-        rollBack()
+    const done = new Promise<void>((resolve, reject) => pending.push({ entries, resolve, reject }))
+    if (!flushQueued) {
+      flushQueued = true
+      queue = queue.then(async () => {
+        flushQueued = false
+        const calls = pending
+        pending = []
         try {
-          await handle.truncate(size)
-          await handle.sync()
-        } catch {
-          broken = `The journal could not be written (${(error as Error).message}) nor put back as it was; restart the app.`
-          status.writable = false
-          status.message = broken
+          await flush(calls)
+        } catch (error) {
+          // Not expected (flush settles every call itself); no caller may be left waiting.
+          for (const call of calls) call.reject(error)
         }
-        throw new AppFailure('internal', `The journal could not be written: ${(error as Error).message}`)
+      })
+    }
+    return done
+  }
+
+  async function flush(calls: PendingWrite[]): Promise<void> {
+    if (closed || broken) {
+      const error = closed
+        ? new AppFailure('conflict', 'The journal is closed.')
+        : new AppFailure('internal', broken ?? 'The journal cannot be written.')
+      for (const call of calls) call.reject(error)
+      return
+    }
+    const lines: string[] = []
+    const built: Array<{ call: PendingWrite; rollBack: () => void }> = []
+    for (const call of calls) {
+      try {
+        built.push({ call, rollBack: buildCall(call.entries, lines) })
+      } catch (error) {
+        call.reject(error)
       }
-      size += Buffer.byteLength(text, 'utf8')
-      status.records = saved.records + lines.length
-    })
-    queue = next.catch(() => undefined)
-    return next
+    }
+    if (lines.length === 0) {
+      for (const { call } of built) call.resolve()
+      return
+    }
+    const text = `${lines.join('\n')}\n`
+    try {
+      await handle.writeFile(text)
+      await handle.sync()
+    } catch (error) {
+      // Latest first, so each view ends as it was before the first call that changed it.
+      for (const { rollBack } of [...built].reverse()) rollBack()
+      try {
+        await handle.truncate(size)
+        await handle.sync()
+      } catch {
+        broken = `The journal could not be written (${(error as Error).message}) nor put back as it was; restart the app.`
+        status.writable = false
+        status.message = broken
+      }
+      const failure = new AppFailure('internal', `The journal could not be written: ${(error as Error).message}`)
+      for (const { call } of built) call.reject(failure)
+      return
+    }
+    size += Buffer.byteLength(text, 'utf8')
+    status.records += lines.length
+    for (const { call } of built) call.resolve()
   }
 
   return {
@@ -283,6 +340,12 @@ async function openLocked(directory: string, file: string, lock: JournalLock, cl
 }
 
 export type JournalEntry = { intent: NewIntent } | { reference: string; event: NewEvent }
+
+interface PendingWrite {
+  entries: JournalEntry[]
+  resolve(): void
+  reject(error: unknown): void
+}
 
 function clone(movement: MovementView): MovementView {
   return { ...movement, timeline: [...movement.timeline] }

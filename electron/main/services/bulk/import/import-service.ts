@@ -19,7 +19,7 @@ import type {
 import { fileError } from '../../../../../shared/bulk/import-rows'
 import type { ImportSource } from './import-file'
 import { MappingMemory } from './mapping-memory'
-import type { ResultChunk, WorkerReply, WorkerRequest } from './worker-protocol'
+import type { MoreRequest, ResultChunk, WorkerReply, WorkerRequest } from './worker-protocol'
 
 export type { ImportSource } from './import-file'
 
@@ -65,6 +65,10 @@ function runWorker<T>(
       else if (reply.type === 'chunk') {
         const list = lists[reply.list]
         for (const value of reply.values) list.push(value)
+        // The next slice once main has had a turn for other work (see ResultChunk).
+        setImmediate(() => {
+          if (!settled) worker.postMessage({ type: 'more' } satisfies MoreRequest)
+        })
       } else if (reply.type === 'done')
         finish(('items' in reply.result ? { ...reply.result, ...lists } : reply.result) as T | BulkFileError)
       else finish(fileError(file, 'unreadable', `The file could not be read: ${reply.message}`))

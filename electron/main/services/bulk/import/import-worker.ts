@@ -7,7 +7,21 @@ import { parentPort, workerData } from 'node:worker_threads'
 import type { BulkColumnMapping } from '../../../../../shared/domain/bulk'
 import { layoutKey } from '../../../../../shared/bulk/header'
 import { importFile, inspectFile, type RecallMapping } from './import-file'
-import { CHUNK_SIZE, type WorkerReply, type WorkerRequest } from './worker-protocol'
+import { CHUNK_SIZE, CHUNKS_IN_FLIGHT, type MoreRequest, type WorkerReply, type WorkerRequest } from './worker-protocol'
+
+/** Slices of the result that may be sent before main asks for more; and who waits for one. */
+let credits = CHUNKS_IN_FLIGHT
+let waitingForCredit: (() => void) | null = null
+const onParentMessage = (message: MoreRequest): void => {
+  if (message?.type !== 'more') return
+  credits++
+  waitingForCredit?.()
+  waitingForCredit = null
+}
+async function credit(): Promise<void> {
+  while (credits === 0) await new Promise<void>((resolve) => (waitingForCredit = resolve))
+  credits--
+}
 
 function recallFrom(remembered: ReadonlyArray<[string, BulkColumnMapping]>): RecallMapping {
   const table = new Map(remembered)
@@ -29,12 +43,17 @@ async function run(request: WorkerRequest): Promise<void> {
             recall,
           )
     if ('items' in result) {
-      // Long lists go in slices: main deserialises each between other work (IPC stays responsive).
+      // Long lists go in slices, at most CHUNKS_IN_FLIGHT at a time: main deserialises one, answers
+      // whatever else is waiting (IPC stays responsive), then asks for another.
+      parentPort?.on('message', onParentMessage)
       for (const list of ['items', 'errors', 'warnings'] as const) {
         const values = result[list]
-        for (let start = 0; start < values.length; start += CHUNK_SIZE)
+        for (let start = 0; start < values.length; start += CHUNK_SIZE) {
+          await credit()
           post({ type: 'chunk', list, values: values.slice(start, start + CHUNK_SIZE) })
+        }
       }
+      parentPort?.off('message', onParentMessage)
       post({ type: 'done', result: { ...result, items: [], errors: [], warnings: [] } })
     } else post({ type: 'done', result })
   } catch (error) {

@@ -13,7 +13,13 @@ export type WorkerRequest =
   | { op: 'import'; source: ImportSource; options: BulkImportOptions; remembered: Array<[string, BulkColumnMapping]> }
   | { op: 'inspect'; source: ImportSource; remembered: Array<[string, BulkColumnMapping]> }
 
-/** A slice of the result's long lists, sent ahead of 'done' so main never parses one huge message. */
+/**
+ * A slice of the result's long lists, sent ahead of 'done' so main never parses one huge message.
+ * At most CHUNKS_IN_FLIGHT slices are out at a time; main asks for each further one ('more') after
+ * it has taken one and had a turn for other work. Slices posted all at once would sit in main's
+ * message queue and be deserialised back to back in one turn of its event loop (Node drains a
+ * port's queue in one go), holding main for a second at 100,000 rows.
+ */
 export interface ResultChunk {
   type: 'chunk'
   list: 'items' | 'errors' | 'warnings'
@@ -21,9 +27,16 @@ export interface ResultChunk {
 }
 
 export const CHUNK_SIZE = 2_000
+/** Two: the next slice is on its way while main takes one, and main never finds more than two queued. */
+export const CHUNKS_IN_FLIGHT = 2
 
 export type WorkerReply =
   | { type: 'progress'; progress: BulkImportProgress }
   | ResultChunk
   | { type: 'done'; result: BulkImportResult | BulkFileError | BulkWorkbookSummary }
   | { type: 'failed'; message: string }
+
+/** From main to the worker: a slice is taken, another may come. */
+export interface MoreRequest {
+  type: 'more'
+}

@@ -26,6 +26,15 @@ export interface BatchSenderOptions {
   sleep: (ms: number) => Promise<void>
   /** Pause before asking again after an unreachable service. */
   backoffMs: number
+  /**
+   * When given, an acceptance is returned without waiting for the fsync of its journal record:
+   * the record's write is handed over here and the caller must await it before it treats the batch
+   * as settled on disk. A bulk run uses this so a lane can send its next batch (whose intent is
+   * already on disk) while the previous answer is being written; if the app stops before that
+   * record is on disk, the batch is still `recorded` and is verified by reference, never resent
+   * blindly. Every other record is awaited here as before.
+   */
+  deferAcceptedRecord?: (written: Promise<unknown>) => void
 }
 
 /** Is the batch known to the service? found (with its status) / absent / unknown. */
@@ -129,11 +138,13 @@ export async function settleBatch(
     try {
       const answer = await bulk.initiate(body)
       const totalChargeable = chargeableText(answer.total_chargeable_amount)
-      await journal.append(reference, {
+      const recorded = journal.append(reference, {
         state: 'processing',
         note: 'The service accepted the batch',
         data: { status: answer.status, ...(totalChargeable ? { total_chargeable_amount: totalChargeable } : {}) },
       })
+      if (options.deferAcceptedRecord) options.deferAcceptedRecord(recorded)
+      else await recorded
       return { kind: 'accepted', ...(totalChargeable ? { totalChargeable } : {}) }
     } catch (error) {
       if (!(error instanceof ApiFailure)) throw error

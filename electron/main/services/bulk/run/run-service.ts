@@ -14,7 +14,10 @@ import { formatMinorUnits, toMinorUnits } from '../../../../../shared/money'
 import { AppFailure } from '../../../../../shared/result'
 import { namesMatch } from '../../../../../shared/rules/common'
 import type { DesktopNotice } from '../../../adapters/desktop'
+import type { BankResolution } from '../../../../../shared/domain/lookups'
 import type { BulkEndpoints, BulkPayoutRequest } from '../../api/bulk'
+import type { LookupEndpoints } from '../../api/lookups'
+import { resolutionCountryOf } from '../../api/lookups'
 import { ApiFailure } from '../../api/payments-client'
 import type { Journal } from '../../journal/journal'
 import { batchIntent, settleBatch } from './batch-sender'
@@ -32,8 +35,13 @@ export interface RunServiceEvents {
 export interface RunServiceOptions {
   store: RunStore
   journal: Journal
-  /** The profile's identity and bulk endpoints. */
-  apiFor(profileId?: string): Promise<{ profileId: string; mode: RunState['mode']; bulk: BulkEndpoints }>
+  /** The profile's identity, its bulk endpoints and the account-name check (spec 4.1). */
+  apiFor(profileId?: string): Promise<{
+    profileId: string
+    mode: RunState['mode']
+    bulk: BulkEndpoints
+    lookups: Pick<LookupEndpoints, 'resolveBank'>
+  }>
   events: RunServiceEvents
   notify(notice: DesktopNotice): void
   now(): Date
@@ -68,6 +76,9 @@ export interface CreateRunInput {
   description?: string
 }
 
+/** How often a long step reports its progress (and the rows it changed) to the screen. */
+const PROGRESS_EVERY_MS = 100
+
 const ROW_FIELDS: readonly BulkField[] = [
   'reference',
   'amount',
@@ -85,6 +96,8 @@ export class RunService {
   private readonly resolveConcurrency: number
   private readonly submitConcurrency: number
   private readonly pollMs: number
+  /** Monitoring's pauses between polls: close() ends them at once (a quit does not wait out a poll). */
+  private readonly pauses = new Set<() => void>()
 
   constructor(private readonly options: RunServiceOptions) {
     this.sleep = options.sleep ?? ((ms) => new Promise((done) => setTimeout(done, ms)))
@@ -99,7 +112,10 @@ export class RunService {
       this.options.log?.warn(`Bulk run ${runId} could not be read; it was left untouched`, error),
     )
     for (const { state, rows } of stored) {
-      if (!this.runs.has(state.id)) this.runs.set(state.id, this.live(state, rows))
+      if (this.runs.has(state.id)) continue
+      const run = this.live(state, rows)
+      markBatchReferences(run)
+      this.runs.set(state.id, run)
     }
     for (const run of this.runs.values()) {
       if (run.state.stage === 'attention' && run.state.batches.length > 0) run.state.stage = 'submitting'
@@ -293,11 +309,12 @@ export class RunService {
         )
     }
     run.state.batches = planBatches(run.state.id, run.rows)
-    for (const batch of run.state.batches) for (const i of batch.rows) run.rows[i]!.batchReference = batch.reference
+    markBatchReferences(run)
     run.state.stage = 'submitting'
     delete run.state.message
-    await this.saveRowsNow(run)
-    await this.saveState(run)
+    // The plan is in state.json (rows.json only repeats each row's batch reference, and is marked
+    // again from the plan on load): both written together, before the first intent is journaled.
+    await Promise.all([this.saveRowsNow(run), this.saveState(run)])
     this.startTask(run, () => this.send(run))
     return this.view(runId)
   }
@@ -361,6 +378,7 @@ export class RunService {
   async close(): Promise<void> {
     this.closed = true
     for (const run of this.runs.values()) run.cancelled = true
+    for (const wake of [...this.pauses]) wake()
     await Promise.all([...this.runs.values()].map((r) => r.task?.catch(() => undefined)))
     for (const run of this.runs.values()) {
       if (run.rowsDirty) await this.saveRowsNow(run)
@@ -375,15 +393,33 @@ export class RunService {
     const started = Date.now()
     let done = 0
     this.setProgress(run, { step: 'resolving', done, total: todo.length, etaSeconds: null })
+    // One profile look-up (key from the keychain, one client) for the whole step, not one per row;
+    // and one request per distinct account: rows paying the same account share its answer.
+    const { lookups } = await this.options.apiFor(run.state.profileId)
+    const answers = new Map<string, Promise<BankResolution>>()
+    const resolveOnce = (bank: string, account: string): Promise<BankResolution> => {
+      const key = `${bank}\u0000${account}`
+      let answer = answers.get(key)
+      if (!answer) {
+        answer = lookups.resolveBank({ bank, account, currency: resolutionCountryOf(run.state.currency) })
+        answers.set(key, answer)
+      }
+      return answer
+    }
+    let lastProgressAt = 0
     await runPool(
       todo,
       this.resolveConcurrency,
       async (row) => {
-        await this.resolveRow(run, row)
+        await this.resolveRow(run, row, resolveOnce)
         this.rowChanged(run, row)
         this.scheduleRowsSave(run)
         done++
-        const elapsed = (Date.now() - started) / 1000
+        // Progress (and the rows changed with it) goes out at most every PROGRESS_EVERY_MS, not per row.
+        const now = Date.now()
+        if (now - lastProgressAt < PROGRESS_EVERY_MS && done < todo.length) return
+        lastProgressAt = now
+        const elapsed = (now - started) / 1000
         this.setProgress(run, {
           step: 'resolving',
           done,
@@ -397,16 +433,27 @@ export class RunService {
     run.state.resolving = false
     if (finished) run.state.stage = 'review'
     this.setProgress(run, null)
-    await this.saveRowsNow(run)
-    await this.saveState(run)
+    await Promise.all([this.saveRowsNow(run), this.saveState(run)])
   }
 
-  private async resolveRow(run: LiveRun, row: RunRow): Promise<void> {
-    const { bulk } = await this.options.apiFor(run.state.profileId)
+  private async resolveRow(
+    run: LiveRun,
+    row: RunRow,
+    resolveBank?: (bank: string, account: string) => Promise<BankResolution>,
+  ): Promise<void> {
     try {
-      const resolved = await bulk.resolveBankAccount(row.item.bank_code, row.item.account_number, run.state.currency)
-      row.resolvedName = resolved.account_name
-      row.resolution = namesMatch(resolved.account_name, row.item.customer_name) ? 'matched' : 'mismatch'
+      let resolved: BankResolution
+      if (resolveBank) resolved = await resolveBank(row.item.bank_code, row.item.account_number)
+      else {
+        const { lookups } = await this.options.apiFor(run.state.profileId)
+        resolved = await lookups.resolveBank({
+          bank: row.item.bank_code,
+          account: row.item.account_number,
+          currency: resolutionCountryOf(run.state.currency),
+        })
+      }
+      row.resolvedName = resolved.accountName
+      row.resolution = namesMatch(resolved.accountName, row.item.customer_name) ? 'matched' : 'mismatch'
       delete row.resolutionMessage
     } catch (error) {
       if (error instanceof ApiFailure && error.code === 'rejected') {
@@ -425,6 +472,8 @@ export class RunService {
   private async send(run: LiveRun): Promise<void> {
     if (run.state.stage === 'submitting') {
       await this.sendBatches(run)
+      // The batches as answered (a cache of the journal, where every answer is by now) and the rows.
+      await Promise.all([this.saveState(run), this.saveRowsNow(run)])
       if (this.closed) return
       const open = run.state.batches.filter((b) => b.state !== 'accepted' && b.state !== 'refused')
       if (open.length > 0) {
@@ -451,31 +500,49 @@ export class RunService {
     let done = total - todo.length
     this.setProgress(run, { step: 'submitting', done, total, etaSeconds: null })
 
-    // A pool of `concurrency` lanes. Intents are journaled ahead of the lanes, a few batches at a
-    // time with one fsync (appendMany); a lane sends only a batch whose intent is on disk.
+    // A pool of `concurrency` lanes. Intents are journaled ahead of the lanes with one fsync per
+    // chunk (appendMany): up to four rounds of batches ahead, topped up once fewer than two rounds
+    // are left, so the next intents are on disk while the current batches are in flight (an fsync
+    // slowed by a busy disk has two rounds to finish); a lane sends only a batch whose intent is
+    // on disk. A lane does not wait for the fsync of an acceptance to send its next batch (that
+    // answer is re-verifiable by reference); all of them are on disk before the run leaves
+    // 'submitting'.
     const fresh = new Set<string>()
-    let journaledUpTo = 0
-    let journaling: Promise<void> = Promise.resolve()
-    const journalAhead = (index: number): Promise<void> => {
-      journaling = journaling.then(async () => {
-        if (index < journaledUpTo) return
-        const chunk = todo.slice(journaledUpTo, Math.max(index + 1, journaledUpTo + 2 * this.submitConcurrency))
-        journaledUpTo += chunk.length
-        const intents = chunk
-          .filter((b) => !journal.has(b.reference))
-          .map((b) => {
-            fresh.add(b.reference)
-            return { intent: batchIntent(batchBody(run.state, b, run.rows), who) }
-          })
-        if (intents.length > 0) await journal.appendMany(intents)
-      })
-      return journaling
+    const ahead = 4 * this.submitConcurrency
+    const intentsOnDisk: Array<Promise<void>> = []
+    let requested = 0
+    const journalUpTo = (end: number): void => {
+      end = Math.min(end, todo.length)
+      if (end <= requested) return
+      const intents = todo
+        .slice(requested, end)
+        .filter((b) => !journal.has(b.reference))
+        .map((b) => {
+          fresh.add(b.reference)
+          return { intent: batchIntent(batchBody(run.state, b, run.rows), who) }
+        })
+      const written = intents.length > 0 ? journal.appendMany(intents) : Promise.resolve()
+      // Awaited by the lane that sends each batch; one that never runs (closing) must not leave an unhandled rejection.
+      written.catch(() => undefined)
+      for (let k = requested; k < end; k++) intentsOnDisk[k] = written
+      requested = end
+    }
+    const acceptedRecords: Array<Promise<unknown>> = []
+    let recordFailure: unknown = null
+    const deferAcceptedRecord = (written: Promise<unknown>): void => {
+      acceptedRecords.push(
+        written.catch((error: unknown) => {
+          recordFailure ??= error
+        }),
+      )
     }
     await runPool(
       todo,
       this.submitConcurrency,
       async (batch, index) => {
-        await journalAhead(index)
+        if (requested - index <= 2 * this.submitConcurrency) journalUpTo(index + ahead)
+        await intentsOnDisk[index]
+        if (recordFailure) throw recordFailure
         batch.state = 'sending'
         batch.attempts++
         // A batch journaled before is resent exactly as journaled.
@@ -484,6 +551,7 @@ export class RunService {
           maxAttempts: 6,
           backoffMs: Math.min(this.pollMs, 1000),
           sleep: this.sleep,
+          deferAcceptedRecord,
         })
         this.applyBatchOutcome(run, batch, outcome)
         done++
@@ -499,9 +567,9 @@ export class RunService {
       },
       () => this.closed,
     )
-    await this.saveState(run)
+    await Promise.all(acceptedRecords)
+    if (recordFailure) throw recordFailure
     this.setProgress(run, null)
-    await this.saveRowsNow(run)
   }
 
   private applyBatchOutcome(run: LiveRun, batch: RunBatch, outcome: Awaited<ReturnType<typeof settleBatch>>): void {
@@ -576,7 +644,7 @@ export class RunService {
       this.scheduleRowsSave(run)
       if (run.state.batches.every((b) => b.state === 'complete' || b.state === 'refused')) break
       this.changed(run)
-      await this.sleep(this.pollMs)
+      await this.pause(this.pollMs)
     }
     if (this.closed) return
     run.state.stage = 'completed'
@@ -637,6 +705,22 @@ export class RunService {
   }
 
   // ---- plumbing
+
+  /** Waits `ms` (through the injected sleep), or less if the service closes meanwhile. */
+  private pause(ms: number): Promise<void> {
+    if (this.closed) return Promise.resolve()
+    return new Promise((resolve) => {
+      let timer: ReturnType<typeof setTimeout> | null = null
+      const wake = (): void => {
+        if (timer) clearTimeout(timer)
+        this.pauses.delete(wake)
+        resolve()
+      }
+      this.pauses.add(wake)
+      if (this.options.sleep) void this.options.sleep(ms).then(wake)
+      else timer = setTimeout(wake, ms)
+    })
+  }
 
   private live(state: RunState, rows: RunRow[]): LiveRun {
     return {
@@ -768,12 +852,19 @@ export class RunService {
     }, 1000)
   }
 
+  /**
+   * rows.json again, soon. A large run waits longer between saves (10 s at 100,000 rows): each save
+   * serialises every row, and what it keeps (name checks, statuses) can be asked for again.
+   */
   private scheduleRowsSave(run: LiveRun): void {
     if (run.saveTimer) return
-    run.saveTimer = setTimeout(() => {
-      run.saveTimer = null
-      void this.saveRowsNow(run).catch((error: unknown) => this.options.log?.error('Saving rows failed', error))
-    }, this.options.saveRowsEveryMs ?? 1000)
+    run.saveTimer = setTimeout(
+      () => {
+        run.saveTimer = null
+        void this.saveRowsNow(run).catch((error: unknown) => this.options.log?.error('Saving rows failed', error))
+      },
+      Math.max(this.options.saveRowsEveryMs ?? 1000, run.rows.length / 10),
+    )
   }
 
   private async saveRowsNow(run: LiveRun): Promise<void> {
@@ -792,6 +883,15 @@ export class RunService {
       if (!this.runs.has(id)) return id
     }
   }
+}
+
+/** Each planned row carries its batch's reference (the plan in state.json is the source). */
+function markBatchReferences(run: LiveRun): void {
+  for (const batch of run.state.batches)
+    for (const i of batch.rows) {
+      const row = run.rows[i]
+      if (row) row.batchReference = batch.reference
+    }
 }
 
 function isRowStatus(status: string): status is 'pending' | 'processing' | 'success' | 'failed' {

@@ -2,12 +2,15 @@
  * A run's folder, userData/bulk-runs/<runId>/: the original file and its SHA-256, the confirmed
  * mapping, the rows (normalised, with their checks and outcomes), the run state and the report.
  * state.json and rows.json are written atomically (temp file, fsync, rename), so a crash at any
- * moment leaves the last complete version. The journal, not these files, is the truth about what
+ * moment leaves the last complete version; writes of one file never overlap (a save asked for while
+ * one is waiting joins it). rows.json (up to 100,000 rows) is written in slices, so main keeps
+ * answering the screen while it is saved. The journal, not these files, is the truth about what
  * was sent: a resumed run checks the journal and the service before sending anything.
  */
-import { createHash } from 'node:crypto'
-import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { createHash, randomBytes } from 'node:crypto'
+import { mkdir, open, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { BulkHeader } from '../../../../../shared/domain/bulk'
 import type { RunBatch, RunRow, RunStage } from '../../../../../shared/domain/bulk-run'
 import { writeJsonAtomically } from '../../settings/atomic-json-file'
@@ -48,7 +51,15 @@ export function sha256Hex(bytes: Uint8Array | string): string {
   return createHash('sha256').update(bytes).digest('hex')
 }
 
+/** Rows serialised per slice of rows.json; main answers other work between slices. */
+const ROWS_PER_SLICE = 1000
+
 export class RunStore {
+  /** Per file: the save waiting to start (callers join it), what it will write, and the latest save. */
+  private readonly waiting = new Map<string, Promise<void>>()
+  private readonly nextWrite = new Map<string, () => Promise<void>>()
+  private readonly latest = new Map<string, Promise<void>>()
+
   constructor(readonly root: string) {}
 
   folderOf(runId: string): string {
@@ -68,13 +79,41 @@ export class RunStore {
     await writeJsonAtomically(join(this.folderOf(runId), 'mapping.json'), mapping)
   }
 
-  async saveState(state: RunState): Promise<void> {
-    const folder = this.folderOf(state.id)
-    await writeJsonAtomically(join(folder, 'state.json'), state)
+  saveState(state: RunState): Promise<void> {
+    const file = join(this.folderOf(state.id), 'state.json')
+    return this.serialised(file, () => writeJsonAtomically(file, state))
   }
 
-  async saveRows(runId: string, rows: RunRow[]): Promise<void> {
-    await writeJsonAtomically(join(this.folderOf(runId), 'rows.json'), rows)
+  saveRows(runId: string, rows: RunRow[]): Promise<void> {
+    const file = join(this.folderOf(runId), 'rows.json')
+    return this.serialised(file, () => writeRowsAtomically(file, rows))
+  }
+
+  /**
+   * Runs `write` after the file's previous save. A save asked for while another waits to start
+   * joins it, and the last one asked for is what is written (serialised when it starts), so it
+   * carries every change made before any of them was asked for.
+   */
+  private serialised(file: string, write: () => Promise<void>): Promise<void> {
+    this.nextWrite.set(file, write)
+    const waiting = this.waiting.get(file)
+    if (waiting) return waiting
+    const previous = this.latest.get(file) ?? Promise.resolve()
+    const next = previous
+      .catch(() => undefined)
+      .then(() => {
+        this.waiting.delete(file)
+        const latestWrite = this.nextWrite.get(file) ?? write
+        this.nextWrite.delete(file)
+        return latestWrite()
+      })
+    this.waiting.set(file, next)
+    this.latest.set(file, next)
+    const forget = (): void => {
+      if (this.latest.get(file) === next) this.latest.delete(file)
+    }
+    next.then(forget, forget)
+    return next
   }
 
   async writeFile(runId: string, name: string, bytes: Uint8Array | string): Promise<void> {
@@ -107,5 +146,43 @@ export class RunStore {
       }
     }
     return runs
+  }
+}
+
+/**
+ * rows.json the way writeJsonAtomically writes a file (temporary file, fsync, rename, folder
+ * fsync), but one row per line and a slice of rows at a time: serialising 100,000 rows at once
+ * would hold main for a second or more.
+ */
+async function writeRowsAtomically(file: string, rows: readonly RunRow[]): Promise<void> {
+  const folder = dirname(file)
+  await mkdir(folder, { recursive: true })
+  const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`
+  try {
+    const handle = await open(temporary, 'w', 0o600)
+    try {
+      // writeFile writes at the handle's position and until every byte is written.
+      await handle.writeFile('[\n')
+      for (let start = 0; start < rows.length; start += ROWS_PER_SLICE) {
+        if (start > 0) await nextTurn()
+        const slice = rows.slice(start, start + ROWS_PER_SLICE).map((row) => JSON.stringify(row))
+        await handle.writeFile(`${start > 0 ? ',\n' : ''}${slice.join(',\n')}`)
+      }
+      await handle.writeFile('\n]\n')
+      await handle.sync()
+    } finally {
+      await handle.close()
+    }
+    await rename(temporary, file)
+  } catch (error) {
+    await rm(temporary, { force: true })
+    throw error
+  }
+  if (process.platform === 'win32') return
+  const directory = await open(folder, 'r')
+  try {
+    await directory.sync()
+  } finally {
+    await directory.close()
   }
 }

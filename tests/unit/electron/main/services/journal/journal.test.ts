@@ -1,8 +1,9 @@
 /** The journal on real files: durability across reopen, torn ends, one writer, Verify, refusals. */
-import { mkdtemp, readdir, readFile, stat, writeFile, appendFile, truncate } from 'node:fs/promises'
+import { readFileSync } from 'node:fs'
+import { mkdtemp, open as openFile, readdir, readFile, stat, writeFile, appendFile, truncate } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import {
   JOURNAL_FILE_NAME,
   JournalInUseError,
@@ -354,5 +355,86 @@ describe('journal: refusals', () => {
     const journal = await open(await tempDir())
     await close(journal)
     await expect(journal.record(intent('pay-1'))).rejects.toThrow(/closed/)
+  })
+})
+
+describe('journal: group commit', () => {
+  /** The prototype of the handles fs/promises opens, to watch or fail their writes and fsyncs. */
+  async function fileHandlePrototype(directory: string) {
+    const handle = await openFile(join(directory, 'probe'), 'w')
+    const prototype = Object.getPrototypeOf(handle) as { sync(): Promise<void>; writeFile(data: string): Promise<void> }
+    await handle.close()
+    return prototype
+  }
+  afterEach(() => {
+    vi.restoreAllMocks()
+  })
+
+  it('calls made while a write is under way share one fsync, and none returns before its record is on disk', async () => {
+    const directory = await tempDir()
+    const journal = await open(directory)
+    const syncs = vi.spyOn(await fileHandlePrototype(directory), 'sync')
+    await journal.record(intent('first'))
+    syncs.mockClear()
+    const onDiskWhenAnswered: boolean[] = []
+    await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        journal.record(intent(`pay-${i}`)).then(() => {
+          onDiskWhenAnswered.push(readFileSync(fileOf(directory), 'utf8').includes(`"reference":"pay-${i}"`))
+        }),
+      ),
+    )
+    expect(onDiskWhenAnswered).toHaveLength(30)
+    expect(onDiskWhenAnswered.every(Boolean)).toBe(true)
+    expect(syncs.mock.calls.length).toBeLessThan(30)
+    expect(syncs.mock.calls.length).toBeGreaterThanOrEqual(1)
+    // In the order the calls were made, and chained.
+    const references = (await lines(directory)).map((line) => (JSON.parse(line) as { reference: string }).reference)
+    expect(references).toEqual(['first', ...Array.from({ length: 30 }, (_, i) => `pay-${i}`)])
+    expect(await journal.verify()).toEqual({ ok: true, records: 31 })
+  })
+
+  it('a call refused inside a group fails alone; the others are written', async () => {
+    const directory = await tempDir()
+    const journal = await open(directory)
+    await journal.record(intent('pay-0'))
+    const results = await Promise.allSettled([
+      journal.append('pay-0', { state: 'sent', note: 'Sent' }),
+      journal.record(intent('pay-1')),
+      journal.appendMany([{ intent: intent('pay-2') }, { intent: intent('pay-1') }]),
+      journal.record(intent('pay-3')),
+    ])
+    expect(results.map((r) => r.status)).toEqual(['fulfilled', 'fulfilled', 'rejected', 'fulfilled'])
+    expect(journal.has('pay-2')).toBe(false)
+    expect(journal.get('pay-0')!.state).toBe('sent')
+    expect(journal.status.records).toBe(4)
+    expect(await journal.verify()).toEqual({ ok: true, records: 4 })
+  })
+
+  it('a failed write fails every call of its group and puts the views and the file back', async () => {
+    const directory = await tempDir()
+    const journal = await open(directory)
+    await journal.record(intent('pay-0'))
+    const before = journal.get('pay-0')
+    const prototype = await fileHandlePrototype(directory)
+    const original = prototype.writeFile
+    vi.spyOn(prototype, 'writeFile').mockImplementationOnce(async function (this: unknown, data: string) {
+      // Half of it reaches the file, then the disk gives up.
+      await original.call(this, data.slice(0, Math.floor(data.length / 2)))
+      throw new Error('ENOSPC: no space left on device')
+    })
+    const results = await Promise.allSettled([
+      journal.append('pay-0', { state: 'sent', note: 'Sent' }),
+      journal.record(intent('pay-1')),
+      journal.record(intent('pay-2')),
+    ])
+    expect(results.every((r) => r.status === 'rejected')).toBe(true)
+    expect(journal.get('pay-0')).toEqual(before)
+    expect(journal.has('pay-1')).toBe(false)
+    expect(journal.status.records).toBe(1)
+    expect(await lines(directory)).toHaveLength(1)
+    // The journal carries on from where it was.
+    await journal.record(intent('pay-1'))
+    expect(await journal.verify()).toEqual({ ok: true, records: 2 })
   })
 })

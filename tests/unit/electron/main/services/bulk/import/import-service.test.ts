@@ -4,8 +4,10 @@
  * per header layout, and 100,000 rows.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { Worker } from 'node:worker_threads'
 import { afterAll, describe, expect, it } from 'vitest'
 import type {
   BulkFileError,
@@ -14,6 +16,13 @@ import type {
   BulkWorkbookSummary,
 } from '../../../../../../../shared/domain/bulk'
 import { createBulkImportService } from '../../../../../../../electron/main/services/bulk/import/import-service'
+import {
+  CHUNKS_IN_FLIGHT,
+  type MoreRequest,
+  type ResultChunk,
+  type WorkerReply,
+  type WorkerRequest,
+} from '../../../../../../../electron/main/services/bulk/import/worker-protocol'
 import { manyRows } from '../../../../../../fixtures/sheets/corpus'
 
 const dir = mkdtempSync(join(tmpdir(), 'payout-desk-import-'))
@@ -140,4 +149,57 @@ describe('import service (worker)', () => {
       'too_many_rows',
     )
   }, 120_000)
+
+  it('sends the result in slices, no more than two ahead of what main has taken', async () => {
+    const file = join(dir, 'slices.csv')
+    writeFileSync(file, manyRows(5_000, 'csv'))
+    // The worker as import-service starts it from source.
+    const source = join(__dirname, '../../../../../../../electron/main/services/bulk/import/import-worker.ts')
+    const tsx = createRequire(source).resolve('tsx/cjs')
+    const request: WorkerRequest = {
+      op: 'import',
+      source: { path: file },
+      options: { currency: 'NGN' },
+      remembered: [],
+    }
+    const worker = new Worker(`require(${JSON.stringify(tsx)}); require(${JSON.stringify(source)})`, {
+      eval: true,
+      workerData: request,
+    })
+    try {
+      const replies: WorkerReply[] = []
+      let arrived: () => void = () => undefined
+      worker.on('message', (reply: WorkerReply) => {
+        replies.push(reply)
+        arrived()
+      })
+      const next = (): Promise<WorkerReply> =>
+        new Promise((resolve) => {
+          const before = replies.length
+          arrived = () => {
+            const reply = replies.slice(before).find((r) => r.type !== 'progress')
+            if (reply) resolve(reply)
+          }
+          arrived()
+        })
+      const chunks = (): ResultChunk[] => replies.filter((r): r is ResultChunk => r.type === 'chunk')
+      expect(await next()).toMatchObject({ type: 'chunk', list: 'items' })
+      // Two slices are out; nothing more comes until main asks.
+      await new Promise((resolve) => setTimeout(resolve, 300))
+      expect(chunks()).toHaveLength(CHUNKS_IN_FLIGHT)
+      expect(replies.some((r) => r.type === 'done')).toBe(false)
+      const until = (done: () => boolean): Promise<void> =>
+        new Promise((resolve) => {
+          const check = (): void => (done() ? resolve() : void setTimeout(check, 10))
+          check()
+        })
+      // Main takes one: the third and last slice comes, then 'done'.
+      worker.postMessage({ type: 'more' } satisfies MoreRequest)
+      await until(() => replies.some((r) => r.type === 'done'))
+      expect(chunks().map((c) => c.values.length)).toEqual([2_000, 2_000, 1_000])
+      expect(replies.at(-1)).toMatchObject({ type: 'done' })
+    } finally {
+      await worker.terminate()
+    }
+  }, 60_000)
 })

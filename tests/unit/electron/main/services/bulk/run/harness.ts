@@ -6,7 +6,8 @@
 import { join } from 'node:path'
 import type { BulkImportResult, BulkItem } from '../../../../../../../shared/domain/bulk'
 import type { DesktopNotice } from '../../../../../../../electron/main/adapters/desktop'
-import { bulkEndpoints } from '../../../../../../../electron/main/services/api/bulk'
+import { bulkEndpoints, type BulkEndpoints } from '../../../../../../../electron/main/services/api/bulk'
+import { lookupEndpoints, type LookupEndpoints } from '../../../../../../../electron/main/services/api/lookups'
 import { createPaymentsClient } from '../../../../../../../electron/main/services/api/payments-client'
 import { bulkBatchVerifier } from '../../../../../../../electron/main/services/bulk/run/batch-sender'
 import { RunService } from '../../../../../../../electron/main/services/bulk/run/run-service'
@@ -34,6 +35,11 @@ export async function openHarness(options: {
   resolveConcurrency?: number
   submitConcurrency?: number
   saveRowsEveryMs?: number
+  /** Wraps the endpoints the run uses (to watch or count its requests). */
+  wrapApi?: (api: { bulk: BulkEndpoints; lookups: LookupEndpoints }) => {
+    bulk: BulkEndpoints
+    lookups: LookupEndpoints
+  }
 }): Promise<Harness> {
   const journal = await openJournal(join(options.userDataDir, 'journal'))
   const client = createPaymentsClient({
@@ -41,7 +47,8 @@ export async function openHarness(options: {
     secretKey: options.secretKey,
     timeoutMs: options.timeoutMs ?? 5000,
   })
-  const bulk = bulkEndpoints(client)
+  const plain = { bulk: bulkEndpoints(client), lookups: lookupEndpoints(client) }
+  const { bulk, lookups } = options.wrapApi ? options.wrapApi(plain) : plain
   const reconciler = createReconciler(journal)
   reconciler.register(
     'bulk_batch',
@@ -51,7 +58,7 @@ export async function openHarness(options: {
   const service = new RunService({
     store: new RunStore(join(options.userDataDir, RUNS_FOLDER)),
     journal,
-    apiFor: async () => ({ profileId: 'sandbox', mode: options.mode ?? 'sandbox', bulk }),
+    apiFor: async () => ({ profileId: 'sandbox', mode: options.mode ?? 'sandbox', bulk, lookups }),
     events: { runChanged: () => undefined, rowsChanged: () => undefined, progress: () => undefined },
     notify: (notice) => notices.push(notice),
     now: () => new Date(),

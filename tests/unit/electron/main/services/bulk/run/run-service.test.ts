@@ -4,6 +4,7 @@
  * limit), monitoring to the end, retry of the failed rows, the report and the evidence pack. The
  * simulator is asked in the end that every row was paid exactly once.
  */
+import { readFileSync } from 'node:fs'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -261,5 +262,83 @@ describe('a bulk run against the simulator', () => {
     await waitFor(() => service.view(view.id).stage === 'completed', 'the resumed run to complete')
     const paid = (await simulatorPayouts(sandbox.url, KEY)).map((p) => p.reference)
     expect(paid.sort()).toEqual(sheet.items.map((i) => i.reference).sort())
+  })
+
+  it('has each batch intent on disk before its request leaves, and every answer on disk once it leaves submitting', async () => {
+    const onDisk = (): Array<{ type: string; reference: string; state?: string }> =>
+      readFileSync(join(dir, 'journal', 'journal.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { type: string; reference: string; state?: string })
+    const intentOnDiskAtSend: boolean[] = []
+    let inFlight = 0
+    let mostInFlight = 0
+    const { service } = await open({
+      submitConcurrency: 4,
+      pollMs: 60_000,
+      wrapApi: ({ bulk, lookups }) => ({
+        lookups,
+        bulk: {
+          ...bulk,
+          initiate: async (body) => {
+            intentOnDiskAtSend.push(onDisk().some((r) => r.type === 'intent' && r.reference === body.batch_reference))
+            inFlight++
+            mostInFlight = Math.max(mostInFlight, inFlight)
+            try {
+              return await bulk.initiate(body)
+            } finally {
+              inFlight--
+            }
+          },
+        },
+      }),
+    })
+    await sandboxAdmin(sandbox.url, KEY, 'POST', '/__sandbox/faults', {
+      path: '/api/v1/transactions/disburse/bulk',
+      kind: 'latency',
+      ms: 60,
+      count: 100,
+    })
+    const sheet = sheetOf(1000)
+    const view = await service.create({ result: sheet, bytes: csvBytes(sheet), currency: 'NGN' })
+    await service.toReview(view.id)
+    await service.submit(view.id)
+    await waitFor(() => service.view(view.id).stage !== 'submitting', 'the submission')
+    expect(service.view(view.id).stage).toBe('monitoring')
+    expect(intentOnDiskAtSend).toHaveLength(20)
+    expect(intentOnDiskAtSend.every(Boolean)).toBe(true)
+    // The pool keeps its four lanes busy.
+    expect(mostInFlight).toBe(4)
+    const records = onDisk()
+    for (const batch of service.view(view.id).batches)
+      expect(records.some((r) => r.reference === batch.reference && r.state === 'processing')).toBe(true)
+  })
+
+  it('checks each distinct account once, with the country code the spec asks for', async () => {
+    const asked: Array<{ bank: string; account: string; currency: string }> = []
+    const { service } = await open({
+      wrapApi: ({ bulk, lookups }) => ({
+        bulk,
+        lookups: {
+          ...lookups,
+          resolveBank: (input) => {
+            asked.push(input)
+            return lookups.resolveBank(input)
+          },
+        },
+      }),
+    })
+    const sheet = sheetOf(6)
+    // Rows 2 and 5 pay the account of row 1.
+    for (const i of [2, 5]) sheet.items[i]!.account_number = sheet.items[1]!.account_number
+    const view = await service.create({ result: sheet, bytes: csvBytes(sheet), currency: 'NGN' })
+    await service.startResolution(view.id)
+    await service.idle()
+    expect(asked).toHaveLength(4)
+    expect(new Set(asked.map((a) => a.currency))).toEqual(new Set(['NG']))
+    const rows = service.rows(view.id)
+    expect(rows.every((r) => r.resolution === 'mismatch' || r.resolution === 'matched')).toBe(true)
+    expect(rows[2]!.resolvedName).toBe(rows[1]!.resolvedName)
+    expect(rows[5]!.resolvedName).toBe(rows[1]!.resolvedName)
   })
 })
