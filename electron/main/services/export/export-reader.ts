@@ -46,7 +46,17 @@ export interface KnownLayout {
 
 const CELL_KINDS: readonly ExportCellKind[] = ['text', 'amount', 'date', 'integer']
 
-export function readExportFile(bytes: Uint8Array, fileName: string, layouts: readonly KnownLayout[]): ReviewedTable {
+/** How an XLSX is read: the fast reader first (the app), or SheetJS alone (the benchmark's comparison). */
+export interface ReadOptions {
+  xlsxReader?: 'fast-then-sheetjs' | 'sheetjs'
+}
+
+export function readExportFile(
+  bytes: Uint8Array,
+  fileName: string,
+  layouts: readonly KnownLayout[],
+  options: ReadOptions = {},
+): ReviewedTable {
   if (bytes.length === 0) throw new ExportFileProblem(fileName, 'the file is empty.')
   if (bytes.length > MAX_REVIEW_BYTES) {
     throw new ExportFileProblem(
@@ -54,7 +64,11 @@ export function readExportFile(bytes: Uint8Array, fileName: string, layouts: rea
       `the file is larger than ${MAX_REVIEW_BYTES / 1024 / 1024} MiB; no export of ours is that big.`,
     )
   }
-  if (bytes[0] === 0x50 && bytes[1] === 0x4b) return readXlsx(bytes, fileName)
+  if (bytes[0] === 0x50 && bytes[1] === 0x4b) {
+    return options.xlsxReader === 'sheetjs'
+      ? readWorkbook(sheetJsSheets(bytes, fileName), fileName)
+      : readXlsx(bytes, fileName)
+  }
   if (bytes[0] === 0xd0 && bytes[1] === 0xcf && bytes[2] === 0x11 && bytes[3] === 0xe0) {
     throw new ExportFileProblem(
       fileName,
