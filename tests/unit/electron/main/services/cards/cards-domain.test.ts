@@ -117,9 +117,19 @@ describe('cardholders', () => {
 
     const pdf = await domain.handlers['cards:dropIdentityFile']({
       name: 'licence.pdf',
-      base64: Buffer.from('%PDF-1.4\n%\xe2\xe3\n1 0 obj\n').toString('base64'),
+      base64: Buffer.from('%PDF-1.4\n%\xe2\xe3\n1 0 obj\n<<>>\nendobj\n%%EOF\n').toString('base64'),
     })
     expect(pdf).toMatchObject({ kind: 'pdf', previewUrl: null })
+    // The same PDF cut short: refused, naming the file and why.
+    const cut = await failureOf(() =>
+      domain.handlers['cards:dropIdentityFile']({
+        name: 'licence.pdf',
+        base64: Buffer.from('%PDF-1.4\n%\xe2\xe3\n1 0 obj\n').toString('base64'),
+      }),
+    )
+    expect(cut.message).toBe(
+      'licence.pdf: The file starts as a PDF but is cut short (it has no end): save or scan the document again.',
+    )
   })
 
   it('answers field by field: the rules of shared before sending, the service after', async () => {
