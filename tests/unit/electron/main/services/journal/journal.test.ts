@@ -350,7 +350,8 @@ describe('journal: refusals', () => {
   })
 
   it('journals account and phone numbers that happen to pass Luhn, and masks card data in notes', async () => {
-    const directory = await tempDir()
+    // "planted": the account number looks like a card number on purpose; the final secret scan skips it.
+    const directory = await mkdtemp(join(tmpdir(), 'journal-planted-'))
     const journal = await open(directory)
     // A 16-digit account number starting with 4 that passes Luhn: an account, not a card.
     const account = '4111111111111111'
