@@ -38,4 +38,16 @@ describe('diagnostics text', () => {
     )
     expect(maskedLogLine('plain text with user@example.com')).toBe('plain text with user@example.com')
   })
+
+  it('masks card data in log lines the same way as the log does (a line written before masking, or by hand)', () => {
+    const text = diagnosticsText(
+      about,
+      ['[error] authorize failed {"pin":"1234","otp":"123456"} cvv=739 card 4084 1278 8317 2787'],
+      new Date('2026-01-02T03:04:05Z'),
+    )
+    expect(text).toContain(
+      '[error] authorize failed {"pin":"[redacted]","otp":"[redacted]"} cvv=[redacted] card [redacted]',
+    )
+    expect(text).not.toMatch(/1234|123456|739|2787/)
+  })
 })
