@@ -4,7 +4,7 @@
  * file, how long it took and the child's peak memory.
  */
 import { execFile } from 'node:child_process'
-import { createHash } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -25,17 +25,18 @@ export function hostileCorpusDir(): string {
   const base = process.env['PAYOUT_DESK_REAL_TMPDIR'] ?? tmpdir()
   const dir = join(base, `payout-desk-hostile-corpus-${hash.digest('hex').slice(0, 12)}`)
   if (existsSync(join(dir, '.complete'))) return dir
-  const building = `${dir}.${process.pid}.building`
-  rmSync(building, { recursive: true, force: true })
+  // Test files may run as threads of one process: a name of its own for each builder.
+  const building = `${dir}.${randomBytes(6).toString('hex')}.building`
   mkdirSync(building, { recursive: true })
   writeCorpus(building)
   mkdirSync(join(building, '.complete'))
   try {
     renameSync(building, dir)
   } catch {
-    // Another test file built it first.
+    // Another test file built it first (same files, byte for byte).
     rmSync(building, { recursive: true, force: true })
   }
+  if (!existsSync(join(dir, '.complete'))) throw new Error(`the hostile corpus could not be built in ${dir}`)
   return dir
 }
 

@@ -110,7 +110,11 @@ const SCHEME_CREDENTIAL = /\b(Bearer)(\s+)([A-Za-z0-9._~+/=-]{6,})/g
 /** `scheme://user:password@host`: the user information. */
 const URL_CREDENTIALS = /(\b[a-z][a-z0-9+.-]*:\/\/)[^/\s@"']+@/gi
 
+/** Every field pattern needs one of these; most log lines and notes have none and skip the patterns. */
+const FIELD_MARKS = /["=:]|Bearer/
+
 function maskFields(text: string): string {
+  if (!FIELD_MARKS.test(text)) return text
   return text
     .replace(JSON_FIELD, (whole, key: string, colon: string) =>
       isMaskedFieldName(key) ? `"${key}"${colon}"${MASK}"` : whole,
