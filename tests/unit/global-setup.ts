@@ -30,7 +30,8 @@ export default function setup(): () => Promise<void> {
       if (!process.env['PAYOUT_DESK_KEEP_SCAN_ROOT']) rmSync(root, { recursive: true, force: true })
       // The hostile corpus (tests/unit/hostile/hostile-corpus.ts) is built outside the root: test input.
       for (const name of readdirSync(realTmp)) {
-        if (name.startsWith('payout-desk-hostile-corpus-'))
+        // Only a finished one: a corpus being built belongs to a run still going.
+        if (name.startsWith('payout-desk-hostile-corpus-') && !name.endsWith('.building'))
           rmSync(join(realTmp, name), { recursive: true, force: true })
       }
     }
