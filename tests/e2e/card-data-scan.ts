@@ -96,12 +96,18 @@ const near = (word: string, value: string): RegExp =>
   new RegExp(`\\b${word}\\b[^0-9\\n]{0,24}(?<![0-9])${value}(?![0-9])`, 'i')
 const PIN_AND_OTP = [
   { what: 'the test cards’ PIN', pattern: near('(?:pin|passcode)', CORRECT_PIN) },
-  { what: 'the test cards’ OTP', pattern: near('(?:otp|one-time password|code)', CORRECT_OTP) },
+  { what: 'the test cards’ OTP', pattern: near('(?:otp|one-time password|one-time code)', CORRECT_OTP) },
 ]
 
 export interface ScanOptions {
-  /** Also look for the PIN and OTP of the simulator's test cards as numbers of their own. */
+  /** Also look for the PIN and OTP of the simulator's test cards where a word names them. */
   testCardCodes?: boolean
+  /**
+   * How a CVV counts: as any number of its own (one app's files, after one cards test), or only
+   * where a word names it as a code (a whole run's files against every CVV any simulator issued:
+   * a big sheet holds most three-digit numbers somewhere).
+   */
+  cvv?: 'standalone' | 'named'
 }
 
 /** What of `secrets` (or other needles, or the patterns) a block of bytes holds, in UTF-8 or UTF-16LE. */
@@ -141,7 +147,11 @@ export function findInBytes(
   for (const { encoding, text } of texts) {
     for (const secret of secrets) {
       if (text.includes(secret.pan)) add(`PAN of ${secret.reference}`, encoding)
-      if (standalone(secret.cvv).test(text)) add(`CVV of ${secret.reference}`, encoding)
+      const cvv =
+        options.cvv === 'named'
+          ? near('(?:cvv2?|cvc2?|csc|security code|card code)', secret.cvv)
+          : standalone(secret.cvv)
+      if (cvv.test(text)) add(`CVV of ${secret.reference}`, encoding)
     }
     for (const needle of needles) {
       if (text.includes(needle)) add(`"${needle.slice(0, 12)}…"`, encoding)
@@ -168,9 +178,10 @@ export async function scanForCardData(options: {
   secrets: readonly CardSecret[]
   needles?: readonly string[]
   testCardCodes?: boolean
+  cvv?: ScanOptions['cvv']
 }): Promise<{ files: string[]; findings: Finding[] }> {
   const files = [...new Set((await Promise.all(options.paths.map(filesUnder))).flat())]
-  const scan: ScanOptions = { testCardCodes: options.testCardCodes ?? false }
+  const scan: ScanOptions = { testCardCodes: options.testCardCodes ?? false, cvv: options.cvv ?? 'standalone' }
   const findings: Finding[] = []
   for (const file of files) {
     findings.push(...findInBytes(file, await readFile(file), options.secrets, options.needles, scan))

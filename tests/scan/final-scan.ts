@@ -1,7 +1,8 @@
 /**
  * The scan at the end of a whole test run (vitest and Playwright alike): every file under the run's
  * scan root, kept or removed by its test, for every test key, every card number (by pattern and by
- * the PANs and CVVs the simulators issued), and the PIN and OTP of the simulator's test cards.
+ * the PANs the simulators issued), the CVVs they issued and the test cards' PIN and OTP where a word
+ * names them as such, and card-data fields with a value.
  */
 import { readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -32,6 +33,7 @@ export async function finalScan(root: string): Promise<{ files: number; findings
     secrets: cards,
     needles: [...keys],
     testCardCodes: true,
+    cvv: 'named',
   })
   return { files: files.length, findings }
 }

@@ -93,11 +93,18 @@ describe('the secret scan', () => {
       JSON.stringify({ cards: [card], keys: ['enc_generated_by_a_fixture_0001'] }),
     )
     await writeFile(join(root, 'removed', 'app-user-data', 'main.log'), 'key enc_generated_by_a_fixture_0001')
-    await writeFile(join(root, 'export.csv'), `${testKeys()[0]}`)
+    // An encryption key of a test: no pattern knows it, only the list read from the tests' sources.
+    const encryptionKey = testKeys().find((key) => key.includes('encryption-key'))!
+    await writeFile(join(root, 'export.csv'), encryptionKey)
+    // Across a whole run, a CVV counts where a word names it: a sheet holds most three-digit numbers.
+    await writeFile(join(root, 'report.csv'), 'row,customer\n482,Customer 482\n')
+    await writeFile(join(root, 'declined.log'), 'declined: security code 482 did not match')
     const { files, findings } = await finalScan(root)
-    expect(files).toBe(2)
-    expect(findings.map((finding) => finding.where.replace(root, ''))).toEqual(
-      expect.arrayContaining(['/removed/app-user-data/main.log', '/export.csv']),
-    )
+    expect(files).toBe(4)
+    expect(findings.map((finding) => `${finding.where.replace(root, '')}: ${finding.what}`).sort()).toEqual([
+      '/declined.log: CVV of card_x (UTF-8)',
+      `/export.csv: "${encryptionKey.slice(0, 12)}…" (UTF-8)`,
+      '/removed/app-user-data/main.log: "enc_generate…" (UTF-8)',
+    ])
   })
 })
