@@ -5,6 +5,9 @@ const chromium = process.env['PAYOUT_DESK_CHROMIUM'] ?? '/usr/bin/chromium'
 
 export default defineConfig({
   testDir: 'tests/e2e',
+  // Every file the tests write is kept until the run ends and scanned for secrets (tests/scan/).
+  globalSetup: './tests/e2e/global-setup.ts',
+  globalTeardown: './tests/e2e/global-teardown.ts',
   timeout: 60_000,
   expect: { timeout: 10_000 },
   // Every test starts its own bridge, simulator and user data: they are isolated, so files run in

@@ -4,6 +4,9 @@ export default defineConfig({
   test: {
     include: ['tests/unit/**/*.test.ts'],
     environment: 'node',
+    // Every file the tests write is kept until the run ends and scanned for secrets (tests/scan/).
+    globalSetup: ['tests/unit/global-setup.ts'],
+    setupFiles: ['tests/unit/setup-keep-removed.ts'],
     testTimeout: 20_000,
     hookTimeout: 20_000,
     // Two cores: keep workers few so the simulator's timers stay honest.

@@ -104,7 +104,8 @@ export async function createAppServices(options: {
   const journalDir = join(options.userDataDir, 'journal')
   let journal: Journal
   try {
-    journal = await openJournal(journalDir)
+    // The journal refuses values holding a key or card data main has registered with the log.
+    journal = await openJournal(journalDir, undefined, { secrets: log.secrets })
   } catch (error) {
     if (!(error instanceof JournalInUseError)) throw error
     log.warn('Journal in use by another copy of the app; this copy will send nothing', error.message)

@@ -6,6 +6,8 @@
  */
 import type { BulkColumnMapping, BulkCurrency, BulkField, BulkFinding, BulkItem } from '../domain/bulk'
 import { emailProblem } from '../rules/common'
+import { CUSTOMER_NAME_MAX_LENGTH, NARRATION_MAX_LENGTH } from '../rules/payouts'
+import { looksLikeCardNumber } from '../rules/sensitive-data'
 import { amountProblemOf, normaliseAmount, numberCellDecimal } from './amount'
 import { ACCOUNT_FORMATS, COUNTRY_OF_CURRENCY } from './banks'
 import { cellText, isNumberCell, type SheetCell, type SheetRow } from './cells'
@@ -133,7 +135,45 @@ export function itemFindings(item: BulkItem, context: ValidationContext, skip?: 
   else if (emailProblem(item.customer_email))
     add('customer_email', 'customer_email_invalid', `"${item.customer_email}" is not a valid e-mail address.`)
   if (item.narration === '') add('narration', 'narration_missing', 'The narration is empty.')
+  textFindings(item, add)
   return findings
+}
+
+/** Direction overrides and isolates: they can make a name read differently on screen than it is. */
+const DIRECTION_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/
+
+const TEXT_LIMITS = [
+  ['customer_name', 'customer name', CUSTOMER_NAME_MAX_LENGTH],
+  ['narration', 'narration', NARRATION_MAX_LENGTH],
+] as const
+
+/**
+ * Free text from a sheet (name and narration) as a careless or hostile hand writes it: too long for
+ * the service, a card number (never sent, never journaled), or characters that change how it reads.
+ */
+function textFindings(item: BulkItem, add: (column: BulkField, code: string, message: string) => void): void {
+  for (const [column, label, max] of TEXT_LIMITS) {
+    const text = item[column]
+    if (text.length > max)
+      add(
+        column,
+        `${column}_too_long`,
+        `The ${label} has ${text.length.toLocaleString('en-US')} characters; at most ${max} are sent.`,
+      )
+    if (looksLikeCardNumber(text))
+      add(
+        column,
+        'card_number',
+        `The ${label} looks like a card number: card numbers are never sent in a payout or kept in this desk's journal. Remove it.`,
+      )
+    const control = DIRECTION_CONTROLS.exec(text)
+    if (control)
+      add(
+        column,
+        'direction_control',
+        `The ${label} holds an invisible text-direction character (U+${control[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}) that can make it read differently on screen than it is sent. Type it again.`,
+      )
+  }
 }
 
 /**

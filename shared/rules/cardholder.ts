@@ -129,6 +129,30 @@ export function identityFileKind(head: Uint8Array): IdentityFileKind | null {
   return null
 }
 
+const IDENTITY_KIND_NAMES: Readonly<Record<IdentityFileKind, string>> = {
+  jpeg: 'JPEG image',
+  png: 'PNG image',
+  pdf: 'PDF',
+}
+
+/**
+ * Whether a document of this kind ends the way a whole one does, from its last bytes: a PNG with its
+ * IEND chunk, a JPEG with its end-of-image marker, a PDF with %%EOF (all allowing some trailing
+ * bytes). A file cut short (a broken download, a scan stopped half-way) is refused with the reason,
+ * rather than sent and refused by the service, or shown as a broken preview.
+ */
+export function identityFileEndProblem(kind: IdentityFileKind, tail: Uint8Array): string | null {
+  const text = Array.from(tail, (byte) => String.fromCharCode(byte)).join('')
+  const whole =
+    kind === 'png' ? text.includes('IEND') : kind === 'jpeg' ? text.includes('\xff\xd9') : text.includes('%%EOF')
+  return whole
+    ? null
+    : `The file starts as a ${IDENTITY_KIND_NAMES[kind]} but is cut short (it has no end): save or scan the document again.`
+}
+
+/** How many of a document's last bytes `identityFileEndProblem` needs. */
+export const IDENTITY_FILE_TAIL_BYTES = 1024
+
 export function formatFileSize(bytes: number): string {
   if (bytes < 1024) return `${bytes} bytes`
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KB`

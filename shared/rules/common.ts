@@ -4,6 +4,7 @@
  * inline and main can refuse the same value with the same words.
  */
 import { MoneyFormatError, toMinorUnits } from '../money'
+import { isSecretFieldName, looksLikeCardNumber, secretFieldMeaning } from './sensitive-data'
 
 /** Amount typed by a person: digits, at most two decimals, above zero. */
 export function amountProblem(text: string): string | null {
@@ -37,20 +38,32 @@ const METADATA_KEY = /^[A-Za-z0-9-]+$/
 
 /**
  * Spec section 8: a JSON object of at most 5 keys, each key at most 20 characters of A-Z a-z 0-9
- * and -, never an empty object (leave metadata out instead). Returns every problem, by key.
+ * and -, never an empty object (leave metadata out instead). And ours: metadata is sent to the
+ * service in the clear and kept in the desk's journal, so a key named like card data or a secret
+ * (`pin`, `cvv`, `number`, `secret-key` …) and a value holding a card number are refused up front,
+ * with the reason, rather than by the journal's guard after the user pressed Send. Returns every
+ * problem, by key.
  */
 export function metadataProblems(entries: ReadonlyArray<{ key: string; value: string }>): string[] {
   const problems: string[] = []
   if (entries.length > METADATA_MAX_KEYS) problems.push(`At most ${METADATA_MAX_KEYS} metadata keys are allowed.`)
   const seen = new Set<string>()
-  entries.forEach(({ key }, index) => {
+  entries.forEach(({ key, value }, index) => {
     const label = key === '' ? `Key ${index + 1}` : `Key "${key}"`
     if (key === '') problems.push(`${label} is empty.`)
     else if (key.length > METADATA_KEY_MAX_LENGTH)
       problems.push(`${label} is longer than ${METADATA_KEY_MAX_LENGTH} characters.`)
     else if (!METADATA_KEY.test(key)) problems.push(`${label} may use only letters A-Z, a-z, digits and -.`)
+    else if (isSecretFieldName(key))
+      problems.push(
+        `${label} is the name of ${secretFieldMeaning(key)}: metadata is sent in the clear and kept in this desk's journal, where card data and secrets never go. Use another name.`,
+      )
     if (key !== '' && seen.has(key)) problems.push(`${label} appears twice.`)
     seen.add(key)
+    if (looksLikeCardNumber(value))
+      problems.push(
+        `The value of ${label.charAt(0).toLowerCase()}${label.slice(1)} looks like a card number: card numbers are never sent as metadata or kept in this desk's journal. Remove it.`,
+      )
   })
   return problems
 }

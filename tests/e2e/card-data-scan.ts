@@ -1,11 +1,20 @@
 /**
- * Proof that card numbers and CVVs never reach a file: every card the simulator issued is read
- * back (PAN and CVV, straight from the simulator), and every file the app wrote is searched for
- * them as UTF-8 and as UTF-16LE bytes, inside ZIP containers (XLSX) too, plus any captured log text.
+ * Proof that keys, card numbers, CVVs, PINs and OTPs never reach a file: every file the app wrote
+ * is searched as UTF-8 and as UTF-16LE (both byte alignments), and inside ZIP containers (XLSX,
+ * evidence packs), recursively, plus any captured log text. It looks for
+ * - the secrets it is given: PANs and CVVs of the cards the simulator issued, keys, other needles;
+ * - what no file may hold whoever wrote it: any card number (by pattern and Luhn, the detector of
+ *   shared/rules/sensitive-data.ts), an API key (`sk_test_…`, `sk_live_…`, `sk_sandbox_…`), and a
+ *   field named pan, cvv, cvc, pin, otp or card number with a value in it (JSON or key=value);
+ * - the PIN and OTP the simulator's test cards take, where a word names them as a PIN or an OTP.
+ * Used after every cards test, by the final scan of every e2e run (tests/e2e/global-teardown.ts) and
+ * of every unit-test run (tests/unit/global-setup.ts).
  */
 import { readdir, readFile, stat } from 'node:fs/promises'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import { unzipSync } from 'fflate'
+import { cardNumbersIn } from '../../shared/rules/sensitive-data'
+import { CORRECT_OTP, CORRECT_PIN } from '../../electron/sandbox/test-cards'
 
 export interface CardSecret {
   reference: string
@@ -43,36 +52,80 @@ export async function cardSecretsAt(sandboxUrl: string, secretKey: string): Prom
   }
 }
 
+/**
+ * Files a scan leaves out: the simulator's own store (it is the payments service, not the app),
+ * tsx's cache of compiled sources (the code, not what it wrote), and anything a test planted on
+ * purpose, as input that looks like card data (a folder or file with "planted" in its name).
+ */
+export function isExcluded(path: string): boolean {
+  return (
+    /^sandbox-state.*\.jsonl$/.test(basename(path)) ||
+    /(^|[\\/])tsx-\d+([\\/]|$)/.test(path) ||
+    /(^|[\\/])[^\\/]*planted[^\\/]*([\\/]|$)/.test(path)
+  )
+}
+
 export async function filesUnder(path: string): Promise<string[]> {
   const info = await stat(path).catch(() => null)
   if (!info) return []
-  if (!info.isDirectory()) return [path]
+  if (!info.isDirectory()) return isExcluded(path) ? [] : [path]
   const entries = await readdir(path)
   return (await Promise.all(entries.map((entry) => filesUnder(join(path, entry))))).flat()
 }
 
 /**
- * A CVV is three or four digits: count it only as a number of its own, not inside other digits or
- * words, nor as the milliseconds of a log timestamp (`12:04:31.512`) or a part of an IP address
- * (`127.0.0.1`), which every log line has.
+ * A short secret (CVV, PIN, OTP) counted only as a number of its own: not inside other digits or
+ * words, nor the milliseconds of a log timestamp (`12:04:31.512`), a part of an IP address
+ * (`127.0.0.1`), or the whole part of an amount (`1234.50`).
  */
-function cvvPattern(cvv: string): RegExp {
-  return new RegExp(`(?<![0-9A-Za-z.:])${cvv}(?![0-9A-Za-z]|\\.[0-9])`)
+function standalone(value: string): RegExp {
+  return new RegExp(`(?<![0-9A-Za-z.:_-])${value}(?![0-9A-Za-z]|[.,][0-9])`)
 }
 
-/** What of `secrets` (or other needles) a block of bytes holds, in UTF-8 or UTF-16LE. */
+/** Any API key of the shapes the app and its tests use. */
+const KEY_PATTERN = /\b(?:sk|pk|rk)_(?:test|live|sandbox)_[A-Za-z0-9_]{6,}/
+/** A field named like card data with a value (not null, not masked) in JSON or key=value text. */
+const SECRET_FIELD =
+  /["']?\b(pan|cvv2?|cvc2?|pin|otp|card_?number|cardNumber)\b["']?\s*[:=]\s*(?!null\b|"?\[redacted\]|""|''|\s)["']?[0-9A-Za-z]/i
+
+/**
+ * The test cards' PIN and OTP where something names them as such ("PIN 1234", `otp: 123456`,
+ * `authorization.pin=1234`): on their own, four and six digits are row numbers and amounts.
+ */
+const near = (word: string, value: string): RegExp =>
+  new RegExp(`\\b${word}\\b[^0-9\\n]{0,24}(?<![0-9])${value}(?![0-9])`, 'i')
+const PIN_AND_OTP = [
+  { what: 'the test cards’ PIN', pattern: near('(?:pin|passcode)', CORRECT_PIN) },
+  { what: 'the test cards’ OTP', pattern: near('(?:otp|one-time password|one-time code)', CORRECT_OTP) },
+]
+
+export interface ScanOptions {
+  /** Also look for the PIN and OTP of the simulator's test cards where a word names them. */
+  testCardCodes?: boolean
+  /**
+   * How a CVV counts: as any number of its own (one app's files, after one cards test), or only
+   * where a word names it as a code (a whole run's files against every CVV any simulator issued:
+   * a big sheet holds most three-digit numbers somewhere).
+   */
+  cvv?: 'standalone' | 'named'
+}
+
+/** What of `secrets` (or other needles, or the patterns) a block of bytes holds, in UTF-8 or UTF-16LE. */
 export function findInBytes(
   where: string,
   bytes: Uint8Array,
   secrets: readonly CardSecret[],
   needles: readonly string[] = [],
+  options: ScanOptions = {},
 ): Finding[] {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   if (buffer.subarray(0, 4).equals(Buffer.from([0x50, 0x4b, 0x03, 0x04]))) {
-    // A ZIP (XLSX): its parts are compressed, so look inside each.
+    // A ZIP (XLSX, an evidence pack): its parts are compressed, so look inside each.
     try {
       const parts = unzipSync(new Uint8Array(buffer))
-      return Object.entries(parts).flatMap(([name, part]) => findInBytes(`${where}!${name}`, part, secrets, needles))
+      return Object.entries(parts).flatMap(([name, part]) =>
+        findInBytes(`${where}!${name}`, part, secrets, needles, options),
+      )
     } catch {
       // Not a readable ZIP after all: search the bytes as they are.
     }
@@ -84,31 +137,57 @@ export function findInBytes(
     // The UTF-16LE view of a file starting at an odd byte.
     { encoding: 'UTF-16LE', text: buffer.subarray(1).toString('utf16le') },
   ]
+  const found = new Set<string>()
+  const add = (what: string, encoding: string): void => {
+    const key = `${what} (${encoding})`
+    if (found.has(key)) return
+    found.add(key)
+    findings.push({ where, what: key })
+  }
   for (const { encoding, text } of texts) {
     for (const secret of secrets) {
-      if (text.includes(secret.pan)) findings.push({ where, what: `PAN of ${secret.reference} (${encoding})` })
-      if (cvvPattern(secret.cvv).test(text)) findings.push({ where, what: `CVV of ${secret.reference} (${encoding})` })
+      if (text.includes(secret.pan)) add(`PAN of ${secret.reference}`, encoding)
+      const cvv =
+        options.cvv === 'named'
+          ? near('(?:cvv2?|cvc2?|csc|security code|card code)', secret.cvv)
+          : standalone(secret.cvv)
+      if (cvv.test(text)) add(`CVV of ${secret.reference}`, encoding)
     }
     for (const needle of needles) {
-      if (text.includes(needle)) findings.push({ where, what: `"${needle.slice(0, 12)}…" (${encoding})` })
+      if (text.includes(needle)) add(`"${needle.slice(0, 12)}…"`, encoding)
     }
-    if (/"(pan|cvv)"\s*:/i.test(text)) findings.push({ where, what: `a "pan" or "cvv" field (${encoding})` })
+    for (const { index, length } of cardNumbersIn(text)) {
+      const digits = text.slice(index, index + length).replace(/\D/g, '')
+      add(`a card number ${digits.slice(0, 6)}…${digits.slice(-4)} (by pattern)`, encoding)
+    }
+    const key = KEY_PATTERN.exec(text)
+    if (key) add(`an API key ${key[0].slice(0, 10)}…`, encoding)
+    const field = SECRET_FIELD.exec(text)
+    if (field) add(`a "${field[1]}" field with a value`, encoding)
+    if (options.testCardCodes) {
+      for (const { what, pattern } of PIN_AND_OTP) if (pattern.test(text)) add(what, encoding)
+    }
   }
   return findings
 }
 
-/** Searches every file under `paths` and every captured text. */
+/** Searches every file under `paths` (but the excluded ones) and every captured text. */
 export async function scanForCardData(options: {
   paths: readonly string[]
   texts?: ReadonlyArray<{ where: string; text: string }>
   secrets: readonly CardSecret[]
   needles?: readonly string[]
+  testCardCodes?: boolean
+  cvv?: ScanOptions['cvv']
 }): Promise<{ files: string[]; findings: Finding[] }> {
-  const files = (await Promise.all(options.paths.map(filesUnder))).flat()
+  const files = [...new Set((await Promise.all(options.paths.map(filesUnder))).flat())]
+  const scan: ScanOptions = { testCardCodes: options.testCardCodes ?? false, cvv: options.cvv ?? 'standalone' }
   const findings: Finding[] = []
-  for (const file of files) findings.push(...findInBytes(file, await readFile(file), options.secrets, options.needles))
+  for (const file of files) {
+    findings.push(...findInBytes(file, await readFile(file), options.secrets, options.needles, scan))
+  }
   for (const { where, text } of options.texts ?? []) {
-    findings.push(...findInBytes(where, Buffer.from(text, 'utf8'), options.secrets, options.needles))
+    findings.push(...findInBytes(where, Buffer.from(text, 'utf8'), options.secrets, options.needles, scan))
   }
   return { files, findings }
 }

@@ -4,7 +4,8 @@
  * renderer served by it, and Chromium opened on it. It records every answer the bridge sent, so
  * tests can prove that no secret ever crossed to the renderer.
  */
-import { mkdir, mkdtemp, rm } from 'node:fs/promises'
+import { randomBytes } from 'node:crypto'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { test as base, expect } from '@playwright/test'
@@ -12,6 +13,43 @@ import type { Page } from '@playwright/test'
 import { startBridgeApp } from '../../electron/main/bridge-app'
 import type { RunningBridgeApp } from '../../electron/main/bridge-app'
 import { KeytarSecretStore } from '../../electron/main/services/secrets/keytar-secret-store'
+import type { SecretStore } from '../../electron/main/services/secrets/secret-store'
+import { MANIFEST_DIR } from '../scan/final-scan'
+import type { SecretsManifest } from '../scan/final-scan'
+import { keepRemovedFiles, SCAN_ROOT_ENV } from '../scan/keep-removed'
+import { cardSecretsAt } from './card-data-scan'
+
+// What a test removes is kept for the scan at the end of the run (global-teardown.ts).
+keepRemovedFiles()
+
+/** The keychain, remembering every key a test saved or the app read, for the final scan. */
+function recordingKeychain(keychain: SecretStore, seen: Set<string>): SecretStore {
+  return {
+    async get(profileId, kind) {
+      const value = await keychain.get(profileId, kind)
+      if (value) seen.add(value)
+      return value
+    },
+    async set(profileId, kind, value) {
+      seen.add(value)
+      await keychain.set(profileId, kind, value)
+    },
+    delete: (profileId, kind) => keychain.delete(profileId, kind),
+  }
+}
+
+/** Tells the final scan what this app instance knew: its Sandbox keys, the keys used, the cards issued. */
+async function writeSecretsManifest(running: RunningBridgeApp, keys: Set<string>): Promise<void> {
+  const root = process.env[SCAN_ROOT_ENV]
+  if (!root) return
+  const { secretKey, encryptionKey } = await running.services.profiles.credentialsOf('sandbox')
+  const manifest: SecretsManifest = {
+    cards: await cardSecretsAt(running.services.sandbox.url, secretKey).catch(() => []),
+    keys: [...keys, secretKey, ...(encryptionKey ? [encryptionKey] : [])],
+  }
+  await mkdir(join(root, MANIFEST_DIR), { recursive: true })
+  await writeFile(join(root, MANIFEST_DIR, `${randomBytes(8).toString('hex')}.json`), JSON.stringify(manifest))
+}
 
 export const SCREENSHOT_DIR = resolve(__dirname, 'screenshots')
 
@@ -32,19 +70,21 @@ export const test = base.extend<{ app: AppFixture; keychainAvailable: boolean }>
   app: async ({ page, keychainAvailable }, use) => {
     const userDataDir = await mkdtemp(join(tmpdir(), 'payout-desk-e2e-'))
     const responses: string[] = []
+    const keysSeen = new Set<string>()
     const running = await startBridgeApp({
       userDataDir,
       staticDir: resolve(__dirname, '../../out/renderer'),
       sandboxSettleMs: 300,
       onResponse: (_channel, body) => responses.push(body),
       // keytar's own error on a machine with no session bus, through the real KeytarSecretStore.
-      ...(keychainAvailable
-        ? {}
-        : {
-            keychain: new KeytarSecretStore(async () => {
+      keychain: recordingKeychain(
+        keychainAvailable
+          ? new KeytarSecretStore()
+          : new KeytarSecretStore(async () => {
               throw new Error('Cannot autolaunch D-Bus without X11 $DISPLAY')
             }),
-          }),
+        keysSeen,
+      ),
     })
     page.on('pageerror', (error) => console.error('page error:', error.message))
     await page.goto(running.bridge.appUrl)
@@ -59,7 +99,9 @@ export const test = base.extend<{ app: AppFixture; keychainAvailable: boolean }>
         await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true })
       },
     })
+    await writeSecretsManifest(running, keysSeen)
     await running.close()
+    // Kept aside under the run's scan root (keep-removed.ts) until the final scan.
     await rm(userDataDir, { recursive: true, force: true })
   },
 })

@@ -12,7 +12,8 @@ import { scanForCardData } from './card-data-scan'
 const secret = { reference: 'card_x', pan: '5399831234567890', cvv: '482' }
 
 test('finds a PAN and a CVV in UTF-8, UTF-16LE and XLSX files, and nothing in clean ones', async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'payout-desk-scan-'))
+  // Outside the run's scan root: what is planted here must not fail the run's own final scan.
+  const dir = await mkdtemp(join(process.env['PAYOUT_DESK_REAL_TMPDIR'] ?? tmpdir(), 'payout-desk-scan-'))
   try {
     await writeFile(join(dir, 'clean.json'), JSON.stringify({ first_six: '539983', last_four: '7890', seq: 4821 }))
     const clean = await scanForCardData({ paths: [dir], secrets: [secret] })
@@ -26,15 +27,17 @@ test('finds a PAN and a CVV in UTF-8, UTF-16LE and XLSX files, and nothing in cl
       join(dir, 'cards.xlsx'),
       zipSync({ 'xl/sharedStrings.xml': strToU8(`<si><t>${secret.pan}</t></si>`) }),
     )
-    await writeFile(join(dir, 'settings.json'), '{"cvv": null}')
+    await writeFile(join(dir, 'settings.json'), '{"cvv": "911"}')
+    await writeFile(join(dir, 'kept.json'), '{"cvv": null, "pin": "[redacted]"}')
     const { findings } = await scanForCardData({ paths: [dir], secrets: [secret] })
     const where = (name: string) => findings.filter((finding) => finding.where.includes(name)).map((f) => f.what)
     expect(where('utf8.log')).toContain('PAN of card_x (UTF-8)')
     expect(where('utf16.txt')).toEqual(expect.arrayContaining(['PAN of card_x (UTF-16LE)', 'CVV of card_x (UTF-16LE)']))
     expect(where('odd.bin')).toContain('PAN of card_x (UTF-16LE)')
     expect(where('cards.xlsx!xl/sharedStrings.xml')).toContain('PAN of card_x (UTF-8)')
-    expect(where('settings.json')).toContain('a "pan" or "cvv" field (UTF-8)')
+    expect(where('settings.json')).toContain('a "cvv" field with a value (UTF-8)')
     expect(where('clean.json')).toEqual([])
+    expect(where('kept.json')).toEqual([])
   } finally {
     await rm(dir, { recursive: true, force: true })
   }

@@ -8,6 +8,7 @@ import type { z } from 'zod'
 import { channels, isChannel } from '../../../shared/ipc/contract'
 import type { Channel, ChannelParsedInput, ChannelResult } from '../../../shared/ipc/contract'
 import { AppFailure, fail, ok } from '../../../shared/result'
+import { maskText, maskValue } from '../services/masking/masking'
 import type { Result } from '../../../shared/result'
 
 export type ChannelHandlers = {
@@ -27,6 +28,9 @@ export type SenderPolicy = (sender: Sender) => string | null
 
 export interface RouterLog {
   error(message: string, detail?: unknown): void
+  /** Main's masking (AppLog): applied to every error text and detail before it leaves main. */
+  mask?(text: string): string
+  maskValue?<T>(value: T): T
 }
 
 export interface IpcRouter {
@@ -39,6 +43,14 @@ export function createRouter(options: {
   log?: RouterLog
 }): IpcRouter {
   const { handlers, senderPolicy, log = console } = options
+  // Without main's log (unit tests of the router), the patterns and field names still mask.
+  const masking: Required<Pick<RouterLog, 'mask' | 'maskValue'>> = {
+    mask: 'mask' in log && log.mask ? (text) => log.mask!(text) : (text) => maskText(text),
+    maskValue: 'maskValue' in log && log.maskValue ? (value) => log.maskValue!(value) : (value) => maskValue(value),
+  }
+  /** An expected failure as the renderer gets it: its text and details masked like every log line. */
+  const failure = (code: AppFailure['code'], message: string, details?: unknown) =>
+    fail(code, masking.mask(message), details === undefined ? details : masking.maskValue(details))
   return {
     async handle(channel, payload, sender) {
       const refusal = senderPolicy(sender)
@@ -59,17 +71,14 @@ export function createRouter(options: {
           : first.path
             ? `Invalid ${first.path}: ${first.message}.`
             : `The request is invalid: ${first.message}.`
-        return fail('bad_request', summary, {
-          channel,
-          issues,
-        })
+        return failure('bad_request', summary, { channel, issues })
       }
 
       const handler = handlers[channel] as (input: unknown) => Promise<unknown> | unknown
       try {
         return ok(await handler(parsed.data))
       } catch (error) {
-        if (error instanceof AppFailure) return fail(error.code, error.message, error.details)
+        if (error instanceof AppFailure) return failure(error.code, error.message, error.details)
         // A bug: keep the details in main's log, give the renderer a stable message only.
         log.error(`Unexpected failure in ${channel}`, error instanceof Error ? error.stack : error)
         return fail(

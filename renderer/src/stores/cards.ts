@@ -142,6 +142,8 @@ export const useCardsStore = defineStore('cards', () => {
   /** Not stored: the caller keeps the answer only while its drawer is open. */
   const reveal = (reference: string): Promise<Result<RevealedCardSecrets>> =>
     track(`reveal:${reference}`, () => api.cards.reveal({ reference }))
+  /** Tells main the number is hidden again, so it forgets it too. */
+  const hide = (reference: string): Promise<Result<null>> => callApi(() => api.cards.hide({ reference }))
   const exportList = (format: ExportFormat): Promise<Result<ExportResult>> =>
     track(`export:${format}`, () => api.cards.export({ format, filters: { ...filters } }))
   const copyNumber = (reference: string): Promise<Result<CopiedCardNumber>> =>
@@ -171,6 +173,7 @@ export const useCardsStore = defineStore('cards', () => {
     setPageSize,
     details,
     reveal,
+    hide,
     copyNumber,
     exportList,
   }

@@ -78,6 +78,8 @@ export const cardChannels = {
   'cards:details': { input: z.strictObject({ reference }), result: returns<CardDetails>() },
   /** The only answer that carries PAN and CVV: for the open details drawer, on an explicit click. */
   'cards:reveal': { input: z.strictObject({ reference }), result: returns<RevealedCardSecrets>() },
+  /** The drawer hid a revealed number again (or closed): main forgets the PAN and CVV it held. */
+  'cards:hide': { input: z.strictObject({ reference }), result: returns<null>() },
   /** Every card matching the filters, to XLSX or CSV through the save dialog; never PAN or CVV. */
   'cards:export': {
     input: z.strictObject({

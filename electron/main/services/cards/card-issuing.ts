@@ -99,7 +99,6 @@ export function createCardIssuing(
     const { api } = await context.apiFor(movement.profileId)
     try {
       const card = await api.cards.get(movement.reference)
-      context.log.addSecret(card.pan)
       const data = { card_status: card.status, first_six: card.first_six, last_four: card.last_four }
       if (card.status === 'pending') return { found: 'processing', note: 'The card exists and is pending.', data }
       return { found: 'success', note: `The card exists and is ${card.status}.`, data }
@@ -177,7 +176,6 @@ export function createCardIssuing(
     try {
       const { api } = await context.apiFor(movement.profileId)
       const card = await api.cards.get(reference)
-      context.log.addSecret(card.pan)
       if (card.status === 'pending') return schedulePoll(reference, attempt + 1)
       if (closed) return
       const after = await context.journal.append(reference, {

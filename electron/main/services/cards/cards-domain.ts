@@ -54,16 +54,18 @@ export function createCardDomain(
       'cards:issues': () => issuing.list(),
       'cards:list': async (query) =>
         cardListView(await (await context.apiFor()).api.cards.list(cardListFilters(query))),
-      'cards:details': async ({ reference }) => {
-        const card = await (await context.apiFor()).api.cards.get(reference)
-        context.log.addSecret(card.pan)
-        return cardDetailsView(card)
-      },
+      // The answer carries the PAN; the view leaves it out, and nothing here keeps it (masked by pattern).
+      'cards:details': async ({ reference }) =>
+        cardDetailsView(await (await context.apiFor()).api.cards.get(reference)),
       'cards:export': async ({ format, filters }) => {
         const { api } = await context.apiFor()
         return exportTableWithDialog(context, cardExportTable(await allCards(api.cards, filters)), format)
       },
       'cards:reveal': ({ reference }) => secrets.reveal(reference),
+      'cards:hide': ({ reference }) => {
+        secrets.hide(reference)
+        return null
+      },
       'cards:copyNumber': ({ reference }) => secrets.copyNumber(reference),
     },
     start: () => issuing.resume(),

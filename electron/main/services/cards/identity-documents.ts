@@ -7,7 +7,12 @@ import { randomBytes } from 'node:crypto'
 import { open } from 'node:fs/promises'
 import { basename } from 'node:path'
 import type { IdentityFileKind, IdentityImagePreview } from '../../../../shared/domain/cards'
-import { IDENTITY_FILE_MAX_BYTES, identityFileProblem } from '../../../../shared/rules/cardholder'
+import {
+  IDENTITY_FILE_MAX_BYTES,
+  IDENTITY_FILE_TAIL_BYTES,
+  identityFileEndProblem,
+  identityFileProblem,
+} from '../../../../shared/rules/cardholder'
 import { AppFailure } from '../../../../shared/result'
 import type { FileDialogs } from '../../adapters/desktop'
 
@@ -36,6 +41,10 @@ export function createIdentityDocuments(): IdentityDocuments {
   function hold(name: string, bytes: Buffer): IdentityImagePreview {
     const checked = identityFileProblem(bytes.subarray(0, 16), bytes.length)
     if (checked.problem !== null) throw new AppFailure('bad_request', `${name}: ${checked.problem}`)
+    // A JPEG's end marker may come before a trailer; the rest of the document is never that short.
+    const tail = bytes.subarray(Math.max(2, bytes.length - IDENTITY_FILE_TAIL_BYTES))
+    const cut = identityFileEndProblem(checked.kind, tail)
+    if (cut !== null) throw new AppFailure('bad_request', `${name}: ${cut}`)
     const base64 = bytes.toString('base64')
     const token = randomBytes(16).toString('hex')
     held.set(token, { name, kind: checked.kind, base64 })

@@ -1,19 +1,17 @@
 /**
  * The text of "Copy diagnostics", for a support ticket: versions, OS, the profile modes in use and
- * the last lines of the log. Pure. Keys never reach it (the log is masked as it is written); URL
- * credentials and secret-looking query values are scrubbed here too, in case a line carries a URL.
+ * the last lines of the log. Pure. The log is masked as it is written; each line goes through the
+ * same masking again here (URL credentials, credential query values, card-data fields, card
+ * numbers), in case a line was written by an older version or by hand.
  */
 import type { AboutInfo } from '../../../../shared/domain/diagnostics'
 import { PROFILE_MODES } from '../../../../shared/domain/profiles'
+import { maskText } from '../masking/masking'
 
 export const DIAGNOSTIC_LOG_LINES = 200
 
-const SECRET_QUERY = /([?&](?:[a-z_]*key|[a-z_]*token|[a-z_]*secret|signature|password|auth[a-z_]*)=)[^&#\s"']+/gi
-const URL_CREDENTIALS = /(\b[a-z][a-z0-9+.-]*:\/\/)[^/\s@"']+@/gi
-
-export function scrubUrls(text: string): string {
-  return text.replace(URL_CREDENTIALS, '$1[redacted]@').replace(SECRET_QUERY, '$1[redacted]')
-}
+/** A log line as "Copy diagnostics" gives it (the one masking of main, by field and by pattern). */
+export const maskedLogLine = (text: string): string => maskText(text)
 
 export function diagnosticsText(about: AboutInfo, logLines: readonly string[], at: Date): string {
   const runtime = [
@@ -30,7 +28,7 @@ export function diagnosticsText(about: AboutInfo, logLines: readonly string[], a
     `Profiles: active ${about.profileModes.active ?? 'none'}; ${counts}`,
     `Log file: ${about.logFile}`,
     `--- last ${logLines.length} log lines ---`,
-    ...logLines.map(scrubUrls),
+    ...logLines.map(maskedLogLine),
     '',
   ].join('\n')
 }

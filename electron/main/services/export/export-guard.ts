@@ -1,9 +1,11 @@
 /**
  * The last check before anything is written to an export: never a key, never a card number. A
  * column named like a secret or card field, or a value that looks like an API key or a full card
- * number (15 to 19 digits passing Luhn), stops the export with a clear message instead.
+ * number (by pattern and Luhn: shared/rules/sensitive-data.ts), stops the export with a clear
+ * message instead.
  */
 import { AppFailure } from '../../../../shared/result'
+import { looksLikeCardNumber } from '../../../../shared/rules/sensitive-data'
 import type { ExportTable } from '../../../../shared/domain/export'
 
 const FORBIDDEN_COLUMN =
@@ -12,46 +14,22 @@ const FORBIDDEN_COLUMN =
 /** sk_test_..., sk_live_..., pk_..., or a bearer header pasted into a narration. */
 const KEY_LIKE = /\b(?:sk|pk|rk)_(?:test|live)_[A-Za-z0-9]{4,}|\bBearer\s+\S{8,}/
 
-const DIGIT_RUN = /\d[\d -]{13,}\d/g
-
-function passesLuhn(digits: string): boolean {
-  let sum = 0
-  let double = false
-  for (let i = digits.length - 1; i >= 0; i--) {
-    let d = digits.charCodeAt(i) - 48
-    if (double) {
-      d *= 2
-      if (d > 9) d -= 9
-    }
-    sum += d
-    double = !double
-  }
-  return sum % 10 === 0
-}
-
-/** True when the text holds something that reads as a full card number. */
-export function looksLikeCardNumber(text: string): boolean {
-  for (const match of text.matchAll(DIGIT_RUN)) {
-    const digits = match[0].replace(/[ -]/g, '')
-    if (digits.length >= 15 && digits.length <= 19 && passesLuhn(digits)) return true
-  }
-  return false
-}
-
 /**
- * Cheap first look, without a regular expression: a card number needs 15 digits, a key an
- * underscore or "Bearer". Most cells (dates have 14 digits, references and amounts fewer) stop here.
+ * Cheap first look, without a regular expression: a card number needs 13 digits, a key an
+ * underscore or "Bearer". Most cells (references and amounts have fewer digits) stop here.
  */
 function worthALook(text: string): boolean {
   let digits = 0
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i)
     if (code >= 48 && code <= 57) {
-      if (++digits >= 15) return true
+      if (++digits >= 13) return true
     } else if (code === 95) return true
   }
   return text.includes('Bearer')
 }
+
+export { looksLikeCardNumber }
 
 export function looksLikeKey(text: string): boolean {
   return KEY_LIKE.test(text)

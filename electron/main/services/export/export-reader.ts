@@ -18,10 +18,17 @@ import { isCanonicalAmount } from './export-cells'
 import { EXPORT_FORMAT_VERSION, EXPORT_MARKER, MARKER_SHEET } from './export-marker'
 import { NotForFastReader, openWorkbookSheets } from './xlsx-reader'
 import type { RawValue, WorkbookSheets } from './xlsx-reader'
-import { ZipDamage } from './zip'
+import { ZipDamage, zipBombProblem, zipDirectory } from './zip'
 
 export const MAX_REVIEW_BYTES = 64 * 1024 * 1024
 export const MAX_REVIEW_ROWS = 1_000_000
+/**
+ * What a workbook may unpack to in all: our exports pack about 10:1 (100,000 rows are a 7 MB file
+ * and 73 MB of XML), so every file within MAX_REVIEW_BYTES that we could have written fits.
+ */
+export const MAX_REVIEW_UNPACKED_BYTES = 768 * 1024 * 1024
+/** Column keys our exports use: plain names, so a hostile marker cannot name `__proto__`. */
+const COLUMN_KEY = /^[a-z][a-z0-9_]{0,63}$/
 
 export class ExportFileProblem extends AppFailure {
   constructor(fileName: string, problem: string) {
@@ -46,7 +53,17 @@ export interface KnownLayout {
 
 const CELL_KINDS: readonly ExportCellKind[] = ['text', 'amount', 'date', 'integer']
 
-export function readExportFile(bytes: Uint8Array, fileName: string, layouts: readonly KnownLayout[]): ReviewedTable {
+/** How an XLSX is read: the fast reader first (the app), or SheetJS alone (the benchmark's comparison). */
+export interface ReadOptions {
+  xlsxReader?: 'fast-then-sheetjs' | 'sheetjs'
+}
+
+export function readExportFile(
+  bytes: Uint8Array,
+  fileName: string,
+  layouts: readonly KnownLayout[],
+  options: ReadOptions = {},
+): ReviewedTable {
   if (bytes.length === 0) throw new ExportFileProblem(fileName, 'the file is empty.')
   if (bytes.length > MAX_REVIEW_BYTES) {
     throw new ExportFileProblem(
@@ -54,7 +71,11 @@ export function readExportFile(bytes: Uint8Array, fileName: string, layouts: rea
       `the file is larger than ${MAX_REVIEW_BYTES / 1024 / 1024} MiB; no export of ours is that big.`,
     )
   }
-  if (bytes[0] === 0x50 && bytes[1] === 0x4b) return readXlsx(bytes, fileName)
+  if (bytes[0] === 0x50 && bytes[1] === 0x4b) {
+    return options.xlsxReader === 'sheetjs'
+      ? readWorkbook(sheetJsSheets(bytes, fileName), fileName)
+      : readXlsx(bytes, fileName)
+  }
   if (bytes[0] === 0xd0 && bytes[1] === 0xcf && bytes[2] === 0x11 && bytes[3] === 0xe0) {
     throw new ExportFileProblem(
       fileName,
@@ -119,6 +140,7 @@ function damaged(fileName: string, detail: string): ExportFileProblem {
  * same answer either way, only sooner.
  */
 function readXlsx(bytes: Uint8Array, fileName: string): ReviewedTable {
+  checkZip(bytes, fileName)
   try {
     const sheets = openWorkbookSheets(bytes)
     if (sheets) return readWorkbook(sheets, fileName)
@@ -127,6 +149,29 @@ function readXlsx(bytes: Uint8Array, fileName: string): ReviewedTable {
     if (!(error instanceof NotForFastReader)) throw error
   }
   return readWorkbook(sheetJsSheets(bytes, fileName), fileName)
+}
+
+/**
+ * Before any reader inflates anything: a ZIP that is not a workbook, a ZIP bomb, or more than an
+ * export of ours could unpack to, is refused from its central directory alone. (A ZIP fflate cannot
+ * list goes on to SheetJS, which says what is wrong with it.)
+ */
+function checkZip(bytes: Uint8Array, fileName: string): void {
+  const directory = zipDirectory(bytes)
+  if (!directory) return
+  const entries = [...directory.values()]
+  const bomb = zipBombProblem(entries)
+  if (bomb) throw new ExportFileProblem(fileName, `not a Payout Desk export, and not safe to open: ${bomb}.`)
+  if (!directory.has('xl/workbook.xml') && !directory.has('xl/workbook.bin')) {
+    throw new ExportFileProblem(fileName, 'not a Payout Desk export: it is a ZIP archive, but not an Excel workbook.')
+  }
+  const total = entries.reduce((sum, entry) => sum + entry.originalSize, 0)
+  if (total > MAX_REVIEW_UNPACKED_BYTES) {
+    throw new ExportFileProblem(
+      fileName,
+      `the workbook unpacks to ${Math.round(total / 1024 / 1024)} MB, more than any export of ours (${MAX_REVIEW_UNPACKED_BYTES / 1024 / 1024} MB).`,
+    )
+  }
 }
 
 function sheetJsSheets(bytes: Uint8Array, fileName: string): WorkbookSheets {
@@ -182,7 +227,10 @@ function readWorkbook(book: WorkbookSheets, fileName: string): ReviewedTable {
     header: String(row[1] ?? ''),
     kind: String(row[2] ?? '') as ExportCellKind,
   }))
-  if (columns.length === 0 || columns.some((column) => column.key === '' || !CELL_KINDS.includes(column.kind))) {
+  if (
+    columns.length === 0 ||
+    columns.some((column) => !COLUMN_KEY.test(column.key) || !CELL_KINDS.includes(column.kind))
+  ) {
     throw new ExportFileProblem(fileName, 'the file is damaged: its Payout Desk marker does not list the columns.')
   }
 
@@ -242,10 +290,13 @@ function denseRows(sheet: XLSX.WorkSheet): Array<Array<XLSX.CellObject | undefin
 
 // ---------- CSV ----------
 
-function readCsv(bytes: Uint8Array, fileName: string, layouts: readonly KnownLayout[]): ReviewedTable {
+/** The header row of a CSV, read from its first line (our headers never span lines). */
+function csvHeader(bytes: Uint8Array, fileName: string): string[] {
+  const newline = bytes.subarray(0, 64 * 1024).indexOf(0x0a)
+  const firstLine = newline < 0 ? bytes.subarray(0, 64 * 1024) : bytes.subarray(0, newline)
   let text: string
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+    text = new TextDecoder('utf-8', { fatal: true }).decode(firstLine)
   } catch {
     throw new ExportFileProblem(
       fileName,
@@ -258,15 +309,18 @@ function readCsv(bytes: Uint8Array, fileName: string, layouts: readonly KnownLay
       'not a Payout Desk export: it holds binary data, neither an XLSX workbook nor CSV text.',
     )
   }
-  let records: string[][]
   try {
-    records = parseCsv(text, MAX_REVIEW_ROWS + 1)
+    return (parseCsv(text.replace(/\r$/, ''), 1)[0] ?? []).map(restoreText)
   } catch (error) {
-    if (error instanceof CsvSyntaxError)
-      throw new ExportFileProblem(fileName, `the file is damaged at ${error.message}.`)
-    throw error
+    if (!(error instanceof CsvSyntaxError)) throw error
+    throw new ExportFileProblem(fileName, 'not a Payout Desk export: its first line is not a CSV header row.')
   }
-  const header = (records[0] ?? []).map(restoreText)
+}
+
+function readCsv(bytes: Uint8Array, fileName: string, layouts: readonly KnownLayout[]): ReviewedTable {
+  // The header row first, from the first line's bytes alone: a file that is not ours (a 50 MB
+  // sheet, a million empty lines) is refused before the rest is decoded or parsed.
+  const header = csvHeader(bytes, fileName)
   if (header[header.length - 2] === 'Count' && header[header.length - 1] === 'Total') {
     throw new ExportFileProblem(
       fileName,
@@ -282,6 +336,26 @@ function readCsv(bytes: Uint8Array, fileName: string, layouts: readonly KnownLay
       fileName,
       `not a Payout Desk export: its first row is not the header row of one (expected ${layouts.map((known) => known.columns.map((c) => c.header).join(', ')).join(' or ')}).`,
     )
+  }
+  let text: string
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes)
+  } catch {
+    throw new ExportFileProblem(
+      fileName,
+      'the file is damaged: it is not UTF-8 text throughout, as our CSV exports are.',
+    )
+  }
+  if (text.includes('\u0000')) {
+    throw new ExportFileProblem(fileName, 'the file is damaged: it holds binary data after its header row.')
+  }
+  let records: string[][]
+  try {
+    records = parseCsv(text, MAX_REVIEW_ROWS + 1)
+  } catch (error) {
+    if (error instanceof CsvSyntaxError)
+      throw new ExportFileProblem(fileName, `the file is damaged at ${error.message}.`)
+    throw error
   }
   const body = records.slice(1)
   // A final empty line is the CRLF after the last record in some editors; not data.

@@ -120,10 +120,49 @@ export interface ZipEntry {
   name: string
   /** 0 stored, 8 deflated. */
   compression: number
+  /** The packed size. */
+  size: number
   /** The unpacked size the directory declares. */
   originalSize: number
   /** The CRC-32 the directory declares. */
   crc: number
+}
+
+/**
+ * Limits on what a ZIP from a person may ask us to unpack, checked on its central directory before
+ * anything is inflated (the rule of Apache POI's ZipSecureFile): an entry that inflates more than 100
+ * times its packed size, once it passes 16 MiB, is a ZIP bomb; so is an archive of more than 5,000
+ * entries (a workbook has a few dozen parts; tens of thousands make readers crawl). Our own exports
+ * pack about 10:1, and spreadsheets saved by Excel or LibreOffice about as much.
+ */
+export const ZIP_LIMITS = {
+  maxEntries: 5_000,
+  maxInflationRatio: 100,
+  ratioCheckedFromBytes: 16 * 1024 * 1024,
+} as const
+
+export interface ZipListing {
+  name: string
+  /** Packed size. */
+  size: number
+  /** Unpacked size the directory declares. */
+  originalSize: number
+}
+
+/** What is wrong with an archive's directory as a ZIP bomb, said for a person; null when nothing. */
+export function zipBombProblem(entries: readonly ZipListing[]): string | null {
+  if (entries.length > ZIP_LIMITS.maxEntries)
+    return `it holds ${entries.length.toLocaleString('en-US')} parts, where a workbook has a few dozen`
+  for (const entry of entries) {
+    if (
+      entry.originalSize > ZIP_LIMITS.ratioCheckedFromBytes &&
+      entry.originalSize > entry.size * ZIP_LIMITS.maxInflationRatio
+    ) {
+      const mb = (bytes: number) => `${Math.round(bytes / 1024 / 1024).toLocaleString('en-US')} MB`
+      return `its part ${entry.name.slice(0, 80)} would unpack from ${Math.max(1, Math.round(entry.size / 1024)).toLocaleString('en-US')} KB to ${mb(entry.originalSize)} (a ZIP bomb)`
+    }
+  }
+  return null
 }
 
 /** A problem with an entry that the directory promised: the file is damaged. */
@@ -163,8 +202,8 @@ export function zipDirectory(bytes: Uint8Array): Map<string, ZipEntry> | null {
   const listed: Array<Omit<ZipEntry, 'crc'>> = []
   try {
     unzipSync(bytes, {
-      filter: ({ name, compression, originalSize }) => {
-        listed.push({ name, compression, originalSize })
+      filter: ({ name, compression, size, originalSize }) => {
+        listed.push({ name, compression, size, originalSize })
         return false
       },
     })

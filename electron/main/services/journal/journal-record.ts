@@ -5,6 +5,13 @@
  */
 import { createHash } from 'node:crypto'
 import type { MovementKind, MovementState, Verification } from '../../../../shared/domain/journal'
+import { AppFailure } from '../../../../shared/result'
+import {
+  isSecretFieldName,
+  looksLikeCardNumber,
+  normaliseFieldName,
+  secretFieldMeaning,
+} from '../../../../shared/rules/sensitive-data'
 
 export const GENESIS_HASH = '0'.repeat(64)
 
@@ -53,46 +60,71 @@ export function seal(record: JournalRecord): { line: string; hash: string } {
 }
 
 /**
- * Field names that must never be journaled: keys and card secrets. Compared without case, `_` or
- * `-`, so `cardNumber`, `card_number` and `Card-Number` are all refused.
+ * Fields whose values are account or phone numbers and service identifiers, never card data: a
+ * Kenyan account number may be 13 to 19 digits and pass Luhn, and must still be journaled.
  */
-const FORBIDDEN_KEYS = new Set([
-  'pan',
-  'cvv',
-  'cvv2',
-  'cvc',
-  'pin',
-  'otp',
-  'number',
-  'cardnumber',
-  'chargedata',
-  'secret',
-  'secretkey',
-  'encryptionkey',
-  'apikey',
-  'password',
-  'authorization',
+const NOT_CARD_DATA = new Set([
+  'account',
+  'accountnumber',
+  'accountno',
+  'mobilenumber',
+  'phone',
+  'phonenumber',
+  'traceid',
 ])
 
-function normaliseKey(key: string): string {
-  return key.toLowerCase().replace(/[_-]/g, '')
+/** What the guard knows of main's registered secrets (the log's registry). */
+export interface JournalSecrets {
+  values(): string[]
+}
+
+/** A value refused by the guard: a caller's input (bad_request) naming the field; nothing was written. */
+export class JournalRefusal extends AppFailure {
+  constructor(
+    readonly path: string,
+    reason: string,
+  ) {
+    super('bad_request', `The journal refused ${path}: ${reason}; nothing was written or sent.`, {
+      issues: [{ path, message: reason }],
+    })
+    this.name = 'JournalRefusal'
+  }
 }
 
 /**
- * Refuses, as a bug, a record that carries a field the journal must never hold. Callers sanitise
- * (card data as first six and last four only); this is the last line of defence.
+ * Refuses a record that carries card data or a secret, before anything is written: a field named
+ * like card data or a key (`pin`, `cvv`, `number`, `secret_key`, compared without case, `_` or `-`,
+ * shared/rules/sensitive-data.ts), a value holding a card number (by pattern and Luhn, except in
+ * account and phone number fields), or a value holding a registered secret of 8 characters or more.
+ * Callers sanitise (card data as first six and last four only) and the shared rules refuse such
+ * input up front; this is the last line of defence.
  */
-export function assertJournalSafe(value: unknown, path = 'record'): void {
+export function assertJournalSafe(value: unknown, path = 'record', secrets?: JournalSecrets, key = ''): void {
+  if (typeof value === 'string') {
+    if (value.length < 8) return
+    if (!NOT_CARD_DATA.has(normaliseFieldName(key)) && looksLikeCardNumber(value)) {
+      throw new JournalRefusal(path, 'it looks like a card number, and card numbers are never journaled')
+    }
+    for (const secret of secrets?.values() ?? []) {
+      if (secret.length >= 8 && value.includes(secret)) {
+        throw new JournalRefusal(path, 'it holds a key or card data that this app keeps secret')
+      }
+    }
+    return
+  }
   if (Array.isArray(value)) {
-    value.forEach((item, index) => assertJournalSafe(item, `${path}[${index}]`))
+    value.forEach((item, index) => assertJournalSafe(item, `${path}[${index}]`, secrets, key))
     return
   }
   if (value === null || typeof value !== 'object') return
-  for (const [key, inner] of Object.entries(value)) {
-    if (FORBIDDEN_KEYS.has(normaliseKey(key)) && inner !== undefined && inner !== null) {
-      throw new Error(`Journal refused ${path}.${key}: secrets and card data are never journaled.`)
+  for (const [name, inner] of Object.entries(value)) {
+    if (isSecretFieldName(name) && inner !== undefined && inner !== null) {
+      throw new JournalRefusal(
+        `${path}.${name}`,
+        `a field named "${name}" holds ${secretFieldMeaning(name)}, and secrets and card data are never journaled`,
+      )
     }
-    assertJournalSafe(inner, `${path}.${key}`)
+    assertJournalSafe(inner, `${path}.${name}`, secrets, name)
   }
 }
 

@@ -23,7 +23,8 @@ import { isFinal } from '../../../../shared/domain/journal'
 import { AppFailure } from '../../../../shared/result'
 import { acquireJournalLock, JournalInUseError } from './journal-lock'
 import type { JournalLock } from './journal-lock'
-import type { EventRecord, IntentRecord, JournalRecord, SealedRecord } from './journal-record'
+import { maskText } from '../masking/masking'
+import type { EventRecord, IntentRecord, JournalRecord, JournalSecrets, SealedRecord } from './journal-record'
 import { GENESIS_HASH, assertJournalSafe, lineHashMatches, parseRecord, seal } from './journal-record'
 
 export const JOURNAL_FILE_NAME = 'journal.jsonl'
@@ -67,24 +68,46 @@ export interface Journal {
   close(): Promise<void>
 }
 
-export async function openJournal(directory: string, clock: () => Date = () => new Date()): Promise<Journal> {
+export interface JournalOptions {
+  /**
+   * Main's registered secrets (the log's registry): a value holding one is refused, and notes are
+   * masked like log lines. Card numbers and secret field names are refused without it too.
+   */
+  secrets?: JournalSecrets
+  /** The file handle's writes and fsyncs go through this (tests watch their order). */
+  wrapHandle?: (handle: FileHandle) => FileHandle
+}
+
+export async function openJournal(
+  directory: string,
+  clock: () => Date = () => new Date(),
+  options: JournalOptions = {},
+): Promise<Journal> {
   await mkdir(directory, { recursive: true })
   const file = join(directory, JOURNAL_FILE_NAME)
   const lock: JournalLock = await acquireJournalLock(join(directory, JOURNAL_LOCK_NAME))
   try {
-    return await openLocked(directory, file, lock, clock)
+    return await openLocked(directory, file, lock, clock, options)
   } catch (error) {
     await lock.release()
     throw error
   }
 }
 
-async function openLocked(directory: string, file: string, lock: JournalLock, clock: () => Date): Promise<Journal> {
+async function openLocked(
+  directory: string,
+  file: string,
+  lock: JournalLock,
+  clock: () => Date,
+  options: JournalOptions,
+): Promise<Journal> {
+  const { secrets } = options
   const loaded = await loadFile(directory, file)
   const movements = new Map<string, MovementView>()
   for (const record of loaded.records) apply(movements, record)
 
-  const handle: FileHandle = await open(file, 'a', 0o600)
+  const opened = await open(file, 'a', 0o600)
+  const handle: FileHandle = options.wrapHandle ? options.wrapHandle(opened) : opened
   await syncDirectory(directory)
   let lastSeq = loaded.records.at(-1)?.seq ?? 0
   let lastHash = loaded.records.at(-1)?.hash ?? GENESIS_HASH
@@ -142,7 +165,8 @@ async function openLocked(directory: string, file: string, lock: JournalLock, cl
       movement: current.kind,
       prev: lastHash,
       ...(event.state ? { state: event.state } : {}),
-      note: event.note,
+      // A note is text (often a service's or library's message): masked like a log line, not refused.
+      note: maskText(event.note, secrets, { shortValues: false }),
       ...(event.verification ? { verification: event.verification } : {}),
       ...(event.data ? { data: event.data } : {}),
     }
@@ -180,7 +204,7 @@ async function openLocked(directory: string, file: string, lock: JournalLock, cl
     try {
       for (const entry of entries) {
         if ('intent' in entry) {
-          assertJournalSafe(entry.intent.request, 'request')
+          assertJournalSafe(entry.intent.request, 'request', secrets)
           if (movements.has(entry.intent.reference)) {
             throw new AppFailure(
               'conflict',
@@ -189,7 +213,7 @@ async function openLocked(directory: string, file: string, lock: JournalLock, cl
           }
           remember(entry.intent.reference)
         } else {
-          if (entry.event.data) assertJournalSafe(entry.event.data, 'data')
+          if (entry.event.data) assertJournalSafe(entry.event.data, 'data', secrets)
           remember(entry.reference)
         }
         const record = build(entry)

@@ -1,15 +1,31 @@
 /**
- * The main process's log. Every key main has seen (generated Sandbox keys, keys read from or saved
- * to the keychain) is registered here, and any occurrence of one in a logged message or error is
- * masked before it is written: a stack trace or a library's error text cannot carry a key out.
+ * The main process's log. Every line and detail goes through the one masking of main
+ * (services/masking/masking.ts) before a sink sees it: values of card-data and credential fields
+ * whatever their length, card numbers by pattern and Luhn, and every secret registered here (keys
+ * for good, card data for as long as main holds it). A stack trace or a library's error text
+ * cannot carry a key, a card number, a CVV, a PIN or an OTP out.
  */
+import { createSecretRegistry, maskText, maskValue } from '../masking/masking'
+import type { SecretRegistry } from '../masking/masking'
+
 export interface AppLog {
   error(message: string, detail?: unknown): void
   warn(message: string, detail?: unknown): void
   /** Ordinary events worth finding in a support ticket (a money movement's state, a reload). */
   info(message: string, detail?: unknown): void
-  /** Registers a value that must never be written. */
+  /** Registers a value that must never be written, for as long as main runs (a key). */
   addSecret(value: string | null | undefined): void
+  /**
+   * Registers card data main holds only for a while (a typed card number, a revealed PAN and CVV):
+   * masked until the returned function is called or `forMs` has passed, then forgotten.
+   */
+  holdSecrets(values: ReadonlyArray<string | null | undefined>, options?: { forMs?: number }): () => void
+  /** A text as every sink gets it: for error texts and anything else shown or written. */
+  mask(text: string): string
+  /** A structured value (error details) with its secrets masked. */
+  maskValue<T>(value: T): T
+  /** What is registered: the journal's guard refuses values that hold one. */
+  readonly secrets: SecretRegistry
 }
 
 /** Where lines go once masked. Sinks without `info` (the console by default) skip info lines. */
@@ -29,25 +45,15 @@ export function teeSinks(...sinks: LogSink[]): LogSink {
   return { error: each('error'), warn: each('warn'), info: each('info') }
 }
 
-const MASK = '[redacted]'
-/** Values shorter than this are too common to mask safely (they would garble ordinary text). */
-const MIN_SECRET_LENGTH = 8
-
-export function createRedactingLog(sink: LogSink = console): AppLog {
-  const secrets = new Set<string>()
-
-  function redact(text: string): string {
-    let result = text
-    for (const secret of secrets) result = result.split(secret).join(MASK)
-    return result
-  }
+export function createRedactingLog(sink: LogSink = console, secrets: SecretRegistry = createSecretRegistry()): AppLog {
+  const redact = (text: string): string => maskText(text, secrets)
 
   function describe(detail: unknown): string | undefined {
     if (detail === undefined) return undefined
     if (detail instanceof Error) return redact(detail.stack ?? `${detail.name}: ${detail.message}`)
     if (typeof detail === 'string') return redact(detail)
     try {
-      return redact(JSON.stringify(detail))
+      return redact(JSON.stringify(maskValue(detail, secrets)))
     } catch {
       return redact(String(detail))
     }
@@ -65,8 +71,10 @@ export function createRedactingLog(sink: LogSink = console): AppLog {
     error: (message, detail) => write('error', message, detail),
     warn: (message, detail) => write('warn', message, detail),
     info: (message, detail) => write('info', message, detail),
-    addSecret(value) {
-      if (value && value.length >= MIN_SECRET_LENGTH) secrets.add(value)
-    },
+    addSecret: (value) => secrets.add(value),
+    holdSecrets: (values, options) => secrets.hold(values, options),
+    mask: redact,
+    maskValue: (value) => maskValue(value, secrets),
+    secrets,
   }
 }

@@ -34,8 +34,9 @@ describe('runIdOf', () => {
       expect(looksLikeCardNumber(batchReferenceOf(id, i % 40)), id).toBe(false)
     }
     expect(digitLed).toBeGreaterThan(50)
-    // What the old form (stamp straight into the hash) gave for such a hash: caught by the guard.
-    const oldForm = (sha: string) => `BR20261122072305${sha.slice(0, 6)}0000`
+    // The old form ran the stamp straight into the hash: where such a run of digits stands on its
+    // own (after a dash, in a file name), the guard takes some of them for card numbers.
+    const oldForm = (sha: string) => `run-20261122072305${sha.slice(0, 5)}.xlsx`
     const caught = Array.from({ length: 2000 }, (_, i) => createHash('sha256').update(String(i)).digest('hex')).filter(
       (sha) => looksLikeCardNumber(oldForm(sha)),
     )

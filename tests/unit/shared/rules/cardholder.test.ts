@@ -8,6 +8,7 @@ import {
   countryCodeProblem,
   dateOfBirthProblem,
   identityFileKind,
+  identityFileEndProblem,
   identityFileProblem,
   identityTypeProblem,
   localDay,
@@ -105,6 +106,20 @@ describe('date of birth', () => {
 })
 
 describe('identity document file', () => {
+  it('refuses a document cut short: a PNG without IEND, a JPEG without its end marker, a PDF without %%EOF', () => {
+    const bytes = (...parts: Array<string | number[]>) =>
+      Uint8Array.from(parts.flatMap((part) => (typeof part === 'string' ? [...Buffer.from(part, 'latin1')] : part)))
+    expect(identityFileEndProblem('png', bytes([0, 0, 0, 0], 'IEND', [0xae, 0x42, 0x60, 0x82]))).toBeNull()
+    expect(identityFileEndProblem('jpeg', bytes([0x12, 0xff, 0xd9]))).toBeNull()
+    expect(identityFileEndProblem('jpeg', bytes([0x12, 0xff, 0xd9], 'trailer after the image'))).toBeNull()
+    expect(identityFileEndProblem('pdf', bytes('endobj\n%%EOF\r\n'))).toBeNull()
+    expect(identityFileEndProblem('png', bytes('IDAT', [1, 2, 3]))).toBe(
+      'The file starts as a PNG image but is cut short (it has no end): save or scan the document again.',
+    )
+    expect(identityFileEndProblem('jpeg', bytes([0xff, 0xd8, 0xff, 0xe0, 0x12]))).toMatch(/JPEG image but is cut short/)
+    expect(identityFileEndProblem('pdf', bytes('1 0 obj <<'))).toMatch(/PDF but is cut short/)
+  })
+
   it('tells JPEG, PNG and PDF by their first bytes, whatever the name', () => {
     expect(identityFileKind(Uint8Array.from(JPEG_HEAD))).toBe('jpeg')
     expect(identityFileKind(Uint8Array.from(PNG_HEAD))).toBe('png')

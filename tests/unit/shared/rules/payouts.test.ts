@@ -149,6 +149,38 @@ describe('metadata (spec 8), e-mail and reference', () => {
     expect(payoutBodyProblems({ ...body, metadata: {} }).metadata).toMatch(/may not be an empty object/)
   })
 
+  it.each([
+    ['pin', 'a card PIN'],
+    ['PIN', 'a card PIN'],
+    ['cvv', 'a card security code'],
+    ['otp', 'a one-time password'],
+    ['number', 'a card number'],
+    ['card-number', 'a card number'],
+    ['pan', 'a card number'],
+    ['secret-key', 'a secret or key'],
+    ['password', 'a secret or key'],
+  ])('refuses the metadata key "%s" up front, saying why', (key, meaning) => {
+    const problem = payoutProblems(ngnDraft({ metadata: [{ key, value: '1234' }] })).metadata
+    expect(problem).toBe(
+      `Key "${key}" is the name of ${meaning}: metadata is sent in the clear and kept in this desk's journal, where card data and secrets never go. Use another name.`,
+    )
+    // Main checks a body with the same rules, with the same words.
+    const body = payoutBodyOf(ngnDraft({ metadata: [{ key: 'invoice', value: 'v' }] }))
+    expect(payoutBodyProblems({ ...body, metadata: { [key]: '1234' } }).metadata).toBe(problem)
+  })
+
+  it('refuses a card number as a metadata value, however it is written, and lets other numbers through', () => {
+    for (const value of ['4084127883172787', '4084 1278 8317 2787', 'card 5399-8383-8383-8381']) {
+      expect(payoutProblems(ngnDraft({ metadata: [{ key: 'note', value }] })).metadata).toBe(
+        'The value of key "note" looks like a card number: card numbers are never sent as metadata or kept in this desk\'s journal. Remove it.',
+      )
+    }
+    for (const value of ['INV-2026-000123', '0123456789', '4084127883172788', 'pin the invoice', '1700000000000']) {
+      expect(payoutProblems(ngnDraft({ metadata: [{ key: 'note', value }] })).metadata, value).toBeUndefined()
+    }
+    expect(payoutProblems(ngnDraft({ metadata: [{ key: 'pinned', value: 'x' }] })).metadata).toBeUndefined()
+  })
+
   it('e-mail is required and checked; a reference is 8-50 letters, digits, - or _', () => {
     expect(payoutProblems(ngnDraft({ customerEmail: '' })).customerEmail).toBe('Enter an e-mail address.')
     expect(payoutProblems(ngnDraft({ customerEmail: 'ada@' })).customerEmail).toBe(

@@ -1,7 +1,9 @@
 /**
- * Bytes of a CSV to text: a BOM decides; else strict UTF-8; else chardet's guess, where any Latin
- * single-byte guess is read as Windows-1252 (what Excel writes "CSV" in in Western locales: chardet
- * often says windows-1250 or ISO-8859-1 on short files, which would garble € and curly quotes).
+ * Bytes of a CSV to text: a BOM decides (UTF-8, UTF-16 either way, UTF-32 either way); else UTF-16
+ * without a BOM when every other byte is zero (some exporters write it so); else strict UTF-8; else
+ * chardet's guess, where any Latin single-byte guess is read as Windows-1252 (what Excel writes
+ * "CSV" in in Western locales: chardet often says windows-1250 or ISO-8859-1 on short files, which
+ * would garble € and curly quotes).
  */
 import chardet from 'chardet'
 
@@ -32,6 +34,58 @@ export function decodeWindows1252(bytes: Uint8Array): string {
   return chunks.join('')
 }
 
+/**
+ * UTF-16 without a BOM: in text of Latin letters, digits and punctuation every other byte is zero
+ * (the high byte of each character). Which half is zero tells the byte order.
+ */
+export function utf16WithoutBom(bytes: Uint8Array): 'utf-16le' | 'utf-16be' | null {
+  const length = Math.min(bytes.length, 4096) & ~1
+  if (length < 8) return null
+  let evenZero = 0
+  let oddZero = 0
+  for (let i = 0; i < length; i += 2) {
+    if (bytes[i] === 0) evenZero++
+    if (bytes[i + 1] === 0) oddZero++
+  }
+  const pairs = length / 2
+  if (oddZero >= pairs * 0.9 && evenZero <= pairs * 0.1) return 'utf-16le'
+  if (evenZero >= pairs * 0.9 && oddZero <= pairs * 0.1) return 'utf-16be'
+  return null
+}
+
+/** UTF-32 by its BOM (FF FE 00 00 or 00 00 FE FF): TextDecoder does not know it. */
+function utf32Of(bytes: Uint8Array): 'le' | 'be' | null {
+  if (bytes[0] === 0xff && bytes[1] === 0xfe && bytes[2] === 0 && bytes[3] === 0) return 'le'
+  if (bytes[0] === 0 && bytes[1] === 0 && bytes[2] === 0xfe && bytes[3] === 0xff) return 'be'
+  return null
+}
+
+function decodeUtf32(bytes: Uint8Array, order: 'le' | 'be'): string {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+  const chunks: string[] = []
+  let codes: number[] = []
+  for (let at = 4; at + 4 <= bytes.length; at += 4) {
+    const code = view.getUint32(at, order === 'le')
+    codes.push(code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff) ? 0xfffd : code)
+    if (codes.length === 8192) {
+      chunks.push(String.fromCodePoint(...codes))
+      codes = []
+    }
+  }
+  chunks.push(String.fromCodePoint(...codes))
+  return chunks.join('')
+}
+
+/** True when the text encoding needs no guessing: a BOM, or UTF-16 without one. */
+export function isUnicodeText(bytes: Uint8Array): boolean {
+  return (
+    utf32Of(bytes) !== null ||
+    (bytes[0] === 0xff && bytes[1] === 0xfe) ||
+    (bytes[0] === 0xfe && bytes[1] === 0xff) ||
+    utf16WithoutBom(bytes) !== null
+  )
+}
+
 export function looksBinary(bytes: Uint8Array): boolean {
   const sample = bytes.subarray(0, 64 * 1024)
   let control = 0
@@ -43,12 +97,16 @@ export function looksBinary(bytes: Uint8Array): boolean {
 }
 
 export function decodeText(bytes: Uint8Array): { text: string; encoding: TextEncodingName } {
+  const utf32 = utf32Of(bytes)
+  if (utf32) return { text: decodeUtf32(bytes, utf32), encoding: `UTF-32${utf32.toUpperCase()} (BOM)` }
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
     return { text: new TextDecoder('utf-8').decode(bytes.subarray(3)), encoding: 'UTF-8 (BOM)' }
   if (bytes[0] === 0xff && bytes[1] === 0xfe)
     return { text: new TextDecoder('utf-16le').decode(bytes.subarray(2)), encoding: 'UTF-16LE (BOM)' }
   if (bytes[0] === 0xfe && bytes[1] === 0xff)
     return { text: new TextDecoder('utf-16be').decode(bytes.subarray(2)), encoding: 'UTF-16BE (BOM)' }
+  const utf16 = utf16WithoutBom(bytes)
+  if (utf16) return { text: new TextDecoder(utf16).decode(bytes), encoding: `${utf16.toUpperCase()} (no BOM)` }
   try {
     return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes), encoding: 'UTF-8' }
   } catch {

@@ -20,9 +20,9 @@ import { cellText, type SheetRow } from '../../../../../shared/bulk/cells'
 import { autoMapping, detectHeaderRow, headerScore, MIN_HEADER_SCORE } from '../../../../../shared/bulk/header'
 import { fileError, importRows } from '../../../../../shared/bulk/import-rows'
 import { IMPORT_LIMITS } from '../../../../../shared/bulk/limits'
-import { decodeText, looksBinary } from './decode-text'
+import { decodeText, isUnicodeText, looksBinary } from './decode-text'
 import { CsvReadError, detectDelimiter, parseCsv } from './read-csv'
-import { openWorkbook, sheetRows, WorkbookReadError } from './read-workbook'
+import { openWorkbook, sheetDepths, sheetRows, WorkbookReadError } from './read-workbook'
 
 export type ImportSource = { path: string } | { name: string; bytes: Uint8Array }
 
@@ -72,12 +72,48 @@ function tooLarge(size: number): string {
   return `The file is ${fmt(Math.round(size / 1024 / 1024))} MB; a payout file can be at most ${fmt(IMPORT_LIMITS.maxFileBytes / 1024 / 1024)} MB.`
 }
 
+/**
+ * What a file that is not a spreadsheet this importer reads is, by its first bytes, for a message
+ * that says so (a PDF, a web page saved as .xls, an Excel 2003 XML file …) rather than "no header".
+ */
+function otherFormat(bytes: Uint8Array): string | null {
+  const head = Buffer.from(bytes.subarray(0, 512)).toString('latin1')
+  const text = head.replace(/^(\xef\xbb\xbf)?\s*/, '').toLowerCase()
+  if (text.startsWith('%pdf-')) return 'a PDF document'
+  const starts = (...signature: number[]) => signature.every((byte, index) => bytes[index] === byte)
+  if (starts(0xff, 0xd8, 0xff)) return 'a JPEG image'
+  if (starts(0x89, 0x50, 0x4e, 0x47)) return 'a PNG image'
+  if (text.startsWith('gif8')) return 'a GIF image'
+  if ((starts(0x4d, 0x5a) || starts(0x7f, 0x45, 0x4c, 0x46)) && looksBinary(bytes))
+    return 'a program (an executable file)'
+  if (text.startsWith('{\\rtf')) return 'a Rich Text (RTF) document'
+  if (
+    /^<\?xml[^>]*>\s*(<\?mso-application progid="excel\.sheet"\?>|<workbook\b)/.test(text) ||
+    text.includes('urn:schemas-microsoft-com:office:spreadsheet')
+  )
+    return 'an Excel 2003 XML spreadsheet'
+  if (/^(<!doctype html|<html\b|<table\b|<head\b|<body\b|<meta\b)/.test(text))
+    return 'a web page (HTML), as some systems export with an .xls name'
+  if (/^<svg\b/.test(text)) return 'an SVG image'
+  if (/^<\?xml\b/.test(text)) return 'an XML document'
+  // Excel 2.0 to 5.0 worksheets (BIFF2-BIFF5 without the compound-file container): a BOF record first.
+  if (bytes[0] === 0x09 && [0x00, 0x02, 0x04, 0x08].includes(bytes[1] ?? -1) && (bytes[2] ?? 0) < 32 && bytes[3] === 0)
+    return 'a worksheet from Excel 5.0 or earlier'
+  return null
+}
+
 function kindOf(file: string, bytes: Uint8Array): FileKind | BulkFileError {
   if (bytes.byteLength === 0) return fileError(file, 'empty_file', 'The file is empty (0 bytes).')
   if (bytes[0] === 0x50 && bytes[1] === 0x4b) return 'xlsx'
   if (bytes[0] === 0xd0 && bytes[1] === 0xcf && bytes[2] === 0x11 && bytes[3] === 0xe0) return 'xls'
-  const utf16 = (bytes[0] === 0xff && bytes[1] === 0xfe) || (bytes[0] === 0xfe && bytes[1] === 0xff)
-  if (!utf16 && looksBinary(bytes))
+  const other = otherFormat(bytes)
+  if (other)
+    return fileError(
+      file,
+      'not_a_spreadsheet',
+      `The file is ${other}, not a spreadsheet this desk reads. Open it in Excel and save it as .xlsx or .csv.`,
+    )
+  if (!isUnicodeText(bytes) && looksBinary(bytes))
     return fileError(
       file,
       'not_a_spreadsheet',
@@ -103,6 +139,7 @@ export function openBytes(file: string, bytes: Uint8Array): OpenedFile {
       return { file, kind, sha256, sheetNames: [name], rowsOf: () => rows }
     }
     const workbook = openWorkbook(bytes, kind)
+    const depths = kind === 'xlsx' ? sheetDepths(bytes) : new Map<string, number>()
     if (workbook.SheetNames.length === 0) throw new WorkbookReadError('no_sheets', 'The workbook has no sheets.')
     const read = new Map<string, SheetRow[]>()
     return {
@@ -113,9 +150,14 @@ export function openBytes(file: string, bytes: Uint8Array): OpenedFile {
       rowsOf: (sheet) => {
         const cached = read.get(sheet)
         if (cached) return cached
-        const found = workbook.Sheets[sheet]
+        const found = Object.hasOwn(workbook.Sheets, sheet) ? workbook.Sheets[sheet] : undefined
+        if (!found && workbook.SheetNames.includes(sheet))
+          throw new WorkbookReadError(
+            'unreadable',
+            `Sheet "${sheet}" is listed in the workbook but its data is missing or cannot be read: the file is damaged. Save it again from Excel.`,
+          )
         if (!found) throw new WorkbookReadError('sheet_not_found', `The workbook has no sheet "${sheet}".`)
-        const rows = sheetRows(found, sheet)
+        const rows = sheetRows(found, sheet, depths.get(sheet))
         read.set(sheet, rows)
         return rows
       },

@@ -8,6 +8,8 @@ import * as XLSX from 'xlsx'
 import { unzipSync } from 'fflate'
 import type { NumberCell, SheetCell, SheetRow } from '../../../../../shared/bulk/cells'
 import { IMPORT_LIMITS } from '../../../../../shared/bulk/limits'
+import { zipBombProblem } from '../../export/zip'
+import type { ZipListing } from '../../export/zip'
 
 export class WorkbookReadError extends Error {
   constructor(
@@ -22,11 +24,11 @@ const fmt = (value: number): string => value.toLocaleString('en-US')
 
 /** Refuses a ZIP that is damaged, is not a workbook, or would inflate beyond the limit. */
 export function checkWorkbookZip(bytes: Uint8Array): void {
-  const entries: { name: string; size: number }[] = []
+  const entries: ZipListing[] = []
   try {
     unzipSync(bytes, {
       filter: (file) => {
-        entries.push({ name: file.name, size: file.originalSize })
+        entries.push({ name: file.name, size: file.size, originalSize: file.originalSize })
         return false
       },
     })
@@ -36,18 +38,85 @@ export function checkWorkbookZip(bytes: Uint8Array): void {
       'The file looks like an Excel workbook (a ZIP) but is damaged or incomplete: it could not be opened. Save it again from Excel.',
     )
   }
+  const bomb = zipBombProblem(entries)
+  if (bomb)
+    throw new WorkbookReadError('too_large', `The file cannot be read safely: ${bomb}. Save it again from Excel.`)
   const names = new Set(entries.map((entry) => entry.name))
+  if (names.has('content.xml') && names.has('mimetype') && !names.has('xl/workbook.xml'))
+    throw new WorkbookReadError(
+      'not_a_workbook',
+      'The file is an OpenDocument spreadsheet (LibreOffice or Google Sheets), not an Excel workbook. Save it as .xlsx or .csv.',
+    )
   if (!names.has('xl/workbook.xml') && !names.has('xl/workbook.bin'))
     throw new WorkbookReadError(
       'not_a_workbook',
       'The file is a ZIP archive but not an Excel workbook (it has no xl/workbook.xml). Open it in Excel and save it as .xlsx or .csv.',
     )
-  const total = entries.reduce((sum, entry) => sum + entry.size, 0)
+  const total = entries.reduce((sum, entry) => sum + entry.originalSize, 0)
   if (total > IMPORT_LIMITS.maxUnzippedBytes)
     throw new WorkbookReadError(
       'too_large',
       `The workbook unpacks to ${fmt(Math.round(total / 1024 / 1024))} MB, more than the ${fmt(IMPORT_LIMITS.maxUnzippedBytes / 1024 / 1024)} MB a payout file can be.`,
     )
+}
+
+/** A text attribute of an XML tag's attribute text, unescaped for the few entities names use. */
+function attribute(tag: string, name: string): string | undefined {
+  const match = new RegExp(`(?:^|\\s)${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)')`).exec(tag)
+  const value = match?.[1] ?? match?.[2]
+  return value
+    ?.replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&')
+}
+
+/** The highest row number a sheet's XML names (`<row r="…">`), scanned in its bytes. */
+function lastRowNumber(xml: Uint8Array): number {
+  const bytes = Buffer.from(xml.buffer, xml.byteOffset, xml.byteLength)
+  let last = 0
+  for (let at = bytes.indexOf('<row'); at >= 0; at = bytes.indexOf('<row', at + 4)) {
+    const end = bytes.indexOf('>', at)
+    if (end < 0) break
+    const r = attribute(bytes.toString('latin1', at + 4, Math.min(end, at + 400)), 'r')
+    const number = r === undefined ? NaN : Number(r)
+    if (Number.isInteger(number) && number > last) last = number
+  }
+  return last
+}
+
+/**
+ * How far down each worksheet of an XLSX reaches, by sheet name, from its XML rather than from
+ * SheetJS: SheetJS, told to stop at maxRowNumber (so a huge sheet costs nothing), drops the rows
+ * below it without saying so when a sheet declares no dimension. A payout row at row 1,000,002
+ * must refuse the sheet, never vanish. Only the worksheet parts are inflated.
+ */
+export function sheetDepths(bytes: Uint8Array): Map<string, number> {
+  const depths = new Map<string, number>()
+  const text = (name: string): string | undefined => {
+    const part = unzipSync(bytes, { filter: (file) => file.name === name })[name]
+    return part ? Buffer.from(part).toString('utf8') : undefined
+  }
+  const workbook = text('xl/workbook.xml')
+  const relations = text('xl/_rels/workbook.xml.rels')
+  if (workbook === undefined || relations === undefined) return depths
+  const targets = new Map<string, string>()
+  for (const [, tag = ''] of relations.matchAll(/<Relationship\b([^>]*)>/g)) {
+    const id = attribute(tag, 'Id')
+    const target = attribute(tag, 'Target')
+    if (id && target) targets.set(id, target.startsWith('/') ? target.slice(1) : `xl/${target.replace(/^\.\//, '')}`)
+  }
+  const parts = new Map<string, string>()
+  for (const [, tag = ''] of workbook.matchAll(/<(?:\w+:)?sheet\b([^>]*)>/g)) {
+    const name = attribute(tag, 'name')
+    const id = /(?:^|\s)[\w]+:id\s*=\s*"([^"]*)"/.exec(tag)?.[1]
+    const part = id === undefined ? undefined : targets.get(id)
+    if (name !== undefined && part) parts.set(part, name)
+  }
+  const sheets = unzipSync(bytes, { filter: (file) => parts.has(file.name) })
+  for (const [part, xml] of Object.entries(sheets)) depths.set(parts.get(part) as string, lastRowNumber(xml))
+  return depths
 }
 
 export function openWorkbook(bytes: Uint8Array, kind: 'xlsx' | 'xls'): XLSX.WorkBook {
@@ -63,11 +132,12 @@ export function openWorkbook(bytes: Uint8Array, kind: 'xlsx' | 'xls'): XLSX.Work
       sheetRows: IMPORT_LIMITS.maxRowNumber,
     })
   } catch (error) {
+    // SheetJS's own words when it says what is wrong; not when it tripped over the damage itself
+    // (a TypeError or RangeError from inside the library means nothing to the person).
+    const said = error instanceof Error && error.constructor === Error ? ` (${error.message.slice(0, 120)})` : ''
     throw new WorkbookReadError(
       'unreadable',
-      `The ${kind === 'xls' ? 'Excel 97-2003 workbook' : 'workbook'} is damaged or incomplete and could not be read (${
-        error instanceof Error ? error.message.slice(0, 120) : 'unknown error'
-      }). Save it again from Excel.`,
+      `The ${kind === 'xls' ? 'Excel 97-2003 workbook' : 'workbook'} is damaged or incomplete and could not be read${said}. Save it again from Excel.`,
     )
   }
 }
@@ -104,12 +174,14 @@ function declaredExtent(sheet: XLSX.WorkSheet): { rows: number; columns: number 
  * The non-empty rows of a sheet. Refuses a sheet reaching below row maxRowNumber (its rows would
  * be read only in part) or wider than maxColumns.
  */
-export function sheetRows(sheet: XLSX.WorkSheet, name: string): SheetRow[] {
-  const extent = declaredExtent(sheet)
+export function sheetRows(sheet: XLSX.WorkSheet, name: string, depth?: number): SheetRow[] {
+  const declared = declaredExtent(sheet)
+  const extent =
+    depth && (!declared || depth > declared.rows) ? { rows: depth, columns: declared?.columns ?? 0 } : declared
   if (extent && extent.rows > IMPORT_LIMITS.maxRowNumber)
     throw new WorkbookReadError(
       'too_many_rows',
-      `Sheet "${name}" reaches down to row ${fmt(extent.rows)} (${fmt(extent.rows)} rows by ${fmt(extent.columns)} columns); a payout sheet can have at most ${fmt(IMPORT_LIMITS.maxDataRows)} rows. Copy the payout rows to a new sheet.`,
+      `Sheet "${name}" reaches down to row ${fmt(extent.rows)}${extent.columns ? ` (${fmt(extent.rows)} rows by ${fmt(extent.columns)} columns)` : ''}; a payout sheet can have at most ${fmt(IMPORT_LIMITS.maxDataRows)} rows. Copy the payout rows to a new sheet.`,
     )
   const data = (sheet['!data'] ?? []) as (XLSX.CellObject[] | undefined)[]
   const rows: SheetRow[] = []

@@ -117,9 +117,19 @@ describe('cardholders', () => {
 
     const pdf = await domain.handlers['cards:dropIdentityFile']({
       name: 'licence.pdf',
-      base64: Buffer.from('%PDF-1.4\n%\xe2\xe3\n1 0 obj\n').toString('base64'),
+      base64: Buffer.from('%PDF-1.4\n%\xe2\xe3\n1 0 obj\n<<>>\nendobj\n%%EOF\n').toString('base64'),
     })
     expect(pdf).toMatchObject({ kind: 'pdf', previewUrl: null })
+    // The same PDF cut short: refused, naming the file and why.
+    const cut = await failureOf(() =>
+      domain.handlers['cards:dropIdentityFile']({
+        name: 'licence.pdf',
+        base64: Buffer.from('%PDF-1.4\n%\xe2\xe3\n1 0 obj\n').toString('base64'),
+      }),
+    )
+    expect(cut.message).toBe(
+      'licence.pdf: The file starts as a PDF but is cut short (it has no end): save or scan the document again.',
+    )
   })
 
   it('answers field by field: the rules of shared before sending, the service after', async () => {
@@ -392,6 +402,42 @@ describe('card details, reveal and copy', () => {
     h.context.log.error(`a library echoed ${service.pan}`, new Error(`card ${service.pan}`))
     expect(h.logged.join('\n')).not.toContain(service.pan)
     expect(h.logged.join('\n')).toContain('[redacted]')
+  })
+
+  it('a revealed PAN and CVV are held by main only until the drawer hides them', async () => {
+    const reference = await activeCard()
+    const { pan, cvv } = (await cardAtService(reference)).data
+    const registry = h.context.log.secrets
+    const before = registry.size
+    await domain.handlers['cards:reveal']({ reference })
+    expect(registry.has(pan) && registry.has(cvv)).toBe(true)
+    // While held, even the CVV (three digits: no pattern can tell it) is masked where it stands alone.
+    h.context.log.error(`the service echoed cvv ${cvv}`)
+    expect(h.logged.at(-1)).toBe('the service echoed cvv [redacted]')
+    // Revealed again (a second click) and hidden once: nothing is left behind.
+    await domain.handlers['cards:reveal']({ reference })
+    expect(await domain.handlers['cards:hide']({ reference })).toBeNull()
+    expect(registry.has(pan) || registry.has(cvv)).toBe(false)
+    expect(registry.size).toBe(before)
+    h.context.log.error(`later: code ${cvv}`)
+    expect(h.logged.at(-1)).toBe(`later: code ${cvv}`)
+    // The card number itself stays masked by its pattern.
+    h.context.log.error(`later: card ${pan}`)
+    expect(h.logged.at(-1)).toBe('later: card [redacted]')
+  })
+
+  it('a drawer that never says "hide" leaves nothing held once the number may no longer be shown', async () => {
+    const reference = await activeCard()
+    const { pan } = (await cardAtService(reference)).data
+    const shortLived = createCardDomain(h.context, { visibleMs: 100, clipboardClearMs: 100 })
+    expect((await shortLived.handlers['cards:reveal']({ reference })).hideAfterMs).toBe(100)
+    expect(h.context.log.secrets.has(pan)).toBe(true)
+    await pollUntil(async () => (h.context.log.secrets.has(pan) ? undefined : true))
+    await shortLived.handlers['cards:copyNumber']({ reference })
+    expect(h.context.log.secrets.has(pan)).toBe(true)
+    await pollUntil(async () => ((await h.desktop.clipboard.readText()) === '' ? true : undefined))
+    await pollUntil(async () => (h.context.log.secrets.has(pan) ? undefined : true))
+    await shortLived.close?.()
   })
 
   it('copy puts the number on the clipboard through main and clears it later, unless the user copied something else', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { AboutInfo } from '../../../../../../shared/domain/diagnostics'
-import { diagnosticsText, scrubUrls } from '../../../../../../electron/main/services/diagnostics/diagnostics-report'
+import { diagnosticsText, maskedLogLine } from '../../../../../../electron/main/services/diagnostics/diagnostics-report'
 
 const about: AboutInfo = {
   name: 'Payout Desk',
@@ -30,12 +30,24 @@ describe('diagnostics text', () => {
   })
 
   it('scrubs credentials and secret query values from URLs in log lines', () => {
-    expect(scrubUrls('GET https://ada:hunter2@api.example/v1/x?token=abc123&page=2 failed')).toBe(
+    expect(maskedLogLine('GET https://ada:hunter2@api.example/v1/x?token=abc123&page=2 failed')).toBe(
       'GET https://[redacted]@api.example/v1/x?token=[redacted]&page=2 failed',
     )
-    expect(scrubUrls('https://api.example/v1?api_key=zzz&secret=yyy#f')).toBe(
+    expect(maskedLogLine('https://api.example/v1?api_key=zzz&secret=yyy#f')).toBe(
       'https://api.example/v1?api_key=[redacted]&secret=[redacted]#f',
     )
-    expect(scrubUrls('plain text with user@example.com')).toBe('plain text with user@example.com')
+    expect(maskedLogLine('plain text with user@example.com')).toBe('plain text with user@example.com')
+  })
+
+  it('masks card data in log lines the same way as the log does (a line written before masking, or by hand)', () => {
+    const text = diagnosticsText(
+      about,
+      ['[error] authorize failed {"pin":"1234","otp":"123456"} cvv=739 card 4084 1278 8317 2787'],
+      new Date('2026-01-02T03:04:05Z'),
+    )
+    expect(text).toContain(
+      '[error] authorize failed {"pin":"[redacted]","otp":"[redacted]"} cvv=[redacted] card [redacted]',
+    )
+    expect(text).not.toMatch(/1234|123456|739|2787/)
   })
 })

@@ -4,6 +4,7 @@ import type { RunningSandbox } from '../../../../../../electron/sandbox'
 import { createPaymentsApi } from '../../../../../../electron/main/services/api'
 import { createPaymentsClient } from '../../../../../../electron/main/services/api/payments-client'
 import { createHistoryService } from '../../../../../../electron/main/services/history/history-service'
+import { createRedactingLog } from '../../../../../../electron/main/services/log/redacting-log'
 import type { LoadAllProgress } from '../../../../../../shared/domain/history'
 import { historyTotals } from '../../../../../../shared/domain/history'
 
@@ -65,7 +66,7 @@ function service(onProgress: (progress: LoadAllProgress, cancel: () => void) => 
         progress.push(payload as LoadAllProgress)
         onProgress(payload as LoadAllProgress, () => history.cancelLoadAll())
       },
-      log: { info: () => undefined, warn: () => undefined, error: () => undefined, addSecret: () => undefined },
+      log: createRedactingLog({ info: () => undefined, warn: () => undefined, error: () => undefined }),
     },
     { loadAllPageSize: 3 },
   )

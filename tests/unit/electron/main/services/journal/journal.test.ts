@@ -1,6 +1,6 @@
 /** The journal on real files: durability across reopen, torn ends, one writer, Verify, refusals. */
-import { readFileSync } from 'node:fs'
 import { mkdtemp, open as openFile, readdir, readFile, stat, writeFile, appendFile, truncate } from 'node:fs/promises'
+import type { FileHandle } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
@@ -10,6 +10,7 @@ import {
   openJournal,
 } from '../../../../../../electron/main/services/journal/journal'
 import type { Journal, NewIntent } from '../../../../../../electron/main/services/journal/journal'
+import { createSecretRegistry } from '../../../../../../electron/main/services/masking/masking'
 import { AppFailure } from '../../../../../../shared/result'
 
 const opened: Journal[] = []
@@ -307,6 +308,68 @@ describe('journal: refusals', () => {
     expect(journal.get('pay-0')!.timeline).toHaveLength(1)
   })
 
+  it('refuses a card number typed as a value, naming the field, as a bad request: nothing is written', async () => {
+    const directory = await tempDir()
+    const journal = await open(directory)
+    await journal.record(intent('pay-0'))
+    const size = (await stat(fileOf(directory))).size
+    for (const value of ['4084 1278 8317 2787', '4084127883172787', 'card 5060-9905-8000-0217-499']) {
+      const refused = await journal
+        .record({ ...intent('pay-1'), request: { reference: 'pay-1', metadata: { note: value } } })
+        .catch((error: unknown) => error)
+      expect(refused).toBeInstanceOf(AppFailure)
+      expect(refused).toMatchObject({
+        code: 'bad_request',
+        message: expect.stringMatching(/refused request\.metadata\.note: it looks like a card number/),
+        details: { issues: [{ path: 'request.metadata.note', message: expect.stringMatching(/card number/) }] },
+      })
+    }
+    await expect(
+      journal.append('pay-0', { note: 'answer', data: { items: [{ message: 'card 4111111111111111' }] } }),
+    ).rejects.toMatchObject({ code: 'bad_request', message: expect.stringMatching(/data\.items\[0\]\.message/) })
+    expect((await stat(fileOf(directory))).size).toBe(size)
+    expect(journal.has('pay-1')).toBe(false)
+  })
+
+  it('refuses a value holding a registered key or held card data, and forgets it once released', async () => {
+    const registry = createSecretRegistry()
+    registry.add('sk_test_0123456789abcdef')
+    const release = registry.hold(['5399838383838380'])
+    const journal = await openJournal(await tempDir(), undefined, { secrets: registry })
+    opened.push(journal)
+    await expect(
+      journal.record({ ...intent('pay-1'), request: { reference: 'pay-1', note: 'key sk_test_0123456789abcdef' } }),
+    ).rejects.toMatchObject({ code: 'bad_request', message: expect.stringMatching(/request\.note: it holds a key/) })
+    // Not Luhn-valid (a mistyped card number), so only its registration catches it.
+    await expect(
+      journal.record({ ...intent('pay-1'), request: { reference: 'pay-1', note: '5399838383838380' } }),
+    ).rejects.toMatchObject({ code: 'bad_request' })
+    release()
+    await journal.record({ ...intent('pay-1'), request: { reference: 'pay-1', note: '5399838383838380' } })
+    expect(journal.has('pay-1')).toBe(true)
+  })
+
+  it('journals account and phone numbers that happen to pass Luhn, and masks card data in notes', async () => {
+    // "planted": the account number looks like a card number on purpose; the final secret scan skips it.
+    const directory = await mkdtemp(join(tmpdir(), 'journal-planted-'))
+    const journal = await open(directory)
+    // A 16-digit account number starting with 4 that passes Luhn: an account, not a card.
+    const account = '4111111111111111'
+    await journal.record({
+      ...intent('pay-1'),
+      request: { destination: { bank_account: { bank: '68', account }, mobile_money: { mobile_number: account } } },
+    })
+    await journal.append('pay-1', { note: 'The service said: card 4084127883172787 cvv=123 is not a bank account' })
+    const text = await readFile(fileOf(directory), 'utf8')
+    expect(text).toContain(`"account":"${account}"`)
+    expect(text).not.toContain('4084127883172787')
+    expect(text).not.toContain('cvv=123')
+    expect(journal.get('pay-1')!.timeline.at(-1)!.note).toBe(
+      'The service said: card [redacted] cvv=[redacted] is not a bank account',
+    )
+    expect(await journal.verify()).toEqual({ ok: true, records: 2 })
+  })
+
   it('a final state cannot change, though notes can still be added', async () => {
     const journal = await open(await tempDir())
     await journal.record(intent('pay-1'))
@@ -370,28 +433,88 @@ describe('journal: group commit', () => {
     vi.restoreAllMocks()
   })
 
-  it('calls made while a write is under way share one fsync, and none returns before its record is on disk', async () => {
+  it('calls made while a write is under way share one fsync, and are written in the order they were made', async () => {
     const directory = await tempDir()
     const journal = await open(directory)
     const syncs = vi.spyOn(await fileHandlePrototype(directory), 'sync')
     await journal.record(intent('first'))
     syncs.mockClear()
-    const onDiskWhenAnswered: boolean[] = []
-    await Promise.all(
-      Array.from({ length: 30 }, (_, i) =>
-        journal.record(intent(`pay-${i}`)).then(() => {
-          onDiskWhenAnswered.push(readFileSync(fileOf(directory), 'utf8').includes(`"reference":"pay-${i}"`))
-        }),
-      ),
-    )
-    expect(onDiskWhenAnswered).toHaveLength(30)
-    expect(onDiskWhenAnswered.every(Boolean)).toBe(true)
+    await Promise.all(Array.from({ length: 30 }, (_, i) => journal.record(intent(`pay-${i}`))))
     expect(syncs.mock.calls.length).toBeLessThan(30)
     expect(syncs.mock.calls.length).toBeGreaterThanOrEqual(1)
     // In the order the calls were made, and chained.
     const references = (await lines(directory)).map((line) => (JSON.parse(line) as { reference: string }).reference)
     expect(references).toEqual(['first', ...Array.from({ length: 30 }, (_, i) => `pay-${i}`)])
     expect(await journal.verify()).toEqual({ ok: true, records: 31 })
+  })
+
+  it('answers no call before an fsync that covers its record has returned (the order of writes and fsyncs, not the page cache)', async () => {
+    const directory = await tempDir()
+    /** Bytes written through the journal's handle, and bytes an fsync had covered when it returned. */
+    let written = 0
+    let durable = 0
+    const order: string[] = []
+    const watched = (handle: FileHandle): FileHandle =>
+      new Proxy(handle, {
+        get(target, property) {
+          if (property === 'writeFile') {
+            return async (data: string) => {
+              await target.writeFile(data)
+              written += Buffer.byteLength(data)
+              order.push(`write to ${written}`)
+            }
+          }
+          if (property === 'sync') {
+            return async () => {
+              const covers = written
+              await target.sync()
+              durable = covers
+              order.push(`fsync to ${covers}`)
+            }
+          }
+          const value = Reflect.get(target, property, target) as unknown
+          return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value
+        },
+      })
+    const journal = await openJournal(directory, undefined, { wrapHandle: watched })
+    opened.push(journal)
+    /** For each reference, how many bytes were durable when its call answered. */
+    const durableWhenAnswered = new Map<string, number>()
+    const answered = (reference: string) => () => {
+      durableWhenAnswered.set(reference, durable)
+      order.push(`answer ${reference}`)
+    }
+    await journal.record(intent('first')).then(answered('first'))
+    await Promise.all([
+      ...Array.from({ length: 20 }, (_, i) => journal.record(intent(`pay-${i}`)).then(answered(`pay-${i}`))),
+      journal.append('first', { state: 'sent', note: 'Sent' }).then(answered('first:sent')),
+      journal
+        .appendMany([{ intent: intent('bulk-a') }, { intent: intent('bulk-b') }])
+        .then(answered('bulk-a'))
+        .then(answered('bulk-b')),
+    ])
+    // Where each record ends in the file: its call may answer only once an fsync covered that byte.
+    const text = await readFile(fileOf(directory), 'utf8')
+    let end = 0
+    const endOf = new Map<string, number>()
+    for (const line of text.split('\n').filter(Boolean)) {
+      end += Buffer.byteLength(line) + 1
+      const record = JSON.parse(line) as { reference: string; type: string; state?: string }
+      endOf.set(record.type === 'event' ? `${record.reference}:${record.state}` : record.reference, end)
+    }
+    expect(durableWhenAnswered.size).toBe(24)
+    for (const [reference, durableThen] of durableWhenAnswered) {
+      expect(
+        durableThen,
+        `${reference} answered with ${durableThen} bytes fsynced; it ends at ${endOf.get(reference)}`,
+      ).toBeGreaterThanOrEqual(endOf.get(reference) ?? Infinity)
+    }
+    // Group commit: fewer fsyncs than calls, and every write followed by its fsync before any answer.
+    const fsyncs = order.filter((step) => step.startsWith('fsync'))
+    expect(fsyncs.length).toBeLessThan(24)
+    expect(order[0]).toBe(`write to ${endOf.get('first')}`)
+    expect(order[1]).toBe(`fsync to ${endOf.get('first')}`)
+    expect(order[2]).toBe('answer first')
   })
 
   it('a call refused inside a group fails alone; the others are written', async () => {

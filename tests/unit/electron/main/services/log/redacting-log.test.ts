@@ -26,12 +26,36 @@ describe('redacting log', () => {
     }
   })
 
-  it('leaves ordinary text alone and ignores values too short to be keys', () => {
+  it('masks CVVs, PINs and OTPs, which are shorter than any key, by field and while they are held', () => {
     const { lines, sink } = capture()
     const log = createRedactingLog(sink)
-    log.addSecret('abc')
+    log.error('authorize failed', { authorization: { pin: '1234', otp: '123456' }, card: { cvv: '482' } })
+    log.error('charge failed: cvv=482 pin=1234')
+    const release = log.holdSecrets(['482'])
+    log.warn('the service echoed 482 back')
+    release()
+    log.warn('482 rows imported')
+    expect(lines).toEqual([
+      'authorize failed {"authorization":"[redacted]","card":{"cvv":"[redacted]"}}',
+      'charge failed: cvv=[redacted] pin=[redacted]',
+      'the service echoed [redacted] back',
+      '482 rows imported',
+    ])
+  })
+
+  it('masks card numbers by pattern even when nobody registered them', () => {
+    const { lines, sink } = capture()
+    const log = createRedactingLog(sink)
+    log.error('declined', new Error('card 4084 1278 8317 2787 was declined'))
+    expect(lines.join('\n')).not.toContain('2787 was')
+    expect(lines.join('\n')).toContain('card [redacted] was declined')
+  })
+
+  it('leaves ordinary text alone', () => {
+    const { lines, sink } = capture()
+    const log = createRedactingLog(sink)
     log.addSecret(undefined)
-    log.error('abc of payouts')
-    expect(lines).toEqual(['abc of payouts'])
+    log.error('abc of payouts: 12 rows, 1234.50 NGN')
+    expect(lines).toEqual(['abc of payouts: 12 rows, 1234.50 NGN'])
   })
 })

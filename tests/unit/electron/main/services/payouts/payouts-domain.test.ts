@@ -93,6 +93,35 @@ function body(reference: string, destination: Partial<PayoutBody['destination']>
 }
 
 describe('payouts:send in main', () => {
+  it('refuses card data up front with a reason: a metadata key such as pin, a card number as a value or in any field', async () => {
+    const domain = createPayoutDomain(context)
+    const send = domain.handlers['payouts:send']
+    await expect(send({ body: { ...body('PD-CARDDATA-01'), metadata: { pin: '1234' } } })).rejects.toMatchObject({
+      code: 'bad_request',
+      details: {
+        issues: [{ path: 'metadata', message: expect.stringMatching(/^Key "pin" is the name of a card PIN/) }],
+      },
+    })
+    await expect(
+      send({ body: { ...body('PD-CARDDATA-02'), metadata: { note: '4084 1278 8317 2787' } } }),
+    ).rejects.toMatchObject({
+      code: 'bad_request',
+      details: {
+        issues: [{ path: 'metadata', message: expect.stringMatching(/key "note" looks like a card number/) }],
+      },
+    })
+    // A field the form rules do not read for card data: the journal's guard refuses it, by name, as a bad request.
+    await expect(
+      send({ body: body('PD-CARDDATA-03', { narration: 'Refund to card 4084127883172787' }) }),
+    ).rejects.toMatchObject({
+      code: 'bad_request',
+      message: expect.stringMatching(/refused request\.destination\.narration: it looks like a card number/),
+    })
+    expect(journal.list()).toEqual([])
+    expect(requests.filter((request) => request.includes('disburse'))).toEqual([])
+    await domain.close?.()
+  })
+
   it('refuses what the shared rules refuse, field by field, and journals nothing', async () => {
     const domain = createPayoutDomain(context)
     const send = domain.handlers['payouts:send']

