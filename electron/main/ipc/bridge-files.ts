@@ -14,9 +14,8 @@ import { createWriteStream } from 'node:fs'
 import { mkdir, mkdtemp, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { basename, dirname, extname, join } from 'node:path'
-import { Transform } from 'node:stream'
-import type { Readable } from 'node:stream'
-import { pipeline } from 'node:stream/promises'
+import { once } from 'node:events'
+import type { IncomingMessage } from 'node:http'
 import type { OpenDialogRequest } from '../adapters/desktop'
 import type { BridgeDownload, DroppedFile } from '../../../shared/ipc/files'
 import { BRIDGE_FILES_PATH, MAX_OPENED_FILE_BYTES } from '../../../shared/ipc/files'
@@ -25,6 +24,8 @@ import type { BridgeCall } from './bridge-call'
 
 /** How long an upload nobody used, or a download nobody fetched, is kept. */
 export const STAGED_FOR_MS = 10 * 60 * 1000
+/** What is read and dropped of an upload past the limit before the connection is cut. */
+const DRAIN_BYTES = 16 * 1024 * 1024
 /** How long a picker may stay open before the Open counts as cancelled. */
 export const PICK_TIMEOUT_MS = 30 * 60 * 1000
 
@@ -49,7 +50,7 @@ export interface StagedDownload {
 
 export interface BridgeFiles {
   /** Streams one upload to disk; answers for a pick when `pick` is its id. */
-  receive(body: Readable, name: string, declaredBytes: number | null, pick: string | null): Promise<UploadAnswer>
+  receive(body: IncomingMessage, name: string, declaredBytes: number | null, pick: string | null): Promise<UploadAnswer>
   /** Where an upload is on disk, or undefined when it was never received (or is gone). */
   uploadPath(ref: string): string | undefined
   /** Asks the browser to pick a file; the path of the upload, or null when the person cancelled. */
@@ -123,20 +124,28 @@ export function createBridgeFiles(options: {
       const ref = newId()
       const path = join(await folder(), 'uploads', ref, safeFileName(name))
       await mkdir(dirname(path), { recursive: true })
+      // Written as it arrives; past the limit the rest is read and dropped (up to DRAIN_BYTES more,
+      // then the connection is cut), so the browser gets the answer rather than a reset.
+      const file = createWriteStream(path, { flags: 'wx' })
       let received = 0
-      const limit = new Transform({
-        transform(chunk: Buffer, _encoding, done) {
-          received += chunk.length
-          if (received > maxBytes) done(new RangeError(tooLarge))
-          else done(null, chunk)
-        },
-      })
+      let broken = false
       try {
-        await pipeline(body, limit, createWriteStream(path, { flags: 'wx' }))
-      } catch (error) {
+        for await (const chunk of body as AsyncIterable<Buffer>) {
+          received += chunk.length
+          if (received <= maxBytes) {
+            if (!file.write(chunk)) await once(file, 'drain')
+          } else if (received > maxBytes + DRAIN_BYTES) {
+            body.destroy()
+            break
+          }
+        }
+      } catch {
+        broken = true
+      }
+      await new Promise<void>((done) => file.end(() => done()))
+      if (broken || received > maxBytes || !body.complete) {
         await rm(dirname(path), { recursive: true, force: true })
-        body.resume()
-        if (error instanceof RangeError) return { ok: false, status: 413, message: tooLarge }
+        if (received > maxBytes) return { ok: false, status: 413, message: tooLarge }
         return { ok: false, status: 400, message: `${name} did not arrive whole; try again.` }
       }
       uploads.set(ref, { path, timer: removeLater(dirname(path), () => uploads.delete(ref)) })

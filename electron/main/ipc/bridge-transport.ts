@@ -53,6 +53,8 @@ export async function startBridge(options: {
   port?: number
   /** Sees every IPC answer as sent (tests use it to prove no secret ever crosses the bridge). */
   onResponse?: (channel: string, body: string) => void
+  /** The largest upload taken (MAX_OPENED_FILE_BYTES; tests lower it). */
+  maxUploadBytes?: number
 }): Promise<RunningBridge> {
   const token = randomBytes(32).toString('hex')
   const streams = new Set<ServerResponse>()
@@ -64,7 +66,11 @@ export async function startBridge(options: {
     const frame = `event: message\ndata: ${data}\n\n`
     for (const stream of streams) stream.write(frame)
   }
-  const files = createBridgeFiles({ emit, hasListeners: () => streams.size > 0 })
+  const files = createBridgeFiles({
+    emit,
+    hasListeners: () => streams.size > 0,
+    ...(options.maxUploadBytes === undefined ? {} : { maxBytes: options.maxUploadBytes }),
+  })
 
   const server = createServer((request, response) => {
     handleRequest(request, response).catch((error: unknown) => {
