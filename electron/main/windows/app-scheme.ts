@@ -14,7 +14,7 @@ import { resolveRendererFile } from './renderer-files'
 export const APP_SCHEME = 'app'
 export const APP_HOST = 'payout-desk'
 /** The page the main window loads in packaged and `npm start` runs. */
-export const APP_PAGE_URL = `${APP_SCHEME}://${APP_HOST}/index.html`
+export const APP_PAGE_URL = 'app://payout-desk/index.html'
 
 /**
  * standard: relative URLs and a real origin; secure: a secure context like https (no mixed
