@@ -10,7 +10,8 @@
 import { contextBridge, ipcRenderer, webUtils } from 'electron'
 import type { IpcRendererEvent } from 'electron'
 import { buildWindowApi, WINDOW_API_KEY } from '../../shared/ipc/contract'
-import { swapDroppedPath, WINDOW_FILES_KEY } from '../../shared/ipc/files'
+import { swapDroppedPath } from '../../shared/ipc/dropped-paths'
+import { WINDOW_FILES_KEY } from '../../shared/ipc/files'
 import type { WindowFiles } from '../../shared/ipc/files'
 import type { Result } from '../../shared/result'
 

@@ -52,35 +52,3 @@ export interface WindowFiles {
   /** null when the File is not backed by a file on disk (made by a script). */
   refFor(file: File): string | null
 }
-
-/** Where each channel that takes a dropped file carries it in its input. */
-export const DROPPED_FILE_CHANNELS: Readonly<Record<string, (input: unknown) => unknown>> = {
-  'bulk:drop': (input) => (input as { file?: unknown } | undefined)?.file,
-  'history:openDropped': (input) => input,
-  'cards:dropIdentityFile': (input) => input,
-}
-
-export type DroppedPathSwap =
-  { ok: true; input: unknown } | { ok: false; error: { code: 'bad_request'; message: string } }
-
-/**
- * The preload's step before a call leaves: on a channel that takes a dropped file, the reference
- * it issued is replaced by the file's path (and forgotten); any other reference is refused.
- * Other channels pass unchanged.
- */
-export function swapDroppedPath(channel: string, input: unknown, issued: Map<string, string>): DroppedPathSwap {
-  const fileOf = DROPPED_FILE_CHANNELS[channel]
-  if (!fileOf) return { ok: true, input }
-  const file = fileOf(input)
-  const ref = typeof file === 'object' && file !== null ? (file as { ref?: unknown }).ref : undefined
-  const path = typeof ref === 'string' ? issued.get(ref) : undefined
-  if (path === undefined) {
-    return {
-      ok: false,
-      error: { code: 'bad_request', message: 'That file was not dropped in this window; drop it again.' },
-    }
-  }
-  issued.delete(ref as string)
-  const withPath = { ...(file as object), ref: path }
-  return { ok: true, input: channel === 'bulk:drop' ? { ...(input as object), file: withPath } : withPath }
-}
