@@ -13,6 +13,7 @@ export type ErrorCode =
   | 'outcome_unknown' // something may have happened remotely; verify before any retry
   | 'rate_limited'
   | 'bad_response' // the payments service answered something we cannot read
+  | 'browser_refused' // in a browser (the bridge): the browser did not allow it (clipboard, file picker)
   | 'internal'
 
 export interface AppError {

@@ -6,14 +6,14 @@ import type { AppServices } from './app-services'
 import { startBridge } from './ipc/bridge-transport'
 import type { RunningBridge } from './ipc/bridge-transport'
 import { createRouter } from './ipc/router'
-import { bridgeSenderPolicy } from './ipc/sender-policy'
+import { bridgeSenderPolicy, loggingRefusals } from './ipc/sender-policy'
 import { KeytarSecretStore } from './services/secrets/keytar-secret-store'
 import type { SecretStore } from './services/secrets/secret-store'
 
 export interface RunningBridgeApp {
   bridge: RunningBridge
   services: AppServices
-  /** The stand-ins for dialogs, notifications and the clipboard: tests queue paths and read them. */
+  /** Dialogs, notifications and the clipboard: in test mode, stand-ins tests queue paths for and read. */
   desktop: BridgeDesktop
   close(): Promise<void>
 }
@@ -26,12 +26,18 @@ export async function startBridgeApp(options: {
   apiTimeoutMs?: number
   keychain?: SecretStore
   onResponse?: (channel: string, body: string) => void
+  /**
+   * The desktop stand-ins a test drives (queued dialog paths, an in-memory clipboard) instead of
+   * the browser surface a person uses (file picker, downloads, the browser's clipboard).
+   */
+  testMode?: boolean
 }): Promise<RunningBridgeApp> {
   // Events may start before the bridge listens; until then there is nobody to tell.
   const relay: { bridge?: RunningBridge } = {}
   const desktop = createBridgeDesktop(
     (notice) => relay.bridge?.emit('app:notification', notice),
     () => relay.bridge,
+    { testMode: options.testMode ?? false },
   )
   const services = await createAppServices({
     userDataDir: options.userDataDir,
@@ -42,7 +48,11 @@ export async function startBridgeApp(options: {
     ...(options.apiTimeoutMs === undefined ? {} : { apiTimeoutMs: options.apiTimeoutMs }),
     ...(options.sandboxSettleMs === undefined ? {} : { sandboxSettleMs: options.sandboxSettleMs }),
   })
-  const router = createRouter({ handlers: services.handlers, senderPolicy: bridgeSenderPolicy, log: services.log })
+  const router = createRouter({
+    handlers: services.handlers,
+    senderPolicy: loggingRefusals(bridgeSenderPolicy, services.log),
+    log: services.log,
+  })
   const bridge = await startBridge({
     router,
     port: options.port ?? 0,

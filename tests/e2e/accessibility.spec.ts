@@ -4,28 +4,12 @@
  * comes from the app itself, so a screen added later is checked without touching this file. The
  * About dialog, opened over a screen, is checked too.
  */
-import AxeBuilder from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
+import { seriousViolations } from './axe'
 import { test, expect } from './fixtures'
 import { screens } from '../../renderer/src/screens'
 
 const THEMES = ['light', 'dark'] as const
-
-/** What axe found that matters: serious and critical violations, each with where it is. */
-async function seriousViolations(page: Page, within?: string): Promise<string[]> {
-  const builder = new AxeBuilder({ page })
-  if (within) builder.include(within)
-  const results = await builder.withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze()
-  return results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map(
-      (violation) =>
-        `${violation.id} (${violation.impact}): ${violation.help} — ${violation.nodes
-          .slice(0, 5)
-          .map((node) => node.target.join(' '))
-          .join(' | ')}`,
-    )
-}
 
 /** A screen is checked once it shows its heading and has stopped loading. */
 async function openScreen(page: Page, screen: (typeof screens)[number]): Promise<void> {

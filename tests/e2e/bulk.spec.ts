@@ -144,7 +144,7 @@ test('a run interrupted by a restart of the app resumes where it was and pays ev
     const sheet = join(userDataDir, 'restart.csv')
     await writeFile(sheet, lines.join('\n'))
 
-    let running = await startBridgeApp({ userDataDir, staticDir, sandboxSettleMs: 4000 })
+    let running = await startBridgeApp({ userDataDir, staticDir, sandboxSettleMs: 4000, testMode: true })
     let page = await browser.newPage()
     await page.goto(running.bridge.appUrl)
     await page.getByTestId('nav-bulk').click()

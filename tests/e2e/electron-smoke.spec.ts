@@ -56,12 +56,27 @@ test.describe('Electron app', () => {
         process: typeof (window as unknown as { process?: unknown }).process,
       }))
       expect(exposure).toEqual({ api: 'object', require: 'undefined', process: 'undefined' })
-      // Navigation away from the app is blocked by the app-wide guard.
+      // The page comes from app://, never from file://.
+      expect(page.url()).toMatch(/^app:\/\/payout-desk\/index\.html/)
+      // Navigation away from the app is blocked by the app-wide guard: the attempt is refused (the
+      // main process saw will-navigate and prevented it) and the page stays, still working.
+      type Seen = { url: string; prevented: boolean }
+      // Listening in main first (heard after the app's own guard, attached when the window was created)...
+      await app.evaluate(({ webContents }) => {
+        const contents = webContents.getAllWebContents().find((c) => c.getURL().startsWith('app://'))
+        ;(globalThis as unknown as { navigationSeen?: Promise<Seen> }).navigationSeen = new Promise<Seen>((resolve) =>
+          contents?.once('will-navigate', (event, url) => resolve({ url, prevented: event.defaultPrevented })),
+        )
+      })
+      // ...then the page tries to leave, and main's answer is waited for, not a fixed time.
       await page.evaluate(() => {
         window.location.href = 'https://example.com/'
       })
-      await page.waitForTimeout(500)
-      expect(page.url()).toMatch(/^file:.*index\.html/)
+      expect(
+        await app.evaluate(() => (globalThis as unknown as { navigationSeen?: Promise<Seen> }).navigationSeen),
+      ).toEqual({ url: 'https://example.com/', prevented: true })
+      await expect(page.getByTestId('active-profile-badge')).toContainText('Sandbox')
+      expect(page.url()).toMatch(/^app:\/\/payout-desk\/index\.html/)
     } finally {
       await app.close()
     }

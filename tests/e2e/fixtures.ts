@@ -64,10 +64,15 @@ export interface AppFixture {
   screenshot(name: string): Promise<void>
 }
 
-export const test = base.extend<{ app: AppFixture; keychainAvailable: boolean }>({
+export const test = base.extend<{ app: AppFixture; keychainAvailable: boolean; bridgeTestMode: boolean }>({
   /** Set to false to run the app as on a Linux machine without a Secret Service. */
   keychainAvailable: [true, { option: true }],
-  app: async ({ page, keychainAvailable }, use) => {
+  /**
+   * The desktop stand-ins (queued dialog paths, an in-memory clipboard). Set to false to drive the
+   * browser surface a person gets from `npm run bridge`: file picker, downloads, browser clipboard.
+   */
+  bridgeTestMode: [true, { option: true }],
+  app: async ({ page, keychainAvailable, bridgeTestMode }, use) => {
     const userDataDir = await mkdtemp(join(tmpdir(), 'payout-desk-e2e-'))
     const responses: string[] = []
     const keysSeen = new Set<string>()
@@ -75,6 +80,7 @@ export const test = base.extend<{ app: AppFixture; keychainAvailable: boolean }>
       userDataDir,
       staticDir: resolve(__dirname, '../../out/renderer'),
       sandboxSettleMs: 300,
+      testMode: bridgeTestMode,
       onResponse: (_channel, body) => responses.push(body),
       // keytar's own error on a machine with no session bus, through the real KeytarSecretStore.
       keychain: recordingKeychain(

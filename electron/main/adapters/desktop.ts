@@ -3,6 +3,7 @@
  * (electron-desktop.ts, the only file here that imports electron) and a stand-in for the loopback
  * bridge (bridge-desktop.ts), so every flow runs unchanged under Playwright.
  */
+import type { DroppedFile } from '../../../shared/ipc/files'
 
 export interface FileFilter {
   name: string
@@ -44,8 +45,19 @@ export interface Clipboard {
   clear(): void
 }
 
+/** Files the person dropped on a screen (see shared/ipc/files.ts): where main reads each one. */
+export interface DroppedFiles {
+  /**
+   * The path to read a dropped file from: in the installed app the file's own path, in the bridge
+   * the upload it streamed. Refuses (AppFailure, naming the file) what is not a readable regular
+   * file within MAX_OPENED_FILE_BYTES, or, for a path the renderer gave, not of a kind `accept` lists.
+   */
+  pathOf(file: DroppedFile, accept: readonly FileFilter[]): Promise<string>
+}
+
 export interface DesktopAdapters {
   dialogs: FileDialogs
+  files: DroppedFiles
   notifier: Notifier
   clipboard: Clipboard
   authWindow: AuthWindow

@@ -1,14 +1,20 @@
 /**
  * The desktop adapters on Electron: native dialogs, OS notifications, the system clipboard, the
- * 3-D Secure child window.
+ * 3-D Secure child window, and dropped files read by their path. Electron's API is passed in.
  */
 import type { BrowserWindow } from 'electron'
-import { Notification, clipboard, dialog } from 'electron'
+import type { ElectronApi } from '../electron-api'
 import { appReturnUrl } from '../windows/return-url'
 import { openThreeDsWindow } from '../windows/three-ds-window'
 import type { DesktopAdapters } from './desktop'
+import { droppedFilesOnDisk } from './dropped-files-on-disk'
 
-export function createElectronDesktop(parentWindow: () => BrowserWindow | null): DesktopAdapters {
+export function createElectronDesktop(
+  electron: Pick<ElectronApi, 'BrowserWindow' | 'clipboard' | 'dialog' | 'Notification' | 'session'>,
+  parentWindow: () => BrowserWindow | null,
+  log: { warn(message: string): void } = console,
+): DesktopAdapters {
+  const { clipboard, dialog, Notification } = electron
   return {
     dialogs: {
       async chooseSavePath(request) {
@@ -28,6 +34,7 @@ export function createElectronDesktop(parentWindow: () => BrowserWindow | null):
         return answer.canceled ? null : (answer.filePaths[0] ?? null)
       },
     },
+    files: droppedFilesOnDisk(),
     notifier: {
       notify(notice) {
         if (!Notification.isSupported()) return
@@ -41,7 +48,7 @@ export function createElectronDesktop(parentWindow: () => BrowserWindow | null):
     },
     authWindow: {
       returnUrlFor: appReturnUrl,
-      open: (request) => openThreeDsWindow(parentWindow(), request),
+      open: (request) => openThreeDsWindow(electron, parentWindow(), request, log),
       // The Electron window watches its own navigation.
       popupReport: () => false,
     },

@@ -1,32 +1,38 @@
 /**
  * The loopback bridge: a second transport for the same router, so the built renderer can run in a
- * real browser (Playwright + Chromium) against the real main services. It listens on 127.0.0.1
- * only, on a random port, and every call needs the random token; requests from a foreign Origin or
- * Host are refused. The packaged app never starts it (electron/main/index.ts does not import it).
+ * real browser (Playwright + Chromium, or a person with `npm run bridge`) against the real main
+ * services. It listens on 127.0.0.1 only, on a random port, and every call needs the random token;
+ * requests from a foreign Origin or Host are refused. The packaged app never starts it
+ * (electron/main/index.ts does not import it).
+ *
+ * Beside the calls (POST /ipc/<channel>) and the event stream (GET /events), the same checks guard
+ * the file endpoint (bridge-files.ts): POST /files streams a picked or dropped file in, GET
+ * /files/<id> hands a saved file out. A call's answer carries, as `effects`, the downloads and the
+ * clipboard text it produced, for the browser to carry out.
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto'
 import { createReadStream } from 'node:fs'
-import { stat } from 'node:fs/promises'
+import { rm } from 'node:fs/promises'
 import { createServer } from 'node:http'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
-import { extname, join, normalize, resolve, sep } from 'node:path'
+import { pipeline } from 'node:stream/promises'
 import { BRIDGE_TOKEN_PARAM } from '../../../shared/ipc/contract'
 import type { EventName, EventPayload } from '../../../shared/ipc/contract'
+import type { BridgeEffects } from '../../../shared/ipc/files'
+import {
+  BRIDGE_FILE_NAME_HEADER,
+  BRIDGE_FILES_CANCEL_PATH,
+  BRIDGE_FILES_PATH,
+  BRIDGE_PICK_HEADER,
+} from '../../../shared/ipc/files'
+import { resolveRendererFile } from '../windows/renderer-files'
+import { runBridgeCall } from './bridge-call'
+import { contentDisposition, createBridgeFiles, withDownloadsNamed } from './bridge-files'
+import type { BridgeFiles } from './bridge-files'
 import type { IpcRouter } from './router'
 
 const MAX_BODY_BYTES = 5 * 1024 * 1024
-
-const CONTENT_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.woff2': 'font/woff2',
-  '.json': 'application/json',
-}
 
 export interface RunningBridge {
   url: string
@@ -35,6 +41,8 @@ export interface RunningBridge {
   /** The address a browser opens: the renderer plus the token it needs. */
   appUrl: string
   emit<E extends EventName>(event: E, payload: EventPayload<E>): void
+  /** Uploads, picks and downloads (the bridge desktop's browser surface uses them). */
+  files: BridgeFiles
   close(): Promise<void>
 }
 
@@ -45,11 +53,24 @@ export async function startBridge(options: {
   port?: number
   /** Sees every IPC answer as sent (tests use it to prove no secret ever crosses the bridge). */
   onResponse?: (channel: string, body: string) => void
+  /** The largest upload taken (MAX_OPENED_FILE_BYTES; tests lower it). */
+  maxUploadBytes?: number
 }): Promise<RunningBridge> {
   const token = randomBytes(32).toString('hex')
   const streams = new Set<ServerResponse>()
   const sockets = new Set<Socket>()
   let origin = ''
+  function emit<E extends EventName>(event: E, payload: EventPayload<E>): void {
+    const data = JSON.stringify({ event, payload })
+    options.onResponse?.(event, data)
+    const frame = `event: message\ndata: ${data}\n\n`
+    for (const stream of streams) stream.write(frame)
+  }
+  const files = createBridgeFiles({
+    emit,
+    hasListeners: () => streams.size > 0,
+    ...(options.maxUploadBytes === undefined ? {} : { maxBytes: options.maxUploadBytes }),
+  })
 
   const server = createServer((request, response) => {
     handleRequest(request, response).catch((error: unknown) => {
@@ -71,23 +92,85 @@ export async function startBridge(options: {
     const requestOrigin = request.headers.origin ?? null
     if (requestOrigin !== null && requestOrigin !== origin) return refuse(response, 403, 'Foreign origin.')
 
-    if (url.pathname.startsWith('/ipc/') || url.pathname === '/events') {
+    const filesPath = url.pathname === BRIDGE_FILES_PATH || url.pathname.startsWith(`${BRIDGE_FILES_PATH}/`)
+    if (url.pathname.startsWith('/ipc/') || url.pathname === '/events' || filesPath) {
       if (!hasToken(request)) return refuse(response, 401, 'Missing or wrong bridge token.')
       if (url.pathname === '/events' && request.method === 'GET') return openEventStream(response)
+      if (filesPath) return handleFiles(request, response, url.pathname)
       if (request.method !== 'POST') return refuse(response, 405, 'Use POST.')
       const body = await readJsonBody(request)
       if (body === undefined) return refuse(response, 400, 'The body must be JSON: { "payload": ... }.')
       const channel = decodeURIComponent(url.pathname.slice('/ipc/'.length))
       const payload = typeof body === 'object' && body !== null ? (body as { payload?: unknown }).payload : undefined
-      const result = await options.router.handle(channel, payload, { transport: 'bridge', origin: requestOrigin })
-      const text = JSON.stringify(result)
+      const { value: result, call } = await runBridgeCall(() =>
+        options.router.handle(channel, payload, { transport: 'bridge', origin: requestOrigin }),
+      )
+      const saved = await files.finishCall(call)
+      const downloads = saved.map(({ url, name, type }) => ({ url, name, type }))
+      const effects: BridgeEffects = {
+        ...(downloads.length > 0 ? { downloads } : {}),
+        ...(call.clipboard !== undefined ? { clipboard: call.clipboard } : {}),
+      }
+      // Only a call that saved or copied something carries effects: every other answer is the Result alone.
+      const answer = withDownloadsNamed(result, new Map(saved.map((file) => [file.writtenTo, file.name])))
+      const text = JSON.stringify(Object.keys(effects).length > 0 ? { ...(answer as object), effects } : answer)
       options.onResponse?.(channel, text)
       response.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' })
       response.end(text)
       return
     }
-    if (request.method === 'GET' && options.staticDir) return serveStatic(options.staticDir, url.pathname, response)
+    if (request.method === 'GET' || request.method === 'HEAD') {
+      if (options.staticDir) return serveStatic(options.staticDir, request, response)
+    }
     return refuse(response, 404, 'Not found.')
+  }
+
+  async function handleFiles(request: IncomingMessage, response: ServerResponse, pathname: string): Promise<void> {
+    if (pathname === BRIDGE_FILES_CANCEL_PATH) {
+      if (request.method !== 'POST') return refuse(response, 405, 'Use POST.')
+      request.resume()
+      const pick = headerValue(request, BRIDGE_PICK_HEADER)
+      return sendJson(response, 200, { ok: true, data: { cancelled: pick !== null && files.cancelPick(pick) } })
+    }
+    if (pathname === BRIDGE_FILES_PATH) {
+      if (request.method !== 'POST') return refuse(response, 405, 'Use POST.')
+      const encodedName = headerValue(request, BRIDGE_FILE_NAME_HEADER)
+      let name: string | null = null
+      try {
+        name = encodedName === null ? null : decodeURIComponent(encodedName)
+      } catch {
+        name = null
+      }
+      if (!name) {
+        request.resume()
+        return refuse(response, 400, `The ${BRIDGE_FILE_NAME_HEADER} header must name the file.`)
+      }
+      const length = request.headers['content-length']
+      const declared = length === undefined ? null : Number(length)
+      const answer = await files.receive(
+        request,
+        name,
+        Number.isFinite(declared) ? declared : null,
+        headerValue(request, BRIDGE_PICK_HEADER),
+      )
+      if (!answer.ok)
+        return sendJson(response, answer.status, { ok: false, error: { code: 'bad_request', message: answer.message } })
+      return sendJson(response, 200, { ok: true, data: { name: answer.file.name, ref: answer.file.ref } })
+    }
+    if (request.method !== 'GET') return refuse(response, 405, 'Use GET.')
+    const download = files.takeDownload(pathname.slice(BRIDGE_FILES_PATH.length + 1))
+    if (!download) return refuse(response, 404, 'This file was already downloaded, or it expired; save it again.')
+    response.writeHead(200, {
+      'content-type': download.type,
+      'content-disposition': contentDisposition(download.name),
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+    })
+    try {
+      await pipeline(createReadStream(download.path), response)
+    } finally {
+      await rm(download.path, { force: true })
+    }
   }
 
   function hasToken(request: IncomingMessage): boolean {
@@ -120,16 +203,13 @@ export async function startBridge(options: {
     origin,
     token,
     appUrl: `${origin}/?${BRIDGE_TOKEN_PARAM}=${token}`,
-    emit(event, payload) {
-      const data = JSON.stringify({ event, payload })
-      options.onResponse?.(event, data)
-      const frame = `event: message\ndata: ${data}\n\n`
-      for (const stream of streams) stream.write(frame)
-    },
+    emit,
+    files,
     async close() {
       for (const stream of streams) stream.end()
       for (const socket of sockets) socket.destroy()
       await new Promise<void>((done) => server.close(() => done()))
+      await files.close()
     },
   }
 }
@@ -151,23 +231,22 @@ async function readJsonBody(request: IncomingMessage): Promise<unknown> {
   }
 }
 
-async function serveStatic(root: string, pathname: string, response: ServerResponse): Promise<void> {
-  const base = resolve(root)
-  const relative = normalize(decodeURIComponent(pathname === '/' ? '/index.html' : pathname)).replace(/^[/\\]+/, '')
-  const file = resolve(join(base, relative))
-  if (file !== base && !file.startsWith(base + sep)) return refuse(response, 403, 'Outside the app.')
-  try {
-    const info = await stat(file)
-    if (!info.isFile()) return refuse(response, 404, 'Not found.')
-  } catch {
-    return refuse(response, 404, 'Not found.')
-  }
+function headerValue(request: IncomingMessage, name: string): string | null {
+  const value = request.headers[name]
+  return typeof value === 'string' && value !== '' ? value : null
+}
+
+/** The built renderer, resolved by the same function as the installed app's app:// scheme. */
+async function serveStatic(root: string, request: IncomingMessage, response: ServerResponse): Promise<void> {
+  const answer = await resolveRendererFile(root, { method: request.method ?? 'GET', url: request.url ?? '/' })
+  if (answer.status !== 200) return refuse(response, answer.status, answer.reason)
   response.writeHead(200, {
-    'content-type': CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
+    'content-type': answer.contentType,
     'cache-control': 'no-store',
     'x-content-type-options': 'nosniff',
   })
-  createReadStream(file).pipe(response)
+  if (request.method === 'HEAD') return void response.end()
+  createReadStream(answer.file).pipe(response)
 }
 
 /** Transport-level refusals answer in the Result shape, with the code their HTTP status means. */

@@ -3,8 +3,7 @@
  * router, and sends contract events to the main window. The sender policy admits only the main
  * frame of our own window showing our own page (see sender-policy.ts).
  */
-import { ipcMain } from 'electron'
-import type { BrowserWindow, IpcMainInvokeEvent } from 'electron'
+import type { BrowserWindow, IpcMain, IpcMainInvokeEvent } from 'electron'
 import { channelNames } from '../../../shared/ipc/contract'
 import type { EventName, EventPayload } from '../../../shared/ipc/contract'
 import type { IpcRouter, Sender } from './router'
@@ -19,7 +18,8 @@ export function senderOf(event: IpcMainInvokeEvent): Sender {
   }
 }
 
-export function registerIpc(router: IpcRouter): () => void {
+/** One ipcMain.handle per channel of the contract, nothing else (no ipcMain.on, no generic channel). */
+export function registerIpc(ipcMain: Pick<IpcMain, 'handle' | 'removeHandler'>, router: IpcRouter): () => void {
   for (const channel of channelNames) {
     ipcMain.handle(channel, (event, payload: unknown) => router.handle(channel, payload, senderOf(event)))
   }

@@ -10,7 +10,7 @@ export interface TrustedWindow {
   isDestroyed(): boolean
 }
 
-/** Trusts the main frame of the given window while it shows a page from `isAppUrl`. */
+/** Trusts the main frame of the given window while it shows a page from `isAppUrl` (app://, see windows/app-url.ts). */
 export function mainWindowSenderPolicy(
   getWindow: () => TrustedWindow | null,
   isAppUrl: (url: string) => boolean,
@@ -30,3 +30,28 @@ export function mainWindowSenderPolicy(
 /** The bridge has already checked its token, Host and Origin; here only bridge senders pass. */
 export const bridgeSenderPolicy: SenderPolicy = (sender) =>
   sender.transport === 'bridge' ? null : 'not a bridge sender'
+
+/**
+ * The same policy, with every refusal written to the log (who was refused and why; never the
+ * payload). A refused call is a bug or an attack: either way someone should be able to see it.
+ */
+export function loggingRefusals(policy: SenderPolicy, log: { warn(message: string): void }): SenderPolicy {
+  return (sender) => {
+    const refusal = policy(sender)
+    if (refusal) log.warn(`IPC request refused (${refusal}) from ${describeSender(sender)}`)
+    return refusal
+  }
+}
+
+function describeSender(sender: Parameters<SenderPolicy>[0]): string {
+  if (sender.transport === 'bridge') return `the bridge, origin ${sender.origin ?? 'none'}`
+  let where = 'an unreadable address'
+  try {
+    const url = new URL(sender.frameUrl)
+    // Scheme and host only: a query string may carry something that must not be written.
+    where = url.host ? `${url.protocol}//${url.host}` : `a ${url.protocol} page`
+  } catch {
+    // keep the default
+  }
+  return `web contents ${sender.webContentsId}, ${sender.isMainFrame ? 'main frame' : 'a subframe'} on ${where}`
+}

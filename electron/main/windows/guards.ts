@@ -3,13 +3,16 @@
  * app, no new windows, no <webview>, and every permission request (camera, notifications, ...)
  * denied. A link to the outside opens in the system browser when it is an https link to a host of
  * the allow-list (external-links.ts), never inside the app; anything else is refused and logged.
+ * This is the only place that calls shell.openExternal.
  */
-import { app, session, shell } from 'electron'
 import type { Session } from 'electron'
+import type { ElectronApi } from '../electron-api'
 import { isAuthWindowContents } from './auth-window-registry'
 import { isAllowedExternalUrl } from './external-links'
 
-export function denyAllPermissions(target: Session): void {
+export function denyAllPermissions(
+  target: Pick<Session, 'setPermissionRequestHandler' | 'setPermissionCheckHandler'>,
+): void {
   target.setPermissionRequestHandler((_contents, _permission, callback) => callback(false))
   target.setPermissionCheckHandler(() => false)
 }
@@ -18,7 +21,12 @@ export interface GuardLog {
   warn(message: string): void
 }
 
-export function installAppGuards(isAppUrl: (url: string) => boolean, log: GuardLog = console): void {
+export function installAppGuards(
+  electron: Pick<ElectronApi, 'app' | 'session' | 'shell'>,
+  isAppUrl: (url: string) => boolean,
+  log: GuardLog = console,
+): void {
+  const { app, session, shell } = electron
   app.on('session-created', denyAllPermissions)
   denyAllPermissions(session.defaultSession)
 

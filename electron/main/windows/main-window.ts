@@ -3,8 +3,8 @@
  * placed where it was on the display it was on (never off-screen), and its placement saved as it
  * moves, resizes or is maximised.
  */
-import { BrowserWindow, nativeTheme, screen } from 'electron'
-import type { Display } from 'electron'
+import type { BrowserWindow, Display, Screen } from 'electron'
+import type { ElectronApi } from '../electron-api'
 import { secureWebPreferences } from './web-preferences'
 import { displayOf, rememberPlacement, restorePlacement } from './window-state'
 import type { DisplayInfo, WindowState } from './window-state'
@@ -12,7 +12,7 @@ import type { DisplayInfo, WindowState } from './window-state'
 export const WINDOW_SIZE = { width: 1280, height: 820, minWidth: 960, minHeight: 640 }
 const SAVE_DELAY_MS = 500
 
-function displays(): DisplayInfo[] {
+function displays(screen: Pick<Screen, 'getPrimaryDisplay' | 'getAllDisplays'>): DisplayInfo[] {
   const primary = screen.getPrimaryDisplay()
   const all = screen.getAllDisplays()
   // The primary display first: the pure placement falls back to it.
@@ -22,13 +22,17 @@ function displays(): DisplayInfo[] {
   }))
 }
 
-export function createMainWindow(options: {
-  preload: string
-  appUrl: string
-  placement: WindowState
-  onPlacementChanged(state: WindowState): void
-}): BrowserWindow {
-  const placed = restorePlacement(options.placement, displays(), WINDOW_SIZE)
+export function createMainWindow(
+  electron: Pick<ElectronApi, 'BrowserWindow' | 'nativeTheme' | 'screen'>,
+  options: {
+    preload: string
+    appUrl: string
+    placement: WindowState
+    onPlacementChanged(state: WindowState): void
+  },
+): BrowserWindow {
+  const { BrowserWindow, nativeTheme, screen } = electron
+  const placed = restorePlacement(options.placement, displays(screen), WINDOW_SIZE)
   const window = new BrowserWindow({
     ...placed.bounds,
     minWidth: WINDOW_SIZE.minWidth,
@@ -47,7 +51,7 @@ export function createMainWindow(options: {
     if (window.isDestroyed() || window.isMinimized() || window.isFullScreen()) return
     // Maximised: keep the normal bounds, so un-maximising after a restart goes back to them.
     const bounds = window.isMaximized() ? window.getNormalBounds() : window.getBounds()
-    const display = displayOf(bounds, displays())
+    const display = displayOf(bounds, displays(screen))
     if (!display) return
     state = rememberPlacement(state, display, { bounds, maximized: window.isMaximized() })
     options.onPlacementChanged(state)

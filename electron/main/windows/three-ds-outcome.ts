@@ -13,7 +13,7 @@ export const THREE_DS_TIMEOUT_MS = 10 * 60 * 1000
 export interface ThreeDsWatch {
   /** Reports a navigation; true when it reached the return URL (stop it and close the window). */
   navigated(url: string): boolean
-  /** May the window go to this URL at all? Only http(s) pages, never file:, data: or the like. */
+  /** May the window go to this URL at all? See isAuthPageUrl. */
   mayNavigate(url: string): boolean
   closed(): void
   failedToOpen(): void
@@ -29,6 +29,24 @@ export interface Timers {
 const realTimers: Timers = {
   setTimeout: (callback, ms) => setTimeout(callback, ms),
   clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
+}
+
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]'])
+
+/**
+ * A page the 3-D Secure window may show: https, or http on this machine's loopback address (the
+ * embedded Sandbox's own 3-D Secure page). Never plain http on the network, file:, data:,
+ * javascript: or the like, and never a URL with user:password@.
+ */
+export function isAuthPageUrl(url: string): boolean {
+  let parsed: URL
+  try {
+    parsed = new URL(url)
+  } catch {
+    return false
+  }
+  if (parsed.username !== '' || parsed.password !== '') return false
+  return parsed.protocol === 'https:' || (parsed.protocol === 'http:' && LOOPBACK_HOSTS.has(parsed.hostname))
 }
 
 export function watchThreeDs(options: { returnUrl: string; timeoutMs?: number; timers?: Timers }): ThreeDsWatch {
@@ -52,14 +70,7 @@ export function watchThreeDs(options: { returnUrl: string; timeoutMs?: number; t
       settle('returned')
       return true
     },
-    mayNavigate(url) {
-      try {
-        const protocol = new URL(url).protocol
-        return protocol === 'https:' || protocol === 'http:'
-      } catch {
-        return false
-      }
-    },
+    mayNavigate: isAuthPageUrl,
     closed: () => settle('closed'),
     failedToOpen: () => settle('failed_to_open'),
     get settled() {

@@ -1,31 +1,40 @@
 /**
  * The 3-D Secure child window (Electron only, kept thin: the logic is in three-ds-outcome.ts).
- * Modal over the app, on an in-memory partition of its own (no "persist:"), no preload,
- * sandboxed and isolated; new windows, downloads and permission requests are refused. It watches
- * every navigation for the charge's return URL; on a match it stops, closes and clears the
- * partition's storage. The outcome is verified by the caller, whatever it is.
+ * It opens only an https page (or the embedded Sandbox's page on the loopback address): any other
+ * redirect_url is refused before a window exists, and the charge is then verified as for any
+ * other outcome. Modal over the app, on an in-memory partition of its own (no "persist:"), no
+ * preload, sandboxed and isolated; new windows, downloads and permission requests are refused. It
+ * watches every navigation for the charge's return URL; on a match it stops, closes and clears
+ * the partition's storage.
  */
 import { randomUUID } from 'node:crypto'
-import { BrowserWindow, session } from 'electron'
+import type { BrowserWindow } from 'electron'
 import type { AuthWindowOutcome, AuthWindowRequest } from '../adapters/desktop'
+import type { ElectronApi } from '../electron-api'
 import { denyAllPermissions } from './guards'
 import { forgetAuthWindowContents, registerAuthWindowContents } from './auth-window-registry'
-import { watchThreeDs } from './three-ds-outcome'
+import { isAuthPageUrl, watchThreeDs } from './three-ds-outcome'
 import { secureWebPreferences } from './web-preferences'
 
 export function openThreeDsWindow(
+  electron: Pick<ElectronApi, 'BrowserWindow' | 'session'>,
   parent: BrowserWindow | null,
   request: AuthWindowRequest,
+  log: { warn(message: string): void } = console,
 ): Promise<AuthWindowOutcome> {
+  if (!isAuthPageUrl(request.url)) {
+    log.warn(`3-D Secure page refused for ${request.reference}: the service gave a redirect_url that is not https`)
+    return Promise.resolve('failed_to_open')
+  }
   const partition = `three-ds-${randomUUID()}`
-  const partitionSession = session.fromPartition(partition, { cache: false })
+  const partitionSession = electron.session.fromPartition(partition, { cache: false })
   denyAllPermissions(partitionSession)
   partitionSession.on('will-download', (event, item) => {
     event.preventDefault()
     item.cancel()
   })
 
-  const window = new BrowserWindow({
+  const window = new electron.BrowserWindow({
     ...(parent ? { parent, modal: true } : {}),
     width: 520,
     height: 700,

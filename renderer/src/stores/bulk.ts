@@ -6,7 +6,7 @@ import type { BulkOpened } from '../../../shared/ipc/channels/bulk'
 import type { BulkColumnMapping, BulkCurrency, BulkField } from '../../../shared/domain/bulk'
 import type { RunProgress, RunRow, RunSummary, RunView } from '../../../shared/domain/bulk-run'
 import type { AppError, Result } from '../../../shared/result'
-import { callApi } from './call'
+import { callApi, callWithDroppedFile } from './call'
 
 /**
  * Rows asked of main at a time when a run is opened. One page parses in some tens of milliseconds,
@@ -141,10 +141,7 @@ export const useBulkStore = defineStore('bulk', () => {
   }
 
   async function dropFile(file: File): Promise<void> {
-    const bytes = new Uint8Array(await file.arrayBuffer())
-    let binary = ''
-    for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000))
-    const result = await track('open', () => api.bulk.drop({ file: { name: file.name, base64: btoa(binary) } }))
+    const result = await track('open', () => callWithDroppedFile(file, (dropped) => api.bulk.drop({ file: dropped })))
     if (result.ok) opened.value = result.data
   }
 

@@ -1,4 +1,6 @@
 import type { AppError, Result } from '../../../shared/result'
+import type { DroppedFile } from '../../../shared/ipc/files'
+import { stageDroppedFile } from '../api'
 
 /**
  * Runs one API call and always hands back a Result. The transports already turn expected failures
@@ -16,4 +18,13 @@ export async function callApi<T>(call: () => Promise<Result<T>>): Promise<Result
     }
     return { ok: false, error: failure }
   }
+}
+
+/** A file the person dropped, handed over to main (streamed, in a browser), then the call that reads it. */
+export async function callWithDroppedFile<T>(
+  file: File,
+  call: (dropped: DroppedFile) => Promise<Result<T>>,
+): Promise<Result<T>> {
+  const staged = await callApi(() => stageDroppedFile(file))
+  return staged.ok ? callApi(() => call(staged.data)) : staged
 }

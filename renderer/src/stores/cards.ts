@@ -15,7 +15,7 @@ import type {
   StoredCardholder,
 } from '../../../shared/domain/cards'
 import type { ExportFormat, ExportResult } from '../../../shared/domain/export'
-import { callApi } from './call'
+import { callApi, callWithDroppedFile } from './call'
 
 export type CardListFilters = Omit<CardListQuery, 'page' | 'limit'>
 
@@ -74,8 +74,8 @@ export const useCardsStore = defineStore('cards', () => {
   const chooseIdentityFile = (): Promise<Result<IdentityImagePreview | null>> =>
     track('identity', () => api.cards.chooseIdentityFile())
 
-  const dropIdentityFile = (file: { name: string; base64: string }): Promise<Result<IdentityImagePreview>> =>
-    track('identity', () => api.cards.dropIdentityFile(file))
+  const dropIdentityFile = (file: File): Promise<Result<IdentityImagePreview>> =>
+    track('identity', () => callWithDroppedFile(file, (dropped) => api.cards.dropIdentityFile(dropped)))
 
   const discardIdentityFile = (token: string): Promise<Result<null>> =>
     callApi(() => api.cards.discardIdentityFile({ token }))

@@ -55,7 +55,11 @@ export const useDesktopStore = defineStore('desktop', () => {
       : result.error.message
   }
 
-  /** Follows main: the menu's Help > About, update changes, and notices to show as messages. */
+  /**
+   * Follows main: the menu's Help > About, update changes, and notices to show as messages. A
+   * desktop notification reaches the page only in a browser (the installed app shows it in the
+   * OS): there it is shown as an in-app notice.
+   */
   function listen(showNotice: (notice: AppNotice) => void): () => void {
     const stops = [
       api.desktop.onShowAbout(() => void openAbout()),
@@ -63,6 +67,12 @@ export const useDesktopStore = defineStore('desktop', () => {
         update.value = status
       }),
       api.app.onNotice(showNotice),
+      api.app.onNotification((notification) =>
+        showNotice({
+          kind: notification.kind === 'failure' ? 'error' : notification.kind,
+          message: `${notification.title}: ${notification.body}`,
+        }),
+      ),
     ]
     return () => stops.forEach((stop) => stop())
   }

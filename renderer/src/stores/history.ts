@@ -5,7 +5,7 @@ import type { ExportFormat, ExportResult } from '../../../shared/domain/export'
 import type { HistoryCurrency, HistoryFilter, HistoryState } from '../../../shared/domain/history'
 import { filterItems, historyTotals } from '../../../shared/domain/history'
 import type { AppError, Result } from '../../../shared/result'
-import { callApi } from './call'
+import { callApi, callWithDroppedFile } from './call'
 
 /**
  * The History screen: the service's payout history (live, paged or loaded in full by main) or an
@@ -83,7 +83,8 @@ export const useHistoryStore = defineStore('history', () => {
   const startLoadAll = () => run(() => api.history.loadAll({ filter: filter.value }))
   const cancelLoadAll = () => run(() => api.history.cancelLoadAll())
   const openFile = () => run(() => api.history.openFile())
-  const openDropped = (name: string, base64: string) => run(() => api.history.openDropped({ name, base64 }))
+  const openDropped = (file: File) =>
+    run(() => callWithDroppedFile(file, (dropped) => api.history.openDropped(dropped)))
   async function closeOffline(): Promise<void> {
     await run(() => api.history.closeOffline())
     currency.value = null

@@ -17,4 +17,12 @@ export const desktopEvents = {
   'desktop:showAbout': returns<null>(),
   /** The update state changed (an update is downloading, or ready to install on restart). */
   'desktop:updateChanged': returns<UpdateStatus>(),
+  /**
+   * Browser only (the bridge): a service asked for an Open; the browser shows its file picker and
+   * uploads the choice under `pick`, or cancels it (see shared/ipc/files.ts). The installed app
+   * shows the native dialog instead and never sends this.
+   */
+  'desktop:chooseFile': returns<{ pick: string; title: string; accept: string[] }>(),
+  /** Browser only: take off the clipboard what Payout Desk put there, if it is still there. */
+  'desktop:clipboardClear': returns<null>(),
 } as const

@@ -17,6 +17,9 @@ import { evidencePack, reportTable } from './run/run-report'
 import { RunService } from './run/run-service'
 import { RUNS_FOLDER, RunStore } from './run/run-store'
 
+/** What the importer opens, chosen with Open or dropped. */
+const SHEET_FILES = [{ name: 'Spreadsheets', extensions: ['xlsx', 'xls', 'csv'] }]
+
 export interface BulkDomainOptions {
   /** How often monitoring asks the service about open batches. */
   pollMs?: number
@@ -103,23 +106,27 @@ export function createBulkDomain(context: ServiceContext): DomainService<keyof t
     return { importId, summary }
   }
 
+  /** A sheet chosen with Open or dropped, read from where it is. */
+  async function inspectFile(path: string): Promise<BulkOpened> {
+    let bytes: Uint8Array
+    try {
+      bytes = await readFile(path)
+    } catch (error) {
+      throw new AppFailure('bad_request', `${basename(path)} could not be read: ${(error as Error).message}`)
+    }
+    return inspect(basename(path), bytes)
+  }
+
   return {
     handlers: {
       'bulk:open': async () => {
         const path = await context.desktop.dialogs.chooseOpenPath({
           title: 'Open a payout sheet',
-          filters: [{ name: 'Spreadsheets', extensions: ['xlsx', 'xls', 'csv'] }],
+          filters: SHEET_FILES,
         })
-        if (!path) return null
-        let bytes: Uint8Array
-        try {
-          bytes = await readFile(path)
-        } catch (error) {
-          throw new AppFailure('bad_request', `${basename(path)} could not be read: ${(error as Error).message}`)
-        }
-        return inspect(basename(path), bytes)
+        return path ? inspectFile(path) : null
       },
-      'bulk:drop': ({ file }) => inspect(file.name, Buffer.from(file.base64, 'base64')),
+      'bulk:drop': async ({ file }) => inspectFile(await context.desktop.files.pathOf(file, SHEET_FILES)),
       'bulk:import': async ({ importId, sheet, headerRow, mapping, currency }) => {
         await ready()
         const file = opened.get(importId)

@@ -42,7 +42,7 @@ export function createCardDomain(
     handlers: {
       'cards:holders': () => holders.list(),
       'cards:chooseIdentityFile': () => documents.choose(context.desktop.dialogs),
-      'cards:dropIdentityFile': (file) => documents.fromDropped(file),
+      'cards:dropIdentityFile': (file) => documents.fromDropped(context.desktop.files, file),
       'cards:discardIdentityFile': ({ token }) => {
         documents.release(token)
         return null

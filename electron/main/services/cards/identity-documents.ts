@@ -1,7 +1,8 @@
 /**
- * Identity documents picked for a new cardholder. Main reads the file (from the Open dialog or the
- * bytes of a drop), checks its kind by its first bytes and its size, and keeps the Base64 in memory
- * only, until the cardholder is created or the document discarded. Nothing is written to disk.
+ * Identity documents picked for a new cardholder. Main reads the file (from the path the Open
+ * dialog gave, or where a dropped file is), checks its kind by its first bytes and its size, and
+ * keeps the Base64 in memory only, until the cardholder is created or the document discarded.
+ * Nothing is written to disk.
  */
 import { randomBytes } from 'node:crypto'
 import { open } from 'node:fs/promises'
@@ -14,7 +15,8 @@ import {
   identityFileProblem,
 } from '../../../../shared/rules/cardholder'
 import { AppFailure } from '../../../../shared/result'
-import type { FileDialogs } from '../../adapters/desktop'
+import type { DroppedFiles, FileDialogs } from '../../adapters/desktop'
+import type { DroppedFile } from '../../../../shared/ipc/files'
 
 interface HeldDocument {
   name: string
@@ -25,11 +27,14 @@ interface HeldDocument {
 /** A person works on one cardholder at a time; a few held documents cover changes of mind. */
 const MAX_HELD = 4
 
+/** What an identity document may be, chosen with Open or dropped. */
+const IDENTITY_FILES = [{ name: 'Identity document (JPEG, PNG, PDF)', extensions: ['jpg', 'jpeg', 'png', 'pdf'] }]
+
 const MIME: Record<IdentityFileKind, string> = { jpeg: 'image/jpeg', png: 'image/png', pdf: 'application/pdf' }
 
 export interface IdentityDocuments {
   choose(dialogs: FileDialogs): Promise<IdentityImagePreview | null>
-  fromDropped(file: { name: string; base64: string }): IdentityImagePreview
+  fromDropped(files: DroppedFiles, file: DroppedFile): Promise<IdentityImagePreview>
   /** The Base64 held for a token; the token stays valid until `release`. */
   base64Of(token: string): string
   release(token: string): void
@@ -58,43 +63,36 @@ export function createIdentityDocuments(): IdentityDocuments {
     }
   }
 
+  async function holdFile(path: string): Promise<IdentityImagePreview> {
+    const name = basename(path)
+    let handle
+    try {
+      handle = await open(path, 'r')
+    } catch (error) {
+      throw new AppFailure(
+        'bad_request',
+        `${name} could not be opened (${(error as NodeJS.ErrnoException).code ?? 'error'}).`,
+      )
+    }
+    try {
+      const { size } = await handle.stat()
+      // Refuse a large file by its size before reading any of it into memory.
+      if (size > IDENTITY_FILE_MAX_BYTES) {
+        const checked = identityFileProblem(new Uint8Array(), size)
+        throw new AppFailure('bad_request', `${name}: ${checked.problem ?? 'too large'}`)
+      }
+      return hold(name, await handle.readFile())
+    } finally {
+      await handle.close()
+    }
+  }
+
   return {
     async choose(dialogs) {
-      const path = await dialogs.chooseOpenPath({
-        title: 'Choose the identity document',
-        filters: [{ name: 'Identity document (JPEG, PNG, PDF)', extensions: ['jpg', 'jpeg', 'png', 'pdf'] }],
-      })
-      if (path === null) return null
-      const name = basename(path)
-      let handle
-      try {
-        handle = await open(path, 'r')
-      } catch (error) {
-        throw new AppFailure(
-          'bad_request',
-          `${name} could not be opened (${(error as NodeJS.ErrnoException).code ?? 'error'}).`,
-        )
-      }
-      try {
-        const { size } = await handle.stat()
-        // Refuse a large file by its size before reading any of it into memory.
-        if (size > IDENTITY_FILE_MAX_BYTES) {
-          const checked = identityFileProblem(new Uint8Array(), size)
-          throw new AppFailure('bad_request', `${name}: ${checked.problem ?? 'too large'}`)
-        }
-        return hold(name, await handle.readFile())
-      } finally {
-        await handle.close()
-      }
+      const path = await dialogs.chooseOpenPath({ title: 'Choose the identity document', filters: IDENTITY_FILES })
+      return path === null ? null : holdFile(path)
     },
-    fromDropped(file) {
-      // Base64 is 4 characters per 3 bytes: refuse by length before decoding.
-      if (Math.floor((file.base64.length * 3) / 4) > IDENTITY_FILE_MAX_BYTES + 2) {
-        const checked = identityFileProblem(new Uint8Array(), Math.floor((file.base64.length * 3) / 4))
-        throw new AppFailure('bad_request', `${file.name}: ${checked.problem ?? 'too large'}`)
-      }
-      return hold(file.name, Buffer.from(file.base64, 'base64'))
-    },
+    fromDropped: async (files, file) => holdFile(await files.pathOf(file, IDENTITY_FILES)),
     base64Of(token) {
       const document = held.get(token)
       if (!document) {

@@ -11,6 +11,9 @@ import type { ServiceContext } from '../service-context'
 import { createHistoryService } from './history-service'
 import { reviewHistoryFile } from './offline-history'
 
+/** What offline review opens, chosen with Open or dropped. */
+const EXPORT_FILES = [{ name: 'Payout Desk exports', extensions: ['xlsx', 'csv'] }]
+
 async function readBounded(path: string): Promise<Buffer> {
   try {
     const info = await stat(path)
@@ -32,6 +35,7 @@ async function readBounded(path: string): Promise<Buffer> {
 
 export function createHistoryDomain(context: ServiceContext): DomainService<keyof typeof historyChannels> {
   const history = createHistoryService(context)
+  const review = async (path: string) => history.openOffline(reviewHistoryFile(await readBounded(path), basename(path)))
   return {
     handlers: {
       'history:state': () => history.state(),
@@ -43,13 +47,11 @@ export function createHistoryDomain(context: ServiceContext): DomainService<keyo
       'history:openFile': async () => {
         const path = await context.desktop.dialogs.chooseOpenPath({
           title: 'Open an exported history for offline review',
-          filters: [{ name: 'Payout Desk exports', extensions: ['xlsx', 'csv'] }],
+          filters: EXPORT_FILES,
         })
-        if (path === null) return history.state()
-        return history.openOffline(reviewHistoryFile(await readBounded(path), basename(path)))
+        return path === null ? history.state() : review(path)
       },
-      'history:openDropped': ({ name, base64 }) =>
-        history.openOffline(reviewHistoryFile(Buffer.from(base64, 'base64'), basename(name))),
+      'history:openDropped': async (file) => review(await context.desktop.files.pathOf(file, EXPORT_FILES)),
       'history:closeOffline': () => history.closeOffline(),
     },
     close: () => history.close(),

@@ -10,7 +10,7 @@ import { createAppUrlMatcher } from '../../../../../electron/main/windows/app-ur
 const trusted: Sender = {
   transport: 'electron',
   webContentsId: 1,
-  frameUrl: 'file:///app/index.html',
+  frameUrl: 'app://payout-desk/index.html',
   isMainFrame: true,
 }
 
@@ -30,7 +30,7 @@ function recordingHandlers(): { handlers: ChannelHandlers; calls: string[] } {
 }
 
 const appWindow = { webContentsId: 1, isDestroyed: () => false }
-const isAppUrl = createAppUrlMatcher('file:///app/index.html')
+const isAppUrl = createAppUrlMatcher('app://payout-desk/index.html')
 
 function routerWith(handlers: ChannelHandlers, window: TrustedWindow | null = appWindow) {
   return createRouter({
@@ -52,6 +52,11 @@ describe('IPC router', () => {
     ['another window', { ...trusted, webContentsId: 7 }, 'not the Payout Desk window'],
     ['a subframe', { ...trusted, isMainFrame: false }, 'not the main frame'],
     ['a foreign page', { ...trusted, frameUrl: 'https://evil.example/' }, 'not the Payout Desk page'],
+    [
+      'our own built page opened from file://',
+      { ...trusted, frameUrl: 'file:///app/out/renderer/index.html' },
+      'not the Payout Desk page',
+    ],
     ['another transport', { transport: 'bridge', origin: null } as Sender, 'not an Electron sender'],
   ])('refuses %s and runs nothing', async (_label, sender, reason) => {
     const { handlers, calls } = recordingHandlers()

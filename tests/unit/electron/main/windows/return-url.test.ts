@@ -120,9 +120,14 @@ describe('watchThreeDs (the 3-D Secure window logic)', () => {
     expect(other.pending[0]?.cleared).toBe(true)
   })
 
-  it('lets the window go to web pages only', () => {
+  it('lets the window go to https pages, and to http only on this machine (the embedded Sandbox)', () => {
     const watch = watchThreeDs({ returnUrl: RETURN, timers: new ManualTimers() })
     expect(watch.mayNavigate('https://bank.example/acs')).toBe(true)
+    expect(watch.mayNavigate('http://127.0.0.1:4010/sandbox/3ds/CHG-1')).toBe(true)
+    expect(watch.mayNavigate('http://localhost:4010/sandbox/3ds/CHG-1')).toBe(true)
+    expect(watch.mayNavigate('http://bank.example/acs')).toBe(false)
+    expect(watch.mayNavigate('http://127.0.0.1.evil.example/acs')).toBe(false)
+    expect(watch.mayNavigate('https://user:pass@bank.example/acs')).toBe(false)
     expect(watch.mayNavigate('file:///etc/passwd')).toBe(false)
     expect(watch.mayNavigate('javascript:alert(1)')).toBe(false)
     expect(watch.mayNavigate('data:text/html,hi')).toBe(false)

@@ -25,6 +25,13 @@ afterEach(async () => {
   await h.close()
 })
 
+/** A file dropped on the form: written where a person's file would be, handed over by reference. */
+async function dropped(name: string, bytes: Buffer): Promise<{ name: string; ref: string }> {
+  const ref = join(h.userDataDir, name)
+  await writeFile(ref, bytes)
+  return { name, ref }
+}
+
 async function failureOf(run: () => unknown): Promise<AppFailure> {
   try {
     await run()
@@ -38,10 +45,7 @@ async function failureOf(run: () => unknown): Promise<AppFailure> {
 const issues = async (): Promise<CardIssue[]> => await domain.handlers['cards:issues'](undefined)
 
 async function createHolder(): Promise<StoredCardholder> {
-  const preview = await domain.handlers['cards:dropIdentityFile']({
-    name: 'passport.png',
-    base64: PNG_1x1.toString('base64'),
-  })
+  const preview = await domain.handlers['cards:dropIdentityFile'](await dropped('passport.png', PNG_1x1))
   return domain.handlers['cards:createCardholder']({ draft: holderDraft, identityToken: preview.token })
 }
 
@@ -94,12 +98,8 @@ describe('cardholders', () => {
   })
 
   it('refuses a file that is not JPEG, PNG or PDF by its content, and one above 5 MB, naming the file', async () => {
-    const fake = await failureOf(() =>
-      domain.handlers['cards:dropIdentityFile']({
-        name: 'id.png',
-        base64: Buffer.from('GIF89a....').toString('base64'),
-      }),
-    )
+    const gif = await dropped('id.png', Buffer.from('GIF89a....'))
+    const fake = await failureOf(() => domain.handlers['cards:dropIdentityFile'](gif))
     expect(fake.code).toBe('bad_request')
     expect(fake.message).toBe('id.png: The file is not a JPEG, PNG or PDF (checked by its content, not its name).')
 
@@ -110,22 +110,18 @@ describe('cardholders', () => {
     h.desktop.queueOpenPath(path)
     const tooBig = await failureOf(() => domain.handlers['cards:chooseIdentityFile'](undefined))
     expect(tooBig.message).toMatch(/^big\.png: The file is larger than the 5 MB limit/)
-    const droppedBig = await failureOf(() =>
-      domain.handlers['cards:dropIdentityFile']({ name: 'big.png', base64: big.toString('base64') }),
-    )
+    const droppedBig = await failureOf(() => domain.handlers['cards:dropIdentityFile']({ name: 'big.png', ref: path }))
     expect(droppedBig.message).toMatch(/^big\.png: The file is larger than the 5 MB limit/)
 
-    const pdf = await domain.handlers['cards:dropIdentityFile']({
-      name: 'licence.pdf',
-      base64: Buffer.from('%PDF-1.4\n%\xe2\xe3\n1 0 obj\n<<>>\nendobj\n%%EOF\n').toString('base64'),
-    })
+    const pdf = await domain.handlers['cards:dropIdentityFile'](
+      await dropped('licence.pdf', Buffer.from('%PDF-1.4\n%\xe2\xe3\n1 0 obj\n<<>>\nendobj\n%%EOF\n')),
+    )
     expect(pdf).toMatchObject({ kind: 'pdf', previewUrl: null })
     // The same PDF cut short: refused, naming the file and why.
-    const cut = await failureOf(() =>
-      domain.handlers['cards:dropIdentityFile']({
-        name: 'licence.pdf',
-        base64: Buffer.from('%PDF-1.4\n%\xe2\xe3\n1 0 obj\n').toString('base64'),
-      }),
+    const cut = await failureOf(async () =>
+      domain.handlers['cards:dropIdentityFile'](
+        await dropped('licence.pdf', Buffer.from('%PDF-1.4\n%\xe2\xe3\n1 0 obj\n')),
+      ),
     )
     expect(cut.message).toBe(
       'licence.pdf: The file starts as a PDF but is cut short (it has no end): save or scan the document again.',
@@ -133,10 +129,7 @@ describe('cardholders', () => {
   })
 
   it('answers field by field: the rules of shared before sending, the service after', async () => {
-    const preview = await domain.handlers['cards:dropIdentityFile']({
-      name: 'p.png',
-      base64: PNG_1x1.toString('base64'),
-    })
+    const preview = await domain.handlers['cards:dropIdentityFile'](await dropped('p.png', PNG_1x1))
     const local = await failureOf(() =>
       domain.handlers['cards:createCardholder']({
         draft: { ...holderDraft, date_of_birth: '2015-06-01', country_identity: { type: 'bvn', number: '123' } },
