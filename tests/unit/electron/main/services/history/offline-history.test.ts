@@ -49,10 +49,11 @@ describe('offline review of our own files', () => {
       const reviewed = reviewHistoryFile(bytes, `history.${format}`)
       expect(reviewed.source).toMatchObject({ fileName: `history.${format}`, format })
       expect(reviewed.items).toHaveLength(ITEMS.length)
-      expect(reviewed.items.map(({ pointer: _p, date_created: _c, date_completed: _d, ...rest }) => rest)).toEqual(
-        ITEMS.map(({ pointer: _p, date_created: _c, date_completed: _d, ...rest }) => rest),
+      // Every field comes back as it went out, the dates too (date cells in XLSX, ISO 8601 in CSV).
+      expect(reviewed.items.map(({ pointer: _p, ...rest }) => rest)).toEqual(
+        ITEMS.map(({ pointer: _p, ...rest }) => rest),
       )
-      expect(reviewed.items[0]?.date_created).toBe('2026-03-02T10:00:01')
+      expect(reviewed.items[0]?.date_created).toBe('2026-03-02 10:00:01')
       expect(reviewed.items[2]?.date_completed).toBeNull()
       expect(historyTotals(reviewed.items)).toEqual(historyTotals(ITEMS))
     })
@@ -176,8 +177,34 @@ describe('reading XLSX fast, and exactly', () => {
     const resaved = XLSX.write(book, { type: 'buffer', bookType: 'xlsx', bookSST: true }) as Buffer
     expect(zipDirectory(resaved)?.has('xl/sharedStrings.xml')).toBe(true)
     const reviewed = reviewHistoryFile(resaved, 'resaved.xlsx')
-    expect(reviewed.items.map((i) => [i.reference, i.amount, i.narration, i.trace_id])).toEqual(
-      ITEMS.map((i) => [i.reference, i.amount, i.narration, i.trace_id]),
+    expect(reviewed.items.map((i) => [i.reference, i.amount, i.narration, i.trace_id, i.date_created])).toEqual(
+      ITEMS.map((i) => [i.reference, i.amount, i.narration, i.trace_id, i.date_created]),
+    )
+  })
+
+  it('reads exports of format 1, whose dates were ISO 8601 text, to the same dates', async () => {
+    const book = XLSX.read(await exportedXlsx(ITEMS))
+    const sheet = book.Sheets['Payout history']
+    const marker = book.Sheets['PayoutDesk']
+    if (!sheet || !marker) throw new Error('no data or marker sheet')
+    ITEMS.forEach((item, index) => {
+      sheet[`K${index + 2}`] = { t: 's', v: item.date_created.replace(' ', 'T') }
+    })
+    marker['B1'] = { t: 'n', v: 1 }
+    const earlier = XLSX.write(book, { type: 'buffer', bookType: 'xlsx' }) as Buffer
+    expect(reviewHistoryFile(earlier, 'format1.xlsx').items.map((i) => i.date_created)).toEqual(
+      ITEMS.map((i) => i.date_created),
+    )
+  })
+
+  it('names the cell of a date changed to something that is not a date', async () => {
+    const book = XLSX.read(await exportedXlsx(ITEMS))
+    const sheet = book.Sheets['Payout history']
+    if (!sheet) throw new Error('no data sheet')
+    sheet['K3'] = { t: 's', v: 'last Tuesday' }
+    const changed = XLSX.write(book, { type: 'buffer', bookType: 'xlsx' }) as Buffer
+    expect(() => reviewHistoryFile(changed, 'changed.xlsx')).toThrow(
+      'changed.xlsx: row 3, column "Created (UTC)" is not a date.',
     )
   })
 
