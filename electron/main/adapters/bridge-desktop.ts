@@ -6,7 +6,7 @@
 import type { EventName, EventPayload } from '../../../shared/ipc/contract'
 import { watchThreeDs } from '../windows/three-ds-outcome'
 import type { ThreeDsWatch } from '../windows/three-ds-outcome'
-import type { DesktopAdapters, DesktopNotice, OpenDialogRequest, SaveDialogRequest } from './desktop'
+import type { DesktopAdapters, DesktopNotice, OpenDialogRequest, PrintablePdf, SaveDialogRequest } from './desktop'
 
 /** What the stand-ins need of the running bridge: its origin and its event stream. */
 export interface BridgeHandle {
@@ -23,6 +23,8 @@ export interface BridgeDesktop extends DesktopAdapters {
   readonly notices: DesktopNotice[]
   /** The dialogs asked for, oldest first (tests check titles and default names). */
   readonly dialogRequests: Array<SaveDialogRequest | OpenDialogRequest>
+  /** Every document sent to print, oldest first. */
+  readonly printed: PrintablePdf[]
 }
 
 /**
@@ -40,10 +42,12 @@ export function createBridgeDesktop(
   const openPaths: Array<string | null> = []
   const notices: DesktopNotice[] = []
   const dialogRequests: Array<SaveDialogRequest | OpenDialogRequest> = []
+  const printed: PrintablePdf[] = []
   let clipboardText = ''
   return {
     notices,
     dialogRequests,
+    printed,
     queueSavePath: (path) => void savePaths.push(path),
     queueOpenPath: (path) => void openPaths.push(path),
     dialogs: {
@@ -67,6 +71,20 @@ export function createBridgeDesktop(
       writeText: (text) => void (clipboardText = text),
       readText: async () => clipboardText,
       clear: () => void (clipboardText = ''),
+    },
+    // A browser prints a PDF from a tab of its own: the renderer opens the bytes it is sent in one.
+    printer: {
+      async printPdf(document) {
+        printed.push(document)
+        const running = bridge()
+        if (!running) return 'failed'
+        running.emit('documents:printInBrowser', {
+          title: document.title,
+          fileName: document.fileName,
+          base64: Buffer.from(document.bytes).toString('base64'),
+        })
+        return 'opened_in_browser'
+      },
     },
     authWindow: {
       returnUrlFor: (reference) => `${bridge()?.url ?? 'http://127.0.0.1'}/3ds-return/${encodeURIComponent(reference)}`,

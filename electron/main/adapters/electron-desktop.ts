@@ -7,6 +7,7 @@ import { Notification, clipboard, dialog } from 'electron'
 import { appReturnUrl } from '../windows/return-url'
 import { openThreeDsWindow } from '../windows/three-ds-window'
 import type { DesktopAdapters } from './desktop'
+import { createElectronPrinter } from './electron-printer'
 
 export function createElectronDesktop(parentWindow: () => BrowserWindow | null): DesktopAdapters {
   return {
@@ -45,5 +46,6 @@ export function createElectronDesktop(parentWindow: () => BrowserWindow | null):
       // The Electron window watches its own navigation.
       popupReport: () => false,
     },
+    printer: createElectronPrinter(parentWindow),
   }
 }
