@@ -13,10 +13,9 @@ import type { documentChannels } from '../../../../shared/ipc/channels/documents
 import { payerOf } from '../../../../shared/domain/profiles'
 import { AppFailure } from '../../../../shared/result'
 import type { InstitutionDirectory } from '../../../../shared/words/institutions'
-import { BANK_COUNTRY_OF_CURRENCY, institutionDirectory } from '../../../../shared/words/institutions'
 import type { RunService } from '../bulk/run/run-service'
 import type { DomainService } from '../domain-service'
-import { lookupCacheOf } from '../lookups/lookup-cache'
+import { institutionNames } from '../lookups/institution-names'
 import type { ServiceContext } from '../service-context'
 import { payoutAdvice, runRowAdvice } from './advice-sources'
 import { adviceFileName, paymentAdvicePdf } from './payment-advice'
@@ -43,26 +42,14 @@ function computerUser(): string {
   }
 }
 
-const OPERATOR_COUNTRIES = ['KE', 'GH'] as const
-
 export function createDocumentDomain(
   context: ServiceContext,
   options: DocumentDomainOptions,
 ): DomainService<keyof typeof documentChannels> {
-  const lookups = lookupCacheOf(context)
   const osUser = options.osUser ?? computerUser
 
-  /** Banks and operators by name for a profile; a list that cannot be read leaves codes said plainly. */
-  async function directoryFor(profileId: string, currencies: readonly string[]): Promise<InstitutionDirectory> {
-    const countries = [...new Set(currencies.map((c) => BANK_COUNTRY_OF_CURRENCY[c]).filter((c) => c !== undefined))]
-    const banks = await Promise.all(countries.map((country) => lookups.banks(country, { profileId }).catch(() => [])))
-    const operators = currencies.some((c) => c === 'KES' || c === 'GHS')
-      ? await Promise.all(
-          OPERATOR_COUNTRIES.map((country) => lookups.operators(country, { profileId }).catch(() => [])),
-        )
-      : []
-    return institutionDirectory(banks.flat(), operators.flat())
-  }
+  const directoryFor = (profileId: string, currencies: readonly string[]): Promise<InstitutionDirectory> =>
+    institutionNames(context, currencies, profileId)
 
   async function profileOf(profileId: string): Promise<{ name: string; payer: string }> {
     const profile = (await context.profiles.list()).profiles.find((known) => known.id === profileId)

@@ -10,6 +10,11 @@ import { writeExportTable } from '../../../../../../electron/main/services/expor
 import { reviewHistoryFile } from '../../../../../../electron/main/services/history/offline-history'
 import { NotForFastReader, openWorkbookSheets } from '../../../../../../electron/main/services/export/xlsx-reader'
 import { zipDirectory } from '../../../../../../electron/main/services/export/zip'
+import { recentPayoutsTable } from '../../../../../../electron/main/services/export/recent-payouts-table'
+import type { MovementView } from '../../../../../../shared/domain/journal'
+import { EMPTY_DIRECTORY, institutionDirectory } from '../../../../../../shared/words/institutions'
+
+const DIRECTORY = institutionDirectory([{ code: '058', name: 'Guaranty Trust Bank', country: 'NG' }], [])
 
 function item(n: number, overrides: Partial<HistoryItem> = {}): HistoryItem {
   return {
@@ -58,6 +63,51 @@ describe('offline review of our own files', () => {
       expect(historyTotals(reviewed.items)).toEqual(historyTotals(ITEMS))
     })
   }
+})
+
+describe('offline review of a recent-payouts export (the journal)', () => {
+  const movement = (n: number, state: MovementView['state']): MovementView => ({
+    reference: `PD-${n}`,
+    kind: 'payout',
+    profileId: 'sandbox',
+    profileMode: 'sandbox',
+    request: {
+      destination: {
+        type: 'bank_account',
+        amount: `${n}00.50`,
+        currency: 'NGN',
+        narration: `payout ${n}`,
+        bank_account: { bank: '058', account: '0123456789' },
+        customer: { name: 'Zoë', email: 'zoe@example.com' },
+      },
+    },
+    state,
+    createdAt: `2026-03-0${n}T10:00:0${n}.250Z`,
+    updatedAt: `2026-03-0${n}T10:05:00.000Z`,
+    timeline: [{ seq: 1, at: `2026-03-0${n}T10:05:00.000Z`, state, note: 'x', data: { trace_id: `T${n}` } }],
+  })
+  const MOVEMENTS = [movement(1, 'success'), movement(2, 'processing'), movement(3, 'failed')]
+
+  for (const format of ['xlsx', 'csv'] as const) {
+    it(`reads a ${format.toUpperCase()} export back with the same references, amounts and times`, async () => {
+      const path = join(await mkdtemp(join(tmpdir(), 'recent-')), `recent.${format}`)
+      await writeExportTable(recentPayoutsTable(MOVEMENTS, DIRECTORY), path, format)
+      const reviewed = reviewHistoryFile(await readFile(path), `recent.${format}`)
+      expect(
+        reviewed.items.map((i) => [i.reference, i.status, i.amount, i.trace_id, i.date_created, i.date_completed]),
+      ).toEqual([
+        ['PD-3', 'failed', '300.50', 'T3', '2026-03-03 10:00:03', '2026-03-03 10:05:00'],
+        ['PD-2', 'processing', '200.50', 'T2', '2026-03-02 10:00:02', null],
+        ['PD-1', 'success', '100.50', 'T1', '2026-03-01 10:00:01', '2026-03-01 10:05:00'],
+      ])
+    })
+  }
+
+  it('names the bank of each destination, not its code', () => {
+    const table = recentPayoutsTable(MOVEMENTS, DIRECTORY)
+    expect(table.rows[0]?.destination).toBe('Guaranty Trust Bank · 0123456789')
+    expect(recentPayoutsTable(MOVEMENTS, EMPTY_DIRECTORY).rows[0]?.destination).toBe('Bank 058 · 0123456789')
+  })
 })
 
 describe('files that are not ours or are damaged', () => {
