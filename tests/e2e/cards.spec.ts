@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import { deflateSync } from 'node:zlib'
 import type { Page } from '@playwright/test'
 import { test, expect } from './fixtures'
+import { fillDays } from './list-filter'
 import type { AppFixture } from './fixtures'
 import { cardSecretsAt, scanForCardData } from './card-data-scan'
 
@@ -214,11 +215,17 @@ test('create a cardholder with an image, issue a card, see it become active, lis
   await expect(paging).toHaveText('Page 1 of 1 · 12 cards')
   const today = new Date().toISOString().slice(0, 10)
   const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10)
-  await fillDate(page, 'card-filter-start', tomorrow)
+  // The day range every list has; here the service applies it.
+  await fillDays(page, 'card-list-days', tomorrow, tomorrow)
   await expect(paging).toHaveText('No cards match.')
-  await fillDate(page, 'card-filter-start', today)
-  await fillDate(page, 'card-filter-end', today)
+  await fillDays(page, 'card-list-days', today, today)
   await expect(paging).toHaveText('Page 1 of 1 · 12 cards')
+  // The search looks at the cards shown.
+  await page.getByTestId('card-list-search').fill('nobody by this name')
+  await expect(page.getByTestId('card-list-count')).toHaveText('0 of 12 cards on this page')
+  await page.getByTestId('card-list-search').fill('AMARA nwosu')
+  await expect(page.getByTestId('card-list-count')).toHaveText('12 cards on this page')
+  await page.getByTestId('card-list-search').fill('')
   await app.screenshot('cards-list')
 
   // Export the filtered list: XLSX and CSV, numbers only as first six and last four.
