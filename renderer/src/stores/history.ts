@@ -129,8 +129,15 @@ export const useHistoryStore = defineStore('history', () => {
     run(() => api.history.page({ filter: filter.value, limit: limit.value, direction }))
   const startLoadAll = () => run(() => api.history.loadAll({ filter: filter.value }))
   const cancelLoadAll = () => run(() => api.history.cancelLoadAll())
-  const openFile = () => run(() => api.history.openFile())
-  const openDropped = (name: string, base64: string) => run(() => api.history.openDropped({ name, base64 }))
+  /** A file opened for review shows whole: the search of what was shown before is cleared. */
+  async function openReview(call: () => Promise<Result<HistoryState>>): Promise<boolean> {
+    const before = state.value?.offline?.fileName ?? null
+    const ok = await run(call)
+    if (ok && state.value?.offline && state.value.offline.fileName !== before) search.value = ''
+    return ok
+  }
+  const openFile = () => openReview(() => api.history.openFile())
+  const openDropped = (name: string, base64: string) => openReview(() => api.history.openDropped({ name, base64 }))
   async function closeOffline(): Promise<void> {
     following = false
     await run(() => api.history.closeOffline())
