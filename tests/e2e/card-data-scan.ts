@@ -1,8 +1,11 @@
 /**
  * Proof that card numbers and CVVs never reach a file: every card the simulator issued is read
  * back (PAN and CVV, straight from the simulator), and every file the app wrote is searched for
- * them as UTF-8 and as UTF-16LE bytes, inside ZIP containers (XLSX) too, plus any captured log text.
+ * them as UTF-8 and as UTF-16LE bytes, inside ZIP containers (XLSX, a ZIP of advices) too, inside
+ * PDFs as their text (their content streams are compressed: pdftotext reads the text back), plus
+ * any captured log text.
  */
+import { execFileSync } from 'node:child_process'
 import { readdir, readFile, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { unzipSync } from 'fflate'
@@ -77,6 +80,16 @@ export function findInBytes(
       // Not a readable ZIP after all: search the bytes as they are.
     }
   }
+  if (buffer.subarray(0, 5).toString('latin1') === '%PDF-') {
+    // A PDF's text is in compressed streams, drawn glyph by glyph: search the text as extracted.
+    const text = execFileSync('pdftotext', ['-enc', 'UTF-8', '-', '-'], { input: buffer, maxBuffer: 1 << 28 })
+    return [
+      ...findInText(`${where} (text)`, text.toString('utf8'), secrets, needles),
+      // A long number may be laid out in pieces: its digits, spaces taken out (no CVV test there).
+      ...findInText(`${where} (text)`, text.toString('utf8').replace(/\s+/g, ''), secrets, needles, false),
+      ...findInText(`${where} (bytes)`, buffer.toString('latin1'), secrets, needles),
+    ]
+  }
   const findings: Finding[] = []
   const texts = [
     { encoding: 'UTF-8', text: buffer.toString('utf8') },
@@ -94,6 +107,24 @@ export function findInBytes(
     }
     if (/"(pan|cvv)"\s*:/i.test(text)) findings.push({ where, what: `a "pan" or "cvv" field (${encoding})` })
   }
+  return findings
+}
+
+/** What of `secrets` (or other needles) a text holds. */
+function findInText(
+  where: string,
+  text: string,
+  secrets: readonly CardSecret[],
+  needles: readonly string[],
+  cvvs = true,
+): Finding[] {
+  const findings: Finding[] = []
+  for (const secret of secrets) {
+    if (text.includes(secret.pan)) findings.push({ where, what: `PAN of ${secret.reference} (PDF)` })
+    if (cvvs && cvvPattern(secret.cvv).test(text)) findings.push({ where, what: `CVV of ${secret.reference} (PDF)` })
+  }
+  for (const needle of needles)
+    if (text.includes(needle)) findings.push({ where, what: `"${needle.slice(0, 12)}…" (PDF)` })
   return findings
 }
 
