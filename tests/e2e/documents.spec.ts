@@ -141,7 +141,7 @@ test('a runâ€™s summary, the advice of a paid row and the ZIP of every paid rowâ
   await page.getByTestId('nav-bulk').click()
   // The runs list has the search and days every list has.
   await page.getByTestId('bulk-runs-search').fill('march')
-  await expect(page.getByTestId('bulk-runs-count')).toHaveText('1 runs')
+  await expect(page.getByTestId('bulk-runs-count')).toHaveText('1 run')
   await page.getByTestId(`bulk-open-run-${view.id}`).click()
   const section = page.getByTestId('bulk-documents')
   await expect(section).toBeVisible()
