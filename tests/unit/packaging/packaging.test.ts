@@ -3,10 +3,11 @@
  * instead: valid for electron-builder's own schema, all four targets, the fuses, and a preload
  * that a sandboxed renderer can load.
  */
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { getConfig, validateConfiguration } from 'app-builder-lib/out/util/config/config'
 import { DebugLogger } from 'builder-util'
+import { minimatch } from 'minimatch'
 import { describe, expect, it } from 'vitest'
 import { templatePath } from '../../../electron/main/services/bulk/import/templates'
 
@@ -54,6 +55,25 @@ describe('electron-builder configuration', () => {
     } finally {
       ;(process as { resourcesPath?: string }).resourcesPath = saved
     }
+  })
+
+  it('ships the two font faces the PDF documents embed, and leaves the package’s others out', async () => {
+    const config = await getConfig(root, null, null)
+    // electron-builder hands `files` back as { filter: [...] } entries.
+    const excluded = [config.files]
+      .flat()
+      .flatMap((entry) =>
+        typeof entry === 'string' ? [entry] : [(entry as { filter?: string[] } | null)?.filter ?? []].flat(),
+      )
+      .filter((pattern) => pattern.startsWith('!'))
+      .map((pattern) => pattern.slice(1))
+    const shipped = (file: string) => !excluded.some((pattern) => minimatch(file, pattern))
+    const fonts = readdirSync(join(root, 'node_modules/dejavu-fonts-ttf/ttf'))
+    const kept = fonts.filter((font) => shipped(`node_modules/dejavu-fonts-ttf/ttf/${font}`))
+    expect(kept.sort()).toEqual(['DejaVuSans-Bold.ttf', 'DejaVuSans.ttf'])
+    expect(readFileSync(join(root, 'electron/main/services/documents/pdf-document.ts'), 'utf8')).toMatch(
+      /ttf\/DejaVuSans\.ttf'[\s\S]*ttf\/DejaVuSans-Bold\.ttf'/,
+    )
   })
 
   it('sets the fuses that stop the app binary being used to run other code', async () => {
