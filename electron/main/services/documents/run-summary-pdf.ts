@@ -277,7 +277,7 @@ async function listPages(writer: PdfWriter, summary: RunSummary): Promise<void> 
   const pages = Math.max(1, Math.ceil(summary.lines.length / ROWS_PER_PAGE))
   for (let page = 0; page < pages; page++) {
     // Main answers other work between pages.
-    if (page > 0 && page % 4 === 0) await nextTurn()
+    if (page > 0) await nextTurn()
     doc.addPage()
     let y = writer.top
     doc.font('bold').fontSize(11).fillColor(COLORS.text)
