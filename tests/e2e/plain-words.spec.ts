@@ -4,6 +4,7 @@
  * message about one run not left on another.
  */
 import { expect, test } from './fixtures'
+import { fillDays } from './list-filter'
 
 test('recent payouts name the bank or the operator, never a code or a slug', async ({ app }) => {
   const { page } = app
@@ -41,6 +42,16 @@ test('recent payouts name the bank or the operator, never a code or a slug', asy
   await page.getByTestId('recent-search').fill('guaranty')
   await expect(table.locator('tbody tr')).toHaveCount(1)
   await expect(page.getByTestId('recent-count')).toHaveText('1 of 2 payouts')
+  await page.getByTestId('recent-search').fill('')
+  // The day range every list has: whole days on this computer's calendar.
+  const day = (offset: number): string => {
+    const date = new Date(Date.now() + offset * 86_400_000)
+    return `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`
+  }
+  await fillDays(page, 'recent-days', day(1), day(2))
+  await expect(page.getByTestId('recent-count')).toHaveText('0 of 2 payouts')
+  await fillDays(page, 'recent-days', day(-1), day(0))
+  await expect(page.getByTestId('recent-count')).toHaveText('2 payouts')
 })
 
 test('the mobile number example is of the chosen country, in the hint and in the problem', async ({ app }) => {
