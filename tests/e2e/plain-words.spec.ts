@@ -121,3 +121,18 @@ test('a bulk run says who pays the fees in words, and what was saved from one ru
   await expect(page.getByTestId('bulk-review')).toBeVisible()
   await expect(page.getByTestId('bulk-saved-to')).toHaveCount(0)
 })
+
+test('the import steps name the payout fields in words', async ({ app }) => {
+  const { page } = app
+  await page.getByTestId('nav-bulk').click()
+  const csv =
+    'Reference,Amount,Bank code,Account number,Customer name,Narration\r\nW-1,10.00,044,0123456789,Ada Obi,Pay\r\n'
+  await page.getByTestId('bulk-drop-zone').evaluate((target, text) => {
+    const transfer = new DataTransfer()
+    transfer.items.add(new File([text], 'no-email.csv', { type: 'text/csv' }))
+    target.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }))
+  }, csv)
+  await expect(page.getByTestId('bulk-import-steps')).toBeVisible({ timeout: 60_000 })
+  await expect(page.getByTestId('bulk-missing-fields')).toHaveText('Map a column to Customer e-mail to continue.')
+  await expect(page.getByTestId('bulk-import-steps')).not.toContainText('customer_email')
+})
