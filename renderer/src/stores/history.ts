@@ -125,8 +125,21 @@ export const useHistoryStore = defineStore('history', () => {
     following = false
   }
 
-  const page = (direction: 'first' | 'older' | 'newer') =>
-    run(() => api.history.page({ filter: filter.value, limit: limit.value, direction }))
+  /** Only the latest page asked for is shown: a filter changed twice quickly never ends on the first answer. */
+  let pageTicket = 0
+  async function page(direction: 'first' | 'older' | 'newer'): Promise<boolean> {
+    const ticket = ++pageTicket
+    busy.value = true
+    try {
+      const result = await callApi(() => api.history.page({ filter: filter.value, limit: limit.value, direction }))
+      if (ticket !== pageTicket) return false
+      error.value = result.ok ? null : result.error
+      if (result.ok) state.value = result.data
+      return result.ok
+    } finally {
+      if (ticket === pageTicket) busy.value = false
+    }
+  }
   const startLoadAll = () => run(() => api.history.loadAll({ filter: filter.value }))
   const cancelLoadAll = () => run(() => api.history.cancelLoadAll())
   /** A file opened for review shows whole: the search of what was shown before is cleared. */

@@ -23,8 +23,8 @@ export async function writeZipStreaming(path: string, files: AsyncIterable<ZipFi
   failed.catch(() => undefined)
   let pending: Promise<void> = Promise.resolve()
   const zip = new Zip((error, chunk, final) => {
-    if (error) throw error
     pending = pending.then(async () => {
+      if (error) throw error
       if (!out.write(chunk)) await Promise.race([once(out, 'drain'), failed])
       if (final) out.end()
     })
