@@ -9,6 +9,7 @@ import type { Page } from '@playwright/test'
 import { test, expect } from './fixtures'
 import type { AppFixture } from './fixtures'
 import { smallPng } from './images'
+import { chooseIdentity, runInReview } from './open-files'
 import { screens } from '../../renderer/src/screens'
 
 const THEMES = ['light', 'dark'] as const
@@ -105,18 +106,9 @@ async function makeRecords(app: AppFixture): Promise<string> {
     'AXE-ROW-0001,1000.50,044,0123456789,Ada Obi,ada@example.com,Salary',
     'AXE-ROW-0002,300.00,011,0123456790,Efe Uko,efe@example.com,Salary',
   ].join('\r\n')
-  const opened = await handlers['bulk:drop']({ file: { name: 'axe.csv', base64: Buffer.from(csv).toString('base64') } })
-  const sheet = opened.summary.sheets[0]!
-  const run = await handlers['bulk:import']({
-    importId: opened.importId,
-    sheet: sheet.name,
-    headerRow: sheet.headerRow!,
-    mapping: [...sheet.mapping!],
-    currency: 'NGN',
-  })
-  await handlers['bulk:review']({ runId: run.id })
+  const run = { id: await runInReview(app, 'axe.csv', csv) }
   await handlers['bulk:submit']({ runId: run.id })
-  const identity = await handlers['cards:dropIdentityFile']({ name: 'id.png', base64: smallPng().toString('base64') })
+  const identity = await chooseIdentity(app, 'id.png', smallPng())
   await handlers['cards:createCardholder']({
     identityToken: identity.token,
     draft: {

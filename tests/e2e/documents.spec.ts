@@ -12,6 +12,7 @@ import { unzipSync } from 'fflate'
 import { expect, test } from './fixtures'
 import type { AppFixture } from './fixtures'
 import { cardSecretsAt, scanForCardData } from './card-data-scan'
+import { openSheet } from './open-files'
 import { pdfPages, renderPages } from '../support/pdf'
 
 test.setTimeout(180_000)
@@ -121,9 +122,7 @@ test('a runâ€™s summary, the advice of a paid row and the ZIP of every paid rowâ
   const { page, running } = app
   const dir = await mkdtemp(join(tmpdir(), 'run-docs-e2e-'))
   const { handlers } = running.services
-  const opened = await handlers['bulk:drop']({
-    file: { name: 'march.csv', base64: Buffer.from(RUN_CSV).toString('base64') },
-  })
+  const opened = await openSheet(app, 'march.csv', RUN_CSV)
   const sheet = opened.summary.sheets[0]!
   const view = await handlers['bulk:import']({
     importId: opened.importId,

@@ -5,7 +5,7 @@
  * service, and finds everything after "Load all". Exported dates are real date cells, and a
  * message about one file does not stay when another file is opened.
  */
-import { mkdtemp, readFile } from 'node:fs/promises'
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import * as XLSX from 'xlsx'
@@ -117,11 +117,10 @@ test('history opens on the newest at once, and its search finds by reference, na
   expect(book.Sheets['Payout history']?.['C2']).toMatchObject({ t: 'n', v: 250, z: '#,##0.00' })
 
   // A message about one file is gone once another is opened.
-  await page.getByTestId('screen-history').evaluate((target) => {
-    const transfer = new DataTransfer()
-    transfer.items.add(new File([new Uint8Array([0x50, 0x4b, 3, 4, 9, 9])], 'broken.xlsx'))
-    target.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }))
-  })
+  const broken = join(dir, 'broken.xlsx')
+  await writeFile(broken, Buffer.from([0x50, 0x4b, 3, 4, 9, 9]))
+  app.running.desktop.queueOpenPath(broken)
+  await page.getByTestId('history-open').click()
   await expect(page.getByTestId('result-error-message')).toContainText('broken.xlsx: the file is damaged')
   app.running.desktop.queueOpenPath(xlsxPath)
   await page.getByTestId('history-open').click()

@@ -3,8 +3,11 @@
  * slugs, phone examples of the chosen country, no field key or error code shown as words, and a
  * message about one run not left on another.
  */
+import { writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { expect, test } from './fixtures'
 import { fillDays } from './list-filter'
+import { runInReview } from './open-files'
 
 test('recent payouts name the bank or the operator, never a code or a slug', async ({ app }) => {
   const { page } = app
@@ -88,26 +91,12 @@ test('a bulk run says who pays the fees in words, and what was saved from one ru
   app,
 }) => {
   const { page } = app
-  const { handlers } = app.running.services
   const csv = [
     'Reference,Amount,Bank code,Account number,Customer name,Customer email,Narration',
     'WORDS-ROW-01,10.00,044,0123456789,Ada Obi,ada@example.com,Salary',
     'WORDS-ROW-02,20.00,058,0123456790,Bola Ade,bola@example.com,Salary',
   ].join('\r\n')
-  const runs: string[] = []
-  for (const name of ['first.csv', 'second.csv']) {
-    const opened = await handlers['bulk:drop']({ file: { name, base64: Buffer.from(csv).toString('base64') } })
-    const sheet = opened.summary.sheets[0]!
-    const view = await handlers['bulk:import']({
-      importId: opened.importId,
-      sheet: sheet.name,
-      headerRow: sheet.headerRow!,
-      mapping: [...sheet.mapping!],
-      currency: 'NGN',
-    })
-    await handlers['bulk:review']({ runId: view.id })
-    runs.push(view.id)
-  }
+  const runs = [await runInReview(app, 'first.csv', csv), await runInReview(app, 'second.csv', csv)]
   await page.getByTestId('nav-bulk').click()
   await page.getByTestId(`bulk-open-run-${runs[0]}`).click()
   const fees = page.getByTestId('bulk-merchant-bears-cost')
@@ -127,11 +116,10 @@ test('the import steps name the payout fields in words', async ({ app }) => {
   await page.getByTestId('nav-bulk').click()
   const csv =
     'Reference,Amount,Bank code,Account number,Customer name,Narration\r\nW-1,10.00,044,0123456789,Ada Obi,Pay\r\n'
-  await page.getByTestId('bulk-drop-zone').evaluate((target, text) => {
-    const transfer = new DataTransfer()
-    transfer.items.add(new File([text], 'no-email.csv', { type: 'text/csv' }))
-    target.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }))
-  }, csv)
+  const path = join(app.userDataDir, 'no-email.csv')
+  await writeFile(path, csv)
+  app.running.desktop.queueOpenPath(path)
+  await page.getByTestId('bulk-open-file').click()
   await expect(page.getByTestId('bulk-import-steps')).toBeVisible({ timeout: 60_000 })
   await expect(page.getByTestId('bulk-missing-fields')).toHaveText('Map a column to Customer e-mail to continue.')
   await expect(page.getByTestId('bulk-import-steps')).not.toContainText('customer_email')
