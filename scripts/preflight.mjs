@@ -31,6 +31,9 @@ export function missingForTests() {
   if (!hasCommand('gnome-keyring-daemon'))
     missing.push({ what: 'a Secret Service (gnome-keyring)', apt: 'gnome-keyring' })
   if (!hasCommand('dbus-run-session')) missing.push({ what: 'dbus-run-session', apt: 'dbus' })
+  // The PDF tests read documents back as a person would: their text and their pages as images.
+  if (!hasCommand('pdftotext') || !hasCommand('pdftoppm') || !hasCommand('pdfinfo'))
+    missing.push({ what: 'poppler-utils (pdftotext, pdftoppm, pdfinfo)', apt: 'poppler-utils' })
   if (!existsSync('node_modules/keytar/build/Release/keytar.node')) {
     missing.push({ what: 'the keytar native module (run npm ci after installing libsecret-1-dev)', apt: null })
   }

@@ -17,6 +17,7 @@ import { createBulkDomain } from './services/bulk/bulk-domain'
 import { createCardDomain } from './services/cards/cards-domain'
 import { createChargeDomain } from './services/charges/charges-domain'
 import { createDesktopDomain } from './services/diagnostics/diagnostics-domain'
+import { createDocumentDomain } from './services/documents/documents-domain'
 import type { DomainService } from './services/domain-service'
 import { createExportDomain } from './services/export/export-domain'
 import { createHistoryDomain } from './services/history/history-domain'
@@ -146,6 +147,7 @@ export async function createAppServices(options: {
     return domain.handlers
   }
 
+  const bulk = createBulkDomain(context)
   const handlers: ChannelHandlers = {
     'app:info': () => options.info,
     'settings:get': async () => ({ theme: (await settings.read()).theme }),
@@ -155,6 +157,7 @@ export async function createAppServices(options: {
     'profiles:list': () => profiles.list(),
     'profiles:create': (draft) => profiles.create(draft),
     'profiles:rename': ({ id, name }) => profiles.rename(id, name),
+    'profiles:setPayerName': ({ id, payerName }) => profiles.setPayerName(id, payerName),
     'profiles:remove': ({ id }) => profiles.remove(id),
     'profiles:activate': ({ id }) => profiles.activate(id),
     'profiles:checkConnection': async ({ id }) => ({
@@ -167,9 +170,10 @@ export async function createAppServices(options: {
     ...use(createPayoutDomain(context)),
     ...use(createHistoryDomain(context)),
     ...use(createExportDomain(context)),
-    ...use(createBulkDomain(context)),
+    ...use(bulk),
     ...use(createCardDomain(context)),
     ...use(createChargeDomain(context)),
+    ...use(createDocumentDomain(context, { runs: bulk.loadedRuns })),
     ...use(
       createDesktopDomain(context, {
         info: options.info,

@@ -80,6 +80,12 @@ export function historyDateMs(text: string): number {
   return match ? Date.parse(`${match[1]}T${match[2]}Z`) : Number.NaN
 }
 
+/** An instant in the service's history form, "YYYY-MM-DD HH:MM:SS" (UTC). */
+export function historyDateText(epochMs: number): string {
+  const iso = new Date(epochMs).toISOString()
+  return `${iso.slice(0, 10)} ${iso.slice(11, 19)}`
+}
+
 /** The same filter applied to items already loaded (offline review). */
 export function filterItems(items: readonly HistoryItem[], filter: HistoryFilter): HistoryItem[] {
   return items.filter((item) => {

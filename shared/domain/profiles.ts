@@ -28,6 +28,13 @@ export interface ProfileView {
   baseUrl: string
   active: boolean
   keys: Record<KeyKind, KeyState>
+  /** Who pays, on payment advices and run summaries; empty when not set (the profile's name is used). */
+  payerName: string
+}
+
+/** The payer a document names: the profile's payer name, or its name when none is set. */
+export function payerOf(profile: Pick<ProfileView, 'name' | 'payerName'>): string {
+  return profile.payerName.trim() || profile.name
 }
 
 export interface ProfileList {

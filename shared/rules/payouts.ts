@@ -5,6 +5,7 @@
 import type { BankCountry } from '../domain/lookups'
 import type { DestinationType, PayoutBody, PayoutCurrency } from '../domain/payouts'
 import { toMinorUnits } from '../money'
+import { mobileNumberExampleText } from '../words/phone-examples'
 import { amountProblem, emailProblem, metadataObject, metadataProblems } from './common'
 
 /** Which destinations each currency allows (spec 2.6, docs/sandbox.md). */
@@ -97,9 +98,10 @@ export function accountNumberProblem(currency: PayoutCurrency, text: string): st
   return null
 }
 
-export function mobileNumberProblem(text: string): string | null {
+/** The example quoted is one of the currency's country (a Kenyan number for KES). */
+export function mobileNumberProblem(text: string, currency?: string): string | null {
   if (text === '') return 'Enter the mobile number.'
-  if (!/^\+?\d+$/.test(text)) return 'Use digits only, with the country code (for example 233241234567).'
+  if (!/^\+?\d+$/.test(text)) return `Use digits only, with the country code (${mobileNumberExampleText(currency)}).`
   const digits = text.replace(/^\+/, '')
   if (digits.length < 9 || digits.length > 15) return 'A mobile number has 9 to 15 digits, with the country code.'
   return null
@@ -167,7 +169,7 @@ export function payoutProblems(draft: PayoutDraft, lists: PayoutLists = {}): Pay
     const operator = lists.operators?.find((o) => o.slug === draft.operator)
     if (draft.operator === '') problems.operator = 'Choose the operator.'
     else if (lists.operators && !operator) problems.operator = `This operator does not serve ${draft.currency}.`
-    const mobile = mobileNumberProblem(draft.mobileNumber)
+    const mobile = mobileNumberProblem(draft.mobileNumber, draft.currency)
     if (mobile) problems.mobileNumber = mobile
     if (operator && !problems.amount) {
       const limit = operatorLimitProblem(draft.amount, operator)

@@ -7,6 +7,9 @@
 import type { Page } from '@playwright/test'
 import { seriousViolations } from './axe'
 import { test, expect } from './fixtures'
+import type { AppFixture } from './fixtures'
+import { smallPng } from './images'
+import { chooseIdentity, runInReview } from './open-files'
 import { screens } from '../../renderer/src/screens'
 
 const THEMES = ['light', 'dark'] as const
@@ -65,3 +68,99 @@ test('the shell has one banner, one navigation, one main and one content info la
     'page',
   )
 })
+
+/** A paid payout, a completed bulk run with a failed row, and a cardholder: the screens with records. */
+async function makeRecords(app: AppFixture): Promise<string> {
+  const { handlers } = app.running.services
+  await handlers['payouts:send']({
+    body: {
+      reference: 'AXE-PAYOUT-1',
+      destination: {
+        type: 'bank_account',
+        amount: '1500.50',
+        currency: 'NGN',
+        narration: 'Rent',
+        bank_account: { bank: '044', account: '0123456789' },
+        customer: { name: 'Zoë Müller', email: 'zoe@example.com' },
+      },
+    },
+  })
+  const csv = [
+    'Reference,Amount,Bank code,Account number,Customer name,Customer email,Narration',
+    'AXE-ROW-0001,1000.50,044,0123456789,Ada Obi,ada@example.com,Salary',
+    'AXE-ROW-0002,300.00,011,0123456790,Efe Uko,efe@example.com,Salary',
+  ].join('\r\n')
+  const run = { id: await runInReview(app, 'axe.csv', csv) }
+  await handlers['bulk:submit']({ runId: run.id })
+  const identity = await chooseIdentity(app, 'id.png', smallPng())
+  await handlers['cards:createCardholder']({
+    identityToken: identity.token,
+    draft: {
+      first_name: 'Amara',
+      last_name: 'Nwosu',
+      email: 'amara@example.com',
+      date_of_birth: '1990-04-12',
+      address: { street: '12 Marina Road', city: 'Lagos', state: 'Lagos', country: 'NG', zip_code: '101001' },
+      country_identity: { type: 'bvn', number: '22212345678' },
+      identity: { type: 'passport', number: 'A01234567', country: 'NG' },
+    },
+  })
+  await expect
+    .poll(async () => (await handlers['bulk:run']({ runId: run.id })).stage, { timeout: 60_000 })
+    .toBe('completed')
+  await expect
+    .poll(async () => (await handlers['payouts:get']({ reference: 'AXE-PAYOUT-1' })).state, { timeout: 30_000 })
+    .toBe('success')
+  return run.id
+}
+
+for (const theme of THEMES) {
+  test(`the screens with records, searches and documents pass axe in the ${theme} theme`, async ({ app }) => {
+    const { page } = app
+    await page.emulateMedia({ colorScheme: theme, reducedMotion: 'reduce' })
+    await expect(page.locator('html')).toHaveAttribute('data-theme', theme)
+    const runId = await makeRecords(app)
+    const found: Record<string, string[]> = {}
+    const check = async (name: string, within?: string) => {
+      const violations = await seriousViolations(page, within)
+      if (violations.length) found[name] = violations
+    }
+    const screen = (name: string) => screens.find((s) => s.name === name)!
+
+    await openScreen(page, screen('payouts'))
+    await page.getByTestId('recent-search').fill('zoe')
+    await page.getByTestId('payout-row-AXE-PAYOUT-1').click()
+    await expect(page.getByTestId('receipt-advice-save')).toBeVisible()
+    await check('payouts with the receipt and its advice')
+    await page.keyboard.press('Escape')
+
+    await openScreen(page, screen('history'))
+    await page.getByTestId('history-search').fill('AXE')
+    await check('history searched')
+
+    await openScreen(page, screen('bulk'))
+    await page.getByTestId('bulk-runs-search').fill('axe')
+    await check('bulk runs filtered')
+    await page.getByTestId(`bulk-open-run-${runId}`).click()
+    await expect(page.getByTestId('bulk-documents')).toBeVisible()
+    await page.getByTestId('bulk-advice-row').click()
+    await page.locator('.n-base-select-option', { hasText: 'AXE-ROW-0001' }).click()
+    await expect(page.getByTestId('bulk-advice-save')).toBeVisible()
+    await check('bulk run with its records')
+
+    await openScreen(page, screen('cards'))
+    await page.getByRole('tab', { name: 'Cardholders' }).click()
+    await expect(page.getByTestId('holder-table')).toBeVisible()
+    await check('cardholders list')
+
+    await openScreen(page, screen('charges'))
+    await expect(page.getByTestId('charge-history-search')).toBeVisible()
+    await check('charges with the search')
+
+    await openScreen(page, screen('settings'))
+    await expect(page.getByTestId('profile-payer-input')).toBeVisible()
+    await check('settings with the payer name')
+
+    expect(found).toEqual({})
+  })
+}

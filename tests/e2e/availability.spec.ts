@@ -64,7 +64,10 @@ test('says clearly when the service cannot be reached, keeps the last answer, an
   await expect(alert).toBeVisible()
   await expect(alert).toHaveAttribute('role', 'alert')
   await expect(alert).toContainText('The payments service cannot be reached right now')
-  await expect(alert).toContainText('Error code: unreachable')
+  // What to do, never the code as the message; the code stays on the alert for support.
+  await expect(alert).toContainText("check the network and the profile's base URL")
+  await expect(alert).not.toContainText('Error code')
+  await expect(alert).toHaveAttribute('data-code', 'unreachable')
   await expect(page.getByTestId('availability-stale')).toContainText('it may be out of date')
   await expect(page.getByTestId('availability-table').locator('tbody tr').first()).toBeVisible()
   await expect(page.getByTestId('availability-answered-at').locator('time')).toHaveAttribute('datetime', lastAnswer!)

@@ -1,7 +1,8 @@
 /**
  * Proof that keys, card numbers, CVVs, PINs and OTPs never reach a file: every file the app wrote
  * is searched as UTF-8 and as UTF-16LE (both byte alignments), and inside ZIP containers (XLSX,
- * evidence packs), recursively, plus any captured log text. It looks for
+ * evidence packs, a ZIP of advices), recursively, inside PDFs as their text (their content streams
+ * are compressed: pdftotext reads the text back), plus any captured log text. It looks for
  * - the secrets it is given: PANs and CVVs of the cards the simulator issued, keys, other needles;
  * - what no file may hold whoever wrote it: any card number (by pattern and Luhn, the detector of
  *   shared/rules/sensitive-data.ts), an API key (`sk_test_…`, `sk_live_…`, `sk_sandbox_…`), and a
@@ -10,6 +11,7 @@
  * Used after every cards test, by the final scan of every e2e run (tests/e2e/global-teardown.ts) and
  * of every unit-test run (tests/unit/global-setup.ts).
  */
+import { execFileSync } from 'node:child_process'
 import { readdir, readFile, stat } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import { unzipSync } from 'fflate'
@@ -130,13 +132,49 @@ export function findInBytes(
       // Not a readable ZIP after all: search the bytes as they are.
     }
   }
+  if (buffer.subarray(0, 5).toString('latin1') === '%PDF-') {
+    // A PDF's text is in compressed streams, drawn glyph by glyph: search the text as extracted,
+    // and its digits with the spaces taken out (a long number may be laid out in pieces: only the
+    // known secrets are looked for there, where any digits glued together would make numbers), and
+    // the bytes as they are.
+    const text = execFileSync('pdftotext', ['-enc', 'UTF-8', '-', '-'], { input: buffer, maxBuffer: 1 << 28 }).toString(
+      'utf8',
+    )
+    return findInTexts(
+      where,
+      [
+        { encoding: 'PDF text', text },
+        { encoding: 'PDF text without spaces', text: text.replace(/\s+/g, ''), knownOnly: true },
+        { encoding: 'PDF bytes', text: buffer.toString('latin1') },
+      ],
+      secrets,
+      needles,
+      options,
+    )
+  }
+  return findInTexts(
+    where,
+    [
+      { encoding: 'UTF-8', text: buffer.toString('utf8') },
+      { encoding: 'UTF-16LE', text: buffer.toString('utf16le') },
+      // The UTF-16LE view of a file starting at an odd byte.
+      { encoding: 'UTF-16LE', text: buffer.subarray(1).toString('utf16le') },
+    ],
+    secrets,
+    needles,
+    options,
+  )
+}
+
+/** What of `secrets`, `needles` or the patterns the texts (one file's views) hold. */
+function findInTexts(
+  where: string,
+  texts: ReadonlyArray<{ encoding: string; text: string; knownOnly?: boolean }>,
+  secrets: readonly CardSecret[],
+  needles: readonly string[],
+  options: ScanOptions,
+): Finding[] {
   const findings: Finding[] = []
-  const texts = [
-    { encoding: 'UTF-8', text: buffer.toString('utf8') },
-    { encoding: 'UTF-16LE', text: buffer.toString('utf16le') },
-    // The UTF-16LE view of a file starting at an odd byte.
-    { encoding: 'UTF-16LE', text: buffer.subarray(1).toString('utf16le') },
-  ]
   const found = new Set<string>()
   const add = (what: string, encoding: string): void => {
     const key = `${what} (${encoding})`
@@ -144,9 +182,10 @@ export function findInBytes(
     found.add(key)
     findings.push({ where, what: key })
   }
-  for (const { encoding, text } of texts) {
+  for (const { encoding, text, knownOnly = false } of texts) {
     for (const secret of secrets) {
       if (text.includes(secret.pan)) add(`PAN of ${secret.reference}`, encoding)
+      if (knownOnly) continue
       const cvv =
         options.cvv === 'named'
           ? near('(?:cvv2?|cvc2?|csc|security code|card code)', secret.cvv)
@@ -156,6 +195,7 @@ export function findInBytes(
     for (const needle of needles) {
       if (text.includes(needle)) add(`"${needle.slice(0, 12)}…"`, encoding)
     }
+    if (knownOnly) continue
     for (const { index, length } of cardNumbersIn(text)) {
       const digits = text.slice(index, index + length).replace(/\D/g, '')
       add(`a card number ${digits.slice(0, 6)}…${digits.slice(-4)} (by pattern)`, encoding)

@@ -7,44 +7,12 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { deflateSync } from 'node:zlib'
 import type { Page } from '@playwright/test'
 import { test, expect } from './fixtures'
+import { fillDays } from './list-filter'
 import type { AppFixture } from './fixtures'
 import { cardSecretsAt, scanForCardData } from './card-data-scan'
-
-/** A small real PNG (4x4, one colour), made here so the test owns its bytes. */
-function smallPng(): Buffer {
-  const crcTable = Array.from({ length: 256 }, (_, n) => {
-    let c = n
-    for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1
-    return c >>> 0
-  })
-  const crc = (bytes: Buffer) => {
-    let c = 0xffffffff
-    for (const byte of bytes) c = crcTable[(c ^ byte) & 0xff]! ^ (c >>> 8)
-    return (c ^ 0xffffffff) >>> 0
-  }
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'ascii'), data])
-    const length = Buffer.alloc(4)
-    length.writeUInt32BE(data.length)
-    const sum = Buffer.alloc(4)
-    sum.writeUInt32BE(crc(body))
-    return Buffer.concat([length, body, sum])
-  }
-  const header = Buffer.alloc(13)
-  header.writeUInt32BE(4, 0)
-  header.writeUInt32BE(4, 4)
-  header.set([8, 2, 0, 0, 0], 8) // 8-bit RGB
-  const rows = Buffer.concat(Array.from({ length: 4 }, () => Buffer.from([0, ...Array(4).fill([30, 144, 255]).flat()])))
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(rows)),
-    chunk('IEND', Buffer.alloc(0)),
-  ])
-}
+import { smallPng } from './images'
 
 let scratch: string
 let captured: Array<{ where: string; text: string }>
@@ -169,6 +137,22 @@ test('create a cardholder with an image, issue a card, see it become active, lis
   await expect(tags).toHaveText(['Active', 'Active'])
   await app.screenshot('cards-issued')
 
+  // The cardholders of this desk: name, e-mail and cards held, searchable; a card is issued from a row.
+  await page.getByRole('tab', { name: 'Cardholders' }).click()
+  const [holder] = await app.running.services.handlers['cards:holders'](undefined)
+  const holderRow = page.getByTestId(`holder-row-${holder!.reference}`)
+  await expect(holderRow).toContainText('Amara Nwosu')
+  await expect(holderRow).toContainText('amara@example.com')
+  await expect(page.getByTestId(`holder-cards-${holder!.reference}`)).toHaveText('2 cards')
+  await page.getByTestId('holder-list-search').fill('nobody')
+  await expect(page.getByTestId('holder-list-count')).toHaveText('0 of 1 cardholder')
+  await page.getByTestId('holder-list-search').fill('AMARA@example')
+  await expect(page.getByTestId('holder-list-count')).toHaveText('1 cardholder')
+  await app.screenshot('cards-holders')
+  await page.getByTestId(`holder-issue-${holder!.reference}`).click()
+  await expect(page.getByRole('tab', { name: 'Issue a card' })).toHaveAttribute('aria-selected', 'true')
+  await expect(page.getByTestId('issue-holder')).toContainText('Amara Nwosu — amara@example.com')
+
   // Ten more cards for the same holder, straight at the simulator, so the list has pages.
   const { secretKey } = await app.running.services.profiles.credentialsOf('sandbox')
   const holderReference = (await app.running.services.handlers['cards:holders'](undefined))[0]!.reference
@@ -214,11 +198,17 @@ test('create a cardholder with an image, issue a card, see it become active, lis
   await expect(paging).toHaveText('Page 1 of 1 · 12 cards')
   const today = new Date().toISOString().slice(0, 10)
   const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10)
-  await fillDate(page, 'card-filter-start', tomorrow)
+  // The day range every list has; here the service applies it.
+  await fillDays(page, 'card-list-days', tomorrow, tomorrow)
   await expect(paging).toHaveText('No cards match.')
-  await fillDate(page, 'card-filter-start', today)
-  await fillDate(page, 'card-filter-end', today)
+  await fillDays(page, 'card-list-days', today, today)
   await expect(paging).toHaveText('Page 1 of 1 · 12 cards')
+  // The search looks at the cards shown.
+  await page.getByTestId('card-list-search').fill('nobody by this name')
+  await expect(page.getByTestId('card-list-count')).toHaveText('0 of 12 cards on this page')
+  await page.getByTestId('card-list-search').fill('AMARA nwosu')
+  await expect(page.getByTestId('card-list-count')).toHaveText('12 cards on this page')
+  await page.getByTestId('card-list-search').fill('')
   await app.screenshot('cards-list')
 
   // Export the filtered list: XLSX and CSV, numbers only as first six and last four.

@@ -140,6 +140,12 @@ test('NO_AUTH: charged, verified, with amount paid, fee and card, and listed fro
   const row = page.getByTestId(`history-row-${reference}`)
   await expect(row).toHaveAttribute('data-state', 'success')
   await expect(row).toContainText('Paid NGN 2500.50, fee 37.51')
+  // The search every list has: by reference, e-mail or the card's last four digits.
+  await page.getByTestId('charge-history-search').fill('no such charge')
+  await expect(page.getByTestId('charge-history-count')).toHaveText('0 of 1 charge')
+  await page.getByTestId('charge-history-search').fill('2975')
+  await expect(page.getByTestId('charge-history-count')).toHaveText('1 charge')
+  await expect(row).toBeVisible()
   // The card fields are empty again: nothing of the card stays on screen.
   await expect(page.getByTestId('charge-number')).toHaveValue('')
   await expect(page.getByTestId('charge-cvv')).toHaveValue('')

@@ -1,11 +1,13 @@
 /**
  * The scanner that proves no card number or CVV reaches a file (used after every cards test) can
- * fail: it finds a PAN and a CVV written as UTF-8, as UTF-16LE, and inside an XLSX (ZIP) part.
+ * fail: it finds a PAN and a CVV written as UTF-8, as UTF-16LE, inside an XLSX (ZIP) part, and in
+ * a PDF, whose compressed text it reads back, also inside a ZIP of PDFs.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { strToU8, zipSync } from 'fflate'
+import PDFDocument from 'pdfkit'
 import { expect, test } from '@playwright/test'
 import { scanForCardData } from './card-data-scan'
 
@@ -38,6 +40,44 @@ test('finds a PAN and a CVV in UTF-8, UTF-16LE and XLSX files, and nothing in cl
     expect(where('settings.json')).toContain('a "cvv" field with a value (UTF-8)')
     expect(where('clean.json')).toEqual([])
     expect(where('kept.json')).toEqual([])
+  } finally {
+    await rm(dir, { recursive: true, force: true })
+  }
+})
+
+/** A PDF with the text in a compressed stream, made with pdfkit itself (the desk's own refuse it). */
+function pdfWith(text: string): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const doc = new PDFDocument({ compress: true })
+    const chunks: Buffer[] = []
+    doc.on('data', (chunk: Buffer) => chunks.push(chunk))
+    doc.on('end', () => resolve(Buffer.concat(chunks)))
+    doc.on('error', reject)
+    doc.text(text)
+    doc.end()
+  })
+}
+
+test('finds a PAN, a CVV or a key in a PDF, where the compressed bytes alone would hide them', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'payout-desk-scan-pdf-'))
+  try {
+    const leaky = await pdfWith(`Card ${secret.pan}, code ${secret.cvv}, key sk_live_0123456789abcdef`)
+    // The compressed bytes do not show the number: only the text read back does.
+    expect(leaky.toString('latin1')).not.toContain(secret.pan)
+    await writeFile(join(dir, 'advice.pdf'), leaky)
+    await writeFile(join(dir, 'advices.zip'), zipSync({ 'row-1.pdf': new Uint8Array(leaky) }, { level: 0 }))
+    await writeFile(join(dir, 'clean.pdf'), await pdfWith('Payment advice: Access Bank ••••••6789'))
+    const { findings } = await scanForCardData({
+      paths: [dir],
+      secrets: [secret],
+      needles: ['sk_live_0123456789abcdef'],
+    })
+    const where = (name: string) => findings.filter((finding) => finding.where.includes(name)).map((f) => f.what)
+    expect(where('advice.pdf (text)')).toEqual(
+      expect.arrayContaining(['PAN of card_x (PDF)', 'CVV of card_x (PDF)', '"sk_live_0123…" (PDF)']),
+    )
+    expect(where('advices.zip!row-1.pdf (text)')).toContain('PAN of card_x (PDF)')
+    expect(where('clean.pdf')).toEqual([])
   } finally {
     await rm(dir, { recursive: true, force: true })
   }

@@ -76,7 +76,8 @@ test('NGN bank payout: resolved name, review naming the mode, sent, paid with a 
   await expect(review.getByTestId('review-amount')).toHaveText('1,500.50 NGN')
   await expect(review.getByTestId('review-reference')).toHaveText(reference)
   await expect(review.getByTestId('review-profile')).toHaveText('Sandbox · SANDBOX')
-  await expect(review.getByTestId('review-destination')).toHaveText('Access Bank · Bank 044 · account 0123456789')
+  // The bank by name, never its code.
+  await expect(review.getByTestId('review-destination')).toHaveText('Access Bank · 0123456789')
   await app.screenshot('payouts-review')
   await expect(page.getByTestId('payout-send')).toHaveText(/Send 1,500\.50 NGN in SANDBOX mode/)
   await page.getByTestId('payout-send').click()
@@ -96,6 +97,8 @@ test('NGN bank payout: resolved name, review naming the mode, sent, paid with a 
   await expect(receipt.getByTestId('receipt-event')).toHaveCount(4)
   await expect(receipt.getByTestId('receipt-send-again')).toHaveCount(0)
   await expect(receipt.getByTestId('receipt-verify')).toHaveCount(0)
+  await expect(receipt).toContainText('Access Bank · 0123456789')
+  await expect(receipt).not.toContainText('Bank 044')
   await app.screenshot('payouts-receipt')
 })
 

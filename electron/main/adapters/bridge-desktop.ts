@@ -22,6 +22,7 @@ import type {
   DroppedFiles,
   FileDialogs,
   OpenDialogRequest,
+  PrintablePdf,
   SaveDialogRequest,
 } from './desktop'
 
@@ -41,6 +42,8 @@ export interface BridgeDesktop extends DesktopAdapters {
   readonly notices: DesktopNotice[]
   /** The dialogs asked for, oldest first (tests check titles and default names). */
   readonly dialogRequests: Array<SaveDialogRequest | OpenDialogRequest>
+  /** Every document sent to print, oldest first. */
+  readonly printed: PrintablePdf[]
 }
 
 export interface BridgeDesktopOptions {
@@ -118,6 +121,7 @@ export function createBridgeDesktop(
   }
 
   // What Payout Desk last put on the clipboard: the browser's own clipboard cannot be read from here.
+  const printed: PrintablePdf[] = []
   let clipboardText = ''
   const clipboard: Clipboard = {
     writeText(text) {
@@ -137,6 +141,7 @@ export function createBridgeDesktop(
   return {
     notices,
     dialogRequests,
+    printed,
     queueSavePath(path) {
       onlyInTestMode('queueSavePath')
       savePaths.push(path)
@@ -154,6 +159,20 @@ export function createBridgeDesktop(
       },
     },
     clipboard,
+    // A browser prints a PDF from a tab of its own: the renderer opens the bytes it is sent in one.
+    printer: {
+      async printPdf(document) {
+        printed.push(document)
+        const running = bridge()
+        if (!running) return 'failed'
+        running.emit('documents:printInBrowser', {
+          title: document.title,
+          fileName: document.fileName,
+          base64: Buffer.from(document.bytes).toString('base64'),
+        })
+        return 'opened_in_browser'
+      },
+    },
     authWindow: {
       returnUrlFor: (reference) => `${bridge()?.url ?? 'http://127.0.0.1'}/3ds-return/${encodeURIComponent(reference)}`,
       open(request) {

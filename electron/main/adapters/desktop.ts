@@ -1,3 +1,5 @@
+import type { PrintOutcome } from '../../../shared/domain/documents'
+
 /**
  * What services need of the desktop, as small interfaces. Each has an Electron implementation
  * (electron-desktop.ts, the only file here that imports electron) and a stand-in for the loopback
@@ -61,6 +63,21 @@ export interface DesktopAdapters {
   notifier: Notifier
   clipboard: Clipboard
   authWindow: AuthWindow
+  printer: DocumentPrinter
+}
+
+export interface PrintablePdf {
+  title: string
+  fileName: string
+  bytes: Uint8Array
+}
+
+/**
+ * Prints a PDF the desk made through the system print dialog (electron-printer.ts). It ends as
+ * printed, cancelled or failed; in a browser (the bridge), handed to a tab for the browser's print.
+ */
+export interface DocumentPrinter {
+  printPdf(document: PrintablePdf): Promise<PrintOutcome>
 }
 
 /** How a 3-D Secure window ended (see windows/three-ds-outcome.ts). */

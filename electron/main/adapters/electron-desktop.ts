@@ -8,6 +8,7 @@ import { appReturnUrl } from '../windows/return-url'
 import { openThreeDsWindow } from '../windows/three-ds-window'
 import type { DesktopAdapters } from './desktop'
 import { droppedFilesOnDisk } from './dropped-files-on-disk'
+import { createElectronPrinter } from './electron-printer'
 
 export function createElectronDesktop(
   electron: Pick<ElectronApi, 'BrowserWindow' | 'clipboard' | 'dialog' | 'Notification' | 'session'>,
@@ -52,5 +53,6 @@ export function createElectronDesktop(
       // The Electron window watches its own navigation.
       popupReport: () => false,
     },
+    printer: createElectronPrinter(electron, parentWindow),
   }
 }

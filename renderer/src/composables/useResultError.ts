@@ -1,5 +1,6 @@
 import { ref } from 'vue'
 import type { AppError, Result } from '../../../shared/result'
+import { fieldLabel } from '../../../shared/words/field-names'
 
 /**
  * The error of the last action a component ran, for <ResultError :error="error" />. Every screen
@@ -22,11 +23,17 @@ export function useResultError() {
 }
 
 export interface IssueLine {
+  /** The field's path as main names it (`address.city`), to put the problem on its field. */
+  path: string
+  /** The field in words ("City (address)"), to show. */
   where: string
   message: string
 }
 
-/** Reads `details.issues` ({path, message}[]) of a validation failure, ignoring anything else. */
+/**
+ * Reads `details.issues` ({path, message}[]) of a validation failure, ignoring anything else; the
+ * path is said in words ("City (address)", not `address.city`).
+ */
 export function issuesOf(error: AppError | null | undefined): IssueLine[] {
   const details = error?.details
   if (!details || typeof details !== 'object' || !('issues' in details)) return []
@@ -36,7 +43,7 @@ export function issuesOf(error: AppError | null | undefined): IssueLine[] {
     if (!issue || typeof issue !== 'object') return []
     const { path, message } = issue as { path?: unknown; message?: unknown }
     if (typeof message !== 'string') return []
-    const where = Array.isArray(path) ? path.map(String).join('.') : typeof path === 'string' ? path : ''
-    return [{ where, message }]
+    const parts = Array.isArray(path) ? path.map(String) : typeof path === 'string' ? path.split('.') : []
+    return [{ path: parts.join('.'), where: fieldLabel(parts), message }]
   })
 }

@@ -129,6 +129,8 @@ export const useBulkStore = defineStore('bulk', () => {
 
   function closeRun(): void {
     openTicket++
+    // What was said about this run is not left for the next one.
+    lastError.value = null
     current.value = null
     rows.value = []
     rowsLoading.value = null
@@ -164,6 +166,7 @@ export const useBulkStore = defineStore('bulk', () => {
 
   function cancelImport(): void {
     opened.value = null
+    lastError.value = null
   }
 
   /** Calls a run action and takes the view it answers with. */

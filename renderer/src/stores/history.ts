@@ -1,22 +1,27 @@
 import { defineStore } from 'pinia'
-import { computed, ref } from 'vue'
+import { computed, ref, watch } from 'vue'
 import { api } from '../api'
 import type { ExportFormat, ExportResult } from '../../../shared/domain/export'
 import type { HistoryCurrency, HistoryFilter, HistoryState } from '../../../shared/domain/history'
 import { filterItems, historyTotals } from '../../../shared/domain/history'
 import type { AppError, Result } from '../../../shared/result'
 import { callApi, callWithDroppedFile } from './call'
+import { dayBounds, useListFilter } from '../composables/useListFilter'
+import type { DayRange } from '../composables/useListFilter'
+import { usePayoutsStore } from './payouts'
 
 /**
  * The History screen: the service's payout history (live, paged or loaded in full by main) or an
  * exported file under offline review. Main holds the state; this store mirrors it and keeps the
- * filter form. Offline, the same filters apply to the file's rows here.
+ * filter form. It opens on the newest payouts at once, and a change of currency, days or page size
+ * asks again by itself. Offline, the same filters apply to the file's rows here. The search (the
+ * one every list has) finds by reference, name, e-mail, account or trace id in what is loaded.
  */
 export const useHistoryStore = defineStore('history', () => {
   const state = ref<HistoryState | null>(null)
   const currency = ref<HistoryCurrency | null>(null)
-  /** [from, to] as epoch ms from the date pickers, or null for no range. */
-  const range = ref<[number, number] | null>(null)
+  /** The days of the range (the day range every list has), or null for no range. */
+  const range = ref<DayRange | null>(null)
   const limit = ref(10)
   const busy = ref(false)
   const error = ref<AppError | null>(null)
@@ -25,9 +30,10 @@ export const useHistoryStore = defineStore('history', () => {
   const filter = computed<HistoryFilter>(() => {
     const value: HistoryFilter = {}
     if (currency.value) value.currency = currency.value
-    if (range.value) {
-      value.from = range.value[0]
-      value.to = range.value[1]
+    const bounds = dayBounds(range.value)
+    if (bounds) {
+      value.from = bounds.from
+      value.to = bounds.to
     }
     return value
   })
@@ -38,6 +44,37 @@ export const useHistoryStore = defineStore('history', () => {
     const all = state.value?.items ?? []
     return offline.value ? filterItems(all, filter.value) : all
   })
+  /** The account of a payout this desk sent, from its journal: history items (spec 2.8) carry none. */
+  const payouts = usePayoutsStore()
+  const accounts = computed(() => {
+    const byReference = new Map<string, string>()
+    for (const movement of payouts.movements) {
+      const destination = movement.request['destination'] as
+        { bank_account?: { account?: string }; mobile_money?: { mobile_number?: string } } | undefined
+      const account = destination?.bank_account?.account ?? destination?.mobile_money?.mobile_number
+      if (account) byReference.set(movement.reference, account)
+    }
+    return byReference
+  })
+  const searched = useListFilter(items, {
+    text: (item) => [
+      item.reference,
+      item.customer_name,
+      item.customer_email,
+      item.trace_id,
+      item.narration,
+      item.message,
+      accounts.value.get(item.reference),
+    ],
+  })
+  const search = searched.search
+  /** What the table shows: the items, narrowed by the search. */
+  const shown = searched.filtered
+  /** Live and not everything in the range is loaded: the search may miss payouts still on the service. */
+  const moreOnService = computed(
+    () =>
+      !offline.value && !(state.value?.allLoaded ?? false) && Boolean(state.value?.hasOlder || state.value?.hasNewer),
+  )
   const totals = computed(() => historyTotals(items.value))
   const loadAll = computed(() => state.value?.loadAll ?? null)
 
@@ -55,6 +92,8 @@ export const useHistoryStore = defineStore('history', () => {
 
   /** Asks main for the state on mount and follows "Load all" progress. */
   async function attach(): Promise<void> {
+    // The desk's own journal gives the accounts the search finds payouts by.
+    void payouts.load()
     unsubscribe ??= api.history.onLoadProgress((progress) => {
       if (state.value) state.value = { ...state.value, loadAll: progress }
       // The rows come once, when the run is over, rather than with every page.
@@ -68,28 +107,59 @@ export const useHistoryStore = defineStore('history', () => {
           ? [state.value.filter.from, state.value.filter.to]
           : null
       limit.value = state.value.limit
-      // First visit: show the newest page at once rather than an empty table.
-      if (state.value.items.length === 0 && !state.value.loadAll.running) await page('first')
+      // Every visit opens on the newest payouts at once (a whole range loaded stays as it is).
+      if (!state.value.loadAll.running && !state.value.allLoaded) await page('first')
     }
+    following = true
   }
+
+  /** A change of currency, days or page size asks the service again: no "Show" click needed. */
+  let following = false
+  watch([currency, range, limit], () => {
+    if (following && !offline.value && !(state.value?.loadAll.running ?? false)) void page('first')
+  })
 
   function detach(): void {
     unsubscribe?.()
     unsubscribe = null
+    following = false
   }
 
-  const page = (direction: 'first' | 'older' | 'newer') =>
-    run(() => api.history.page({ filter: filter.value, limit: limit.value, direction }))
+  /** Only the latest page asked for is shown: a filter changed twice quickly never ends on the first answer. */
+  let pageTicket = 0
+  async function page(direction: 'first' | 'older' | 'newer'): Promise<boolean> {
+    const ticket = ++pageTicket
+    busy.value = true
+    try {
+      const result = await callApi(() => api.history.page({ filter: filter.value, limit: limit.value, direction }))
+      if (ticket !== pageTicket) return false
+      error.value = result.ok ? null : result.error
+      if (result.ok) state.value = result.data
+      return result.ok
+    } finally {
+      if (ticket === pageTicket) busy.value = false
+    }
+  }
   const startLoadAll = () => run(() => api.history.loadAll({ filter: filter.value }))
   const cancelLoadAll = () => run(() => api.history.cancelLoadAll())
-  const openFile = () => run(() => api.history.openFile())
+  /** A file opened for review shows whole: the search of what was shown before is cleared. */
+  async function openReview(call: () => Promise<Result<HistoryState>>): Promise<boolean> {
+    const before = state.value?.offline?.fileName ?? null
+    const ok = await run(call)
+    if (ok && state.value?.offline && state.value.offline.fileName !== before) search.value = ''
+    return ok
+  }
+  const openFile = () => openReview(() => api.history.openFile())
   const openDropped = (file: File) =>
-    run(() => callWithDroppedFile(file, (dropped) => api.history.openDropped(dropped)))
+    openReview(() => callWithDroppedFile(file, (dropped) => api.history.openDropped(dropped)))
   async function closeOffline(): Promise<void> {
+    following = false
     await run(() => api.history.closeOffline())
     currency.value = null
     range.value = null
+    search.value = ''
     await page('first')
+    following = true
   }
   const exportLoaded = (format: ExportFormat): Promise<Result<ExportResult>> =>
     callApi(() => api.history.export({ format }))
@@ -104,6 +174,9 @@ export const useHistoryStore = defineStore('history', () => {
     filter,
     offline,
     items,
+    search,
+    shown,
+    moreOnService,
     totals,
     loadAll,
     attach,

@@ -49,6 +49,39 @@ export const useLookupsStore = defineStore('lookups', () => {
     }
   }
 
+  /**
+   * Reads the lists that are missing, for showing names (banks and operators by name on every
+   * screen), without touching the form's loading and error state. Main caches them per profile.
+   */
+  const quietly = new Set<string>()
+  async function ensureLists(wanted: {
+    banks?: readonly BankCountry[]
+    operators?: readonly OperatorCountry[]
+  }): Promise<void> {
+    const loads: Array<Promise<void>> = []
+    for (const countryCode of wanted.banks ?? []) {
+      if (banks[countryCode] || quietly.has(`b:${countryCode}`)) continue
+      quietly.add(`b:${countryCode}`)
+      loads.push(
+        callApi(() => api.lookups.banks({ countryCode })).then((result) => {
+          if (result.ok) banks[countryCode] ??= result.data
+          quietly.delete(`b:${countryCode}`)
+        }),
+      )
+    }
+    for (const countryCode of wanted.operators ?? []) {
+      if (operators[countryCode] || quietly.has(`o:${countryCode}`)) continue
+      quietly.add(`o:${countryCode}`)
+      loads.push(
+        callApi(() => api.lookups.operators({ countryCode })).then((result) => {
+          if (result.ok) operators[countryCode] ??= result.data
+          quietly.delete(`o:${countryCode}`)
+        }),
+      )
+    }
+    await Promise.all(loads)
+  }
+
   function resolveBank(input: {
     bank: string
     account: string
@@ -69,6 +102,7 @@ export const useLookupsStore = defineStore('lookups', () => {
     loadingOperators,
     operatorsError,
     loadOperators,
+    ensureLists,
     resolveBank,
     resolveMobileMoney,
     banks,

@@ -103,6 +103,11 @@ export const useProfilesStore = defineStore('profiles', () => {
     return track(`rename:${id}`, () => api.profiles.rename({ id, name }), replaceProfile)
   }
 
+  /** Who pays, on payment advices and run summaries; empty clears it (the profile's name is used). */
+  async function setPayerName(id: string, payerName: string): Promise<Result<ProfileView>> {
+    return track(`payer:${id}`, () => api.profiles.setPayerName({ id, payerName }), replaceProfile)
+  }
+
   async function remove(id: string): Promise<Result<ProfileList>> {
     return track(
       `remove:${id}`,
@@ -152,6 +157,7 @@ export const useProfilesStore = defineStore('profiles', () => {
     load,
     create,
     rename,
+    setPayerName,
     remove,
     activate,
     setKey,

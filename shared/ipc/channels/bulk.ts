@@ -7,7 +7,7 @@ import type { ExportResult } from '../../domain/export'
 import { droppedFile, noInput, returns } from '../define'
 
 // BR<date>T<time>Z<hex> (runs before it had no letters between stamp and hash: still accepted).
-const runId = z.string().regex(/^BR(?:\d{8}T\d{6}Z[0-9a-f]{6,20}|[0-9a-f]{8,40})(-\d+)?$/, 'must be a run id')
+export const runId = z.string().regex(/^BR(?:\d{8}T\d{6}Z[0-9a-f]{6,20}|[0-9a-f]{8,40})(-\d+)?$/, 'must be a run id')
 const byRun = z.strictObject({ runId })
 /** The most rows one `bulk:rows` answer carries; the renderer reads a large run in pages. */
 export const BULK_ROWS_PAGE_MAX = 100_000

@@ -53,6 +53,11 @@ export const coreChannels = {
     input: z.strictObject({ id: profileId, name: profileName }),
     result: returns<ProfileView>(),
   },
+  /** The payer name of a profile (empty clears it): who pays, on payment advices and run summaries. */
+  'profiles:setPayerName': {
+    input: z.strictObject({ id: profileId, payerName: z.string().trim().max(120) }),
+    result: returns<ProfileView>(),
+  },
   'profiles:remove': { input: z.strictObject({ id: profileId }), result: returns<ProfileList>() },
   'profiles:activate': { input: z.strictObject({ id: profileId }), result: returns<ProfileList>() },
   /** Calls the service with the profile's key: proves the URL and the secret key work. */

@@ -118,6 +118,15 @@ describe('what the package contains', () => {
     for (const needed of ['keytar', 'electron-updater', 'electron-log', 'xlsx']) expect(loaded).toContain(needed)
   })
 
+  it('ships the two font faces the PDF documents embed, and leaves the package’s others out', () => {
+    const folder = join(root, 'node_modules/dejavu-fonts-ttf/ttf')
+    const kept = readdirSync(folder).filter((font) => matched('files', join(folder, font)))
+    expect(kept.sort()).toEqual(['DejaVuSans-Bold.ttf', 'DejaVuSans.ttf'])
+    expect(readFileSync(join(root, 'electron/main/services/documents/pdf-document.ts'), 'utf8')).toMatch(
+      /ttf\/DejaVuSans\.ttf'[\s\S]*ttf\/DejaVuSans-Bold\.ttf'/,
+    )
+  })
+
   it("unpacks keytar's native module from the asar archive, where it can be loaded", () => {
     expect(Object.keys(packageJson.dependencies)).toContain('keytar')
     const native = filesUnder(join(root, 'node_modules/keytar')).filter((file) => extname(file) === '.node')

@@ -45,7 +45,12 @@ export function createBulkRunService(context: ServiceContext, options: BulkDomai
   })
 }
 
-export function createBulkDomain(context: ServiceContext): DomainService<keyof typeof bulkChannels> {
+export interface BulkDomain extends DomainService<keyof typeof bulkChannels> {
+  /** The runs, once loaded: for other domains that read them (the run documents). */
+  loadedRuns(): Promise<RunService>
+}
+
+export function createBulkDomain(context: ServiceContext): BulkDomain {
   const runs = createBulkRunService(context, { pollMs: 1000 })
   context.reconciler.register(
     'bulk_batch',
@@ -175,6 +180,7 @@ export function createBulkDomain(context: ServiceContext): DomainService<keyof t
       'bulk:exportReport': ({ runId, format }) => saveReport(runId, format),
       'bulk:exportEvidence': ({ runId }) => saveEvidence(runId),
     },
+    loadedRuns: async () => (await ready(), runs),
     start: () => void ready().catch((error: unknown) => context.log.error('Bulk runs could not be resumed', error)),
     close: () => runs.close(),
   }

@@ -44,7 +44,7 @@ export function cardExportTable(cards: readonly CardSummary[]): ExportTable {
       { key: 'first_six', header: 'First six', kind: 'text' },
       { key: 'last_four', header: 'Last four', kind: 'text' },
       { key: 'status', header: 'Status', kind: 'text' },
-      { key: 'date_created', header: 'Created', kind: 'date' },
+      { key: 'date_created', header: 'Created (UTC)', kind: 'date' },
     ],
     rows: cards.map((card) => ({
       reference: card.reference,

@@ -1,6 +1,6 @@
 /**
  * One export cell, checked and put in its written form, shared by the XLSX and CSV writers:
- * amounts as exact decimal text with two places, dates as ISO 8601, whole numbers, and text
+ * amounts as exact decimal text with two places, dates as instants in UTC (export-dates.ts), whole numbers, and text
  * neutralised against formula injection. A value that is not what its column says stops the
  * export, naming the row and the column. No object per cell: at 100,000 rows by 12 columns the
  * writers call these 1.2 million times.
@@ -8,8 +8,7 @@
 import type { ExportCell, ExportColumn } from '../../../../shared/domain/export'
 import { formatMinorUnits, MoneyFormatError, toMinorUnits } from '../../../../shared/money'
 import { AppFailure } from '../../../../shared/result'
-
-const ISO_DATE = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)(Z|[+-]\d{2}:?\d{2})?)?$/
+import { isoUtc, isSheetDate, parseExportDate } from './export-dates'
 
 /**
  * Already the exact two-decimal form formatMinorUnits gives (no leading zeros, no "-0.00"): kept
@@ -40,14 +39,18 @@ export function amountText(column: ExportColumn, value: string | number, rowNumb
   }
 }
 
-/** The date as ISO 8601: "2026-03-01 10:20:30" becomes "2026-03-01T10:20:30". */
-export function dateText(column: ExportColumn, value: string | number, rowNumber: number): string {
-  const match = ISO_DATE.exec(String(value))
-  if (!match) {
+/** The instant a date cell names (ms since the epoch, UTC); text without a zone is UTC. */
+export function dateInstant(column: ExportColumn, value: string | number, rowNumber: number): number {
+  const ms = parseExportDate(String(value))
+  if (ms === null || !isSheetDate(ms)) {
     throw new AppFailure('bad_request', `Cannot export ${where(column, rowNumber)}: "${String(value)}" is not a date.`)
   }
-  const [, day, time, zone] = match
-  return time ? `${day}T${time}${zone ?? ''}` : (day ?? '')
+  return ms
+}
+
+/** The date as ISO 8601 in UTC: "2026-03-01 10:20:30" (the service's UTC form) becomes "2026-03-01T10:20:30Z". */
+export function dateText(column: ExportColumn, value: string | number, rowNumber: number): string {
+  return isoUtc(dateInstant(column, value, rowNumber))
 }
 
 export function wholeNumber(column: ExportColumn, value: string | number, rowNumber: number): number {

@@ -6,6 +6,7 @@
  * be exactly the headers of a table offline review knows (see the history domain).
  */
 export const EXPORT_MARKER = 'Payout Desk export'
-export const EXPORT_FORMAT_VERSION = 1
+/** 2: dates are date cells (Excel serials in UTC); 1 wrote them as ISO 8601 text. Both are read. */
+export const EXPORT_FORMAT_VERSION = 2
 export const MARKER_SHEET = 'PayoutDesk'
 export const SUMMARY_SHEET = 'Summary'

@@ -15,6 +15,7 @@ import { AppFailure } from '../../../../shared/result'
 import { restoreText } from './cell-safety'
 import { CsvSyntaxError, parseCsv } from './csv'
 import { isCanonicalAmount } from './export-cells'
+import { fromExcelSerial, isoUtc, parseExportDate } from './export-dates'
 import { EXPORT_FORMAT_VERSION, EXPORT_MARKER, MARKER_SHEET } from './export-marker'
 import { NotForFastReader, openWorkbookSheets } from './xlsx-reader'
 import type { RawValue, WorkbookSheets } from './xlsx-reader'
@@ -104,8 +105,12 @@ function cellValue(kind: ExportCellKind, raw: unknown, place: CellPlace): Export
   switch (kind) {
     case 'text':
       return restoreText(String(raw))
-    case 'date':
-      return String(raw)
+    case 'date': {
+      // A date cell (an Excel serial) or ISO 8601 text (CSV, and XLSX of format 1): the same canonical text.
+      const ms = typeof raw === 'number' ? fromExcelSerial(raw) : parseExportDate(String(raw))
+      if (ms === null) throw new ExportFileProblem(fileName, `${where(place)} is not a date.`)
+      return isoUtc(ms)
+    }
     case 'integer': {
       const number = typeof raw === 'number' ? raw : Number(raw)
       if (!Number.isSafeInteger(number)) throw new ExportFileProblem(fileName, `${where(place)} is not a whole number.`)

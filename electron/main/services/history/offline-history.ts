@@ -9,6 +9,7 @@ import {
   RECENT_PAYOUTS_EXPORT_COLUMNS,
   RECENT_PAYOUTS_EXPORT_TITLE,
 } from '../../../../shared/domain/history'
+import { historyDateMs, historyDateText } from '../../../../shared/domain/history'
 import type { HistoryItem, OfflineSource } from '../../../../shared/domain/history'
 import { ExportFileProblem, readExportFile } from '../export/export-reader'
 import type { KnownLayout } from '../export/export-reader'
@@ -26,6 +27,13 @@ export interface ReviewedHistory {
 }
 
 const text = (value: ExportCell | undefined): string => (value === null || value === undefined ? '' : String(value))
+
+/** A date read back (canonical ISO 8601, UTC) in the service's own form, as the live history shows it. */
+function historyDate(value: ExportCell | undefined): string | null {
+  if (value === null || value === undefined || value === '') return null
+  const ms = historyDateMs(String(value))
+  return Number.isNaN(ms) ? String(value) : historyDateText(ms)
+}
 
 export function reviewHistoryFile(bytes: Uint8Array, fileName: string): ReviewedHistory {
   const table = readExportFile(bytes, fileName, REVIEWABLE_LAYOUTS)
@@ -49,8 +57,8 @@ export function reviewHistoryFile(bytes: Uint8Array, fileName: string): Reviewed
     message: text(row.message),
     customer_name: text(row.customer_name),
     customer_email: text(row.customer_email),
-    date_created: text(row.date_created),
-    date_completed: row.date_completed === null || row.date_completed === undefined ? null : String(row.date_completed),
+    date_created: historyDate(row.date_created) ?? '',
+    date_completed: historyDate(row.date_completed),
   }))
   return { source: { fileName, format: table.format, exportedAt: table.exportedAt }, items }
 }

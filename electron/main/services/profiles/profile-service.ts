@@ -36,6 +36,7 @@ export interface ProfileService {
   list(): Promise<ProfileList>
   create(draft: { name: string; mode: 'test' | 'live'; baseUrl: string }): Promise<ProfileView>
   rename(id: string, name: string): Promise<ProfileView>
+  setPayerName(id: string, payerName: string): Promise<ProfileView>
   remove(id: string): Promise<ProfileList>
   activate(id: string): Promise<ProfileList>
   setKey(profileId: string, kind: KeyKind, value: string): Promise<KeyState>
@@ -109,11 +110,13 @@ export function createProfileService(deps: {
       baseUrl: sandbox.url,
       active: current.activeProfileId === SANDBOX_PROFILE_ID,
       keys: await keyStates(SANDBOX_PROFILE_ID, keychainState),
+      payerName: current.sandboxPayerName ?? '',
     }
     const views = [sandboxView]
     for (const profile of current.profiles) {
       views.push({
         ...profile,
+        payerName: profile.payerName ?? '',
         active: profile.id === current.activeProfileId,
         keys: await keyStates(profile.id, keychainState),
       })
@@ -159,6 +162,20 @@ export function createProfileService(deps: {
         ...state,
         profiles: state.profiles.map((profile) => (profile.id === id ? { ...profile, name } : profile)),
       }))
+      return viewIn(await changed(), id)
+    },
+
+    async setPayerName(id, payerName) {
+      const value = payerName.trim()
+      if (id === SANDBOX_PROFILE_ID) {
+        await settings.update((state) => ({ ...state, sandboxPayerName: value }))
+      } else {
+        await findStored(id)
+        await settings.update((state) => ({
+          ...state,
+          profiles: state.profiles.map((profile) => (profile.id === id ? { ...profile, payerName: value } : profile)),
+        }))
+      }
       return viewIn(await changed(), id)
     },
 

@@ -12,6 +12,8 @@ const storedProfileSchema = z.object({
   name: z.string().min(1),
   mode: z.enum(['test', 'live']),
   baseUrl: z.string().min(1),
+  /** Who pays, as payment advices and run summaries say it (the organisation's name). */
+  payerName: z.string().optional(),
 })
 export type StoredProfile = z.infer<typeof storedProfileSchema>
 
@@ -20,6 +22,8 @@ const settingsSchema = z.object({
   theme: z.enum(THEME_PREFERENCES),
   activeProfileId: z.string().min(1),
   profiles: z.array(storedProfileSchema),
+  /** The built-in Sandbox profile is not stored; its payer name is. */
+  sandboxPayerName: z.string().optional(),
 })
 export type StoredSettings = z.infer<typeof settingsSchema>
 

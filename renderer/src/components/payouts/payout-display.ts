@@ -2,6 +2,8 @@
 import type { MovementState, MovementView } from '../../../../shared/domain/journal'
 import type { PayoutBody } from '../../../../shared/domain/payouts'
 import { formatMinorUnits, toMinorUnits } from '../../../../shared/money'
+import type { InstitutionDirectory } from '../../../../shared/words/institutions'
+import { destinationText, institutionOf } from '../../../../shared/words/institutions'
 
 export interface PayoutSummary {
   reference: string
@@ -10,7 +12,11 @@ export interface PayoutSummary {
   amount: string
   currency: string
   recipient: string
+  email: string
   account: string
+  /** The bank or operator by name. */
+  institution: string
+  /** "Guaranty Trust Bank · 0123456789" */
   destination: string
   narration: string
   traceId: string | null
@@ -30,14 +36,24 @@ export function groupDigits(amount: string): string {
   return fraction === undefined ? grouped : `${grouped}.${fraction}`
 }
 
-export function destinationOf(body: PayoutBody): { account: string; destination: string } {
+/** The bank or operator by name and the account: "Guaranty Trust Bank · 0123456789", "M-Pesa · 254712345678". */
+export function destinationOf(
+  body: PayoutBody,
+  directory: InstitutionDirectory,
+): { account: string; institution: string; destination: string } {
   const { destination } = body
-  if (destination.type === 'bank_account') {
-    const account = destination.bank_account?.account ?? ''
-    return { account, destination: `Bank ${destination.bank_account?.bank ?? '?'} · account ${account}` }
+  const bank = destination.type === 'bank_account'
+  const parts = {
+    type: destination.type,
+    institution: (bank ? destination.bank_account?.bank : destination.mobile_money?.operator) ?? '',
+    account: (bank ? destination.bank_account?.account : destination.mobile_money?.mobile_number) ?? '',
+    currency: destination.currency,
   }
-  const account = destination.mobile_money?.mobile_number ?? ''
-  return { account, destination: `Mobile money ${destination.mobile_money?.operator ?? '?'} · ${account}` }
+  return {
+    account: parts.account,
+    institution: institutionOf(directory, parts),
+    destination: destinationText(directory, parts),
+  }
 }
 
 /** The latest value of a data field of the timeline (trace id, reason). */
@@ -49,9 +65,9 @@ function latestData(movement: MovementView, key: string): string | null {
   return null
 }
 
-export function summaryOf(movement: MovementView): PayoutSummary {
+export function summaryOf(movement: MovementView, directory: InstitutionDirectory): PayoutSummary {
   const body = movement.request as unknown as PayoutBody
-  const { account, destination } = destinationOf(body)
+  const { account, institution, destination } = destinationOf(body, directory)
   return {
     reference: movement.reference,
     state: movement.state,
@@ -59,7 +75,9 @@ export function summaryOf(movement: MovementView): PayoutSummary {
     amount: body.destination.amount,
     currency: body.destination.currency,
     recipient: body.destination.customer.name ?? body.destination.bank_account?.account_name ?? '',
+    email: body.destination.customer.email,
     account,
+    institution,
     destination,
     narration: body.destination.narration ?? '',
     traceId: latestData(movement, 'trace_id'),

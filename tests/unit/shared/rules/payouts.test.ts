@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import {
   confirmationMatches,
   emptyDraft,
+  mobileNumberProblem,
   needsResolution,
   operatorLimitProblem,
   payoutBodyOf,
@@ -244,5 +245,19 @@ describe('name checks, confirmation and "Send again"', () => {
       }),
     ).toBe(false)
     expect(canSendAgain({ kind: 'payout', state: 'success', timeline })).toBe(false)
+  })
+})
+
+describe('mobile numbers with an example of the right country', () => {
+  it('quotes a Kenyan number for KES and a Ghanaian one for GHS', () => {
+    expect(mobileNumberProblem('0712 345 678', 'KES')).toBe(
+      'Use digits only, with the country code (for example 254712345678).',
+    )
+    expect(mobileNumberProblem('024-123', 'GHS')).toBe(
+      'Use digits only, with the country code (for example 233241234567).',
+    )
+    expect(payoutProblems({ ...emptyDraft('KES'), type: 'mobile_money', mobileNumber: 'abc' }).mobileNumber).toContain(
+      '254712345678',
+    )
   })
 })

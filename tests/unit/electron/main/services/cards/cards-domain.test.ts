@@ -476,8 +476,10 @@ describe('export of the card list', () => {
       .replace(/^\uFEFF/, '')
       .trim()
       .split(/\r?\n/)
-    expect(lines[0]).toBe('Reference,Cardholder,Brand,Type,Currency,First six,Last four,Status,Created')
+    // The date's zone is in its header, and each date is ISO 8601 with its zone.
+    expect(lines[0]).toBe('Reference,Cardholder,Brand,Type,Currency,First six,Last four,Status,Created (UTC)')
     expect(lines).toHaveLength(4)
+    for (const line of lines.slice(1)) expect(line).toMatch(/,\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{3})?Z$/)
     const { data } = (await h.t.api('GET', '/api/v1/cards?limit=100')).body
     for (const { reference } of data.data as Array<{ reference: string }>) {
       const card = (await cardAtService(reference)).data

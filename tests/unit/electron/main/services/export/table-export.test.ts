@@ -1,6 +1,7 @@
 import { mkdtemp, readdir, readFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { strFromU8, unzipSync } from 'fflate'
 import * as XLSX from 'xlsx'
 import { describe, expect, it } from 'vitest'
 import type { ExportTable } from '../../../../../../shared/domain/export'
@@ -12,6 +13,7 @@ import {
 } from '../../../../../../electron/main/services/export/table-export'
 import type { SaveDialogRequest } from '../../../../../../electron/main/adapters/desktop'
 import { createBridgeDesktop } from '../../../../../../electron/main/adapters/bridge-desktop'
+import { columnWidths } from '../../../../../../electron/main/services/export/xlsx-writer'
 
 const HOSTILE = ['=HYPERLINK("http://evil.example","click")', '+1', '-2+3', '@SUM(A1:A2)', '\tx', '\rx', "'quoted"]
 
@@ -96,10 +98,10 @@ function sheetRows(book: XLSX.WorkBook, name: string): XLSX.CellObject[][] {
 }
 
 describe('export to XLSX', () => {
-  it('writes a header row, ISO dates, amounts as numbers with two decimals and text as text', async () => {
+  it('writes a header row, dates as date cells in UTC, amounts as numbers with two decimals and text as text', async () => {
     const path = join(await tempDir(), 'history.xlsx')
     expect(await writeExportTable(payoutsTable(), path, 'xlsx')).toEqual({ path, rows: 11 })
-    const book = XLSX.read(await readFile(path), { cellNF: true })
+    const book = XLSX.read(await readFile(path), { cellNF: true, cellDates: true, UTC: true })
     expect(book.SheetNames).toEqual(['Payout history', 'Summary', 'PayoutDesk'])
     const rows = sheetRows(book, 'Payout history')
     expect(rows[0]?.map((cell) => cell.v)).toEqual([
@@ -112,14 +114,52 @@ describe('export to XLSX', () => {
       'Attempts',
     ])
     const first = rows[1] ?? []
-    expect(first[2]).toMatchObject({ t: 'n', v: 1500.5, z: '0.00', w: '1500.50' })
+    expect(first[2]).toMatchObject({ t: 'n', v: 1500.5, z: '#,##0.00', w: '1,500.50' })
     expect(first[4]).toMatchObject({ t: 's', v: 'Rent, "March"' })
-    expect(first[5]).toMatchObject({ t: 's', v: '2026-03-01T10:20:30' })
-    expect(rows[2]?.[5]?.v).toBe('2026-03-02T08:00:00Z')
-    expect(rows[3]?.[5]?.v).toBe('2026-03-02')
+    // A real date cell: Excel can sort and filter it as a date. The service's form is UTC.
+    expect(first[5]).toMatchObject({ t: 'd', z: 'yyyy\\-mm\\-dd\\ hh:mm:ss', w: '2026-03-01 10:20:30' })
+    expect((first[5]?.v as Date).toISOString()).toBe('2026-03-01T10:20:30.000Z')
+    expect((rows[2]?.[5]?.v as Date).toISOString()).toBe('2026-03-02T08:00:00.000Z')
+    expect(rows[3]?.[5]?.w).toBe('2026-03-02 00:00:00')
     expect(rows[3]?.[4]?.t).toBe('z')
-    expect(rows[4]?.[2]).toMatchObject({ t: 'n', v: 99999999.99, w: '99999999.99' })
+    expect(rows[4]?.[2]).toMatchObject({ t: 'n', v: 99999999.99, w: '99,999,999.99' })
     expect(rows[5]?.[2]?.w).toBe('1.00')
+  })
+
+  it('writes each amount as its exact decimal text, never a float, and each date as the serial of its UTC instant', async () => {
+    const path = join(await tempDir(), 'exact.xlsx')
+    const table = payoutsTable()
+    table.rows = [
+      { ...table.rows[0], amount: '12345678901234567.89', date_created: '2026-03-01T11:20:30+01:00' },
+      { ...table.rows[1], amount: '0.10', date_created: '2026-03-01T10:20:30.250Z' },
+    ]
+    await writeExportTable(table, path, 'xlsx')
+    const sheet = unzipSync(new Uint8Array(await readFile(path)))['xl/worksheets/sheet1.xml']
+    const xml = strFromU8(sheet ?? new Uint8Array())
+    expect(xml).toContain('<c r="C2" s="1"><v>12345678901234567.89</v></c>')
+    expect(xml).toContain('<c r="C3" s="1"><v>0.10</v></c>')
+    // 2026-03-01 is day 46082 of the 1900 date system; 10:20:30 is 37230 s of 86400. +01:00 is an hour earlier in UTC.
+    expect(xml).toContain(`<c r="F2" s="3"><v>${46082 + 37230 / 86400}</v></c>`)
+    expect(xml).toContain(`<c r="F3" s="3"><v>${46082 + 37230.25 / 86400}</v></c>`)
+  })
+
+  it('freezes and filters the header row and sizes each column to what it holds', async () => {
+    const path = join(await tempDir(), 'layout.xlsx')
+    const table = payoutsTable()
+    table.rows[0] = { ...table.rows[0], narration: 'A narration much longer than its header, as people write them' }
+    await writeExportTable(table, path, 'xlsx')
+    const parts = unzipSync(new Uint8Array(await readFile(path)))
+    const sheet = strFromU8(parts['xl/worksheets/sheet1.xml'] ?? new Uint8Array())
+    expect(sheet).toContain('<pane ySplit="1" topLeftCell="A2" activePane="bottomLeft" state="frozen"/>')
+    expect(sheet).toContain('<autoFilter ref="A1:G12"/>')
+    expect(strFromU8(parts['xl/workbook.xml'] ?? new Uint8Array())).toContain(
+      `<definedName name="_xlnm._FilterDatabase" localSheetId="0" hidden="1">'Payout history'!$A$1:$G$12</definedName>`,
+    )
+    const book = XLSX.read(await readFile(path), { cellStyles: true })
+    const widths = (book.Sheets['Payout history']?.['!cols'] ?? []).map((col) => col?.width)
+    // Reference: its header and room for the filter button; Narration: its longest text (64 characters), capped.
+    expect(widths).toEqual([12, 11, 14, 11, 60, 20, 11])
+    expect(columnWidths(table)[2]).toBe(14) // "99,999,999.99" and one character to spare
   })
 
   it('keeps every hostile cell as text with a leading quote, never a formula', async () => {
@@ -140,13 +180,14 @@ describe('export to XLSX', () => {
     const rows = sheetRows(XLSX.read(await readFile(path)), 'Summary')
     expect(rows.map((row) => row.map((cell) => cell.w ?? cell.v ?? ''))).toEqual([
       ['Status', 'Currency', 'Count', 'Total'],
-      ['failed', 'KES', '1', '99999999.99'],
+      ['failed', 'KES', '1', '99,999,999.99'],
       ['processing', 'GHS', '7', '7.00'],
-      ['success', 'NGN', '3', '1500.80'],
+      ['success', 'NGN', '3', '1,500.80'],
       ['', '', '', ''],
       ['Rows', '11', '', ''],
     ])
     expect(rows[3]?.[3]?.v).toBe(1500.8)
+    expect(rows[0]?.map((cell) => cell.t)).toEqual(['s', 's', 's', 's'])
   })
 
   it('marks the file as ours in a hidden sheet with the columns', async () => {
@@ -178,11 +219,18 @@ describe('export to CSV', () => {
     const bytes = await readFile(path)
     expect([...bytes.subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf])
     const text = bytes.toString('utf8')
-    expect(text).toContain('\r\nref-1,success,1500.50,NGN,"Rent, ""March""",2026-03-01T10:20:30,1\r\n')
+    // Dates are ISO 8601 in UTC, with their zone.
+    expect(text).toContain('\r\nref-1,success,1500.50,NGN,"Rent, ""March""",2026-03-01T10:20:30Z,1\r\n')
     const records = parseCsv(text, 100)
     expect(records[0]).toEqual(['Reference', 'Status', 'Amount', 'Currency', 'Narration', 'Created', 'Attempts'])
     expect(records[2]?.[4]).toBe('Line\nbreak')
     expect(records[4]?.slice(2, 5)).toEqual(['99999999.99', 'KES', 'Ümlaut ₦'])
+    expect(records.slice(1, 5).map((record) => record[5])).toEqual([
+      '2026-03-01T10:20:30Z',
+      '2026-03-02T08:00:00Z',
+      '2026-03-02T00:00:00Z',
+      '2026-03-03T00:00:00Z',
+    ])
     expect(records.slice(5).map((record) => record[4])).toEqual(HOSTILE.map((value) => `'${value}`))
 
     const summary = parseCsv(await readFile(csvSummaryPath(path), 'utf8'), 100)
@@ -223,6 +271,16 @@ describe('what is never exported', () => {
     await expect(writeExportTable(table, join(await tempDir(), 'x.csv'), 'csv')).rejects.toThrow(
       /column "Card" may hold card data/,
     )
+  })
+
+  it('names the row and column of a date that is not a date', async () => {
+    for (const date of ['2026-02-30 10:00:00', 'yesterday', '1899-12-31']) {
+      const table = payoutsTable()
+      table.rows[2] = { ...table.rows[2], date_created: date }
+      await expect(writeExportTable(table, join(await tempDir(), 'x.xlsx'), 'xlsx')).rejects.toThrow(
+        `row 4, column "Created": "${date}" is not a date`,
+      )
+    }
   })
 
   it('names the row and column of an amount that is not exact', async () => {

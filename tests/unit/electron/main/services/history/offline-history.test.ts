@@ -10,6 +10,11 @@ import { writeExportTable } from '../../../../../../electron/main/services/expor
 import { reviewHistoryFile } from '../../../../../../electron/main/services/history/offline-history'
 import { NotForFastReader, openWorkbookSheets } from '../../../../../../electron/main/services/export/xlsx-reader'
 import { zipDirectory } from '../../../../../../electron/main/services/export/zip'
+import { recentPayoutsTable } from '../../../../../../electron/main/services/export/recent-payouts-table'
+import type { MovementView } from '../../../../../../shared/domain/journal'
+import { EMPTY_DIRECTORY, institutionDirectory } from '../../../../../../shared/words/institutions'
+
+const DIRECTORY = institutionDirectory([{ code: '058', name: 'Guaranty Trust Bank', country: 'NG' }], [])
 
 function item(n: number, overrides: Partial<HistoryItem> = {}): HistoryItem {
   return {
@@ -49,14 +54,60 @@ describe('offline review of our own files', () => {
       const reviewed = reviewHistoryFile(bytes, `history.${format}`)
       expect(reviewed.source).toMatchObject({ fileName: `history.${format}`, format })
       expect(reviewed.items).toHaveLength(ITEMS.length)
-      expect(reviewed.items.map(({ pointer: _p, date_created: _c, date_completed: _d, ...rest }) => rest)).toEqual(
-        ITEMS.map(({ pointer: _p, date_created: _c, date_completed: _d, ...rest }) => rest),
+      // Every field comes back as it went out, the dates too (date cells in XLSX, ISO 8601 in CSV).
+      expect(reviewed.items.map(({ pointer: _p, ...rest }) => rest)).toEqual(
+        ITEMS.map(({ pointer: _p, ...rest }) => rest),
       )
-      expect(reviewed.items[0]?.date_created).toBe('2026-03-02T10:00:01')
+      expect(reviewed.items[0]?.date_created).toBe('2026-03-02 10:00:01')
       expect(reviewed.items[2]?.date_completed).toBeNull()
       expect(historyTotals(reviewed.items)).toEqual(historyTotals(ITEMS))
     })
   }
+})
+
+describe('offline review of a recent-payouts export (the journal)', () => {
+  const movement = (n: number, state: MovementView['state']): MovementView => ({
+    reference: `PD-${n}`,
+    kind: 'payout',
+    profileId: 'sandbox',
+    profileMode: 'sandbox',
+    request: {
+      destination: {
+        type: 'bank_account',
+        amount: `${n}00.50`,
+        currency: 'NGN',
+        narration: `payout ${n}`,
+        bank_account: { bank: '058', account: '0123456789' },
+        customer: { name: 'Zoë', email: 'zoe@example.com' },
+      },
+    },
+    state,
+    createdAt: `2026-03-0${n}T10:00:0${n}.250Z`,
+    updatedAt: `2026-03-0${n}T10:05:00.000Z`,
+    timeline: [{ seq: 1, at: `2026-03-0${n}T10:05:00.000Z`, state, note: 'x', data: { trace_id: `T${n}` } }],
+  })
+  const MOVEMENTS = [movement(1, 'success'), movement(2, 'processing'), movement(3, 'failed')]
+
+  for (const format of ['xlsx', 'csv'] as const) {
+    it(`reads a ${format.toUpperCase()} export back with the same references, amounts and times`, async () => {
+      const path = join(await mkdtemp(join(tmpdir(), 'recent-')), `recent.${format}`)
+      await writeExportTable(recentPayoutsTable(MOVEMENTS, DIRECTORY), path, format)
+      const reviewed = reviewHistoryFile(await readFile(path), `recent.${format}`)
+      expect(
+        reviewed.items.map((i) => [i.reference, i.status, i.amount, i.trace_id, i.date_created, i.date_completed]),
+      ).toEqual([
+        ['PD-3', 'failed', '300.50', 'T3', '2026-03-03 10:00:03', '2026-03-03 10:05:00'],
+        ['PD-2', 'processing', '200.50', 'T2', '2026-03-02 10:00:02', null],
+        ['PD-1', 'success', '100.50', 'T1', '2026-03-01 10:00:01', '2026-03-01 10:05:00'],
+      ])
+    })
+  }
+
+  it('names the bank of each destination, not its code', () => {
+    const table = recentPayoutsTable(MOVEMENTS, DIRECTORY)
+    expect(table.rows[0]?.destination).toBe('Guaranty Trust Bank · 0123456789')
+    expect(recentPayoutsTable(MOVEMENTS, EMPTY_DIRECTORY).rows[0]?.destination).toBe('Bank 058 · 0123456789')
+  })
 })
 
 describe('files that are not ours or are damaged', () => {
@@ -176,8 +227,34 @@ describe('reading XLSX fast, and exactly', () => {
     const resaved = XLSX.write(book, { type: 'buffer', bookType: 'xlsx', bookSST: true }) as Buffer
     expect(zipDirectory(resaved)?.has('xl/sharedStrings.xml')).toBe(true)
     const reviewed = reviewHistoryFile(resaved, 'resaved.xlsx')
-    expect(reviewed.items.map((i) => [i.reference, i.amount, i.narration, i.trace_id])).toEqual(
-      ITEMS.map((i) => [i.reference, i.amount, i.narration, i.trace_id]),
+    expect(reviewed.items.map((i) => [i.reference, i.amount, i.narration, i.trace_id, i.date_created])).toEqual(
+      ITEMS.map((i) => [i.reference, i.amount, i.narration, i.trace_id, i.date_created]),
+    )
+  })
+
+  it('reads exports of format 1, whose dates were ISO 8601 text, to the same dates', async () => {
+    const book = XLSX.read(await exportedXlsx(ITEMS))
+    const sheet = book.Sheets['Payout history']
+    const marker = book.Sheets['PayoutDesk']
+    if (!sheet || !marker) throw new Error('no data or marker sheet')
+    ITEMS.forEach((item, index) => {
+      sheet[`K${index + 2}`] = { t: 's', v: item.date_created.replace(' ', 'T') }
+    })
+    marker['B1'] = { t: 'n', v: 1 }
+    const earlier = XLSX.write(book, { type: 'buffer', bookType: 'xlsx' }) as Buffer
+    expect(reviewHistoryFile(earlier, 'format1.xlsx').items.map((i) => i.date_created)).toEqual(
+      ITEMS.map((i) => i.date_created),
+    )
+  })
+
+  it('names the cell of a date changed to something that is not a date', async () => {
+    const book = XLSX.read(await exportedXlsx(ITEMS))
+    const sheet = book.Sheets['Payout history']
+    if (!sheet) throw new Error('no data sheet')
+    sheet['K3'] = { t: 's', v: 'last Tuesday' }
+    const changed = XLSX.write(book, { type: 'buffer', bookType: 'xlsx' }) as Buffer
+    expect(() => reviewHistoryFile(changed, 'changed.xlsx')).toThrow(
+      'changed.xlsx: row 3, column "Created (UTC)" is not a date.',
     )
   })
 

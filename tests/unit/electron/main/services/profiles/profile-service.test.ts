@@ -4,6 +4,7 @@ import { mkdtemp, readFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { payerOf } from '../../../../../../shared/domain/profiles'
 import type { ProfileList } from '../../../../../../shared/domain/profiles'
 import { AppFailure } from '../../../../../../shared/result'
 import { createProfileService } from '../../../../../../electron/main/services/profiles/profile-service'
@@ -50,9 +51,37 @@ describe('profiles', () => {
         baseUrl: 'http://127.0.0.1:4999',
         active: true,
         keys: { secret: { configured: true, last4: '0001' }, encryption: { configured: true, last4: 'ars!' } },
+        payerName: '',
       },
     ])
     expect(list.keychain).toEqual({ available: true })
+  })
+
+  it('keeps a payer name per profile, Sandbox included, in the settings file, and clears it when emptied', async () => {
+    const { dir, service, changes } = await setup()
+    const created = await service.create({ name: 'Acme Test', mode: 'test', baseUrl: 'https://api.example.com' })
+    expect(created.payerName).toBe('')
+    expect(payerOf(created)).toBe('Acme Test')
+    expect(await service.setPayerName(created.id, '  Acme Trading Ltd  ')).toMatchObject({
+      payerName: 'Acme Trading Ltd',
+    })
+    expect(await service.setPayerName('sandbox', 'Adúnní Stores')).toMatchObject({ payerName: 'Adúnní Stores' })
+    expect(changes.at(-1)?.profiles.map((p) => [p.id, p.payerName])).toEqual([
+      ['sandbox', 'Adúnní Stores'],
+      [created.id, 'Acme Trading Ltd'],
+    ])
+    // Kept with the profile, across a restart (a new service on the same file).
+    const file = JSON.parse(await readFile(join(dir, SETTINGS_FILE_NAME), 'utf8'))
+    expect(file.profiles[0].payerName).toBe('Acme Trading Ltd')
+    expect(file.sandboxPayerName).toBe('Adúnní Stores')
+    const again = createProfileService({
+      settings: createSettingsStore(dir, 'sandbox'),
+      keychain: new KeytarSecretStore(),
+      sandbox,
+    })
+    expect((await again.list()).profiles.map((p) => payerOf(p))).toEqual(['Adúnní Stores', 'Acme Trading Ltd'])
+    expect(await again.setPayerName(created.id, '')).toMatchObject({ payerName: '' })
+    await expect(again.setPayerName('nobody', 'X')).rejects.toThrow('There is no profile "nobody".')
   })
 
   it('creates a test profile without keys, and refuses a duplicate name', async () => {

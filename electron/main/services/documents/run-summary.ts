@@ -1,0 +1,219 @@
+/**
+ * What a run summary says, worked out from the run as it is (pure: tested without a PDF). Counts
+ * and exact totals by status, fees, the rows not sent and why, and every row with its outcome.
+ * Sections that need data the run does not hold yet (the sheet's own TOTAL row, a fee estimate,
+ * rows dropped at import) are optional inputs: present, they are shown; absent, they are left out.
+ */
+import type { RunRow, RunStage } from '../../../../shared/domain/bulk-run'
+import type { ProfileMode } from '../../../../shared/domain/profiles'
+import { amountProblemOf } from '../../../../shared/bulk/amount'
+import { formatMinorUnits, toMinorUnits } from '../../../../shared/money'
+import { fieldLabel } from '../../../../shared/words/field-names'
+import type { InstitutionDirectory } from '../../../../shared/words/institutions'
+import { bankName, maskedAccount } from '../../../../shared/words/institutions'
+
+/** Optional sections, for data the run will hold later (issue 17: totals rows, fees before sending). */
+export interface RunSummaryExtras {
+  /** The sheet's own TOTAL row against the sum of the rows. */
+  controlTotal?: { sheetTotal: string; sheetRow?: number }
+  /** Fees the service is expected to charge, before they are known. */
+  feesEstimate?: { total: string; basis: string }
+  /** Rows the importer left out before the run was made (a TOTAL row, notes, duplicates), by reason. */
+  droppedAtImport?: ReadonlyArray<{ reason: string; rows: number }>
+}
+
+export interface RunSummaryInput {
+  runId: string
+  fileName: string
+  fileSha256: string
+  sheet: string
+  description: string
+  createdAt: string
+  stage: RunStage
+  mode: ProfileMode
+  currency: string
+  merchantBearsCost: boolean
+  retryOf?: string
+  /** The profile the run was sent with, and who pays (its payer name). */
+  profileName: string
+  payer: string
+  /** Who made this summary: the computer's user. */
+  preparedBy: string
+  rows: readonly RunRow[]
+  /** total_chargeable_amount of each accepted batch (spec 2.10). */
+  batchesChargeable: readonly string[]
+  directory: InstitutionDirectory
+  extras?: RunSummaryExtras
+}
+
+export type RowOutcome = 'paid' | 'failed' | 'pending' | 'processing' | 'unknown' | 'not_sent' | 'error' | 'excluded'
+
+export const OUTCOME_WORDS: Readonly<Record<RowOutcome, string>> = {
+  paid: 'Paid',
+  failed: 'Failed',
+  pending: 'Pending',
+  processing: 'Processing',
+  unknown: 'Unknown: verifying',
+  not_sent: 'Not sent yet',
+  error: 'Not sent: error',
+  excluded: 'Excluded',
+}
+
+const OUTCOME_ORDER: readonly RowOutcome[] = [
+  'paid',
+  'failed',
+  'processing',
+  'pending',
+  'unknown',
+  'not_sent',
+  'error',
+  'excluded',
+]
+
+export interface SummaryLine {
+  row: number
+  reference: string
+  beneficiary: string
+  bank: string
+  account: string
+  /** Exact decimal text, or null when the sheet's amount is not one (then `amountAsRead` says what it was). */
+  amount: string | null
+  amountAsRead: string
+  outcome: RowOutcome
+  reason: string
+}
+
+export interface StatusTotal {
+  outcome: RowOutcome
+  count: number
+  /** Exact; rows whose amount is not a number are counted but not added. */
+  total: string
+}
+
+export interface RunSummary {
+  input: Omit<RunSummaryInput, 'rows' | 'directory' | 'batchesChargeable'>
+  lines: SummaryLine[]
+  statuses: StatusTotal[]
+  /** The amount of every row with a readable amount (equals the sum of the status totals). */
+  listedTotal: string
+  paidTotal: string
+  fees: { total: string; rows: number; chargeable: string | null }
+  notSent: Array<{ reason: string; rows: number; total: string }>
+  controlTotal: { sheetTotal: string; sheetRow?: number; rowsTotal: string; difference: string } | null
+}
+
+/** Reasons of the bulk checks (shared/bulk) in words; any other says its field and its code in words. */
+const FINDING_WORDS: Readonly<Record<string, string>> = {
+  amount_missing: 'Amount empty',
+  amount_invalid: 'Amount is not a number',
+  amount_decimals: 'Amount has more than two decimals',
+  amount_not_positive: 'Amount is not above zero',
+  bank_code_missing: 'Bank empty',
+  bank_code_unknown: 'Bank not known to the service',
+  already_paid: 'Already paid by this desk',
+}
+
+function outcomeOf(row: RunRow): RowOutcome {
+  if (row.excluded) return 'excluded'
+  switch (row.status) {
+    case 'success':
+      return 'paid'
+    case 'failed':
+    case 'pending':
+    case 'processing':
+    case 'unknown':
+      return row.status
+    case 'not_sent':
+      return row.errors.length > 0 ? 'error' : 'not_sent'
+  }
+}
+
+function errorReason(row: RunRow): string {
+  const first = row.errors[0]
+  if (!first) return ''
+  return FINDING_WORDS[first.code] ?? `${fieldLabel(first.column ?? 'row')}: ${fieldLabel(first.code).toLowerCase()}`
+}
+
+function reasonOf(row: RunRow, outcome: RowOutcome): string {
+  switch (outcome) {
+    case 'excluded':
+      return 'Excluded on review'
+    case 'error':
+      return errorReason(row)
+    case 'failed':
+      return row.message ?? 'The service gave no reason'
+    case 'unknown':
+      return 'No clear answer yet: verified by reference'
+    default:
+      return ''
+  }
+}
+
+export function runSummaryOf(input: RunSummaryInput): RunSummary {
+  const { rows, directory, batchesChargeable, ...rest } = input
+  const byOutcome = new Map<RowOutcome, { count: number; minor: bigint }>()
+  const notSent = new Map<string, { rows: number; minor: bigint }>()
+  let listed = 0n
+  let paid = 0n
+  let fees = 0n
+  let feeRows = 0
+  const lines: SummaryLine[] = rows.map((row) => {
+    const outcome = outcomeOf(row)
+    const readable = amountProblemOf(row.item.amount) === null
+    const minor = readable ? toMinorUnits(row.item.amount) : 0n
+    const group = byOutcome.get(outcome) ?? { count: 0, minor: 0n }
+    group.count += 1
+    group.minor += minor
+    byOutcome.set(outcome, group)
+    listed += minor
+    if (outcome === 'paid') paid += minor
+    if (row.fee !== undefined) {
+      fees += toMinorUnits(row.fee)
+      feeRows += 1
+    }
+    const reason = reasonOf(row, outcome)
+    if (outcome === 'excluded' || outcome === 'error') {
+      const entry = notSent.get(reason) ?? { rows: 0, minor: 0n }
+      entry.rows += 1
+      entry.minor += minor
+      notSent.set(reason, entry)
+    }
+    return {
+      row: row.item.row,
+      reference: row.item.reference,
+      beneficiary: row.item.customer_name,
+      bank: bankName(directory, row.item.bank_code, input.currency),
+      account: maskedAccount(row.item.account_number),
+      amount: readable ? formatMinorUnits(minor) : null,
+      amountAsRead: row.item.amount,
+      outcome,
+      reason,
+    }
+  })
+  const chargeable = batchesChargeable.length
+    ? formatMinorUnits(batchesChargeable.reduce((sum, total) => sum + toMinorUnits(total), 0n))
+    : null
+  const control = input.extras?.controlTotal
+  return {
+    input: rest,
+    lines,
+    statuses: OUTCOME_ORDER.filter((outcome) => byOutcome.has(outcome)).map((outcome) => {
+      const group = byOutcome.get(outcome) as { count: number; minor: bigint }
+      return { outcome, count: group.count, total: formatMinorUnits(group.minor) }
+    }),
+    listedTotal: formatMinorUnits(listed),
+    paidTotal: formatMinorUnits(paid),
+    fees: { total: formatMinorUnits(fees), rows: feeRows, chargeable },
+    notSent: [...notSent.entries()]
+      .sort((a, b) => b[1].rows - a[1].rows || a[0].localeCompare(b[0]))
+      .map(([reason, entry]) => ({ reason, rows: entry.rows, total: formatMinorUnits(entry.minor) })),
+    controlTotal: control
+      ? {
+          sheetTotal: formatMinorUnits(toMinorUnits(control.sheetTotal)),
+          ...(control.sheetRow === undefined ? {} : { sheetRow: control.sheetRow }),
+          rowsTotal: formatMinorUnits(listed),
+          difference: formatMinorUnits(toMinorUnits(control.sheetTotal) - listed),
+        }
+      : null,
+  }
+}

@@ -1,0 +1,35 @@
+/**
+ * What to do about a failed action, in plain words, for each stable error code (shared/result.ts).
+ * The message of an error says what was wrong; the hint says what to do next. No screen shows a
+ * code as if it were the message ("Error code: bad_request"); the code stays available to support
+ * as a data attribute.
+ */
+import type { ErrorCode } from '../result'
+
+export const ERROR_HINTS: Readonly<Record<ErrorCode, string>> = {
+  bad_request: 'Correct what the message names, then try again.',
+  unknown_channel:
+    'The app asked itself for something it does not have: restart it, and report this if it happens again.',
+  forbidden_sender: 'A page that is not the app tried to act: restart the app.',
+  not_found: 'It may have been removed or never made here: refresh the list and choose it again.',
+  conflict: 'Wait for what is already under way to finish, or refresh, then try again.',
+  keychain_unavailable:
+    'The system keychain cannot be reached: unlock it or install what the message names, then reopen Settings. The Sandbox profile works meanwhile.',
+  keys_missing: "Add the profile's keys in Settings, then try again.",
+  unauthorized: "The payments service refused the profile's secret key: check it in Settings.",
+  rejected: 'The payments service refused the request: correct what its message names, then try again.',
+  unreachable:
+    "Nothing was sent or nothing came back: check the internet connection and the profile's base URL, then try again.",
+  outcome_unknown:
+    'It may have gone through: the desk verifies it by its reference. Do not start it again until the verification has answered.',
+  rate_limited: 'The payments service asked the desk to slow down: wait a moment, then try again.',
+  bad_response:
+    'The payments service answered something the desk cannot read: try again later, and tell support if it lasts.',
+  browser_refused:
+    'The browser did not allow it: allow the page to use the clipboard or open files (or use the installed app), then try again.',
+  internal: 'Something went wrong inside the app: try again, and if it happens again send the diagnostics from Help.',
+}
+
+export function errorHint(code: string): string {
+  return (ERROR_HINTS as Record<string, string | undefined>)[code] ?? ERROR_HINTS.internal
+}

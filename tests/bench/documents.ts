@@ -1,0 +1,137 @@
+/**
+ * Benchmark: the PDF documents (issue 15).
+ *
+ *   node --import tsx tests/bench/documents.ts          (npm run bench:documents)
+ *   DOCUMENT_ROWS=1000,10000 node --import tsx tests/bench/documents.ts
+ *
+ * Run summaries of 1,000, 10,000 and 100,000 rows (seconds, pages, size, and the longest stretch
+ * main's event loop was held, which the page-by-page slicing keeps short), and payment advices one
+ * after another (advices per second: what a ZIP of a run's paid rows costs). Prints figures; it
+ * asserts nothing.
+ */
+import { loadavg } from 'node:os'
+import type { RunRow } from '../../shared/domain/bulk-run'
+import { institutionDirectory } from '../../shared/words/institutions'
+import { paymentAdvicePdf } from '../../electron/main/services/documents/payment-advice'
+import { runSummaryOf } from '../../electron/main/services/documents/run-summary'
+import { runSummaryPageCount, runSummaryPdf } from '../../electron/main/services/documents/run-summary-pdf'
+
+const directory = institutionDirectory(
+  [
+    { code: '058', name: 'Guaranty Trust Bank', country: 'NG' },
+    { code: '044', name: 'Access Bank', country: 'NG' },
+  ],
+  [],
+)
+
+function rows(count: number): RunRow[] {
+  const statuses = ['success', 'success', 'success', 'failed'] as const
+  return Array.from({ length: count }, (_, i) => ({
+    index: i,
+    item: {
+      row: i + 2,
+      reference: `PAY-${String(i).padStart(7, '0')}`,
+      amount: `${1000 + (i % 9000)}.${String(i % 100).padStart(2, '0')}`,
+      bank_code: i % 3 ? '058' : '044',
+      account_number: `01${String(i).padStart(8, '0')}`,
+      customer_name: i % 7 ? `Chidínma Ọkọ́nkwọ́ ${i % 997}` : `Zoë Müller Trading Company Limited ${i % 97}`,
+      customer_email: `p${i % 997}@example.com`,
+      narration: 'Salary',
+    },
+    excluded: i % 500 === 0,
+    errors: [],
+    warnings: [],
+    resolution: 'matched',
+    status: statuses[i % statuses.length]!,
+    ...(i % 4 === 0 ? { fee: '53.75' } : {}),
+    ...(i % 4 === 3 ? { message: 'Beneficiary account is dormant' } : {}),
+  }))
+}
+
+/** Measures the longest gap between turns of the event loop while `work` runs. */
+async function timed<T>(work: () => Promise<T>): Promise<{ result: T; seconds: number; longestStallMs: number }> {
+  let last = performance.now()
+  let longest = 0
+  const timer = setInterval(() => {
+    const now = performance.now()
+    longest = Math.max(longest, now - last)
+    last = now
+  }, 1)
+  const started = performance.now()
+  try {
+    const result = await work()
+    return {
+      result,
+      seconds: (performance.now() - started) / 1000,
+      longestStallMs: Math.max(longest, performance.now() - last),
+    }
+  } finally {
+    clearInterval(timer)
+  }
+}
+
+async function main(): Promise<void> {
+  console.log(
+    `load average ${loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' ')}`,
+  )
+  const sizes = (process.env['DOCUMENT_ROWS'] ?? '1000,10000,100000').split(',').map(Number)
+  for (const count of sizes) {
+    const summary = runSummaryOf({
+      runId: 'BR20261123T195012Zabc123def0',
+      fileName: 'payroll.xlsx',
+      fileSha256: 'ab'.repeat(32),
+      sheet: 'Payroll',
+      description: '',
+      createdAt: '2026-11-23T19:50:12.000Z',
+      stage: 'completed',
+      mode: 'live',
+      currency: 'NGN',
+      merchantBearsCost: false,
+      profileName: 'Acme',
+      payer: 'Acme Trading Ltd',
+      preparedBy: 'bench',
+      rows: rows(count),
+      batchesChargeable: [],
+      directory,
+    })
+    const { result, seconds, longestStallMs } = await timed(() => runSummaryPdf(summary, { issuedAt: new Date() }))
+    console.log(
+      `run summary ${count.toLocaleString('en')} rows: ${seconds.toFixed(2)} s, ${runSummaryPageCount(summary)} pages, ` +
+        `${(result.length / 1024 / 1024).toFixed(1)} MiB, ${Math.round(count / seconds).toLocaleString('en')} rows/s, ` +
+        `longest stall of main ${longestStallMs.toFixed(0)} ms, RSS ${Math.round(process.memoryUsage().rss / 1024 / 1024)} MB`,
+    )
+  }
+  const advices = Number(process.env['DOCUMENT_ADVICES'] ?? 200)
+  const { seconds } = await timed(async () => {
+    for (let i = 0; i < advices; i++) {
+      await paymentAdvicePdf(
+        {
+          payer: 'Acme Trading Ltd',
+          beneficiary: `Chidínma Ọkọ́nkwọ́ ${i}`,
+          beneficiaryEmail: 'chi@example.com',
+          institution: 'Guaranty Trust Bank',
+          kind: 'bank_account',
+          account: '••••••6789',
+          amount: `${1000 + i}.50`,
+          currency: 'NGN',
+          fee: '53.75',
+          narration: 'Salary',
+          reference: `PAY-${i}`,
+          batchReference: 'BR-B0001',
+          traceId: `TRACE-${i}`,
+          paidAt: '2026-11-23T19:50:12Z',
+          mode: 'live',
+          source: 'Bulk run',
+        },
+        { issuedAt: new Date() },
+      )
+    }
+  })
+  console.log(
+    `payment advices: ${advices} in ${seconds.toFixed(2)} s, ${(advices / seconds).toFixed(1)} per second (${((seconds / advices) * 1000).toFixed(1)} ms each)`,
+  )
+}
+
+void main()

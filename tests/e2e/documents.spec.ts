@@ -1,0 +1,213 @@
+/**
+ * The records an accountant hands on, through the screens: the payer name set in Settings, the
+ * payment advice of a paid payout (saved through the save dialog's stand-in and printed, which in a
+ * browser opens the PDF in a tab), the run summary, the advice of a paid run row and one ZIP of the
+ * advices of every paid row. Every file is read back with pdftotext and its figures checked; its
+ * pages are rendered and are not blank; no key or card data is in any of them.
+ */
+import { mkdtemp, readFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { unzipSync } from 'fflate'
+import { expect, test } from './fixtures'
+import type { AppFixture } from './fixtures'
+import { cardSecretsAt, scanForCardData } from './card-data-scan'
+import { openSheet } from './open-files'
+import { pdfPages, renderPages } from '../support/pdf'
+
+test.setTimeout(180_000)
+
+async function setPayerName(app: AppFixture, name: string): Promise<void> {
+  const { page } = app
+  await page.getByTestId('nav-settings').click()
+  const sandbox = page.getByTestId('profile-card-sandbox')
+  await sandbox.getByTestId('profile-payer-input').fill(name)
+  await sandbox.getByTestId('profile-payer-save').click()
+  await expect(sandbox.getByTestId('profile-payer-saved')).toHaveText(
+    `Advices and run summaries name “${name}” as the payer.`,
+  )
+}
+
+/** Nothing in the PDFs but what should be: no key of the profile, no card number or CVV. */
+async function expectNoSecrets(app: AppFixture, paths: string[]): Promise<void> {
+  const { secretKey, encryptionKey } = await app.running.services.profiles.credentialsOf('sandbox')
+  const { files, findings } = await scanForCardData({
+    paths,
+    secrets: await cardSecretsAt(app.sandboxUrl, secretKey),
+    needles: [secretKey, encryptionKey ?? 'no encryption key'],
+  })
+  expect(files.length).toBe(paths.length)
+  expect(findings).toEqual([])
+}
+
+test('the advice of a paid payout names the payer, the bank by name and the masked account, saved and printed', async ({
+  app,
+}) => {
+  const { page, running } = app
+  const dir = await mkdtemp(join(tmpdir(), 'advice-e2e-'))
+  await setPayerName(app, 'Adúnní Stores Ltd')
+
+  await running.services.handlers['payouts:send']({
+    body: {
+      reference: 'ADVICE-0001',
+      destination: {
+        type: 'bank_account',
+        amount: '1500.50',
+        currency: 'NGN',
+        narration: 'March rent',
+        bank_account: { bank: '044', account: '0123456789' },
+        customer: { name: 'Zoë Müller', email: 'zoe@example.com' },
+      },
+    },
+  })
+  await page.getByTestId('nav-payouts').click()
+  const row = page.getByTestId('payout-row-ADVICE-0001')
+  await expect(row).toHaveAttribute('data-state', 'success', { timeout: 30_000 })
+  // The bank by name in the list, never "Bank 044".
+  await expect(row).toContainText('Access Bank · 0123456789')
+  await row.click()
+  const receipt = page.getByTestId('payout-receipt')
+  const traceId = (await receipt.getByTestId('receipt-trace-id').innerText()).trim()
+
+  const path = join(dir, 'advice.pdf')
+  running.desktop.queueSavePath(path)
+  await receipt.getByTestId('receipt-advice-save').click()
+  await expect(receipt.getByTestId('receipt-advice-done')).toHaveText(`Saved to ${path}`)
+  expect(running.desktop.dialogRequests.at(-1)).toMatchObject({ defaultName: 'Payment advice ADVICE-0001.pdf' })
+  const bytes = await readFile(path)
+  const text = pdfPages(bytes)[0] ?? ''
+  for (const line of [
+    'From Adúnní Stores Ltd',
+    '₦1,500.50 Currency: NGN',
+    'Paid to Zoë Müller',
+    'E-mail zoe@example.com',
+    'Bank Access Bank',
+    'Account ••••••6789',
+    'Amount NGN 1,500.50',
+    'Narration March rent',
+    'Reference ADVICE-0001',
+    `Trace ID ${traceId}`,
+    'Paid by Adúnní Stores Ltd',
+    'Mode Sandbox: simulated, no money moved',
+  ])
+    expect(text).toContain(line)
+  expect(text).toMatch(/Paid on \d{1,2} [A-Z][a-z]+ 20\d\d, \d\d:\d\d:\d\d \((UTC|GMT[+-]\d+)\)/)
+  expect(text.replace(/\s+/g, '')).toContain('SANDBOX·NOTAREALPAYMENT')
+  expect(text).not.toContain('0123456789')
+  const pages = await renderPages(bytes)
+  expect(pages).toHaveLength(1)
+  expect(pages[0]?.ink).toBeGreaterThan(0.01)
+
+  // Print: in a browser, the PDF opens in a tab where the browser's own print takes over.
+  const popup = page.waitForEvent('popup')
+  await receipt.getByTestId('receipt-advice-print').click()
+  expect((await popup).url()).toMatch(/^blob:/)
+  await expect(receipt.getByTestId('receipt-advice-done')).toHaveText(
+    'The payment advice opened in a new tab: print it from there.',
+  )
+  expect(running.desktop.printed.map((printed) => printed.title)).toEqual(['Payment advice ADVICE-0001'])
+  expect(pdfPages(running.desktop.printed[0]?.bytes ?? new Uint8Array())[0]).toContain('Reference ADVICE-0001')
+  await app.screenshot('documents-advice')
+  await expectNoSecrets(app, [path])
+})
+
+const RUN_CSV = [
+  'Reference,Amount,Bank code,Account number,Customer name,Customer email,Narration',
+  'RUNDOC-0001,1000.50,044,0123456789,Ada Obi,ada@example.com,March salary',
+  'RUNDOC-0002,300.00,011,0123456790,Efe Uko,efe@example.com,March salary',
+  'RUNDOC-0003,"1,250.25",058,0123456791,Chidínma Ọkọ́nkwọ́,chi@example.com,March salary',
+].join('\r\n')
+
+test('a run’s summary, the advice of a paid row and the ZIP of every paid row’s advice', async ({ app }) => {
+  const { page, running } = app
+  const dir = await mkdtemp(join(tmpdir(), 'run-docs-e2e-'))
+  const { handlers } = running.services
+  const opened = await openSheet(app, 'march.csv', RUN_CSV)
+  const sheet = opened.summary.sheets[0]!
+  const view = await handlers['bulk:import']({
+    importId: opened.importId,
+    sheet: sheet.name,
+    headerRow: sheet.headerRow!,
+    mapping: [...sheet.mapping!],
+    currency: 'NGN',
+  })
+  await handlers['bulk:review']({ runId: view.id })
+  await handlers['bulk:submit']({ runId: view.id })
+  await expect
+    .poll(async () => (await handlers['bulk:run']({ runId: view.id })).stage, { timeout: 60_000 })
+    .toBe('completed')
+
+  await page.getByTestId('nav-bulk').click()
+  // The runs list has the search and days every list has.
+  await page.getByTestId('bulk-runs-search').fill('march')
+  await expect(page.getByTestId('bulk-runs-count')).toHaveText('1 run')
+  await page.getByTestId(`bulk-open-run-${view.id}`).click()
+  const section = page.getByTestId('bulk-documents')
+  await expect(section).toBeVisible()
+
+  // The run summary.
+  const summaryPath = join(dir, 'summary.pdf')
+  running.desktop.queueSavePath(summaryPath)
+  await section.getByTestId('bulk-summary-save').click()
+  await expect(section.getByTestId('bulk-summary-done')).toHaveText(`Saved to ${summaryPath}`)
+  const summary = pdfPages(await readFile(summaryPath))
+  expect(summary).toHaveLength(2)
+  for (const line of [
+    `Source file march.csv (sheet ${sheet.name})`,
+    `SHA-256 of the file ${opened.summary.sha256}`,
+    `Run ID ${view.id}`,
+    'Stage Completed',
+    'Paid 2 NGN 2,250.75',
+    'Failed 1 NGN 300.00',
+    'All rows 3 NGN 2,550.75',
+  ])
+    expect(summary[0]).toContain(line)
+  expect(summary[0]).toMatch(/Prepared by \S+ \(profile “Sandbox”\)/)
+  expect(summary[1]).toContain('2 RUNDOC-0001 Ada Obi Access Bank ••••••6789 NGN 1,000.50 Paid')
+  expect(summary[1]).toContain('4 RUNDOC-0003 Chidínma Ọkọ́nkwọ́ Guaranty Trust Bank ••••••6791 NGN 1,250.25 Paid')
+  expect(summary[1]).toMatch(/3 RUNDOC-0002 Efe Uko First Bank of Nigeria ••••••6790 NGN 300\.00 Failed \S/)
+  expect(summary[1]).toContain(
+    'Page total: NGN 2,550.75 (3 rows) Running total: NGN 2,550.75 Paid so far: NGN 2,250.75',
+  )
+  for (const rendered of await renderPages(await readFile(summaryPath))) expect(rendered.ink).toBeGreaterThan(0.01)
+
+  // The advice of one paid row.
+  await section.getByTestId('bulk-advice-row').click()
+  await page.locator('.n-base-select-option', { hasText: 'RUNDOC-0003' }).click()
+  const rowPath = join(dir, 'row.pdf')
+  running.desktop.queueSavePath(rowPath)
+  await section.getByTestId('bulk-advice-save').click()
+  await expect(section.getByTestId('bulk-advice-done')).toHaveText(`Saved to ${rowPath}`)
+  const advice = pdfPages(await readFile(rowPath))[0] ?? ''
+  expect(advice).toContain('Paid to Chidínma Ọkọ́nkwọ́')
+  expect(advice).toContain('Bank Guaranty Trust Bank')
+  expect(advice).toContain('Amount NGN 1,250.25')
+  expect(advice).toContain(`Batch reference ${view.id}-B0001`)
+  expect(advice).toContain(`Source Bulk run ${view.id} (march.csv), row 4`)
+
+  // One ZIP with the advice of every paid row, and nothing for the failed one.
+  const zipPath = join(dir, 'advices.zip')
+  running.desktop.queueSavePath(zipPath)
+  await section.getByTestId('bulk-advices-zip').click()
+  await expect(section.getByTestId('bulk-advices-zip-done')).toHaveText(`Saved 2 payment advices to ${zipPath}`)
+  const files = unzipSync(new Uint8Array(await readFile(zipPath)))
+  expect(Object.keys(files).sort()).toEqual([
+    'Payment advice RUNDOC-0001.pdf',
+    'Payment advice RUNDOC-0003.pdf',
+    'README.txt',
+  ])
+  expect(pdfPages(files['Payment advice RUNDOC-0001.pdf']!)[0]).toContain('Amount NGN 1,000.50')
+
+  // The summary printed: a tab in the browser.
+  const popup = page.waitForEvent('popup')
+  await section.getByTestId('bulk-summary-print').click()
+  expect((await popup).url()).toMatch(/^blob:/)
+  await app.screenshot('documents-run')
+
+  // Back to the runs and into the run again: the messages of the last visit are gone.
+  await page.getByTestId('bulk-back').click()
+  await page.getByTestId(`bulk-open-run-${view.id}`).click()
+  await expect(page.getByTestId('bulk-summary-done')).toHaveCount(0)
+  await expect(page.getByTestId('bulk-advices-zip-done')).toHaveCount(0)
+  await expectNoSecrets(app, [summaryPath, rowPath, zipPath])
+})

@@ -1,0 +1,45 @@
+/**
+ * Files handed to the app the way that works on every transport: written to disk and chosen with
+ * Open (the dialog stand-in answers with the path), never carried as bytes over IPC.
+ */
+import { writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { BulkOpened } from '../../shared/ipc/channels/bulk'
+import type { IdentityImagePreview } from '../../shared/domain/cards'
+import type { AppFixture } from './fixtures'
+
+/** A payout sheet opened in Bulk payouts, as main inspected it. */
+export async function openSheet(app: AppFixture, name: string, content: string): Promise<BulkOpened> {
+  const path = join(app.userDataDir, name)
+  await writeFile(path, content)
+  app.running.desktop.queueOpenPath(path)
+  const opened = await app.running.services.handlers['bulk:open'](undefined)
+  if (!opened) throw new Error(`${name} was not opened`)
+  return opened
+}
+
+/** A sheet opened, imported with what main found and put in review: the run's id. */
+export async function runInReview(app: AppFixture, name: string, content: string): Promise<string> {
+  const { handlers } = app.running.services
+  const opened = await openSheet(app, name, content)
+  const sheet = opened.summary.sheets[0]!
+  const view = await handlers['bulk:import']({
+    importId: opened.importId,
+    sheet: sheet.name,
+    headerRow: sheet.headerRow!,
+    mapping: [...sheet.mapping!],
+    currency: 'NGN',
+  })
+  await handlers['bulk:review']({ runId: view.id })
+  return view.id
+}
+
+/** An identity document chosen for a cardholder, held by main. */
+export async function chooseIdentity(app: AppFixture, name: string, bytes: Buffer): Promise<IdentityImagePreview> {
+  const path = join(app.userDataDir, name)
+  await writeFile(path, bytes)
+  app.running.desktop.queueOpenPath(path)
+  const preview = await app.running.services.handlers['cards:chooseIdentityFile'](undefined)
+  if (!preview) throw new Error(`${name} was not chosen`)
+  return preview
+}

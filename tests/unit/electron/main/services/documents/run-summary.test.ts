@@ -1,0 +1,276 @@
+/**
+ * The run summary: what it works out from a run (counts and exact totals by status, fees, rows not
+ * sent by reason, the optional control total) and the PDF read back page by page, every figure
+ * checked: the totals of page 1, each listed row, each page's total, the running totals carried
+ * from page to page, and the page count.
+ */
+import { describe, expect, it } from 'vitest'
+import type { RunRow } from '../../../../../../shared/domain/bulk-run'
+import { formatMinorUnits, toMinorUnits } from '../../../../../../shared/money'
+import { institutionDirectory } from '../../../../../../shared/words/institutions'
+import { runSummaryOf } from '../../../../../../electron/main/services/documents/run-summary'
+import type { RunSummaryInput } from '../../../../../../electron/main/services/documents/run-summary'
+import { ROWS_PER_PAGE, runSummaryPdf } from '../../../../../../electron/main/services/documents/run-summary-pdf'
+import { groupedAmount } from '../../../../../../electron/main/services/documents/document-words'
+import { pdfPages, renderPages } from '../../../../../support/pdf'
+
+const DIRECTORY = institutionDirectory(
+  [
+    { code: '058', name: 'Guaranty Trust Bank', country: 'NG' },
+    { code: '044', name: 'Access Bank', country: 'NG' },
+  ],
+  [],
+)
+
+function row(index: number, overrides: Partial<RunRow> = {}, item: Partial<RunRow['item']> = {}): RunRow {
+  return {
+    index,
+    item: {
+      row: index + 2,
+      reference: `PAY-${String(index).padStart(5, '0')}`,
+      amount: '100.00',
+      bank_code: index % 2 === 0 ? '058' : '044',
+      account_number: `01234${String(index).padStart(5, '0')}`,
+      customer_name: `Chidínma Ọkọ́nkwọ́ ${index}`,
+      customer_email: `p${index}@example.com`,
+      narration: 'Salary',
+      ...item,
+    },
+    excluded: false,
+    errors: [],
+    warnings: [],
+    resolution: 'matched',
+    status: 'success',
+    ...overrides,
+  }
+}
+
+/** Six rows: two paid (one with a fee), one failed, one processing, one excluded, one with an error. */
+const ROWS: RunRow[] = [
+  row(0, { fee: '10.75', batchReference: 'B1' }, { amount: '1500.50' }),
+  row(1, { batchReference: 'B1' }, { amount: '0.10' }),
+  row(2, { status: 'failed', message: 'Invalid account number', batchReference: 'B1' }, { amount: '0.20' }),
+  row(3, { status: 'processing', batchReference: 'B1' }, { amount: '99999999.99' }),
+  row(4, { excluded: true, status: 'not_sent' }, { amount: '5.00' }),
+  row(
+    5,
+    {
+      status: 'not_sent',
+      errors: [{ row: 7, column: 'bank_code', code: 'bank_code_unknown', message: 'Bank code "999" is not…' }],
+    },
+    { amount: '7.00', bank_code: '999' },
+  ),
+]
+
+function input(overrides: Partial<RunSummaryInput> = {}): RunSummaryInput {
+  return {
+    runId: 'BR20261123T195012Zabc123def0',
+    fileName: 'payroll-march.xlsx',
+    fileSha256: 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
+    sheet: 'Payroll',
+    description: 'March payroll',
+    createdAt: '2026-11-23T19:50:12.000Z',
+    stage: 'monitoring',
+    mode: 'live',
+    currency: 'NGN',
+    merchantBearsCost: true,
+    profileName: 'Acme live',
+    payer: 'Adúnní Stores Ltd',
+    preparedBy: 'ada (profile “Acme live”)',
+    rows: ROWS,
+    batchesChargeable: ['1500.60', '100000000.19'],
+    directory: DIRECTORY,
+    ...overrides,
+  }
+}
+
+const ISSUED = { issuedAt: new Date('2026-11-24T08:00:00Z'), timeZone: 'UTC' }
+
+describe('what a run summary works out', () => {
+  it('counts and totals by status exactly, with fees, chargeable and the rows not sent by reason', () => {
+    const summary = runSummaryOf(input())
+    expect(summary.statuses).toEqual([
+      { outcome: 'paid', count: 2, total: '1500.60' },
+      { outcome: 'failed', count: 1, total: '0.20' },
+      { outcome: 'processing', count: 1, total: '99999999.99' },
+      { outcome: 'error', count: 1, total: '7.00' },
+      { outcome: 'excluded', count: 1, total: '5.00' },
+    ])
+    expect(summary.listedTotal).toBe('100001512.79')
+    expect(summary.paidTotal).toBe('1500.60')
+    expect(summary.fees).toEqual({ total: '10.75', rows: 1, chargeable: '100001500.79' })
+    expect(summary.notSent).toEqual([
+      { reason: 'Bank not known to the service', rows: 1, total: '7.00' },
+      { reason: 'Excluded on review', rows: 1, total: '5.00' },
+    ])
+    expect(summary.lines[0]).toEqual({
+      row: 2,
+      reference: 'PAY-00000',
+      beneficiary: 'Chidínma Ọkọ́nkwọ́ 0',
+      bank: 'Guaranty Trust Bank',
+      account: '••••••0000',
+      amount: '1500.50',
+      amountAsRead: '1500.50',
+      outcome: 'paid',
+      reason: '',
+    })
+    expect(summary.lines[2]?.reason).toBe('Invalid account number')
+    expect(summary.lines[5]).toMatchObject({ bank: 'Bank 999', outcome: 'error' })
+    expect(summary.controlTotal).toBeNull()
+  })
+
+  it('keeps a row whose amount is not a number out of the totals and says what was read', () => {
+    const rows = [
+      ...ROWS,
+      row(
+        6,
+        { status: 'not_sent', errors: [{ row: 8, column: 'amount', code: 'amount_invalid', message: 'x' }] },
+        { amount: 'ten' },
+      ),
+    ]
+    const summary = runSummaryOf(input({ rows }))
+    expect(summary.lines[6]).toMatchObject({ amount: null, amountAsRead: 'ten', reason: 'Amount is not a number' })
+    expect(summary.listedTotal).toBe('100001512.79')
+    expect(summary.statuses.find((s) => s.outcome === 'error')).toEqual({ outcome: 'error', count: 2, total: '7.00' })
+  })
+
+  it('checks the control total when the sheet had one', () => {
+    expect(
+      runSummaryOf(input({ extras: { controlTotal: { sheetTotal: '100001512.79', sheetRow: 9 } } })).controlTotal,
+    ).toEqual({
+      sheetTotal: '100001512.79',
+      sheetRow: 9,
+      rowsTotal: '100001512.79',
+      difference: '0.00',
+    })
+    expect(
+      runSummaryOf(input({ extras: { controlTotal: { sheetTotal: '100001500' } } })).controlTotal?.difference,
+    ).toBe('-12.79')
+  })
+})
+
+describe('the run summary PDF', () => {
+  it('says on page 1 what the run was, who prepared it and when, and every total', async () => {
+    const bytes = await runSummaryPdf(runSummaryOf(input()), ISSUED)
+    const pages = pdfPages(bytes)
+    expect(pages).toHaveLength(2)
+    const first = (pages[0] ?? '').split('\n')
+    expect(first).toEqual(
+      expect.arrayContaining([
+        'Bulk run summary',
+        'March payroll · paid by Adúnní Stores Ltd',
+        'Source file payroll-march.xlsx (sheet Payroll)',
+        'SHA-256 of the file e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855',
+        'Run ID BR20261123T195012Zabc123def0',
+        'Run started 23 November 2026, 19:50:12 (UTC)',
+        'Stage Sent: waiting for outcomes',
+        'Profile Acme live (Live)',
+        'Prepared by ada (profile “Acme live”)',
+        'Prepared on 24 November 2026, 08:00:00 (UTC)',
+        'Who pays the fees We do (merchant bears the cost)',
+        'Status Rows Amount',
+        'Paid 2 NGN 1,500.60',
+        'Failed 1 NGN 0.20',
+        'Processing 1 NGN 99,999,999.99',
+        'Not sent: error 1 NGN 7.00',
+        'Excluded 1 NGN 5.00',
+        'All rows 6 NGN 100,001,512.79',
+        'Fees charged NGN 10.75 on 1 row',
+        'Total chargeable NGN 100,001,500.79 (accepted batches)',
+        'Reason Rows Amount',
+        'Bank not known to the service 1 NGN 7.00',
+        'Excluded on review 1 NGN 5.00',
+      ]),
+    )
+    // Sections for data the run does not hold are left out, not shown empty.
+    expect(pages[0]).not.toMatch(/Control total|Fees estimated|Left out at import|NOT A REAL PAYMENT/)
+    expect(pages[0]).toContain('Page 1 of 2')
+  })
+
+  it('lists every row with bank by name, masked account, amount, status and reason, and the totals at the foot', async () => {
+    const text = pdfPages(await runSummaryPdf(runSummaryOf(input()), ISSUED))[1] ?? ''
+    const lines = text.split('\n')
+    expect(lines).toEqual(
+      expect.arrayContaining([
+        'Row Reference Beneficiary Bank Account Amount Status Reason',
+        '2 PAY-00000 Chidínma Ọkọ́nkwọ́ 0 Guaranty Trust Bank ••••••0000 NGN 1,500.50 Paid',
+        '3 PAY-00001 Chidínma Ọkọ́nkwọ́ 1 Access Bank ••••••0001 NGN 0.10 Paid',
+        '4 PAY-00002 Chidínma Ọkọ́nkwọ́ 2 Guaranty Trust Bank ••••••0002 NGN 0.20 Failed Invalid account number',
+        '5 PAY-00003 Chidínma Ọkọ́nkwọ́ 3 Access Bank ••••••0003 NGN 99,999,999.99 Processing',
+        '6 PAY-00004 Chidínma Ọkọ́nkwọ́ 4 Guaranty Trust Bank ••••••0004 NGN 5.00 Excluded Excluded on review',
+        '7 PAY-00005 Chidínma Ọkọ́nkwọ́ 5 Bank 999 ••••••0005 NGN 7.00 Not sent: error Bank not known to the service',
+        'Page total: NGN 100,001,512.79 (6 rows) Running total: NGN 100,001,512.79 Paid so far: NGN 1,500.60',
+      ]),
+    )
+    // No full account number ever: the masked last four only.
+    for (const r of ROWS) expect(text).not.toContain(r.item.account_number)
+  })
+
+  it('paginates a long run with the running totals carried from page to page', async () => {
+    const count = ROWS_PER_PAGE * 2 + 7
+    const rows = Array.from({ length: count }, (_, i) =>
+      row(i, i % 3 === 0 ? { status: 'failed', message: 'Declined' } : {}, {
+        amount: `${i + 1}.${String(i % 100).padStart(2, '0')}`,
+      }),
+    )
+    const pages = pdfPages(await runSummaryPdf(runSummaryOf(input({ rows })), ISSUED))
+    expect(pages).toHaveLength(4)
+    pages.forEach((page, i) => expect(page).toContain(`Page ${i + 1} of 4`))
+    let running = 0n
+    let paid = 0n
+    for (let page = 0; page < 3; page++) {
+      const text = pages[page + 1] ?? ''
+      const onPage = rows.slice(page * ROWS_PER_PAGE, (page + 1) * ROWS_PER_PAGE)
+      if (page > 0) {
+        expect(text).toContain(`Carried forward: NGN ${groupedAmount(running)} · paid NGN ${groupedAmount(paid)}`)
+      }
+      const pageTotal = onPage.reduce((sum, r) => sum + toMinorUnits(r.item.amount), 0n)
+      running += pageTotal
+      paid += onPage.filter((r) => r.status === 'success').reduce((sum, r) => sum + toMinorUnits(r.item.amount), 0n)
+      for (const r of onPage) expect(text).toContain(`${r.item.row} ${r.item.reference} `)
+      expect(text).toContain(
+        `Page total: NGN ${groupedAmount(pageTotal)} (${onPage.length} rows) Running total: NGN ${groupedAmount(running)} Paid so far: NGN ${groupedAmount(paid)}`,
+      )
+    }
+    expect(formatMinorUnits(running)).toBe(runSummaryOf(input({ rows })).listedTotal)
+  })
+
+  it('shows the control total, a fee estimate and rows left out at import when the run has them', async () => {
+    const summary = runSummaryOf(
+      input({
+        extras: {
+          controlTotal: { sheetTotal: '100001500.00', sheetRow: 9 },
+          feesEstimate: { total: '64.50', basis: '6 rows at the service’s fee' },
+          droppedAtImport: [{ reason: 'TOTAL row', rows: 1 }],
+        },
+      }),
+    )
+    const text = pdfPages(await runSummaryPdf(summary, ISSUED))[0] ?? ''
+    expect(text).toContain("Sheet's TOTAL (row 9) NGN 100,001,500.00")
+    expect(text).toContain('Sum of the rows NGN 100,001,512.79')
+    expect(text).toContain('Check Rows exceed the TOTAL by NGN 12.79')
+    expect(text).toContain('Fees estimated NGN 64.50 (6 rows at the service’s fee)')
+    expect(text).toContain('Left out at import: TOTAL row 1')
+    const matching = runSummaryOf(input({ extras: { controlTotal: { sheetTotal: '100001512.79' } } }))
+    expect(pdfPages(await runSummaryPdf(matching, ISSUED))[0]).toContain("Sheet's TOTAL NGN 100,001,512.79")
+    expect(pdfPages(await runSummaryPdf(matching, ISSUED))[0]).toContain('Check Matches')
+  })
+
+  it('watermarks every page of a Sandbox run and renders pages with content', async () => {
+    const bytes = await runSummaryPdf(runSummaryOf(input({ mode: 'sandbox' })), ISSUED)
+    for (const page of pdfPages(bytes)) expect(page.replace(/\s+/g, '')).toContain('SANDBOX·NOTAREALPAYMENT')
+    const rendered = await renderPages(bytes)
+    expect(rendered).toHaveLength(2)
+    for (const page of rendered) {
+      expect(page.width).toBeGreaterThan(page.height)
+      expect(page.ink).toBeGreaterThan(0.01)
+    }
+  })
+
+  it('refuses a card number typed into a row, naming the row', async () => {
+    const rows = [...ROWS.slice(0, 2), row(9, {}, { customer_name: 'Card 4111 1111 1111 1111' })]
+    await expect(runSummaryPdf(runSummaryOf(input({ rows })), ISSUED)).rejects.toThrow(
+      'The run summary was not made: its beneficiary of row 11 looks like a key or a card number',
+    )
+  })
+})
