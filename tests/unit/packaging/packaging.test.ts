@@ -18,6 +18,7 @@ import { getFileMatchers } from 'app-builder-lib/out/fileMatcher'
 import { getConfig, validateConfiguration } from 'app-builder-lib/out/util/config/config'
 import type { Configuration } from 'app-builder-lib'
 import { DebugLogger } from 'builder-util'
+import { minimatch } from 'minimatch'
 import { beforeAll, describe, expect, it } from 'vitest'
 import { templatePath } from '../../../electron/main/services/bulk/import/templates'
 
@@ -119,8 +120,18 @@ describe('what the package contains', () => {
   })
 
   it('ships the two font faces the PDF documents embed, and leaves the package’s others out', () => {
-    const folder = join(root, 'node_modules/dejavu-fonts-ttf/ttf')
-    const kept = readdirSync(folder).filter((font) => matched('files', join(folder, font)))
+    // electron-builder applies the `files` exclusions to node_modules too, with minimatch; it hands
+    // `files` back as { filter: [...] } entries.
+    const excluded = [config.files]
+      .flat()
+      .flatMap((entry) =>
+        typeof entry === 'string' ? [entry] : [(entry as { filter?: string[] } | null)?.filter ?? []].flat(),
+      )
+      .filter((pattern) => pattern.startsWith('!'))
+      .map((pattern) => pattern.slice(1))
+    const shipped = (file: string) => !excluded.some((pattern) => minimatch(file, pattern))
+    const fonts = readdirSync(join(root, 'node_modules/dejavu-fonts-ttf/ttf'))
+    const kept = fonts.filter((font) => shipped(`node_modules/dejavu-fonts-ttf/ttf/${font}`))
     expect(kept.sort()).toEqual(['DejaVuSans-Bold.ttf', 'DejaVuSans.ttf'])
     expect(readFileSync(join(root, 'electron/main/services/documents/pdf-document.ts'), 'utf8')).toMatch(
       /ttf\/DejaVuSans\.ttf'[\s\S]*ttf\/DejaVuSans-Bold\.ttf'/,
