@@ -132,19 +132,17 @@ export function findInBytes(
       // Not a readable ZIP after all: search the bytes as they are.
     }
   }
-  if (buffer.subarray(0, 5).toString('latin1') === '%PDF-') {
+  const pdfText = buffer.subarray(0, 5).toString('latin1') === '%PDF-' ? textOfPdf(buffer) : null
+  if (pdfText !== null) {
     // A PDF's text is in compressed streams, drawn glyph by glyph: search the text as extracted,
     // and its digits with the spaces taken out (a long number may be laid out in pieces: only the
     // known secrets are looked for there, where any digits glued together would make numbers), and
     // the bytes as they are.
-    const text = execFileSync('pdftotext', ['-enc', 'UTF-8', '-', '-'], { input: buffer, maxBuffer: 1 << 28 }).toString(
-      'utf8',
-    )
     return findInTexts(
       where,
       [
-        { encoding: 'PDF text', text },
-        { encoding: 'PDF text without spaces', text: text.replace(/\s+/g, ''), knownOnly: true },
+        { encoding: 'PDF text', text: pdfText },
+        { encoding: 'PDF text without spaces', text: pdfText.replace(/\s+/g, ''), knownOnly: true },
         { encoding: 'PDF bytes', text: buffer.toString('latin1') },
       ],
       secrets,
@@ -164,6 +162,19 @@ export function findInBytes(
     needles,
     options,
   )
+}
+
+/** The text of a PDF as pdftotext reads it, or null when it cannot (a damaged or fake PDF: its bytes are searched as they are). */
+function textOfPdf(buffer: Buffer): string | null {
+  try {
+    return execFileSync('pdftotext', ['-enc', 'UTF-8', '-', '-'], {
+      input: buffer,
+      maxBuffer: 1 << 28,
+      stdio: ['pipe', 'pipe', 'ignore'],
+    }).toString('utf8')
+  } catch {
+    return null
+  }
 }
 
 /** What of `secrets`, `needles` or the patterns the texts (one file's views) hold. */

@@ -57,7 +57,7 @@ test('a metadata key "pin" and a card number as a value are refused up front, wi
   await expect(error.getByTestId('result-error-message')).toHaveText(
     'The journal refused request.destination.narration: it looks like a card number, and card numbers are never journaled; nothing was written or sent.',
   )
-  await expect(error.getByTestId('result-error-code')).toHaveText('Error code: bad_request')
+  await expect(error).toHaveAttribute('data-code', 'bad_request')
 
   // Nothing journaled, nothing at the service.
   expect(app.running.services.journal.has(reference)).toBe(false)
