@@ -38,7 +38,7 @@ function usedItemReferences(body: Record<string, unknown>, context: SandboxConte
   return used
 }
 
-function validateBulk(body: Record<string, unknown>, context: SandboxContext) {
+function validateBulk(body: Record<string, unknown>) {
   const errors = new FieldErrors()
   const batchReference = errors.string(body, 'batch_reference', 'batch_reference', { min: 5, max: 50 })
   const description = errors.string(body, 'description', 'description', { required: false, max: 255 }) ?? ''
@@ -113,7 +113,7 @@ function initiate(body: Record<string, unknown>, context: SandboxContext): Batch
     throw conflict(DUPLICATE_BATCH_REFERENCE)
   const used = usedItemReferences(body, context)
   if (Object.keys(used).length > 0) throw new SandboxRejection(409, DUPLICATE_PAYOUT_REFERENCE, used)
-  const input = validateBulk(body, context)
+  const input = validateBulk(body)
   // merchant_bears_cost true: the merchant pays amount + fee; false: the fee comes out of what the
   // recipient receives, so only the amounts are charged to the balance.
   const priced = input.items.map((item) => {
