@@ -38,6 +38,7 @@ export function createBulkRunService(context: ServiceContext, options: BulkDomai
     notify: (notice) => context.desktop.notifier.notify(notice),
     now: () => context.now(),
     log: context.log,
+    ...(context.checkpoint ? { checkpoint: context.checkpoint } : {}),
     ...(options.pollMs ? { pollMs: options.pollMs } : {}),
   })
 }
@@ -129,6 +130,7 @@ export function createBulkDomain(context: ServiceContext): DomainService<keyof t
           { sheet, headerRow, mapping, currency },
         )
         if (isFileError(result)) throw new AppFailure('bad_request', `${result.file}: ${result.fileError.message}`)
+        context.checkpoint?.('import:sheet-read')
         // The confirmed mapping is remembered for this header layout, and applied next time.
         const headers = file.summary.sheets
           .find((s) => s.name === sheet)

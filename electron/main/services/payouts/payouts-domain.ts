@@ -31,7 +31,15 @@ export function createPayoutDomain(
   const { journal } = context
   const verifier = createPayoutVerifier(context.apiFor)
   context.reconciler.register('payout', verifier)
-  const sender = createPayoutSender({ journal, apiFor: context.apiFor, now: context.now })
+  const sender = createPayoutSender({
+    journal,
+    apiFor: context.apiFor,
+    now: context.now,
+    hooks: {
+      afterIntent: async (reference) => context.checkpoint?.('send:intent-on-disk', reference),
+      afterAnswer: async (reference) => context.checkpoint?.('send:answer-received', reference),
+    },
+  })
   const lookups = lookupCacheOf(context)
   const changed = (movement: MovementView) => context.emit('payouts:changed', movement)
   const watcher = createPayoutWatcher({

@@ -19,6 +19,7 @@ import type { BulkEndpoints, BulkPayoutRequest } from '../../api/bulk'
 import type { LookupEndpoints } from '../../api/lookups'
 import { resolutionCountryOf } from '../../api/lookups'
 import { ApiFailure } from '../../api/payments-client'
+import type { Checkpoints } from '../../checkpoints'
 import type { Journal } from '../../journal/journal'
 import { batchIntent, settleBatch } from './batch-sender'
 import { runPool } from './pool'
@@ -52,6 +53,8 @@ export interface RunServiceOptions {
   /** How long rows may wait in memory before rows.json is written again. */
   saveRowsEveryMs?: number
   sleep?: (ms: number) => Promise<void>
+  /** Crash tests' kill points (services/checkpoints.ts). */
+  checkpoint?: Checkpoints
 }
 
 interface LiveRun {
@@ -92,6 +95,7 @@ const ROW_FIELDS: readonly BulkField[] = [
 export class RunService {
   private readonly runs = new Map<string, LiveRun>()
   private closed = false
+  private creatingRetry = false
   private readonly sleep: (ms: number) => Promise<void>
   private readonly resolveConcurrency: number
   private readonly submitConcurrency: number
@@ -194,6 +198,7 @@ export class RunService {
     await this.options.store.createFolder(id, storedFile, input.bytes, sha256)
     await this.options.store.saveMapping(id, { file: state.fileName, sheet: state.sheet, header: state.header })
     await this.options.store.saveRows(id, rows)
+    if (!this.creatingRetry) this.options.checkpoint?.('import:run-written', id)
     await this.options.store.saveState(state)
     const run = this.live(state, rows)
     this.runs.set(id, run)
@@ -347,14 +352,21 @@ export class RunService {
       warnings: [],
     }
     const bytes = await this.options.store.readFile(runId, run.state.storedFile)
-    const view = await this.create({
-      result,
-      bytes,
-      currency: run.state.currency,
-      profileId: run.state.profileId,
-      merchantBearsCost: run.state.merchantBearsCost,
-      description: run.state.description,
-    })
+    this.creatingRetry = true
+    let view: RunView
+    try {
+      view = await this.create({
+        result,
+        bytes,
+        currency: run.state.currency,
+        profileId: run.state.profileId,
+        merchantBearsCost: run.state.merchantBearsCost,
+        description: run.state.description,
+      })
+    } finally {
+      this.creatingRetry = false
+    }
+    this.options.checkpoint?.('retry:run-written', view.id)
     const retry = this.get(view.id)
     retry.state.retryOf = runId
     // Names were checked in the original run: carry the checks over.
@@ -543,6 +555,7 @@ export class RunService {
         if (requested - index <= 2 * this.submitConcurrency) journalUpTo(index + ahead)
         await intentsOnDisk[index]
         if (recordFailure) throw recordFailure
+        this.options.checkpoint?.('send:intent-on-disk', batch.reference)
         batch.state = 'sending'
         batch.attempts++
         // A batch journaled before is resent exactly as journaled.
