@@ -134,9 +134,17 @@ describe('payouts:send in main', () => {
     const sent = await send({ body: body('PD-LIVE-00001'), confirmAmount: '1500.5' })
     expect(sent).toMatchObject({ reference: 'PD-LIVE-00001', state: 'processing', profileMode: 'live' })
     expect(changes.at(-1)?.reference).toBe('PD-LIVE-00001')
-    await expect(send({ body: body('PD-LIVE-00001'), confirmAmount: '1500.50' })).rejects.toMatchObject({
-      code: 'conflict',
+    // The same payout asked for again (a second click after the first finished) is that payout: nothing is sent.
+    const disbursed = requests.filter((request) => request.includes('disburse')).length
+    expect(await send({ body: body('PD-LIVE-00001'), confirmAmount: '1500.50' })).toMatchObject({
+      reference: 'PD-LIVE-00001',
+      timeline: sent.timeline,
     })
+    expect(requests.filter((request) => request.includes('disburse'))).toHaveLength(disbursed)
+    // Another payout under that reference is refused.
+    await expect(
+      send({ body: body('PD-LIVE-00001', { amount: '99.00' }), confirmAmount: '99.00' }),
+    ).rejects.toMatchObject({ code: 'conflict' })
     expect(domain.handlers['payouts:checkReference']({ reference: 'PD-LIVE-00001' })).toEqual({
       problem: 'This reference was already used by this desk: every payout needs its own.',
     })
