@@ -58,10 +58,9 @@ function isAlreadyDone(failure: ApiFailure): boolean {
 const NOT_SENT_BACKOFF_SECONDS = 1
 
 export function meaningOfFailure(error: unknown): FailureMeaning {
-  if (!(error instanceof ApiFailure)) {
-    const reason = error instanceof Error ? error.message : String(error)
-    return { kind: 'unknown', reason: `Something unexpected happened while sending (${reason}).` }
-  }
+  // A failure of this app while sending (its text is not repeated: it may hold anything).
+  if (!(error instanceof ApiFailure))
+    return { kind: 'unknown', reason: 'The app failed while sending; the request may have left.' }
   if (isDuplicateReferenceAnswer(error) || isAlreadyDone(error))
     return { kind: 'exists', reason: error.message, failure: error }
   if (error.ambiguous) return { kind: 'unknown', reason: error.message, failure: error }
