@@ -4,11 +4,13 @@ import { basename, join } from 'node:path'
 import { readFile, writeFile } from 'node:fs/promises'
 import { isFileError } from '../../../../shared/bulk/import-rows'
 import type { BulkWorkbookSummary } from '../../../../shared/domain/bulk'
+import type { RunView } from '../../../../shared/domain/bulk-run'
 import type { ExportResult } from '../../../../shared/domain/export'
 import type { BulkOpened } from '../../../../shared/ipc/channels/bulk'
 import type { bulkChannels } from '../../../../shared/ipc/channels/bulk'
 import { AppFailure } from '../../../../shared/result'
 import type { DomainService } from '../domain-service'
+import { InFlight } from '../sending/in-flight'
 import type { ServiceContext } from '../service-context'
 import { createBulkImportService } from './import/import-service'
 import { bulkBatchVerifier } from './run/batch-sender'
@@ -45,13 +47,19 @@ export function createBulkRunService(context: ServiceContext, options: BulkDomai
 
 export function createBulkDomain(context: ServiceContext): DomainService<keyof typeof bulkChannels> {
   const runs = createBulkRunService(context, { pollMs: 1000 })
+  // A batch the service never received is sent again by its run when runs resume, same references.
   context.reconciler.register(
     'bulk_batch',
     bulkBatchVerifier(async (profileId) => (await context.apiFor(profileId)).api.bulk),
+    'sent_again',
   )
-  // Runs are loaded when the domain starts (after start-up reconciliation); until then, wait.
+  // Runs are loaded and resumed only once the domain starts, after start-up reconciliation: a
+  // run resumed earlier would send while the reconciler verifies the same batches, and a finding
+  // of the reconciler made before an acceptance could land after it. Every channel waits for that.
+  let started: () => void = () => undefined
+  const startedUp = new Promise<void>((resolve) => (started = resolve))
   let loaded: Promise<void> | null = null
-  const ready = () => (loaded ??= runs.resumeAll())
+  const ready = () => (loaded ??= startedUp.then(() => runs.resumeAll()))
 
   /** The report as XLSX or CSV through the export writer every screen uses (Summary sheet, injection neutralised). */
   async function saveReport(runId: string, format: 'xlsx' | 'csv'): Promise<ExportResult> {
@@ -93,6 +101,9 @@ export function createBulkDomain(context: ServiceContext): DomainService<keyof t
   // Files opened or dropped, held until they are imported (or the app quits).
   const imports = createBulkImportService(context.userDataDir)
   const opened = new Map<string, { name: string; bytes: Uint8Array; summary: BulkWorkbookSummary }>()
+  const importing = new InFlight<RunView>()
+  /** The run each import made, by import id (a few kept, like the open files). */
+  const imported = new Map<string, string>()
 
   async function inspect(name: string, bytes: Uint8Array): Promise<BulkOpened> {
     const summary = await imports.inspectWorkbook({ name, bytes })
@@ -100,6 +111,7 @@ export function createBulkDomain(context: ServiceContext): DomainService<keyof t
     const importId = randomBytes(16).toString('hex')
     // Only the latest few files are kept in memory.
     if (opened.size >= 4) opened.delete(opened.keys().next().value!)
+    if (imported.size >= 16) imported.delete(imported.keys().next().value!)
     opened.set(importId, { name, bytes, summary })
     return { importId, summary }
   }
@@ -121,25 +133,31 @@ export function createBulkDomain(context: ServiceContext): DomainService<keyof t
         return inspect(basename(path), bytes)
       },
       'bulk:drop': ({ file }) => inspect(file.name, Buffer.from(file.base64, 'base64')),
-      'bulk:import': async ({ importId, sheet, headerRow, mapping, currency }) => {
-        await ready()
-        const file = opened.get(importId)
-        if (!file) throw new AppFailure('not_found', 'This file is no longer open; open it again.')
-        const result = await imports.importSheet(
-          { name: file.name, bytes: file.bytes },
-          { sheet, headerRow, mapping, currency },
-        )
-        if (isFileError(result)) throw new AppFailure('bad_request', `${result.file}: ${result.fileError.message}`)
-        context.checkpoint?.('import:sheet-read')
-        // The confirmed mapping is remembered for this header layout, and applied next time.
-        const headers = file.summary.sheets
-          .find((s) => s.name === sheet)
-          ?.preview.find((r) => r.row === headerRow)?.cells
-        if (headers) await imports.rememberMapping(headers, mapping)
-        const view = await runs.create({ result, bytes: file.bytes, currency })
-        opened.delete(importId)
-        return view
-      },
+      // One import makes one run: a second Import of the same opened file (a double click, or a
+      // click once the first is done) is answered with that run.
+      'bulk:import': ({ importId, sheet, headerRow, mapping, currency }) =>
+        importing.run(importId, async () => {
+          await ready()
+          const made = imported.get(importId)
+          if (made) return runs.view(made)
+          const file = opened.get(importId)
+          if (!file) throw new AppFailure('not_found', 'This file is no longer open; open it again.')
+          const result = await imports.importSheet(
+            { name: file.name, bytes: file.bytes },
+            { sheet, headerRow, mapping, currency },
+          )
+          if (isFileError(result)) throw new AppFailure('bad_request', `${result.file}: ${result.fileError.message}`)
+          context.checkpoint?.('import:sheet-read')
+          // The confirmed mapping is remembered for this header layout, and applied next time.
+          const headers = file.summary.sheets
+            .find((s) => s.name === sheet)
+            ?.preview.find((r) => r.row === headerRow)?.cells
+          if (headers) await imports.rememberMapping(headers, mapping)
+          const view = await runs.create({ result, bytes: file.bytes, currency })
+          opened.delete(importId)
+          imported.set(importId, view.id)
+          return view
+        }),
       'bulk:runs': async () => (await ready(), runs.list()),
       'bulk:run': async ({ runId }) => (await ready(), runs.view(runId)),
       'bulk:rows': async ({ runId, offset = 0, limit }) => {
@@ -170,7 +188,10 @@ export function createBulkDomain(context: ServiceContext): DomainService<keyof t
       'bulk:exportReport': ({ runId, format }) => saveReport(runId, format),
       'bulk:exportEvidence': ({ runId }) => saveEvidence(runId),
     },
-    start: () => void ready().catch((error: unknown) => context.log.error('Bulk runs could not be resumed', error)),
+    start: () => {
+      started()
+      void ready().catch((error: unknown) => context.log.error('Bulk runs could not be resumed', error))
+    },
     close: () => runs.close(),
   }
 }

@@ -31,7 +31,7 @@ export function createPayoutDomain(
 ): DomainService<keyof typeof payoutChannels> {
   const { journal } = context
   const verifier = createPayoutVerifier(context.apiFor)
-  context.reconciler.register('payout', verifier)
+  context.reconciler.register('payout', verifier, 'send_again_offered')
   const sender = createPayoutSender({
     journal,
     apiFor: context.apiFor,

@@ -58,6 +58,7 @@ export async function openHarness(options: {
   reconciler.register(
     'bulk_batch',
     bulkBatchVerifier(async () => bulk),
+    'sent_again',
   )
   const notices: DesktopNotice[] = []
   const service = new RunService({

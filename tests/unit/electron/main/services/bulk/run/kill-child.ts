@@ -1,7 +1,7 @@
 /**
  * A process that does one bulk action and is SIGKILLed inside it, at the checkpoint KILL_AT
  * (electron/main/services/checkpoints.ts): ACTION=retry retries the failed rows of RUN_ID; ACTION=
- * import creates a run from a generated sheet of ROWS rows. It prints `KILLED <checkpoint>` just
+ * import creates a run from a generated sheet of ROWS rows; ACTION=send creates one and sends it. It prints `KILLED <checkpoint>` just
  * before it dies, or `DONE <run id>` if the checkpoint was never reached.
  * Run with `node --import tsx kill-child.ts`.
  */
@@ -30,7 +30,13 @@ async function main(): Promise<void> {
   await harness.service.resumeAll()
   let view
   if (env('ACTION') === 'retry') view = await harness.service.retryFailed(env('RUN_ID'))
-  else {
+  else if (env('ACTION') === 'send') {
+    const sheet = sheetOf(Number(env('ROWS')), new Set(), 'SEND')
+    view = await harness.service.create({ result: sheet, bytes: csvBytes(sheet), currency: 'NGN' })
+    await harness.service.toReview(view.id)
+    await harness.service.submit(view.id)
+    await harness.service.idle()
+  } else {
     const sheet = sheetOf(Number(env('ROWS')), new Set(), 'IMPORT')
     view = await harness.service.create({ result: sheet, bytes: csvBytes(sheet), currency: 'NGN' })
   }
