@@ -1,6 +1,7 @@
 /** The bulk channels, served from the services of this folder. */
 import { randomBytes } from 'node:crypto'
 import { basename, join } from 'node:path'
+import { existsSync } from 'node:fs'
 import { readFile, writeFile } from 'node:fs/promises'
 import { isFileError } from '../../../../shared/bulk/import-rows'
 import type { BulkWorkbookSummary } from '../../../../shared/domain/bulk'
@@ -48,10 +49,12 @@ export function createBulkRunService(context: ServiceContext, options: BulkDomai
 export function createBulkDomain(context: ServiceContext): DomainService<keyof typeof bulkChannels> {
   const runs = createBulkRunService(context, { pollMs: 1000 })
   // A batch the service never received is sent again by its run when runs resume, same references.
+  const runsFolder = join(context.userDataDir, RUNS_FOLDER)
   context.reconciler.register(
     'bulk_batch',
     bulkBatchVerifier(async (profileId) => (await context.apiFor(profileId)).api.bulk),
-    'sent_again',
+    (movement) =>
+      movement.runId && existsSync(join(runsFolder, movement.runId, 'state.json')) ? 'sent_again' : undefined,
   )
   // Runs are loaded and resumed only once the domain starts, after start-up reconciliation: a
   // run resumed earlier would send while the reconciler verifies the same batches, and a finding

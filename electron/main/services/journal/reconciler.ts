@@ -22,7 +22,11 @@ export interface Reconciler {
    * `whenAbsent` says what the movement's domain does with one the service never received, so
    * the report can say it: send it again by itself (bulk batches) or offer it to the user.
    */
-  register(kind: MovementKind, verifier: Verifier, whenAbsent?: AbsentFollowUp): void
+  register(
+    kind: MovementKind,
+    verifier: Verifier,
+    whenAbsent?: AbsentFollowUp | ((movement: MovementView) => AbsentFollowUp | undefined),
+  ): void
   /** Verifies one open movement now and journals what was found. */
   verifyOne(reference: string): Promise<MovementView>
   /** Verifies every open movement once; safe to call again. */
@@ -32,7 +36,7 @@ export interface Reconciler {
 
 export function createReconciler(journal: Journal, onReport?: (report: ReconciliationReport) => void): Reconciler {
   const verifiers = new Map<MovementKind, Verifier>()
-  const followUps = new Map<MovementKind, AbsentFollowUp>()
+  const followUps = new Map<MovementKind, (movement: MovementView) => AbsentFollowUp | undefined>()
   let last: ReconciliationReport | null = null
   let running: Promise<ReconciliationReport> | null = null
 
@@ -67,8 +71,8 @@ export function createReconciler(journal: Journal, onReport?: (report: Reconcili
       const before = movement.state
       try {
         const after = await verifyOne(movement.reference)
-        const followUp = followUps.get(movement.kind)
         const absent = after.state === 'unknown' && after.lastVerification === 'absent'
+        const followUp = absent ? followUps.get(movement.kind)?.(after) : undefined
         items.push({
           reference: movement.reference,
           kind: movement.kind,
@@ -76,7 +80,7 @@ export function createReconciler(journal: Journal, onReport?: (report: Reconcili
           after: after.state,
           note: after.timeline.at(-1)?.note ?? '',
           ...(after.lastVerification ? { verification: after.lastVerification } : {}),
-          ...(absent && followUp ? { followUp } : {}),
+          ...(followUp ? { followUp } : {}),
         })
       } catch (error) {
         // One movement that cannot be journaled must not hide what the others found.
@@ -98,7 +102,7 @@ export function createReconciler(journal: Journal, onReport?: (report: Reconcili
   return {
     register(kind, verifier, whenAbsent) {
       verifiers.set(kind, verifier)
-      if (whenAbsent) followUps.set(kind, whenAbsent)
+      if (whenAbsent) followUps.set(kind, typeof whenAbsent === 'function' ? whenAbsent : () => whenAbsent)
     },
     verifyOne,
     run() {
