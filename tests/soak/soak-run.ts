@@ -47,6 +47,9 @@ export interface SoakReport {
   seed: number
   iterations: number
   seconds: number
+  /** Of which the user's loop, and the last phase that lets everything settle. */
+  loopSeconds: number
+  settleSeconds: number
   runs: number
   payouts: number
   sheetRows: number
@@ -83,6 +86,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   const kills: SoakReport['kills'] = { randomInstant: 0, atCheckpoint: {}, total: 0 }
   let restarts = 0
   let quits = 0
+  let loopSeconds = 0
+  let settleSeconds = 0
 
   /** Starts the desk, now and then armed to kill itself at the checkpoint least often hit yet. */
   async function start(armed: boolean): Promise<DeskProcess> {
@@ -97,6 +102,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
         sandboxUrl: sandbox.url,
         ...(killAt ? { killAt, killAfter: random.int(1, 2) } : {}),
       })
+      user.focus = killAt ?? null
       if (desk.alive()) return desk
       // Killed at its checkpoint while resuming, before it could answer: counted, and again.
       await recordEnd(desk)
@@ -145,6 +151,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       if (iteration % 25 === 24) log(`  ${iteration + 1} iterations, ${kills.total} kills, ${restarts} restarts`)
     }
 
+    loopSeconds = Math.round((Date.now() - started) / 1000)
     // The last phase: no more faults or kills; the user only carries on what is under way (checks
     // again, verifies, sends again what the service never received) until everything has settled.
     await sandbox.request('DELETE', '/__sandbox/faults')
@@ -157,10 +164,10 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       await user.step(desk, { creates: false })
       await pause(300)
     }
+    settleSeconds = Math.round((Date.now() - started) / 1000) - loopSeconds
     // Once more after a clean restart: what the desk shows must survive it.
     await desk.quit()
     desk = await start(false)
-    await pause(1500)
     return await verdict()
   } finally {
     if (desk.alive()) await desk.quit()
@@ -284,6 +291,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       seed: options.seed,
       iterations: options.iterations,
       seconds: Math.round((Date.now() - started) / 1000),
+      loopSeconds,
+      settleSeconds,
       runs: runs.length,
       payouts: movements.length,
       sheetRows: ledger.sheets.reduce((n, sheet) => n + sheet.rows.length, 0),
@@ -313,7 +322,7 @@ function pause(ms: number): Promise<void> {
 /** The report as the soak prints it. */
 export function formatReport(report: SoakReport): string {
   const lines = [
-    `soak seed ${report.seed}: ${report.iterations} iterations in ${report.seconds} s`,
+    `soak seed ${report.seed}: ${report.iterations} iterations in ${report.seconds} s (loop ${report.loopSeconds} s, settling ${report.settleSeconds} s)`,
     `runs ${report.runs}, single payouts ${report.payouts}, sheet rows ${report.sheetRows}`,
     `actions ${JSON.stringify(report.actions)} (double clicks ${report.doubleClicks})`,
     `refusals ${JSON.stringify(report.refusals)}`,

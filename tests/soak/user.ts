@@ -40,6 +40,11 @@ export class SoakUser {
   private payoutCount = 0
   /** Runs this user pressed "Retry failed rows" on (a person remembers, mostly). */
   private readonly retried = new Set<string>()
+  /**
+   * The checkpoint the desk is armed to die at, if any: the actions that pass it are picked more
+   * often, so that kills land in every dangerous window (the user still does only what is offered).
+   */
+  focus: string | null = null
 
   constructor(
     private readonly random: Random,
@@ -50,7 +55,15 @@ export class SoakUser {
   /** One look at the screens and one action among those offered; returns its name (or 'wait'). */
   async step(desk: DeskProcess, options: { creates: boolean }): Promise<string> {
     const actions = await this.offered(desk, options)
-    const chosen = this.random.weighted(actions.map((action) => [action, action.weight] as const))
+    const boost = (action: Action): number => {
+      const focus = this.focus ?? ''
+      const passes =
+        (focus.startsWith('import:') && action.name.startsWith('import')) ||
+        (focus.startsWith('retry:') && action.name === 'retry failed rows') ||
+        (focus.startsWith('send:') && /^(send|pay|check again)/.test(action.name))
+      return passes ? 5 : 1
+    }
+    const chosen = this.random.weighted(actions.map((action) => [action, action.weight * boost(action)] as const))
     if (!chosen) return 'wait'
     const twice = this.random.chance(0.2)
     this.record.actions[chosen.name] = (this.record.actions[chosen.name] ?? 0) + 1
@@ -120,7 +133,8 @@ export class SoakUser {
         if (run.counts.errors > 0)
           actions.push({ name: 'fix a cell', weight: 1.2, run: (twice) => this.fixCell(desk, run.id, twice) })
       }
-      if (run.stage === 'review')
+      // The screen offers Send for two rows or more (a bulk payout needs two).
+      if (run.stage === 'review' && run.totals.rows >= 2)
         actions.push({
           name: 'send the run',
           weight: 2,
@@ -200,7 +214,9 @@ export class SoakUser {
   }
 
   private count(result: Result<unknown>): void {
-    if (!result.ok) this.record.refusals[result.error.code] = (this.record.refusals[result.error.code] ?? 0) + 1
+    if (result.ok) return
+    const key = `${result.error.code}: ${result.error.message.slice(0, 70)}`
+    this.record.refusals[key] = (this.record.refusals[key] ?? 0) + 1
   }
 
   private async importSheet(desk: DeskProcess, sheet: Sheet, twice: boolean): Promise<void> {
