@@ -114,6 +114,8 @@ export async function startDeskProcess(options: {
   })
   let errors = ''
   child.stderr!.on('data', (chunk: Buffer) => (errors += chunk.toString()))
+  // A call written as the process dies fails with EPIPE; its caller is told by the exit (DeskGone).
+  child.stdin!.on('error', () => undefined)
   let killedAt: Checkpoint | null = null
   let nextId = 1
   const waiting = new Map<number, { resolve(value: Result<unknown>): void; reject(error: Error): void }>()

@@ -122,11 +122,17 @@ function chargeableText(value: number | string): string | undefined {
   }
 }
 
-/** The item findings a batch's journal holds when the service kept its payouts elsewhere. */
+/**
+ * The item findings a batch's journal holds when the service kept its payouts elsewhere. They are
+ * journaled as a list of { reference, found }: a reference is the sheet's text, never a key.
+ */
 function itemsOf(movement: MovementView): Record<string, ItemFinding> | null {
   for (const event of [...movement.timeline].reverse()) {
     const items = event.data?.['items_exist']
-    if (items && typeof items === 'object') return items as Record<string, ItemFinding>
+    if (Array.isArray(items))
+      return Object.fromEntries(
+        (items as Array<{ reference: string; found: ItemFinding }>).map((item) => [item.reference, item.found]),
+      )
   }
   return null
 }
@@ -178,7 +184,9 @@ export async function settleBatch(
               state: 'failed',
               note: `The service did not take this batch: ${existing} of its ${body.payouts.length} payouts already exist under their references; each row follows its own payout, and the others were not sent`,
               verification: 'absent',
-              data: { items_exist: items },
+              data: {
+                items_exist: Object.entries(items).map(([reference, found]) => ({ reference, found })),
+              },
             })
             return { kind: 'items_exist', items }
           }

@@ -146,6 +146,42 @@ async function leftovers(): Promise<string[]> {
   return found
 }
 
+it('a batch refused because some of its payouts exist: those rows follow them, the others are not sent and may be retried', async () => {
+  const { service } = await open()
+  const four = sheetOf(4, new Set(), 'PART')
+  const two = { ...four, rows: 2, valid: 2, items: four.items.slice(0, 2) }
+  const first = await service.create({ result: two, bytes: csvBytes(two), currency: 'NGN' })
+  await service.toReview(first.id)
+  await service.submit(first.id)
+  await service.idle()
+  // The whole sheet, two of whose rows the service already holds.
+  const whole = await service.create({ result: four, bytes: csvBytes(four), currency: 'NGN' })
+  await service.toReview(whole.id)
+  await service.submit(whole.id)
+  await service.idle()
+  const shown = (runId: string) => service.rows(runId).map((row) => [row.item.reference, row.status, row.message])
+  expect(shown(whole.id)).toEqual([
+    ['PART-row-000001', 'success', 'Payout successful'],
+    ['PART-row-000002', 'success', 'Payout successful'],
+    ['PART-row-000003', 'failed', expect.stringMatching(/^Not sent: .*already exist/)],
+    ['PART-row-000004', 'failed', expect.stringMatching(/^Not sent: .*already exist/)],
+  ])
+  expect(service.view(whole.id).batches.map((batch) => batch.state)).toEqual(['complete'])
+  // After a restart the desk shows the same.
+  const before = shown(whole.id)
+  await harness!.close()
+  const reopened = await open()
+  expect(reopened.service.rows(whole.id).map((row) => [row.item.reference, row.status, row.message])).toEqual(before)
+  // The rows that were not sent are retried; every row of the sheet is paid once.
+  const retry = await reopened.service.retryFailed(whole.id)
+  await reopened.service.submit(retry.id)
+  await reopened.service.idle()
+  expect(reopened.service.view(retry.id).counts).toMatchObject({ success: 2, failed: 0 })
+  const perRow = await paymentsPerRow()
+  expect([...perRow.keys()].sort()).toEqual(four.items.map((item) => item.reference))
+  for (const references of perRow.values()) expect(references).toHaveLength(1)
+})
+
 describe('a crash inside the creation of a run', () => {
   it('SIGKILL inside "Retry failed rows" leaves no unmarked run; Retry again opens or makes exactly one', async () => {
     await open()
