@@ -26,9 +26,23 @@ const env = (name: string): string => {
   return value
 }
 
-/** One JSON line on stdout, written at once (a SIGKILL right after must not lose it). */
+const pause = new Int32Array(new SharedArrayBuffer(4))
+
+/**
+ * One JSON line on stdout, written whole before this returns (a SIGKILL right after must not lose
+ * it, and an answer of a megabyte must not be cut where the pipe was full: writeSync on a pipe may
+ * write part of it, or nothing for now).
+ */
 function say(message: unknown): void {
-  writeSync(1, `${JSON.stringify(message)}\n`)
+  const bytes = Buffer.from(`${JSON.stringify(message)}\n`)
+  for (let written = 0; written < bytes.length;) {
+    try {
+      written += writeSync(1, bytes, written, bytes.length - written)
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EAGAIN') throw error
+      Atomics.wait(pause, 0, 0, 1)
+    }
+  }
 }
 
 /**

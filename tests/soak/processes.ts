@@ -11,6 +11,8 @@ import type { Checkpoint } from '../../electron/main/services/checkpoints'
 const ROOT = join(__dirname, '..', '..')
 
 export const SOAK_KEY = 'sk_test_soak_0123456789'
+/** The longest any channel may take to answer (a rate limit waited out three times, hangs verified). */
+const CALL_TIMEOUT_MS = 90_000
 const ENCRYPTION_KEY = 'soak-encryption-key-32-bytes-ok!'
 
 export interface SandboxProcess {
@@ -158,7 +160,21 @@ export async function startDeskProcess(options: {
       if (!alive()) return Promise.reject(new DeskGone())
       const id = nextId++
       return new Promise<Result<T>>((resolve, reject) => {
-        waiting.set(id, { resolve: resolve as (value: Result<unknown>) => void, reject })
+        // A screen that never gets its answer is a hung app: that fails the soak, loudly.
+        const timer = setTimeout(() => {
+          waiting.delete(id)
+          reject(new Error(`The desk did not answer ${channel} within ${CALL_TIMEOUT_MS / 1000} s`))
+        }, CALL_TIMEOUT_MS)
+        waiting.set(id, {
+          resolve: (value) => {
+            clearTimeout(timer)
+            resolve(value as Result<T>)
+          },
+          reject: (error) => {
+            clearTimeout(timer)
+            reject(error)
+          },
+        })
         child.stdin!.write(`${JSON.stringify({ id, channel, payload })}\n`)
       })
     },

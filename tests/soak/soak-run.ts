@@ -15,7 +15,7 @@ import type { MovementView } from '../../shared/domain/journal'
 import { CHECKPOINTS, type Checkpoint } from '../../electron/main/services/checkpoints'
 import { pickFault } from './faults'
 import { Ledger } from './ledger'
-import { DeskGone, startDeskProcess, startSandboxProcess, type DeskProcess, type SandboxProcess } from './processes'
+import { DeskGone, startDeskProcess, startSandboxProcess, type DeskProcess } from './processes'
 import { Random } from './random'
 import { paymentOf } from './sheets'
 import { SoakUser } from './user'
@@ -121,6 +121,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   let desk = await start(true)
   try {
     for (let iteration = 0; iteration < options.iterations; iteration++) {
+      // The accountant keeps the balance funded (else every batch would be refused for it).
+      if (iteration % 10 === 0) await fund()
       if (random.chance(options.faultChance ?? 0.3)) {
         const fault = pickFault(random)
         await sandbox.request('POST', '/__sandbox/faults', fault)
@@ -173,6 +175,12 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     if (desk.alive()) await desk.quit()
     await sandbox.stop()
     await rm(dir, { recursive: true, force: true })
+  }
+
+  async function fund(): Promise<void> {
+    const balances = await sandbox.request<{ data: { NGN: string } }>('GET', '/__sandbox/balances')
+    if (Number(balances.body.data.NGN) < 5_000_000)
+      await sandbox.request('POST', '/__sandbox/balances', { currency: 'NGN', amount: '10000000.00' })
   }
 
   async function settled(current: DeskProcess): Promise<boolean> {

@@ -107,6 +107,11 @@ export class SoakUser {
     }
 
     for (const summary of runs) {
+      // Watching a run being paid: its grid shows each row's status (what the user is told).
+      if (['submitting', 'monitoring', 'completed'].includes(summary.stage) && this.random.chance(0.3)) {
+        const rows = await desk.call<RunRow[]>('bulk:rows', { runId: summary.id })
+        if (rows.ok) this.noteRows(rows.data)
+      }
       if (summary.stage === 'submitting' || summary.stage === 'monitoring') continue
       const view = await desk.call<RunView>('bulk:run', { runId: summary.id })
       if (!view.ok) continue

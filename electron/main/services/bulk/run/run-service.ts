@@ -333,8 +333,9 @@ export class RunService {
   /** Asks the service again about batches that could not be confirmed, and carries on. */
   async recheck(runId: string): Promise<RunView> {
     const run = this.get(runId)
-    // Asked again while the check runs (a double click): it is under way.
-    if ((run.state.stage === 'submitting' || run.state.stage === 'monitoring') && run.task) return this.view(runId)
+    // Asked again once the check has started (a double click): it is under way, or done.
+    if (run.state.stage === 'submitting' || run.state.stage === 'monitoring' || run.state.stage === 'completed')
+      return this.view(runId)
     if (run.state.stage !== 'attention' || run.task)
       throw new AppFailure('conflict', 'Nothing in this run waits for a check.')
     run.state.stage = 'submitting'

@@ -182,6 +182,78 @@ it('a batch refused because some of its payouts exist: those rows follow them, t
   for (const references of perRow.values()) expect(references).toHaveLength(1)
 })
 
+describe('a double click on Send or Check again', () => {
+  it('sends each batch once, and both clicks get the run', async () => {
+    const sent: string[] = []
+    harness = await openHarness({
+      userDataDir: dir,
+      sandboxUrl: sandbox.url,
+      secretKey: KEY,
+      wrapApi: (api) => ({
+        ...api,
+        bulk: { ...api.bulk, initiate: (body) => (sent.push(body.batch_reference), api.bulk.initiate(body)) },
+      }),
+    })
+    const { service } = harness
+    const sheet = sheetOf(60, new Set(), 'CLICK')
+    const run = await service.create({ result: sheet, bytes: csvBytes(sheet), currency: 'NGN' })
+    await service.toReview(run.id)
+    const [a, b] = await Promise.all([service.submit(run.id), service.submit(run.id)])
+    expect(a.id).toBe(b.id)
+    // And once more after it is under way: the run being sent, nothing more.
+    expect((await service.submit(run.id)).stage).not.toBe('review')
+    await service.idle()
+    expect(sent).toHaveLength(2)
+    expect(new Set(sent).size).toBe(2)
+    expect(service.view(run.id).counts.success).toBe(60)
+  })
+
+  it('"Check again" pressed twice checks once', async () => {
+    const sent: string[] = []
+    const looked: string[] = []
+    harness = await openHarness({
+      userDataDir: dir,
+      sandboxUrl: sandbox.url,
+      secretKey: KEY,
+      wrapApi: (api) => ({
+        ...api,
+        bulk: {
+          ...api.bulk,
+          initiate: (body) => (sent.push(body.batch_reference), api.bulk.initiate(body)),
+          batch: (reference) => (looked.push(reference), api.bulk.batch(reference)),
+        },
+      }),
+    })
+    const { service } = harness
+    // The batch is taken but its answer lost, and the service cannot be asked about it for a while.
+    await sandboxAdmin(sandbox.url, KEY, 'POST', '/__sandbox/faults', {
+      path: '/api/v1/transactions/disburse/bulk',
+      kind: 'after-accept',
+    })
+    await sandboxAdmin(sandbox.url, KEY, 'POST', '/__sandbox/faults', {
+      path: '/api/v1/transactions/bulk/',
+      kind: 'before-accept',
+      count: 6,
+    })
+    const sheet = sheetOf(3, new Set(), 'RECHECK')
+    const run = await service.create({ result: sheet, bytes: csvBytes(sheet), currency: 'NGN' })
+    await service.toReview(run.id)
+    await service.submit(run.id)
+    await service.idle()
+    expect(service.view(run.id).stage).toBe('attention')
+    await sandboxAdmin(sandbox.url, KEY, 'DELETE', '/__sandbox/faults')
+    looked.length = 0
+    const [a, b] = await Promise.all([service.recheck(run.id), service.recheck(run.id)])
+    expect(b.id).toBe(a.id)
+    await service.idle()
+    expect(sent).toHaveLength(1)
+    expect(service.view(run.id)).toMatchObject({ stage: 'completed', counts: { success: 3 } })
+    // One check found the batch; the monitor then followed it.
+    expect(looked.length).toBeGreaterThanOrEqual(1)
+    for (const references of (await paymentsPerRow()).values()) expect(references).toHaveLength(1)
+  })
+})
+
 describe('a crash inside the creation of a run', () => {
   it('SIGKILL inside "Retry failed rows" leaves no unmarked run; Retry again opens or makes exactly one', async () => {
     await open()
