@@ -151,11 +151,12 @@ export class SoakUser {
           weight: 2,
           run: (twice) => this.act(desk, 'bulk:recheck', { runId: run.id }, twice),
         })
-      const retriedBy = (run as RunView & { retriedBy?: string }).retriedBy
-      if (options.creates && run.stage === 'completed' && run.counts.failed > 0 && !retriedBy)
+      // A person retries a run's failed rows, seldom a retry of a retry (a dormant account stays dormant).
+      const depth = retryDepth(run.id, runs)
+      if (options.creates && run.stage === 'completed' && run.counts.failed > 0 && !run.retriedBy)
         actions.push({
           name: 'retry failed rows',
-          weight: this.retried.has(run.id) ? 0.25 : 1.5,
+          weight: (this.retried.has(run.id) ? 0.25 : 1.5) / (1 + depth * depth * 3),
           run: (twice) => this.retry(desk, run.id, twice),
         })
     }
@@ -274,6 +275,16 @@ export class SoakUser {
     }
     await this.act(desk, 'payouts:send', { body }, twice)
   }
+}
+
+/** How many retries deep a run is: 0 for an imported run, 1 for its retry run, and so on. */
+function retryDepth(runId: string, runs: readonly RunSummary[]): number {
+  let depth = 0
+  for (let run = runs.find((r) => r.id === runId); run?.retryOf; run = runs.find((r) => r.id === run!.retryOf)) {
+    depth++
+    if (depth > 50) break
+  }
+  return depth
 }
 
 function need<T>(result: Result<T>, what: string): T {

@@ -295,7 +295,11 @@ export class RunService {
     // Sent already (a second click, or a click after a restart): sending is under way or done.
     if (run.state.stage !== 'review' && run.state.batches.length > 0) return this.view(runId)
     if (run.state.stage !== 'review') throw new AppFailure('conflict', 'Review the run before sending it.')
-    if (run.task) throw new AppFailure('conflict', 'This run is already working.')
+    // Name checks that have just finished (the run is in review) are still closing: wait for them.
+    if (run.task) await run.task
+    // Sent meanwhile (the other click of a double click): that is this send.
+    if (run.state.batches.length > 0) return this.view(runId)
+    if (run.task || run.state.stage !== 'review') throw new AppFailure('conflict', 'This run is already working.')
     const sendable = run.rows.filter(isSendable)
     if (sendable.length === 0)
       throw new AppFailure('bad_request', 'No row can be sent: fix or include some rows first.')
