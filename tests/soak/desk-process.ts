@@ -78,7 +78,7 @@ async function main(): Promise<void> {
     info: { name: 'Payout Desk', version: 'soak', transport: 'bridge' },
     emit: () => undefined,
     desktop: createBridgeDesktop(),
-    apiTimeoutMs: Number(process.env['API_TIMEOUT_MS'] ?? 1500),
+    apiTimeoutMs: Number(process.env['API_TIMEOUT_MS'] ?? 1000),
     sandboxSettleMs: 200,
     checkpoints: (point) => {
       if (point !== killAt || --killAfter > 0) return

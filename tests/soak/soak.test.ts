@@ -6,7 +6,7 @@
 import { expect, it } from 'vitest'
 import { formatReport, runSoak } from './soak-run'
 
-const ITERATIONS = Number(process.env['SOAK_ITERATIONS'] ?? 60)
+const ITERATIONS = Number(process.env['SOAK_ITERATIONS'] ?? 45)
 
 it(`a simulated user, faults and kills for ${ITERATIONS} iterations: nothing paid twice, nothing lost`, async () => {
   const seed = Number(process.env['SOAK_SEED'] ?? Date.now() % 100_000)
