@@ -2,7 +2,8 @@ import { defineConfig } from 'vitest/config'
 
 export default defineConfig({
   test: {
-    include: ['tests/unit/**/*.test.ts'],
+    // The soak's short version runs with the unit tests (tests/soak; the long one by its command).
+    include: ['tests/unit/**/*.test.ts', 'tests/soak/**/*.test.ts'],
     environment: 'node',
     // Every file the tests write is kept until the run ends and scanned for secrets (tests/scan/).
     globalSetup: ['tests/unit/global-setup.ts'],

@@ -11,6 +11,7 @@ import { startSandbox } from '../sandbox'
 import type { RunningSandbox } from '../sandbox'
 import type { DesktopAdapters } from './adapters/desktop'
 import type { ChannelHandlers } from './ipc/router'
+import type { Checkpoints } from './services/checkpoints'
 import { createPaymentsApi } from './services/api'
 import { createPaymentsClient } from './services/api/payments-client'
 import { createBulkDomain } from './services/bulk/bulk-domain'
@@ -71,6 +72,8 @@ export async function createAppServices(options: {
   /** Request timeout of the payments client (tests shorten it to see "unknown" quickly). */
   apiTimeoutMs?: number
   now?: () => Date
+  /** Kill points of crash tests and the soak (services/checkpoints.ts); never given by the app. */
+  checkpoints?: Checkpoints
 }): Promise<AppServices> {
   // The file gets every level; the console errors and warnings, as before. Masking sits in front of both.
   const logFile = createFileLogSink({ directory: join(options.userDataDir, 'logs') })
@@ -139,6 +142,7 @@ export async function createAppServices(options: {
     reconciler,
     desktop: options.desktop,
     now: options.now ?? (() => new Date()),
+    ...(options.checkpoints ? { checkpoint: options.checkpoints } : {}),
   }
 
   const domains: Array<DomainService<never>> = []

@@ -7,7 +7,8 @@ export const DEFAULT_SECRET_KEY = 'sk_test_sandbox'
 export const DEFAULT_ENCRYPTION_KEY = 'sandbox-encryption-key-32-bytes!'
 
 const USAGE = `Usage: npm run sandbox -- [--port 4010] [--host 127.0.0.1] [--secret-key sk_test_sandbox]
-                          [--encryption-key <32 characters>] [--settle-ms 1500] [--seed 1] [--no-admin]`
+                          [--encryption-key <32 characters>] [--settle-ms 1500] [--seed 1] [--no-admin]
+                          [--state-file <path>]`
 
 export function parseCliArguments(args: readonly string[]): SandboxOptions {
   const options: SandboxOptions = {
@@ -57,6 +58,10 @@ export function parseCliArguments(args: readonly string[]): SandboxOptions {
         break
       case '--seed':
         options.seed = integer(flag, value, 0, 2 ** 32 - 1)
+        break
+      case '--state-file':
+        if (value.trim() === '') throw new Error('--state-file must not be empty')
+        options.stateFile = value
         break
       default:
         throw new Error(`unknown option "${flag}"\n${USAGE}`)

@@ -2,6 +2,10 @@
  * Fault injection for tests (POST /__sandbox/faults): each rule matches requests by path prefix
  * and applies to the next `count` of them.
  */
+import { DUPLICATE_BATCH_REFERENCE } from './routes/bulk'
+import { DUPLICATE_CARD_REFERENCE } from './routes/cards'
+import { DUPLICATE_PAYMENT_REFERENCE } from './routes/charges'
+import { DUPLICATE_PAYOUT_REFERENCE } from './routes/payouts'
 import { FieldErrors, requireObjectBody } from './validation'
 
 export const FAULT_KINDS = [
@@ -12,6 +16,8 @@ export const FAULT_KINDS = [
   'rate-limit',
   'not-json',
   'latency',
+  'duplicate',
+  'bank-down',
 ] as const
 export type FaultKind = (typeof FAULT_KINDS)[number]
 
@@ -31,6 +37,27 @@ export const SERVER_ERROR_MESSAGES: Readonly<Record<number, string>> = {
   502: 'An error occurred, please try again',
   503: 'Service currently unavailable',
   504: 'An error occurred, please contact support',
+}
+
+/** What a beneficiary bank that is down makes of the payouts sent to it (the `bank-down` fault). */
+export const BANK_DOWN_MESSAGE = 'Beneficiary bank is unavailable'
+
+/**
+ * The duplicate-reference answer of each endpoint that creates something (the `duplicate` fault):
+ * what a client sees when a second copy of its request (a retry by a proxy, say) reached the
+ * service after the first had been carried out.
+ */
+const DUPLICATE_ANSWERS: ReadonlyArray<{ path: string; message: string }> = [
+  { path: '/api/v1/transactions/disburse/bulk', message: DUPLICATE_BATCH_REFERENCE },
+  { path: '/merchant/api/v1/transactions/disburse', message: DUPLICATE_PAYOUT_REFERENCE },
+  { path: '/api/v1/cards', message: DUPLICATE_CARD_REFERENCE },
+  { path: '/merchant/api/v1/charges/card', message: DUPLICATE_PAYMENT_REFERENCE },
+]
+
+/** The duplicate-reference message of the endpoint at `path`, or null when it creates nothing. */
+export function duplicateAnswerFor(method: string, path: string): string | null {
+  if (method !== 'POST') return null
+  return DUPLICATE_ANSWERS.find((answer) => path === answer.path)?.message ?? null
 }
 
 export class FaultBook {
@@ -58,6 +85,11 @@ export class FaultBook {
 
   clear(): void {
     this.rules = []
+  }
+
+  /** The rules still waiting, with the uses each has left (tests wait for one to be taken). */
+  pending(): FaultRule[] {
+    return this.rules.map((rule) => ({ ...rule }))
   }
 
   /** The first rule matching the path, consuming one of its uses. */

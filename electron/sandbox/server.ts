@@ -5,7 +5,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
-import { SERVER_ERROR_MESSAGES, type FaultBook, type FaultRule } from './faults'
+import { BANK_DOWN_MESSAGE, SERVER_ERROR_MESSAGES, duplicateAnswerFor, type FaultBook, type FaultRule } from './faults'
 import { failure, INVALID_REQUEST_DATA, SandboxRejection, type Reply } from './replies'
 import { findRoute, type Route, type SandboxContext } from './routing'
 import type { SandboxState } from './state'
@@ -35,6 +35,8 @@ export interface StateChange {
   method: string
   path: string
   body: unknown
+  /** The payouts the request created fail when they settle, with this message (the bank-down fault). */
+  failPayouts?: string
 }
 
 export interface ListeningServer {
@@ -105,7 +107,10 @@ export async function listen(config: SandboxServerConfig): Promise<ListeningServ
     const randomBefore = config.state.random.position
     try {
       config.state.advance(context.now)
+      const firstNewPayout = config.state.nextSequence
       reply = route.handler({ method, path, params, query: url.searchParams, body }, context)
+      const failPayouts = fault?.kind === 'bank-down' && reply.status < 400 ? BANK_DOWN_MESSAGE : undefined
+      if (failPayouts) config.state.failPayoutsFrom(firstNewPayout, failPayouts)
       if (method !== 'GET' && reply.status < 400 && !path.startsWith('/__sandbox/faults')) {
         config.onStateChange?.({
           at: context.now,
@@ -114,6 +119,7 @@ export async function listen(config: SandboxServerConfig): Promise<ListeningServ
           method,
           path,
           body,
+          ...(failPayouts ? { failPayouts } : {}),
         })
       }
     } catch (error) {
@@ -126,6 +132,9 @@ export async function listen(config: SandboxServerConfig): Promise<ListeningServ
     // The request took effect; the client only sees a server error (spec 7.2).
     if (fault?.kind === 'after-accept')
       reply = failure(fault.status, SERVER_ERROR_MESSAGES[fault.status] ?? 'Internal server error')
+    // The request took effect; the client only sees the answer to a second copy of it.
+    const duplicate = fault?.kind === 'duplicate' && reply.status < 400 ? duplicateAnswerFor(method, path) : null
+    if (duplicate) reply = failure(409, duplicate)
     send(response, reply)
   }
 
@@ -201,6 +210,8 @@ async function applyFaultBeforeHandling(
       await delay(fault.ms)
       return 'continue'
     case 'after-accept':
+    case 'duplicate':
+    case 'bank-down':
       return 'continue'
   }
 }

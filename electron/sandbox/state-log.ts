@@ -39,6 +39,7 @@ export function replayStateLog(file: string, routes: readonly Route[], context: 
     context.state.random.position = change.randomBefore
     try {
       context.state.advance(change.at)
+      const firstNewPayout = context.state.nextSequence
       match.route.handler(
         {
           method: change.method,
@@ -49,6 +50,7 @@ export function replayStateLog(file: string, routes: readonly Route[], context: 
         },
         { ...context, now: change.at },
       )
+      if (change.failPayouts) context.state.failPayoutsFrom(firstNewPayout, change.failPayouts)
       replayed += 1
     } catch {
       // A change that can no longer be replayed is left out; the generator stays aligned.

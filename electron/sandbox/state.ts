@@ -151,6 +151,25 @@ export class SandboxState {
     return this.nextSeq++
   }
 
+  /** The sequence number the next payout will get. */
+  get nextSequence(): number {
+    return this.nextSeq
+  }
+
+  /**
+   * The payouts created from `seq` on will fail when they settle, with `message` (fault injection:
+   * a beneficiary bank down for a while). Returns how many were changed.
+   */
+  failPayoutsFrom(seq: number, message: string): number {
+    let changed = 0
+    for (const payout of this.payouts.values()) {
+      if (payout.seq < seq || payout.completedAt !== null) continue
+      payout.outcome = { status: 'failed', message }
+      changed++
+    }
+    return changed
+  }
+
   balanceOf(currency: string): bigint {
     return this.balances.get(currency) ?? 0n
   }

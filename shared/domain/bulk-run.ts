@@ -36,7 +36,12 @@ export interface RunRow {
   message?: string
 }
 
-export type BatchState = 'planned' | 'sending' | 'unknown' | 'accepted' | 'refused' | 'complete'
+/**
+ * planned, sending, unknown (being verified), accepted (monitored), refused (nothing of it was
+ * created), complete (every item final). items_exist: the service did not take the batch because
+ * payouts with its references exist already; each row follows the payout its reference names.
+ */
+export type BatchState = 'planned' | 'sending' | 'unknown' | 'accepted' | 'refused' | 'complete' | 'items_exist'
 
 export interface RunBatch {
   reference: string
@@ -92,6 +97,8 @@ export interface RunView extends RunSummary {
   /** Progress of the long step now running (name checks, sending, monitoring). */
   progress: RunProgress | null
   message?: string
+  /** The run that retries this run's failed rows, once there is one: "Retry failed rows" opens it. */
+  retriedBy?: string
 }
 
 export interface RunProgress {

@@ -121,8 +121,9 @@ export const CHARGE_ERROR_TABLE: Readonly<Record<string, Omit<ChargeExplanation,
     next: 'Look at the verified result below; do not charge again.',
   },
   'Duplicate payment reference': {
-    meaning: 'This reference was already used for an earlier payment. Nothing was charged by this request.',
-    next: 'Check the earlier payment; to charge again, use a new reference.',
+    meaning:
+      'The service already holds a payment under this reference, so this request charged nothing more. The desk verified that payment by its reference: the result below is what the service holds.',
+    next: 'Look at the verified result below; do not charge again unless it shows the payment you meant was not made.',
   },
   'Authorization is not required for this transaction': {
     meaning: 'This charge needs no further step.',

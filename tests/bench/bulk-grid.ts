@@ -52,9 +52,10 @@ async function writeRun(userDataDir: string): Promise<void> {
     stage: 'review',
     batches: [],
   }
-  await store.createFolder(RUN_ID, state.storedFile, bytes, state.fileSha256)
-  await store.saveRows(RUN_ID, rows)
-  await store.saveState(state)
+  await store.createRun(
+    { state, rows },
+    { bytes, mapping: { file: state.fileName, sheet: state.sheet, header: state.header } },
+  )
 }
 
 /** Scrolls the grid to the end, a step per animation frame; records frame times and long tasks. */

@@ -118,15 +118,26 @@ test('a messy sheet goes from import to paid, failed rows are retried, and the r
   for (const bytes of Object.values(zip)) expect(strFromU8(bytes)).not.toContain(credentials.secretKey)
 
   // Retry the failed row: a new run with a derived reference, fixed and sent.
+  const originalId = (await page.getByTestId('bulk-run-id').textContent())!.trim()
   await page.getByTestId('bulk-retry').click()
   await page.getByTestId('bulk-retry-confirm').click()
   await expect(page.getByTestId('bulk-review')).toBeVisible()
+  const retryId = (await page.getByTestId('bulk-run-id').textContent())!.trim()
+  expect(retryId).not.toBe(originalId)
   await expect(page.getByTestId('bulk-review-rows')).toHaveText('1')
   await expect(page.getByTestId('bulk-one-row')).toContainText('at least two rows')
   await expect(page.getByTestId('bulk-submit')).toBeDisabled()
   await expect(page.getByTestId('bulk-row-8').locator('[data-field="reference"]')).toHaveText(/-R1$/)
 
   // The runs list shows both runs.
+  await page.getByTestId('bulk-back').click()
+  await expect(page.getByTestId('bulk-runs').locator('tbody tr')).toHaveCount(2)
+
+  // A run is retried once: the original now offers its retry run, never a second one.
+  await page.getByTestId(`bulk-open-run-${originalId}`).click()
+  await expect(page.getByTestId('bulk-retry')).toHaveCount(0)
+  await page.getByTestId('bulk-open-retry').click()
+  await expect(page.getByTestId('bulk-run-id')).toHaveText(retryId)
   await page.getByTestId('bulk-back').click()
   await expect(page.getByTestId('bulk-runs').locator('tbody tr')).toHaveCount(2)
 })

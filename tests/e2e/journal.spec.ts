@@ -116,6 +116,10 @@ test('what start-up reconciliation found is shown once, and again in Settings', 
     await expect(row.getByTestId('reconciliation-change')).toHaveText(/recorded\s*→\s*unknown/)
     await expect(row).toContainText('The payments service has no payout with this reference')
     await expect(notice).toContainText('Nothing was sent again')
+    await expect(notice).toContainText('The service never received payout e2e-left-open: you may send it again')
+    await expect(row.getByTestId('reconciliation-follow-up')).toHaveText(
+      'You may send it again, with the same reference.',
+    )
     await page.screenshot({ path: join(__dirname, 'screenshots', 'reconciliation-notice.png'), fullPage: true })
 
     await notice.getByRole('button', { name: /close/i }).click()

@@ -6,6 +6,7 @@
 import type { EventName, EventPayload } from '../../../shared/ipc/contract'
 import type { DesktopAdapters } from '../adapters/desktop'
 import type { PaymentsApi } from './api'
+import type { Checkpoints } from './checkpoints'
 import type { Journal } from './journal/journal'
 import type { Reconciler } from './journal/reconciler'
 import type { AppLog } from './log/redacting-log'
@@ -32,4 +33,6 @@ export interface ServiceContext {
   desktop: DesktopAdapters
   /** The clock, injectable for tests. */
   now(): Date
+  /** Crash tests' kill points (checkpoints.ts); absent in the app. */
+  checkpoint?: Checkpoints
 }

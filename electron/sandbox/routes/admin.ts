@@ -22,6 +22,22 @@ export const adminRoutes: Route[] = [
     },
   },
   {
+    // The faults not yet used up, so a test can wait until a request has reached one.
+    method: 'GET',
+    pattern: '/__sandbox/faults',
+    handler: (_request, context) =>
+      success(
+        'Faults',
+        context.faults.pending().map((rule) => ({
+          path: rule.path,
+          kind: rule.kind,
+          status: rule.status,
+          ms: rule.ms,
+          count: rule.remaining,
+        })),
+      ),
+  },
+  {
     method: 'DELETE',
     pattern: '/__sandbox/faults',
     handler: (_request, context) => {

@@ -4,11 +4,11 @@ import { CURRENCY_COUNTRY, PAYOUT_CURRENCIES, banksOf } from '../catalog'
 import { formatIsoDate } from '../dates'
 import { payoutFee } from '../fees'
 import { paginate } from '../paging'
-import { conflict, invalidData, notFound, rejected, success } from '../replies'
+import { SandboxRejection, conflict, invalidData, notFound, rejected, success } from '../replies'
 import type { Route, SandboxContext } from '../routing'
 import { decidePayoutOutcome, type BatchRecord, type PayoutRecord } from '../state'
 import { FieldErrors, isObject, requireObjectBody } from '../validation'
-import { INSUFFICIENT_BALANCE } from './payouts'
+import { DUPLICATE_PAYOUT_REFERENCE, INSUFFICIENT_BALANCE } from './payouts'
 
 export const DUPLICATE_BATCH_REFERENCE = 'Duplicate batch reference'
 
@@ -23,7 +23,22 @@ interface BulkItemInput {
   metadata: Record<string, unknown> | null
 }
 
-function validateBulk(body: Record<string, unknown>, context: SandboxContext) {
+/**
+ * Item references another payout already holds: the batch is refused as a duplicate (409, as a
+ * single payout with a used reference is), naming each item, and nothing of it is created.
+ */
+function usedItemReferences(body: Record<string, unknown>, context: SandboxContext): Record<string, string> {
+  const used: Record<string, string> = {}
+  if (!Array.isArray(body.payouts)) return used
+  body.payouts.forEach((raw: unknown, index) => {
+    const reference = isObject(raw) ? raw.reference : undefined
+    if (typeof reference === 'string' && context.state.payouts.has(reference))
+      used[`payouts[${index}].reference`] = 'was already used by another payout'
+  })
+  return used
+}
+
+function validateBulk(body: Record<string, unknown>) {
   const errors = new FieldErrors()
   const batchReference = errors.string(body, 'batch_reference', 'batch_reference', { min: 5, max: 50 })
   const description = errors.string(body, 'description', 'description', { required: false, max: 255 }) ?? ''
@@ -45,8 +60,6 @@ function validateBulk(body: Record<string, unknown>, context: SandboxContext) {
       if (reference !== undefined) {
         const first = seen.get(reference)
         if (first !== undefined) errors.add(`${at}.reference`, `duplicates payouts[${first}].reference`)
-        else if (context.state.payouts.has(reference))
-          errors.add(`${at}.reference`, 'was already used by another payout')
         else seen.set(reference, index)
       }
       const amountMinor = errors.amount(raw, 'amount', `${at}.amount`)
@@ -98,7 +111,9 @@ function initiate(body: Record<string, unknown>, context: SandboxContext): Batch
   // be told it is a duplicate rather than that its items were already used.
   if (typeof body.batch_reference === 'string' && state.batches.has(body.batch_reference))
     throw conflict(DUPLICATE_BATCH_REFERENCE)
-  const input = validateBulk(body, context)
+  const used = usedItemReferences(body, context)
+  if (Object.keys(used).length > 0) throw new SandboxRejection(409, DUPLICATE_PAYOUT_REFERENCE, used)
+  const input = validateBulk(body)
   // merchant_bears_cost true: the merchant pays amount + fee; false: the fee comes out of what the
   // recipient receives, so only the amounts are charged to the balance.
   const priced = input.items.map((item) => {

@@ -9,6 +9,7 @@ import type { Route, SandboxContext } from '../routing'
 import type { CardholderRecord, CardRecord } from '../state'
 import { FieldErrors, requireObjectBody } from '../validation'
 
+export const DUPLICATE_CARD_REFERENCE = 'Duplicate card reference'
 export const INSUFFICIENT_ISSUING_BALANCE = 'Insufficient issuing balance'
 export const IDENTITY_TYPES = ['nin', 'voters_card', 'drivers_license', 'passport'] as const
 const CARD_STATUSES = ['active', 'terminated', 'pending', 'deactivated', 'expired'] as const
@@ -123,7 +124,7 @@ function createCard(body: Record<string, unknown>, context: SandboxContext): Car
   errors.throwIfAny()
   if (!currency || !holderReference || !reference) throw invalidData(errors.details)
   if (!state.cardholders.has(holderReference)) throw notFound('Cardholder not found')
-  if (state.cards.has(reference)) throw conflict('Duplicate card reference')
+  if (state.cards.has(reference)) throw conflict(DUPLICATE_CARD_REFERENCE)
   if (state.issuingBalanceMinor < CARD_ISSUING_FEE_MINOR) throw rejected(INSUFFICIENT_ISSUING_BALANCE)
   state.issuingBalanceMinor -= CARD_ISSUING_FEE_MINOR
 

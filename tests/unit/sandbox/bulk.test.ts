@@ -182,14 +182,18 @@ describe('bulk payout', () => {
     const dupInside = await t.api(
       'POST',
       BULK,
-      batch('batch-006', [item('same-ref-1', 10), item('same-ref-1', 20), item('fifty-000', 1)]),
+      batch('batch-006', [item('same-ref-1', 10), item('same-ref-1', 20), item('fresh-ref-9', 1)]),
     )
-    expect(dupInside.body).toEqual(
-      invalid({
-        'payouts[1].reference': 'duplicates payouts[0].reference',
-        'payouts[2].reference': 'was already used by another payout',
-      }),
-    )
+    expect(dupInside.body).toEqual(invalid({ 'payouts[1].reference': 'duplicates payouts[0].reference' }))
+    // An item reference another payout holds is a duplicate, like a single payout's (409), naming the item.
+    const used = await t.api('POST', BULK, batch('batch-006b', [item('new-ref-01', 10), item('fifty-000', 1)]))
+    expect(used.status).toBe(409)
+    expect(used.body).toEqual({
+      status: false,
+      message: 'Duplicate payout reference',
+      data: { 'payouts[1].reference': 'was already used by another payout' },
+    })
+    expect((await t.api('GET', '/api/v1/transactions/new-ref-01')).status).toBe(404)
     const unknownBank = await t.api(
       'POST',
       BULK,

@@ -91,6 +91,8 @@ describe('sandbox CLI', () => {
       admin: false,
       host: '::1',
     })
+    expect(parseCliArguments(['--state-file', '/tmp/sandbox-state.jsonl']).stateFile).toBe('/tmp/sandbox-state.jsonl')
+    expect(() => parseCliArguments(['--state-file', ' '])).toThrow('--state-file must not be empty')
     expect(() => parseCliArguments(['--port', '70000'])).toThrow(
       '--port must be an integer from 0 to 65535, got "70000"',
     )

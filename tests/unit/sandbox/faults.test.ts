@@ -13,6 +13,15 @@ const payout = (reference: string) => ({
   },
 })
 
+/** Polls `check` until it holds (the condition a test waits for, never a fixed sleep). */
+async function waitUntil(check: () => Promise<boolean>, deadlineMs = 10_000): Promise<void> {
+  const deadline = Date.now() + deadlineMs
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('timed out waiting for the condition')
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+}
+
 let t: TestSandbox
 beforeEach(async () => {
   // A long delay: the after-accept payout must still be processing when verified on a slow machine.
@@ -59,12 +68,17 @@ describe('fault injection', () => {
       t.api('GET', '/merchant/api/v1/misc/banks', undefined, { signal: AbortSignal.timeout(300) }),
     ).rejects.toThrow()
     expect(Date.now() - started).toBeLessThan(5000)
-    // A second request stuck on an open connection must not hold close() open either.
+    // A second request stuck on an open connection must not hold close() open either. It is
+    // stuck once the server has taken its hang fault: wait for that, not for a fixed time.
     await inject({ path: '/merchant/api/v1/misc', kind: 'hang' })
     const stuck = fetch(`${t.sandbox.url}/merchant/api/v1/misc/banks`, {
       headers: { authorization: 'Bearer sk_test_unit' },
     }).catch((e: unknown) => e)
-    await new Promise((resolve) => setTimeout(resolve, 100))
+    await waitUntil(async () => (await t.api('GET', '/__sandbox/faults')).body.data.length === 0)
+    let settled = false
+    void stuck.then(() => (settled = true))
+    await Promise.resolve()
+    expect(settled).toBe(false)
     await t.close()
     expect(await stuck).toBeInstanceOf(Error)
   })
@@ -104,6 +118,59 @@ describe('fault injection', () => {
     expect(answer.body.data.length).toBeGreaterThan(0)
   })
 
+  it('duplicate: performs the request, then answers 409 with the duplicate-reference message of its endpoint', async () => {
+    await inject({ path: DISBURSE, kind: 'duplicate' })
+    const answer = await t.api('POST', DISBURSE, payout('fault-0201'))
+    expect(answer.status).toBe(409)
+    expect(answer.body).toEqual({ status: false, message: 'Duplicate payout reference', data: {} })
+    expect((await t.api('GET', '/merchant/api/v1/transactions/fault-0201')).body.data).toMatchObject({
+      reference: 'fault-0201',
+      status: 'processing',
+    })
+    // A request that is refused on its own merits keeps its own answer.
+    await inject({ path: DISBURSE, kind: 'duplicate' })
+    const refused = await t.api('POST', DISBURSE, { ...payout('fault-0202'), destination: {} })
+    expect(refused.status).toBe(400)
+    // A read is served as it is.
+    await inject({ path: '/merchant/api/v1/transactions/', kind: 'duplicate' })
+    expect((await t.api('GET', '/merchant/api/v1/transactions/fault-0201')).status).toBe(200)
+  })
+
+  it('bank-down: the payouts of the request fail when they settle with the bank’s reason; the next ones pay', async () => {
+    // Its own simulator on a fake clock, so settling is exact.
+    const own = await startTestSandbox({ settleMs: 1000 })
+    try {
+      expect((await own.api('POST', '/__sandbox/faults', { path: DISBURSE, kind: 'bank-down' })).status).toBe(200)
+      expect((await own.api('POST', DISBURSE, payout('fault-0301'))).status).toBe(200)
+      expect((await own.api('POST', DISBURSE, payout('fault-0302'))).status).toBe(200)
+      own.clock.advance(1000)
+      expect((await own.api('GET', '/merchant/api/v1/transactions/fault-0301')).body.data).toMatchObject({
+        status: 'failed',
+        message: 'Beneficiary bank is unavailable',
+      })
+      expect((await own.api('GET', '/merchant/api/v1/transactions/fault-0302')).body.data).toMatchObject({
+        status: 'success',
+      })
+      // The money of the failed payout came back: only the second (100.00 + 1.00 fee) left.
+      expect((await own.api('GET', '/__sandbox/balances')).body.data.NGN).toBe('9999899.00')
+    } finally {
+      await own.close()
+    }
+  })
+
+  it('lists the faults still waiting, with the uses each has left', async () => {
+    await inject({ path: DISBURSE, kind: 'before-accept', status: 500, count: 2 })
+    expect((await t.api('GET', '/__sandbox/faults')).body.data).toEqual([
+      { path: DISBURSE, kind: 'before-accept', status: 500, ms: 200, count: 2 },
+    ])
+    await t.api('POST', DISBURSE, payout('fault-0401'))
+    expect((await t.api('GET', '/__sandbox/faults')).body.data).toEqual([
+      { path: DISBURSE, kind: 'before-accept', status: 500, ms: 200, count: 1 },
+    ])
+    await t.api('POST', DISBURSE, payout('fault-0401'))
+    expect((await t.api('GET', '/__sandbox/faults')).body.data).toEqual([])
+  })
+
   it('DELETE clears faults, reset restores the seeded state, and bad fault bodies are refused', async () => {
     await inject({ path: DISBURSE, kind: 'before-accept', status: 500, count: 5 })
     expect((await t.api('DELETE', '/__sandbox/faults')).body).toEqual({
@@ -120,7 +187,7 @@ describe('fault injection', () => {
     expect(bad.body).toEqual(
       invalid({
         path: 'must start with /',
-        kind: 'must be one of: after-accept, before-accept, hang, reset, rate-limit, not-json, latency',
+        kind: 'must be one of: after-accept, before-accept, hang, reset, rate-limit, not-json, latency, duplicate, bank-down',
         count: 'must be an integer from 1 to 10000',
       }),
     )

@@ -95,6 +95,20 @@ describe('simulator state file', () => {
     expect(next.pan).not.toBe(before.card.pan)
   })
 
+  it('a payout failed by the bank-down fault fails again after a restart, with the same reason', async () => {
+    const first = await restart()
+    await first.api('POST', '/__sandbox/faults', { path: '/merchant/api/v1/transactions/disburse', kind: 'bank-down' })
+    await first.api('POST', '/merchant/api/v1/transactions/disburse', payout('REF-DOWN-1', '0123456789'))
+    await first.api('POST', '/merchant/api/v1/transactions/disburse', payout('REF-DOWN-2', '0123456789'))
+    const second = await restart()
+    second.clock.advance(5_000)
+    expect((await second.api('GET', '/merchant/api/v1/transactions/REF-DOWN-1')).body.data).toMatchObject({
+      status: 'failed',
+      message: 'Beneficiary bank is unavailable',
+    })
+    expect((await second.api('GET', '/merchant/api/v1/transactions/REF-DOWN-2')).body.data.status).toBe('success')
+  })
+
   it('never keeps the identity image, and never a card number in the clear', async () => {
     const first = await restart()
     await first.api('POST', '/api/v1/cardholders', {

@@ -61,11 +61,33 @@ export const batchPayoutSchema = z.object({
   currency: z.string().nullish(),
   batch_reference: z.string().nullish(),
 })
+/** The paging block (spec 2.16's shape, which 4.3 repeats): total_items, page_size, current, count. */
+export const pagingSchema = z.object({
+  total_items: z.number().int().nonnegative().optional(),
+  page_size: z.number().int().nonnegative().optional(),
+  current: z.number().int(),
+  count: z.number().int(),
+})
 export const batchPayoutPageSchema = z.object({
   data: z.array(batchPayoutSchema),
-  paging: z.object({ total_items: z.number().int().optional(), current: z.number().int(), count: z.number().int() }),
+  paging: pagingSchema,
 })
 export type BatchPayout = z.infer<typeof batchPayoutSchema>
+export type Paging = z.infer<typeof pagingSchema>
+
+/**
+ * Whether the listing has a page after the one just read. The spec names `count` without saying
+ * whether it counts pages or the items of this page, so it is not relied on: the items in all
+ * (`total_items`) and the page size say it; without them, a page as full as asked may have more.
+ */
+export function hasNextPage(paging: Paging, received: number, asked: number): boolean {
+  if (received === 0) return false
+  if (paging.total_items !== undefined) {
+    const size = paging.page_size && paging.page_size > 0 ? paging.page_size : asked
+    return paging.current * size < paging.total_items
+  }
+  return received >= asked
+}
 export type BatchPayoutPage = z.infer<typeof batchPayoutPageSchema>
 
 /** 2.12, single-transaction form: fee, trace_id (on success) and message. */

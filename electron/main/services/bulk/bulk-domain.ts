@@ -1,14 +1,17 @@
 /** The bulk channels, served from the services of this folder. */
 import { randomBytes } from 'node:crypto'
 import { basename, join } from 'node:path'
+import { existsSync } from 'node:fs'
 import { readFile, writeFile } from 'node:fs/promises'
 import { isFileError } from '../../../../shared/bulk/import-rows'
 import type { BulkWorkbookSummary } from '../../../../shared/domain/bulk'
+import type { RunView } from '../../../../shared/domain/bulk-run'
 import type { ExportResult } from '../../../../shared/domain/export'
 import type { BulkOpened } from '../../../../shared/ipc/channels/bulk'
 import type { bulkChannels } from '../../../../shared/ipc/channels/bulk'
 import { AppFailure } from '../../../../shared/result'
 import type { DomainService } from '../domain-service'
+import { InFlight } from '../sending/in-flight'
 import type { ServiceContext } from '../service-context'
 import { createBulkImportService } from './import/import-service'
 import { bulkBatchVerifier } from './run/batch-sender'
@@ -41,6 +44,7 @@ export function createBulkRunService(context: ServiceContext, options: BulkDomai
     notify: (notice) => context.desktop.notifier.notify(notice),
     now: () => context.now(),
     log: context.log,
+    ...(context.checkpoint ? { checkpoint: context.checkpoint } : {}),
     ...(options.pollMs ? { pollMs: options.pollMs } : {}),
   })
 }
@@ -52,13 +56,21 @@ export interface BulkDomain extends DomainService<keyof typeof bulkChannels> {
 
 export function createBulkDomain(context: ServiceContext): BulkDomain {
   const runs = createBulkRunService(context, { pollMs: 1000 })
+  // A batch the service never received is sent again by its run when runs resume, same references.
+  const runsFolder = join(context.userDataDir, RUNS_FOLDER)
   context.reconciler.register(
     'bulk_batch',
     bulkBatchVerifier(async (profileId) => (await context.apiFor(profileId)).api.bulk),
+    (movement) =>
+      movement.runId && existsSync(join(runsFolder, movement.runId, 'state.json')) ? 'sent_again' : undefined,
   )
-  // Runs are loaded when the domain starts (after start-up reconciliation); until then, wait.
+  // Runs are loaded and resumed only once the domain starts, after start-up reconciliation: a
+  // run resumed earlier would send while the reconciler verifies the same batches, and a finding
+  // of the reconciler made before an acceptance could land after it. Every channel waits for that.
+  let started: () => void = () => undefined
+  const startedUp = new Promise<void>((resolve) => (started = resolve))
   let loaded: Promise<void> | null = null
-  const ready = () => (loaded ??= runs.resumeAll())
+  const ready = () => (loaded ??= startedUp.then(() => runs.resumeAll()))
 
   /** The report as XLSX or CSV through the export writer every screen uses (Summary sheet, injection neutralised). */
   async function saveReport(runId: string, format: 'xlsx' | 'csv'): Promise<ExportResult> {
@@ -100,6 +112,9 @@ export function createBulkDomain(context: ServiceContext): BulkDomain {
   // Files opened or dropped, held until they are imported (or the app quits).
   const imports = createBulkImportService(context.userDataDir)
   const opened = new Map<string, { name: string; bytes: Uint8Array; summary: BulkWorkbookSummary }>()
+  const importing = new InFlight<RunView>()
+  /** The run each import made, by import id (a few kept, like the open files). */
+  const imported = new Map<string, string>()
 
   async function inspect(name: string, bytes: Uint8Array): Promise<BulkOpened> {
     const summary = await imports.inspectWorkbook({ name, bytes })
@@ -107,6 +122,7 @@ export function createBulkDomain(context: ServiceContext): BulkDomain {
     const importId = randomBytes(16).toString('hex')
     // Only the latest few files are kept in memory.
     if (opened.size >= 4) opened.delete(opened.keys().next().value!)
+    if (imported.size >= 16) imported.delete(imported.keys().next().value!)
     opened.set(importId, { name, bytes, summary })
     return { importId, summary }
   }
@@ -132,24 +148,31 @@ export function createBulkDomain(context: ServiceContext): BulkDomain {
         return path ? inspectFile(path) : null
       },
       'bulk:drop': async ({ file }) => inspectFile(await context.desktop.files.pathOf(file, SHEET_FILES)),
-      'bulk:import': async ({ importId, sheet, headerRow, mapping, currency }) => {
-        await ready()
-        const file = opened.get(importId)
-        if (!file) throw new AppFailure('not_found', 'This file is no longer open; open it again.')
-        const result = await imports.importSheet(
-          { name: file.name, bytes: file.bytes },
-          { sheet, headerRow, mapping, currency },
-        )
-        if (isFileError(result)) throw new AppFailure('bad_request', `${result.file}: ${result.fileError.message}`)
-        // The confirmed mapping is remembered for this header layout, and applied next time.
-        const headers = file.summary.sheets
-          .find((s) => s.name === sheet)
-          ?.preview.find((r) => r.row === headerRow)?.cells
-        if (headers) await imports.rememberMapping(headers, mapping)
-        const view = await runs.create({ result, bytes: file.bytes, currency })
-        opened.delete(importId)
-        return view
-      },
+      // One import makes one run: a second Import of the same opened file (a double click, or a
+      // click once the first is done) is answered with that run.
+      'bulk:import': ({ importId, sheet, headerRow, mapping, currency }) =>
+        importing.run(importId, async () => {
+          await ready()
+          const made = imported.get(importId)
+          if (made) return runs.view(made)
+          const file = opened.get(importId)
+          if (!file) throw new AppFailure('not_found', 'This file is no longer open; open it again.')
+          const result = await imports.importSheet(
+            { name: file.name, bytes: file.bytes },
+            { sheet, headerRow, mapping, currency },
+          )
+          if (isFileError(result)) throw new AppFailure('bad_request', `${result.file}: ${result.fileError.message}`)
+          context.checkpoint?.('import:sheet-read')
+          // The confirmed mapping is remembered for this header layout, and applied next time.
+          const headers = file.summary.sheets
+            .find((s) => s.name === sheet)
+            ?.preview.find((r) => r.row === headerRow)?.cells
+          if (headers) await imports.rememberMapping(headers, mapping)
+          const view = await runs.create({ result, bytes: file.bytes, currency })
+          opened.delete(importId)
+          imported.set(importId, view.id)
+          return view
+        }),
       'bulk:runs': async () => (await ready(), runs.list()),
       'bulk:run': async ({ runId }) => (await ready(), runs.view(runId)),
       'bulk:rows': async ({ runId, offset = 0, limit }) => {
@@ -181,7 +204,10 @@ export function createBulkDomain(context: ServiceContext): BulkDomain {
       'bulk:exportEvidence': ({ runId }) => saveEvidence(runId),
     },
     loadedRuns: async () => (await ready(), runs),
-    start: () => void ready().catch((error: unknown) => context.log.error('Bulk runs could not be resumed', error)),
+    start: () => {
+      started()
+      void ready().catch((error: unknown) => context.log.error('Bulk runs could not be resumed', error))
+    },
     close: () => runs.close(),
   }
 }

@@ -13,6 +13,8 @@ import { AppFailure } from '../../../../shared/result'
 import type { CardRequest } from '../api/cards'
 import { ApiFailure } from '../api/payments-client'
 import type { VerifiedOutcome, Verifier } from '../journal/reconciler'
+import { InFlight } from '../sending/in-flight'
+import { checkpointHooks, sendMoney } from '../sending/send-policy'
 import type { ServiceContext } from '../service-context'
 import type { CardholderStore } from './cardholder-store'
 
@@ -22,6 +24,8 @@ export interface CardIssuingOptions {
   /** First wait between two looks at a pending card; it grows to `maxPollIntervalMs`. */
   pollIntervalMs?: number
   maxPollIntervalMs?: number
+  /** Waiting out a 429 before the same request goes again (tests make it instant). */
+  sleep?: (ms: number) => Promise<void>
 }
 
 export interface CardIssuing {
@@ -120,31 +124,46 @@ export function createCardIssuing(
         data: { holder_name: holderName },
       }),
     )
-    try {
-      const answer = await api.cards.create(body)
-      const active = answer.status !== 'pending'
-      const after = await context.journal.append(movement.reference, {
-        state: active ? 'success' : 'processing',
-        note: active ? `The card is ${answer.status}.` : 'Accepted: the card is pending.',
-        data: { card_status: answer.status },
-      })
-      if (!active) schedulePoll(movement.reference, 0)
-      else announceActive(after)
-      return changed(after)
-    } catch (error) {
-      if (!(error instanceof ApiFailure)) throw error
-      if (error.ambiguous || error.message === 'Duplicate card reference') {
+    const outcome = await sendMoney(() => api.cards.create(body), {
+      reference: movement.reference,
+      note: (text) => context.journal.append(movement.reference, { note: text }),
+      hooks: checkpointHooks(context.checkpoint),
+      sleep: options.sleep,
+    })
+    switch (outcome.kind) {
+      case 'accepted': {
+        const answer = outcome.answer
+        const active = answer.status !== 'pending'
+        const after = await context.journal.append(movement.reference, {
+          state: active ? 'success' : 'processing',
+          note: active ? `The card is ${answer.status}.` : 'Accepted: the card is pending.',
+          data: { card_status: answer.status },
+        })
+        if (!active) schedulePoll(movement.reference, 0)
+        else announceActive(after)
+        return changed(after)
+      }
+      case 'exists':
+      case 'unknown': {
         // The card may exist: look it up by its reference before anything else.
-        await context.journal.append(movement.reference, { state: 'unknown', note: error.message })
+        await context.journal.append(movement.reference, { state: 'unknown', note: outcome.reason })
         const verified = await context.reconciler.verifyOne(movement.reference)
         if (verified.state === 'processing') schedulePoll(movement.reference, 0)
         if (verified.state === 'success') announceActive(verified)
         return changed(verified)
       }
-      // Refused, or never left (refused connection, rate limit, bad key): nothing was issued.
-      const plain = error.code === 'rejected' ? refusalMessage(error.message) : error.message
-      changed(await context.journal.append(movement.reference, { state: 'failed', note: plain }))
-      throw new AppFailure(error.code, plain, error.code === 'rejected' ? error.details : undefined)
+      case 'refused': {
+        // Refused, or never taken (refused connection, rate limits, bad key): nothing was issued.
+        const failure = outcome.failure
+        const plain =
+          failure?.code === 'rejected' && !outcome.notTakenYet ? refusalMessage(failure.message) : outcome.reason
+        changed(await context.journal.append(movement.reference, { state: 'failed', note: plain }))
+        throw new AppFailure(
+          failure?.code ?? 'rejected',
+          plain,
+          failure?.code === 'rejected' ? failure.details : undefined,
+        )
+      }
     }
   }
 
@@ -193,50 +212,61 @@ export function createCardIssuing(
     }
   }
 
+  const issuing = new InFlight<CardIssue>()
+  const sendingAgain = new InFlight<CardIssue>()
+
+  async function issueOnce(holderReference: string, brand?: CardBrand): Promise<CardIssue> {
+    const holder = await holders.find(holderReference)
+    if (!holder) {
+      throw new AppFailure('not_found', 'Choose a cardholder created on this desk.')
+    }
+    const { profileId, mode } = await context.apiFor()
+    const body: CardRequest = {
+      currency: CARD_CURRENCY,
+      card_holder_reference: holderReference,
+      reference: newCardReference(),
+      type: 'virtual',
+      brand: brand ?? DEFAULT_CARD_BRAND,
+    }
+    const recorded = await context.journal.record({
+      reference: body.reference,
+      kind: 'card_issue',
+      profileId,
+      mode,
+      request: { ...body },
+    })
+    return send(recorded, 'Sent to the payments service.', `${holder.firstName} ${holder.lastName}`)
+  }
+
+  async function sendAgainOnce(reference: string): Promise<CardIssue> {
+    issueOf(reference)
+    // Ask once more right before sending: only a card still absent may be sent again.
+    const verified = await context.reconciler.verifyOne(reference)
+    if (verified.state !== 'unknown' || verified.lastVerification !== 'absent') {
+      if (verified.state === 'processing') schedulePoll(reference, 0)
+      const view = changed(verified)
+      if (verified.state === 'unknown') {
+        throw new AppFailure(
+          'outcome_unknown',
+          'The card could not be verified yet, so it is not sent again. Try again shortly.',
+        )
+      }
+      return view
+    }
+    return send(
+      verified,
+      'Sent again with the same reference: verification found no card.',
+      cardIssueView(verified).holderName,
+    )
+  }
+
   return {
     verifier,
-    async issue(holderReference, brand) {
-      const holder = await holders.find(holderReference)
-      if (!holder) {
-        throw new AppFailure('not_found', 'Choose a cardholder created on this desk.')
-      }
-      const { profileId, mode } = await context.apiFor()
-      const body: CardRequest = {
-        currency: CARD_CURRENCY,
-        card_holder_reference: holderReference,
-        reference: newCardReference(),
-        type: 'virtual',
-        brand: brand ?? DEFAULT_CARD_BRAND,
-      }
-      const recorded = await context.journal.record({
-        reference: body.reference,
-        kind: 'card_issue',
-        profileId,
-        mode,
-        request: { ...body },
-      })
-      return send(recorded, 'Sent to the payments service.', `${holder.firstName} ${holder.lastName}`)
-    },
+    // A second Issue for the same holder and brand while one is under way (a double click) is that one.
+    issue: (holderReference, brand) =>
+      issuing.run(`${holderReference}\u0000${brand ?? DEFAULT_CARD_BRAND}`, () => issueOnce(holderReference, brand)),
     async sendAgain(reference) {
-      issueOf(reference)
-      // Ask once more right before sending: only a card still absent may be sent again.
-      const verified = await context.reconciler.verifyOne(reference)
-      if (verified.state !== 'unknown' || verified.lastVerification !== 'absent') {
-        if (verified.state === 'processing') schedulePoll(reference, 0)
-        const view = changed(verified)
-        if (verified.state === 'unknown') {
-          throw new AppFailure(
-            'outcome_unknown',
-            'The card could not be verified yet, so it is not sent again. Try again shortly.',
-          )
-        }
-        return view
-      }
-      return send(
-        verified,
-        'Sent again with the same reference: verification found no card.',
-        cardIssueView(verified).holderName,
-      )
+      return sendingAgain.run(reference, () => sendAgainOnce(reference))
     },
     async verify(reference) {
       const before = issueOf(reference).state

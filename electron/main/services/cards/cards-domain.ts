@@ -36,7 +36,7 @@ export function createCardDomain(
   const documents = createIdentityDocuments()
   const issuing = createCardIssuing(context, holders, options)
   const secrets = createCardSecrets(context, options)
-  context.reconciler.register('card_issue', issuing.verifier)
+  context.reconciler.register('card_issue', issuing.verifier, 'send_again_offered')
 
   return {
     handlers: {

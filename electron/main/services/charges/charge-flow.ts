@@ -13,7 +13,7 @@ import type {
   ChargeStage,
   MaskedCard,
 } from '../../../../shared/domain/charges'
-import { explainChargeMessage, isNotCausedByRequest } from '../../../../shared/domain/charges'
+import { explainChargeMessage } from '../../../../shared/domain/charges'
 import type { MovementView } from '../../../../shared/domain/journal'
 import type { chargeChannels } from '../../../../shared/ipc/channels/charges'
 import type { AppError } from '../../../../shared/result'
@@ -28,9 +28,12 @@ import {
 import type { AuthWindowOutcome } from '../../adapters/desktop'
 import { THREE_DS_TIMEOUT_MS } from '../../windows/three-ds-outcome'
 import type { ChargeAuthorization, ChargeResponse } from '../api/charges'
-import { ApiFailure } from '../api/payments-client'
+import type { ApiFailure } from '../api/payments-client'
 import type { PaymentsApi } from '../api'
 import { chargeKeyBytes, encryptChargePayload } from '../crypto/charge-encryption'
+import { InFlight } from '../sending/in-flight'
+import { checkpointHooks, sendMoney } from '../sending/send-policy'
+import type { SendOutcome } from '../sending/send-policy'
 import type { ServiceContext } from '../service-context'
 import { prepareCharge } from './charge-request'
 import type { ChargeInput } from './charge-request'
@@ -85,7 +88,10 @@ export interface ChargeFlow {
   settle(): Promise<void>
 }
 
-export function createChargeFlow(context: ServiceContext, options: { threeDsTimeoutMs?: number } = {}): ChargeFlow {
+export function createChargeFlow(
+  context: ServiceContext,
+  options: { threeDsTimeoutMs?: number; sleep?: (ms: number) => Promise<void> } = {},
+): ChargeFlow {
   const sessions = new Map<string, Session>()
   const { journal } = context
 
@@ -203,19 +209,22 @@ export function createChargeFlow(context: ServiceContext, options: { threeDsTime
     publish(session)
   }
 
-  /** A request whose answer we do not have: never failed, verified by reference at once. */
-  async function ambiguous(session: Session, error: ApiFailure, what: string): Promise<void> {
+  /**
+   * A request whose answer we do not have, or whose answer says the service already holds this
+   * reference: never failed, verified by reference at once.
+   */
+  async function ambiguous(session: Session, outcome: { reason: string; failure?: ApiFailure }, what: string) {
     const reference = session.view.reference
     await journal.append(reference, {
       state: 'unknown',
-      note: `${what}: no clear answer (${error.message}); awaiting verification`,
+      note: `${what}: no clear answer (${outcome.reason}); awaiting verification`,
     })
     session.view.explanation =
-      error.code === 'rejected'
-        ? explainChargeMessage(error.message, 'error')
+      outcome.failure?.code === 'rejected'
+        ? explainChargeMessage(outcome.reason, 'error')
         : {
             message: 'No clear answer from the service',
-            meaning: error.message,
+            meaning: outcome.reason,
             next: 'The desk verifies the charge by its reference; the verified result below is what counts. Do not charge again unless it says nothing was charged.',
           }
     await verifyAndShow(session)
@@ -278,60 +287,64 @@ export function createChargeFlow(context: ServiceContext, options: { threeDsTime
     sessions.set(input.reference, session)
     try {
       await journal.append(input.reference, { state: 'sent', note: 'Charge sent (card details encrypted)' })
-      let answer: ChargeResponse
-      try {
-        answer = await api.charges.charge(chargeData)
-      } catch (error) {
-        await afterFailure(session, error, 'Charge')
-        return publish(session)
-      }
-      await follow(session, answer, 'Charge answered')
+      const outcome = await send(input.reference, () => api.charges.charge(chargeData))
+      if (outcome.kind === 'accepted') await follow(session, outcome.answer, 'Charge answered')
+      else await afterFailure(session, outcome, 'Charge')
       return publish(session)
     } finally {
       session.busy = false
     }
   }
 
-  /** A charge or authorize request that did not get a charge answer. */
-  async function afterFailure(session: Session, error: unknown, what: string): Promise<void> {
+  /** A charge or authorize request, through the send policy (intent and "sent" are journaled). */
+  function send<T>(reference: string, request: () => Promise<T>): Promise<SendOutcome<T>> {
+    return sendMoney(request, {
+      reference,
+      note: (text) => journal.append(reference, { note: text }),
+      hooks: checkpointHooks(context.checkpoint),
+      sleep: options.sleep,
+    })
+  }
+
+  /** A charge or authorize request that did not get a charge answer, as the send policy reads it. */
+  async function afterFailure(
+    session: Session,
+    outcome: Exclude<SendOutcome<unknown>, { kind: 'accepted' }>,
+    what: string,
+  ): Promise<void> {
     const reference = session.view.reference
-    if (!(error instanceof ApiFailure)) {
-      // A bug, not an answer: the request may have left, so it is verified like any unknown.
-      context.log.error(`${what} failed unexpectedly`, error instanceof Error ? error.name : 'unknown')
-      await ambiguous(session, new ApiFailure('outcome_unknown', 'the app failed while sending', true), what)
+    if (outcome.kind !== 'refused') {
+      await ambiguous(session, outcome, what)
       return
     }
-    if (error.ambiguous || (error.code === 'rejected' && isNotCausedByRequest(error.message))) {
-      await ambiguous(session, error, what)
-      return
-    }
+    const failure = outcome.failure
+    const refusedByService = failure?.code === 'rejected' && !outcome.notTakenYet
     const appError: AppError = {
-      code: error.code,
-      message: error.message,
-      ...(error.details !== undefined && Object.keys(error.details as object).length
-        ? { details: issuesOf(error.details) }
+      code: failure?.code ?? 'rejected',
+      message: outcome.reason,
+      ...(failure?.details !== undefined && Object.keys(failure.details as object).length
+        ? { details: issuesOf(failure.details) }
         : {}),
     }
     if (what === 'Charge') {
       // Refused before anything was charged (spec 7.3: the request itself was wrong), or never
-      // reached the service at all.
+      // taken by the service at all.
       await journal.append(reference, {
         state: 'failed',
-        note:
-          error.code === 'rejected'
-            ? `Refused by the service: ${error.message}. Nothing was charged by this request.`
-            : `Not taken by the service: ${error.message} Nothing was charged by this request.`,
+        note: refusedByService
+          ? `Refused by the service: ${outcome.reason}. Nothing was charged by this request.`
+          : `Not taken by the service: ${outcome.reason} Nothing was charged by this request.`,
       })
       const stage: ChargeStage = 'refused'
       setStage(session, stage, {
-        ...(error.code === 'rejected' ? { explanation: explainChargeMessage(error.message, 'error') } : {}),
+        ...(refusedByService ? { explanation: explainChargeMessage(outcome.reason, 'error') } : {}),
         error: appError,
       })
       return
     }
     // An authorization refused: the charge exists; show why, then what the service holds now.
-    await journal.append(reference, { note: `${what} refused: ${error.message}` })
-    if (error.code === 'rejected') session.view.explanation = explainChargeMessage(error.message, 'error')
+    await journal.append(reference, { note: `${what} refused: ${outcome.reason}` })
+    if (refusedByService) session.view.explanation = explainChargeMessage(outcome.reason, 'error')
     await verifyAndShow(session)
     if (session.view.stage === 'awaiting_verification' || session.view.stage === 'verifying') {
       session.view.error = appError
@@ -385,14 +398,10 @@ export function createChargeFlow(context: ServiceContext, options: { threeDsTime
       await journal.append(input.reference, { note: `Authorization sent: ${step}` })
       delete session.view.error
       delete session.view.explanation
-      let answer: ChargeResponse
-      try {
-        answer = await session.api.charges.authorize(session.transactionReference, authorization)
-      } catch (error) {
-        await afterFailure(session, error, `Authorization (${step})`)
-        return publish(session)
-      }
-      await follow(session, answer, `Authorization (${step}) answered`)
+      const transaction = session.transactionReference
+      const outcome = await send(input.reference, () => session.api.charges.authorize(transaction, authorization))
+      if (outcome.kind === 'accepted') await follow(session, outcome.answer, `Authorization (${step}) answered`)
+      else await afterFailure(session, outcome, `Authorization (${step})`)
       return publish(session)
     })
   }
@@ -434,8 +443,10 @@ export function createChargeFlow(context: ServiceContext, options: { threeDsTime
     }
   }
 
+  // A second Charge with the same reference while the first is under way (a double click) is that charge.
+  const starting = new InFlight<ChargeSessionView>()
   return {
-    start,
+    start: (input) => starting.run(input.reference, () => start(input)),
     authorize,
     verify,
     sessions: () => [...sessions.values()].map((session) => structuredClone(session.view)).reverse(),

@@ -3,10 +3,10 @@
  * unknown) is verified by its reference with the service, through the verifier its domain
  * registered, and what was found is appended to the journal. Nothing is ever resent here.
  */
-import type { MovementKind, MovementView, Verification } from '../../../../shared/domain/journal'
+import type { MovementKind, MovementView } from '../../../../shared/domain/journal'
 import { OPEN_STATES } from '../../../../shared/domain/journal'
-import type { ReconciliationReport } from '../../../../shared/domain/reconciliation'
-import type { Journal } from './journal'
+import type { AbsentFollowUp, ReconciliationReport } from '../../../../shared/domain/reconciliation'
+import type { Journal, NewEvent } from './journal'
 
 /** What a verification by reference found. */
 export type VerifiedOutcome =
@@ -18,7 +18,15 @@ export type VerifiedOutcome =
 export type Verifier = (movement: MovementView) => Promise<VerifiedOutcome>
 
 export interface Reconciler {
-  register(kind: MovementKind, verifier: Verifier): void
+  /**
+   * `whenAbsent` says what the movement's domain does with one the service never received, so
+   * the report can say it: send it again by itself (bulk batches) or offer it to the user.
+   */
+  register(
+    kind: MovementKind,
+    verifier: Verifier,
+    whenAbsent?: AbsentFollowUp | ((movement: MovementView) => AbsentFollowUp | undefined),
+  ): void
   /** Verifies one open movement now and journals what was found. */
   verifyOne(reference: string): Promise<MovementView>
   /** Verifies every open movement once; safe to call again. */
@@ -28,6 +36,7 @@ export interface Reconciler {
 
 export function createReconciler(journal: Journal, onReport?: (report: ReconciliationReport) => void): Reconciler {
   const verifiers = new Map<MovementKind, Verifier>()
+  const followUps = new Map<MovementKind, (movement: MovementView) => AbsentFollowUp | undefined>()
   let last: ReconciliationReport | null = null
   let running: Promise<ReconciliationReport> | null = null
 
@@ -43,10 +52,14 @@ export function createReconciler(journal: Journal, onReport?: (report: Reconcili
     } catch (error) {
       outcome = { found: 'unknown', note: `Verification could not finish: ${(error as Error).message}` }
     }
-    // The movement's own poller may have finished it while we asked: its answer stands.
+    // The journal moved on while we asked (the movement's own poller finished it, its run sent or
+    // accepted it): what was found before that is stale, and the later record stands.
     const now = journal.get(reference)
-    if (!now || !OPEN_STATES.includes(now.state)) return now ?? movement
-    return journal.append(reference, eventOf(now, outcome))
+    if (!now || now.timeline.at(-1)?.seq !== movement.timeline.at(-1)?.seq) return now ?? movement
+    const event = eventOfFinding(now, outcome)
+    // The same finding as last time (a restart, a second look) is not written again.
+    if (repeatsLastFinding(now, event)) return now
+    return journal.append(reference, event)
   }
 
   async function runOnce(): Promise<ReconciliationReport> {
@@ -58,6 +71,8 @@ export function createReconciler(journal: Journal, onReport?: (report: Reconcili
       const before = movement.state
       try {
         const after = await verifyOne(movement.reference)
+        const absent = after.state === 'unknown' && after.lastVerification === 'absent'
+        const followUp = absent ? followUps.get(movement.kind)?.(after) : undefined
         items.push({
           reference: movement.reference,
           kind: movement.kind,
@@ -65,6 +80,7 @@ export function createReconciler(journal: Journal, onReport?: (report: Reconcili
           after: after.state,
           note: after.timeline.at(-1)?.note ?? '',
           ...(after.lastVerification ? { verification: after.lastVerification } : {}),
+          ...(followUp ? { followUp } : {}),
         })
       } catch (error) {
         // One movement that cannot be journaled must not hide what the others found.
@@ -84,7 +100,10 @@ export function createReconciler(journal: Journal, onReport?: (report: Reconcili
   }
 
   return {
-    register: (kind, verifier) => void verifiers.set(kind, verifier),
+    register(kind, verifier, whenAbsent) {
+      verifiers.set(kind, verifier)
+      if (whenAbsent) followUps.set(kind, typeof whenAbsent === 'function' ? whenAbsent : () => whenAbsent)
+    },
     verifyOne,
     run() {
       running ??= runOnce().finally(() => {
@@ -96,10 +115,26 @@ export function createReconciler(journal: Journal, onReport?: (report: Reconcili
   }
 }
 
-function eventOf(
-  movement: MovementView,
-  outcome: VerifiedOutcome,
-): { state?: MovementView['state']; note: string; verification?: Verification; data?: Record<string, unknown> } {
+/**
+ * Whether `event` says nothing the last record does not: the same note, the same verification
+ * and no change of state. The timeline gets one entry per finding, not one per look.
+ */
+export function repeatsLastFinding(movement: MovementView, event: NewEvent): boolean {
+  const last = movement.timeline.at(-1)
+  if (!last) return false
+  return (
+    (event.state === undefined || event.state === movement.state) &&
+    event.note === last.note &&
+    event.verification === last.verification
+  )
+}
+
+/**
+ * The journal event for what a verification by reference found. Every verifier's finding is
+ * written this way (here at start-up, by the payout watcher, on "Verify now"), so a finding
+ * repeated by another of them is recognised as the same.
+ */
+export function eventOfFinding(movement: MovementView, outcome: VerifiedOutcome): NewEvent {
   switch (outcome.found) {
     case 'success':
     case 'failed':
@@ -119,6 +154,10 @@ function eventOf(
         verification: 'absent',
       }
     case 'unknown':
-      return { ...(movement.state === 'sent' ? { state: 'unknown' as const } : {}), note: outcome.note }
+      // Sent (or perhaps sent) and nobody can say yet: unknown, and followed until someone can.
+      return {
+        ...(movement.state === 'sent' || movement.state === 'recorded' ? { state: 'unknown' as const } : {}),
+        note: outcome.note,
+      }
   }
 }

@@ -1,13 +1,15 @@
 /**
  * Follows open payouts until they end, since a desktop app receives no webhooks: each one is
- * verified by reference with backoff (1 s, 2 s, 4 s ... capped at 15 s) and what changed is journaled.
- * An unknown payout found absent stops here and waits for the user's "Send again"; success or
- * failure ends the watch and is announced. Timers are cancelled on close.
+ * verified by reference with backoff (1 s, 2 s, 4 s ... capped at 15 s), after a restart too, and
+ * each new finding is journaled once (a finding equal to the last is not written again). An
+ * unknown payout found absent is still followed (it is shown "Unknown — verifying", and the service
+ * may yet report it) while "Send again" is offered; success or failure ends the watch and is
+ * announced. Timers are cancelled on close.
  */
 import type { MovementView } from '../../../../shared/domain/journal'
 import { isFinal } from '../../../../shared/domain/journal'
-import { canSendAgain } from '../../../../shared/domain/payouts'
 import type { Journal, NewEvent } from '../journal/journal'
+import { eventOfFinding, repeatsLastFinding } from '../journal/reconciler'
 import type { Verifier, VerifiedOutcome } from '../journal/reconciler'
 
 export interface PayoutWatcher {
@@ -38,7 +40,7 @@ export function createPayoutWatcher(deps: {
   let closed = false
 
   function stillFollowed(movement: MovementView | undefined): movement is MovementView {
-    return !!movement && movement.kind === 'payout' && !isFinal(movement.state) && !canSendAgain(movement)
+    return !!movement && movement.kind === 'payout' && !isFinal(movement.state)
   }
 
   function schedule(reference: string, attempt: number): void {
@@ -66,9 +68,10 @@ export function createPayoutWatcher(deps: {
       if (!before) throw new Error(`No payout ${reference} in the journal`)
       if (isFinal(before.state)) return before
       const outcome = await deps.verifier(before)
-      // The journal may have moved while we asked (a resend, another verification).
+      // The journal moved while we asked (a resend, another verification): this finding is stale.
       const current = deps.journal.get(reference) ?? before
-      if (closed || isFinal(current.state)) return current
+      if (closed || isFinal(current.state) || current.timeline.at(-1)?.seq !== before.timeline.at(-1)?.seq)
+        return current
       const event = eventOf(current, outcome, always)
       if (!event) return current
       const after = await deps.journal.append(reference, event)
@@ -100,35 +103,12 @@ export function createPayoutWatcher(deps: {
 
 /**
  * The journal event for what a verification found, or null when nothing new is worth a record
- * (still processing, or the same "cannot say" as last time) unless the user asked (`always`).
+ * (still processing, or the same finding as the last one) unless the user asked (`always`).
  */
 export function eventOf(movement: MovementView, outcome: VerifiedOutcome, always: boolean): NewEvent | null {
-  switch (outcome.found) {
-    case 'success':
-    case 'failed':
-    case 'processing': {
-      const changes = outcome.found !== movement.state
-      if (!changes && !always) return null
-      return {
-        ...(changes ? { state: outcome.found } : {}),
-        note: `Verified by reference: ${outcome.note}`,
-        verification: 'found',
-        ...(outcome.data ? { data: outcome.data } : {}),
-      }
-    }
-    case 'absent':
-      return {
-        ...(movement.state !== 'unknown' ? { state: 'unknown' as const } : {}),
-        note: `Verified by reference: ${outcome.note}`,
-        verification: 'absent',
-      }
-    case 'unknown': {
-      const note = `Verification could not say: ${outcome.note}`
-      if (!always && movement.timeline.at(-1)?.note === note) return null
-      return {
-        ...(movement.state === 'sent' || movement.state === 'recorded' ? { state: 'unknown' as const } : {}),
-        note,
-      }
-    }
-  }
+  const event = eventOfFinding(movement, outcome)
+  if (always) return event
+  if (outcome.found === 'success' || outcome.found === 'failed' || outcome.found === 'processing')
+    return outcome.found === movement.state ? null : event
+  return repeatsLastFinding(movement, event) ? null : event
 }

@@ -22,6 +22,7 @@ import { lookupCacheOf } from '../lookups/lookup-cache'
 import type { ServiceContext } from '../service-context'
 import { createPayoutSender, createPayoutVerifier } from './payout-sender'
 import { createPayoutWatcher } from './payout-watcher'
+import { checkpointHooks } from '../sending/send-policy'
 import type { WatchDelays } from './payout-watcher'
 
 export function createPayoutDomain(
@@ -30,8 +31,13 @@ export function createPayoutDomain(
 ): DomainService<keyof typeof payoutChannels> {
   const { journal } = context
   const verifier = createPayoutVerifier(context.apiFor)
-  context.reconciler.register('payout', verifier)
-  const sender = createPayoutSender({ journal, apiFor: context.apiFor, now: context.now })
+  context.reconciler.register('payout', verifier, 'send_again_offered')
+  const sender = createPayoutSender({
+    journal,
+    apiFor: context.apiFor,
+    now: context.now,
+    hooks: checkpointHooks(context.checkpoint),
+  })
   const lookups = lookupCacheOf(context)
   const changed = (movement: MovementView) => context.emit('payouts:changed', movement)
   const watcher = createPayoutWatcher({
@@ -94,8 +100,6 @@ export function createPayoutDomain(
         const issues = Object.entries(problems).map(([path, message]) => ({ path, message }))
         if (issues.length)
           throw new AppFailure('bad_request', 'The payout was not sent: some fields need attention.', { issues })
-        if (journal.has(body.reference))
-          throw new AppFailure('conflict', `The reference ${body.reference} was already used by this desk.`)
         if (mode === 'live' && !confirmationMatches(confirmAmount ?? '', body.destination.amount))
           throw new AppFailure('bad_request', 'This is a Live payout: type its amount exactly to confirm it.')
         const movement = await sender.send(body, profileId)

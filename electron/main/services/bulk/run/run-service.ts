@@ -6,8 +6,8 @@
  */
 import { randomBytes } from 'node:crypto'
 import type { BulkCurrency, BulkField, BulkImportResult } from '../../../../../shared/domain/bulk'
-import type { RunBatch, RunProgress, RunRow, RunSummary, RunView } from '../../../../../shared/domain/bulk-run'
-import { retryReferenceOf, rowProblems, runIdOf } from '../../../../../shared/domain/bulk-run'
+import type { RunProgress, RunRow, RunSummary, RunView } from '../../../../../shared/domain/bulk-run'
+import { rowProblems, runIdOf } from '../../../../../shared/domain/bulk-run'
 import { isFinal } from '../../../../../shared/domain/journal'
 import { normaliseAmount } from '../../../../../shared/bulk/amount'
 import { formatMinorUnits, toMinorUnits } from '../../../../../shared/money'
@@ -19,11 +19,16 @@ import type { BulkEndpoints, BulkPayoutRequest } from '../../api/bulk'
 import type { LookupEndpoints } from '../../api/lookups'
 import { resolutionCountryOf } from '../../api/lookups'
 import { ApiFailure } from '../../api/payments-client'
+import type { Checkpoints } from '../../checkpoints'
 import type { Journal } from '../../journal/journal'
+import { InFlight } from '../../sending/in-flight'
+import { checkpointHooks } from '../../sending/send-policy'
+import { allRowsFinal, applyBatchOutcome, followItems, isSettled, readBatchItems } from './batch-items'
 import { batchIntent, settleBatch } from './batch-sender'
 import { runPool } from './pool'
-import { batchBody, countRows, isSendable, planBatches, rowsFromImport, totalsOf } from './run-rows'
-import type { RunState, RunStore } from './run-store'
+import { importedRun, retryRun } from './run-creation'
+import { batchBody, countRows, isSendable, planBatches, totalsOf } from './run-rows'
+import type { RunState, RunStore, StoredRun } from './run-store'
 import { sha256Hex } from './run-store'
 
 export interface RunServiceEvents {
@@ -52,6 +57,8 @@ export interface RunServiceOptions {
   /** How long rows may wait in memory before rows.json is written again. */
   saveRowsEveryMs?: number
   sleep?: (ms: number) => Promise<void>
+  /** Crash tests' kill points (services/checkpoints.ts). */
+  checkpoint?: Checkpoints
 }
 
 interface LiveRun {
@@ -92,6 +99,8 @@ const ROW_FIELDS: readonly BulkField[] = [
 export class RunService {
   private readonly runs = new Map<string, LiveRun>()
   private closed = false
+  /** Retry runs being created, by the run they retry: a second Retry joins the first. */
+  private readonly retrying = new InFlight<RunView>()
   private readonly sleep: (ms: number) => Promise<void>
   private readonly resolveConcurrency: number
   private readonly submitConcurrency: number
@@ -145,7 +154,14 @@ export class RunService {
       totals: totalsOf(state, run.rows),
       progress: run.progress,
       ...(state.message ? { message: state.message } : {}),
+      ...(this.retryRunOf(runId) ? { retriedBy: this.retryRunOf(runId)!.state.id } : {}),
     }
+  }
+
+  /** The run that retries `runId`'s failed rows, if one was made. */
+  private retryRunOf(runId: string): LiveRun | undefined {
+    for (const run of this.runs.values()) if (run.state.retryOf === runId) return run
+    return undefined
   }
 
   rows(runId: string): RunRow[] {
@@ -167,38 +183,29 @@ export class RunService {
 
   async create(input: CreateRunInput): Promise<RunView> {
     const { profileId, mode } = await this.options.apiFor(input.profileId)
-    const sha256 = sha256Hex(input.bytes)
+    const fileSha256 = sha256Hex(input.bytes)
     const createdAt = this.options.now().toISOString()
-    const id = this.newRunId(createdAt, sha256)
-    const extension = /\.(xlsx|xls|csv)$/i.exec(input.result.file)?.[1]?.toLowerCase() ?? 'bin'
-    const storedFile = `original.${extension}`
-    const rows = rowsFromImport(input.result)
-    const state: RunState = {
-      version: 1,
-      id,
-      createdAt,
-      updatedAt: createdAt,
-      fileName: input.result.file,
-      storedFile,
-      fileSha256: sha256,
-      sheet: input.result.sheet,
-      header: input.result.header,
-      profileId,
-      mode,
-      currency: input.currency,
-      merchantBearsCost: input.merchantBearsCost ?? false,
-      description: input.description ?? '',
-      stage: 'resolving',
-      batches: [],
-    }
-    await this.options.store.createFolder(id, storedFile, input.bytes, sha256)
-    await this.options.store.saveMapping(id, { file: state.fileName, sheet: state.sheet, header: state.header })
-    await this.options.store.saveRows(id, rows)
-    await this.options.store.saveState(state)
-    const run = this.live(state, rows)
-    this.runs.set(id, run)
+    const id = this.newRunId(createdAt, fileSha256)
+    const made = importedRun({ id, createdAt, profileId, mode, fileSha256 }, input)
+    return this.store(made, input.bytes, 'import:run-written')
+  }
+
+  /** Writes a new run whole (RunStore.createRun) and shows it. */
+  private async store(
+    made: StoredRun,
+    bytes: Uint8Array,
+    checkpoint: 'import:run-written' | 'retry:run-written',
+  ): Promise<RunView> {
+    const { state } = made
+    await this.options.store.createRun(
+      made,
+      { bytes, mapping: { file: state.fileName, sheet: state.sheet, header: state.header } },
+      () => this.options.checkpoint?.(checkpoint, state.id),
+    )
+    const run = this.live(state, made.rows)
+    this.runs.set(state.id, run)
     this.changed(run)
-    return this.view(id)
+    return this.view(state.id)
   }
 
   /** Name checks for every row not yet checked, with bounded concurrency; Cancel stops them. */
@@ -206,6 +213,8 @@ export class RunService {
     const run = this.get(runId)
     if (run.state.stage !== 'resolving' && run.state.stage !== 'review')
       throw new AppFailure('conflict', 'Names can be checked only before the run is sent.')
+    // Asked again while the checks run (a double click): they are under way.
+    if (run.state.stage === 'resolving' && run.state.resolving) return this.view(runId)
     if (run.task) throw new AppFailure('conflict', 'This run is already working.')
     run.state.stage = 'resolving'
     run.state.resolving = true
@@ -283,8 +292,14 @@ export class RunService {
    */
   async submit(runId: string, confirm: { total?: string } = {}): Promise<RunView> {
     const run = this.get(runId)
+    // Sent already (a second click, or a click after a restart): sending is under way or done.
+    if (run.state.stage !== 'review' && run.state.batches.length > 0) return this.view(runId)
     if (run.state.stage !== 'review') throw new AppFailure('conflict', 'Review the run before sending it.')
-    if (run.task) throw new AppFailure('conflict', 'This run is already working.')
+    // Name checks that have just finished (the run is in review) are still closing: wait for them.
+    if (run.task) await run.task
+    // Sent meanwhile (the other click of a double click): that is this send.
+    if (run.state.batches.length > 0) return this.view(runId)
+    if (run.task || run.state.stage !== 'review') throw new AppFailure('conflict', 'This run is already working.')
     const sendable = run.rows.filter(isSendable)
     if (sendable.length === 0)
       throw new AppFailure('bad_request', 'No row can be sent: fix or include some rows first.')
@@ -322,6 +337,9 @@ export class RunService {
   /** Asks the service again about batches that could not be confirmed, and carries on. */
   async recheck(runId: string): Promise<RunView> {
     const run = this.get(runId)
+    // Asked again once the check has started (a double click): it is under way, or done.
+    if (run.state.stage === 'submitting' || run.state.stage === 'monitoring' || run.state.stage === 'completed')
+      return this.view(runId)
     if (run.state.stage !== 'attention' || run.task)
       throw new AppFailure('conflict', 'Nothing in this run waits for a check.')
     run.state.stage = 'submitting'
@@ -331,43 +349,23 @@ export class RunService {
     return this.view(runId)
   }
 
-  /** A new run of only the failed rows, with references derived from the originals. */
+  /**
+   * A new run of only the failed rows, with references derived from the originals, written whole
+   * with its `retryOf`. A run is retried once: asked again (a second click, a double click, after
+   * a restart), the retry run that exists is the answer.
+   */
   async retryFailed(runId: string): Promise<RunView> {
     const run = this.get(runId)
-    const failed = run.rows.filter((r) => r.status === 'failed')
-    if (failed.length === 0) throw new AppFailure('bad_request', 'No row of this run has failed.')
-    const result: BulkImportResult = {
-      file: run.state.fileName,
-      sheet: run.state.sheet,
-      header: run.state.header,
-      rows: failed.length,
-      valid: failed.length,
-      items: failed.map((r) => ({ ...r.item, reference: retryReferenceOf(r.item.reference) })),
-      errors: [],
-      warnings: [],
-    }
-    const bytes = await this.options.store.readFile(runId, run.state.storedFile)
-    const view = await this.create({
-      result,
-      bytes,
-      currency: run.state.currency,
-      profileId: run.state.profileId,
-      merchantBearsCost: run.state.merchantBearsCost,
-      description: run.state.description,
+    const existing = this.retryRunOf(runId)
+    if (existing) return this.view(existing.state.id)
+    return this.retrying.run(runId, async () => {
+      if (!run.rows.some((r) => r.status === 'failed'))
+        throw new AppFailure('bad_request', 'No row of this run has failed.')
+      const bytes = await this.options.store.readFile(runId, run.state.storedFile)
+      const createdAt = this.options.now().toISOString()
+      const made = retryRun({ id: this.newRunId(createdAt, run.state.fileSha256), createdAt }, run)
+      return this.store(made, bytes, 'retry:run-written')
     })
-    const retry = this.get(view.id)
-    retry.state.retryOf = runId
-    // Names were checked in the original run: carry the checks over.
-    failed.forEach((original, i) => {
-      const row = retry.rows[i]!
-      row.resolution = original.resolution
-      if (original.resolvedName) row.resolvedName = original.resolvedName
-      row.warnings = original.warnings
-    })
-    retry.state.stage = 'review'
-    await this.saveRowsNow(retry)
-    await this.saveState(retry)
-    return this.view(view.id)
   }
 
   /** Waits for every run's long step to end (tests, quitting). */
@@ -475,7 +473,7 @@ export class RunService {
       // The batches as answered (a cache of the journal, where every answer is by now) and the rows.
       await Promise.all([this.saveState(run), this.saveRowsNow(run)])
       if (this.closed) return
-      const open = run.state.batches.filter((b) => b.state !== 'accepted' && b.state !== 'refused')
+      const open = run.state.batches.filter((b) => !isSettled(b))
       if (open.length > 0) {
         run.state.stage = 'attention'
         run.state.message = `${open.length} batch(es) could not be confirmed yet: ${open[0]?.message ?? ''}`.trim()
@@ -492,9 +490,7 @@ export class RunService {
     const { journal } = this.options
     const { bulk } = await this.options.apiFor(run.state.profileId)
     const who = { profileId: run.state.profileId, mode: run.state.mode, runId: run.state.id }
-    const todo = run.state.batches.filter(
-      (b) => b.state !== 'accepted' && b.state !== 'refused' && b.state !== 'complete',
-    )
+    const todo = run.state.batches.filter((b) => !isSettled(b))
     const total = run.state.batches.length
     const started = Date.now()
     let done = total - todo.length
@@ -552,8 +548,9 @@ export class RunService {
           backoffMs: Math.min(this.pollMs, 1000),
           sleep: this.sleep,
           deferAcceptedRecord,
+          hooks: checkpointHooks(this.options.checkpoint),
         })
-        this.applyBatchOutcome(run, batch, outcome)
+        applyBatchOutcome(run.rows, batch, outcome, (row) => this.rowChanged(run, row))
         done++
         const elapsed = (Date.now() - started) / 1000
         const sent = done - (total - todo.length)
@@ -572,49 +569,32 @@ export class RunService {
     this.setProgress(run, null)
   }
 
-  private applyBatchOutcome(run: LiveRun, batch: RunBatch, outcome: Awaited<ReturnType<typeof settleBatch>>): void {
-    if (outcome.kind === 'accepted') {
-      batch.state = 'accepted'
-      if (outcome.totalChargeable) batch.totalChargeable = outcome.totalChargeable
-      delete batch.message
-      for (const i of batch.rows) {
-        const row = run.rows[i]!
-        if (row.status === 'not_sent' || row.status === 'unknown') row.status = 'pending'
-        this.rowChanged(run, row)
-      }
-    } else if (outcome.kind === 'refused') {
-      batch.state = 'refused'
-      batch.message = outcome.message
-      for (const i of batch.rows) {
-        const row = run.rows[i]!
-        row.status = 'failed'
-        row.message = `The service refused the batch: ${outcome.message}`
-        this.rowChanged(run, row)
-      }
-    } else {
-      batch.state = 'unknown'
-      batch.message = outcome.message
-      for (const i of batch.rows) {
-        const row = run.rows[i]!
-        row.status = 'unknown'
-        this.rowChanged(run, row)
-      }
-    }
-  }
-
   private async monitor(run: LiveRun): Promise<void> {
     const { bulk } = await this.options.apiFor(run.state.profileId)
     const { journal } = this.options
     const items = run.state.batches.reduce((n, b) => n + b.rows.length, 0)
+    const changed = (row: RunRow): void => this.rowChanged(run, row)
     while (!this.closed) {
-      const open = run.state.batches.filter((b) => b.state === 'accepted')
+      const open = run.state.batches.filter((b) => b.state === 'accepted' || b.state === 'items_exist')
       const finals: Array<{ reference: string; event: Parameters<Journal['append']>[1] }> = []
       await runPool(open, this.resolveConcurrency, async (batch) => {
         try {
+          if (batch.state === 'items_exist') {
+            // The service holds these rows' payouts under their own references: follow each.
+            await followItems(bulk, batch, run.rows, { concurrency: this.resolveConcurrency, changed })
+            if (allRowsFinal(batch, run.rows)) batch.state = 'complete'
+            return
+          }
           const record = await bulk.batch(batch.reference)
           const pending = record.pendingTransactions + record.processingTransactions
-          await this.readBatchPayouts(run, bulk, batch, pending === 0)
-          if (pending === 0 || record.status === 'complete') {
+          await readBatchItems(bulk, batch, run.rows, {
+            settled: pending === 0,
+            concurrency: this.resolveConcurrency,
+            changed,
+          })
+          // Final only when the counters show nothing open and every item has its final status,
+          // whatever the batch's own status says ("complete" with items still paying is not).
+          if (pending === 0 && allRowsFinal(batch, run.rows)) {
             batch.state = 'complete'
             if (!batch.totalChargeable) batch.totalChargeable = this.chargeableFromRows(run, batch)
             const movement = journal.get(batch.reference)
@@ -662,36 +642,7 @@ export class RunService {
     })
   }
 
-  /** Reads the items of a batch: statuses; fee, trace_id and message once the batch has settled. */
-  private async readBatchPayouts(run: LiveRun, bulk: BulkEndpoints, batch: RunBatch, settled: boolean): Promise<void> {
-    const byReference = new Map(batch.rows.map((i) => [run.rows[i]!.item.reference, run.rows[i]!]))
-    for (let page = 1, pages = 1; page <= pages; page++) {
-      const answer = await bulk.batchPayouts(batch.reference, page, 100)
-      pages = answer.paging.count
-      for (const payout of answer.data) {
-        const row = byReference.get(payout.reference)
-        if (!row || row.status === payout.status) continue
-        if (isRowStatus(payout.status)) {
-          row.status = payout.status
-          this.rowChanged(run, row)
-        }
-      }
-    }
-    if (!settled) return
-    const needDetails = [...byReference.values()].filter(
-      (r) => (r.status === 'success' || r.status === 'failed') && r.fee === undefined,
-    )
-    await runPool(needDetails, this.resolveConcurrency, async (row) => {
-      const detail = await bulk.transaction(row.item.reference)
-      if (detail.fee !== undefined && detail.fee !== null) row.fee = formatMinorUnits(toMinorUnits(detail.fee))
-      if (detail.trace_id) row.traceId = detail.trace_id
-      if (detail.message) row.message = detail.message
-      if (isRowStatus(detail.status)) row.status = detail.status
-      this.rowChanged(run, row)
-    })
-  }
-
-  private chargeableFromRows(run: LiveRun, batch: RunBatch): string | undefined {
+  private chargeableFromRows(run: LiveRun, batch: RunState['batches'][number]): string | undefined {
     let sum = 0n
     for (const i of batch.rows) {
       const row = run.rows[i]!
@@ -771,7 +722,7 @@ export class RunService {
         code: 'name_mismatch',
         message: `The bank has this account as "${row.resolvedName ?? ''}", not "${row.item.customer_name}".`,
       })
-    // Duplicate references in the sheet are the importer's finding; keep them unless the reference changed.
+    // References repeated in the sheet are the importer's finding; kept unless the reference changed.
     const kept = row.errors.filter((e) => e.code === 'reference_duplicate')
     row.errors = [...problems, ...kept]
     row.warnings = warnings
@@ -892,8 +843,4 @@ function markBatchReferences(run: LiveRun): void {
       const row = run.rows[i]
       if (row) row.batchReference = batch.reference
     }
-}
-
-function isRowStatus(status: string): status is 'pending' | 'processing' | 'success' | 'failed' {
-  return status === 'pending' || status === 'processing' || status === 'success' || status === 'failed'
 }

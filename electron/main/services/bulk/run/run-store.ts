@@ -1,7 +1,7 @@
 /**
  * A run's folder, userData/bulk-runs/<runId>/: the original file and its SHA-256, the confirmed
  * mapping, the rows (normalised, with their checks and outcomes), the run state and the report.
- * state.json and rows.json are written atomically (temp file, fsync, rename), so a crash at any
+ * A run's folder appears whole (createRun). state.json and rows.json are written atomically (temp file, fsync, rename), so a crash at any
  * moment leaves the last complete version; writes of one file never overlap (a save asked for while
  * one is waiting joins it). rows.json (up to 100,000 rows) is written in slices, so main keeps
  * answering the screen while it is saved. The journal, not these files, is the truth about what
@@ -66,17 +66,35 @@ export class RunStore {
     return join(this.root, runId)
   }
 
-  /** Writes the original file and its checksum once, when the run is created. */
-  async createFolder(runId: string, storedFile: string, bytes: Uint8Array, sha256: string): Promise<void> {
-    const folder = this.folderOf(runId)
-    await mkdir(folder, { recursive: true })
-    await writeFile(join(folder, storedFile), bytes, { mode: 0o600 })
-    await writeFile(join(folder, `${storedFile}.sha256`), `${sha256}  ${storedFile}\n`, { mode: 0o600 })
-  }
-
-  /** The confirmed mapping, written once when the run is created. */
-  async saveMapping(runId: string, mapping: unknown): Promise<void> {
-    await writeJsonAtomically(join(this.folderOf(runId), 'mapping.json'), mapping)
+  /**
+   * Creates a run's folder whole, or not at all: every file (the original and its checksum, the
+   * confirmed mapping, the rows, the state) is written and fsynced in a temporary folder beside
+   * the runs, which is then renamed into place (and the runs folder fsynced). A crash before the
+   * rename leaves only the temporary folder, which the next start removes; a crash after it, the
+   * whole run. `beforeItAppears` runs between the two (crash tests stop there).
+   */
+  async createRun(
+    run: StoredRun,
+    original: { bytes: Uint8Array; mapping: unknown },
+    beforeItAppears?: () => void,
+  ): Promise<void> {
+    const { state } = run
+    await mkdir(this.root, { recursive: true })
+    const temporary = join(this.root, `${CREATING_PREFIX}${state.id}.${randomBytes(4).toString('hex')}`)
+    await mkdir(temporary, { mode: 0o700 })
+    try {
+      await writeDurably(join(temporary, state.storedFile), original.bytes)
+      await writeDurably(join(temporary, `${state.storedFile}.sha256`), `${state.fileSha256}  ${state.storedFile}\n`)
+      await writeDurably(join(temporary, 'mapping.json'), `${JSON.stringify(original.mapping, null, 2)}\n`)
+      await writeDurably(join(temporary, 'state.json'), `${JSON.stringify(state, null, 2)}\n`)
+      await writeRowsAtomically(join(temporary, 'rows.json'), run.rows)
+      beforeItAppears?.()
+      await rename(temporary, this.folderOf(state.id))
+    } catch (error) {
+      await rm(temporary, { recursive: true, force: true })
+      throw error
+    }
+    await syncFolder(this.root)
   }
 
   saveState(state: RunState): Promise<void> {
@@ -135,8 +153,14 @@ export class RunStore {
     }
     const runs: StoredRun[] = []
     for (const name of names.sort()) {
+      // A run whose creation a crash cut short: it never appeared, and never will.
+      if (name.startsWith(CREATING_PREFIX)) {
+        await rm(join(this.root, name), { recursive: true, force: true })
+        continue
+      }
       try {
         const folder = this.folderOf(name)
+        await removeTemporaryFiles(folder)
         const state = JSON.parse(await readFile(join(folder, 'state.json'), 'utf8')) as RunState
         const rows = JSON.parse(await readFile(join(folder, 'rows.json'), 'utf8')) as RunRow[]
         if (state.version !== 1 || !Array.isArray(rows)) throw new Error('not a run this version can read')
@@ -147,6 +171,35 @@ export class RunStore {
     }
     return runs
   }
+}
+
+/** Temporary folders of runs being created are named so; no run id starts with a dot. */
+const CREATING_PREFIX = '.creating-'
+
+/** Writes a file and fsyncs it before returning. */
+async function writeDurably(file: string, data: Uint8Array | string): Promise<void> {
+  const handle = await open(file, 'w', 0o600)
+  try {
+    await handle.writeFile(data)
+    await handle.sync()
+  } finally {
+    await handle.close()
+  }
+}
+
+async function syncFolder(folder: string): Promise<void> {
+  if (process.platform === 'win32') return
+  const directory = await open(folder, 'r')
+  try {
+    await directory.sync()
+  } finally {
+    await directory.close()
+  }
+}
+
+/** Half-written saves (`*.tmp`) a crash left in a run folder: the file they were to replace is whole. */
+async function removeTemporaryFiles(folder: string): Promise<void> {
+  for (const name of await readdir(folder)) if (name.endsWith('.tmp')) await rm(join(folder, name), { force: true })
 }
 
 /**
@@ -178,11 +231,5 @@ async function writeRowsAtomically(file: string, rows: readonly RunRow[]): Promi
     await rm(temporary, { force: true })
     throw error
   }
-  if (process.platform === 'win32') return
-  const directory = await open(folder, 'r')
-  try {
-    await directory.sync()
-  } finally {
-    await directory.close()
-  }
+  await syncFolder(folder)
 }

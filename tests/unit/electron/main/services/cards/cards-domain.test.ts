@@ -257,6 +257,38 @@ describe('issuing', () => {
     expect(h.journal.list({ kind: 'card_issue' })).toHaveLength(1)
   })
 
+  it('a duplicate-reference answer is verified by reference, never failed', async () => {
+    const holder = await createHolder()
+    await h.t.api('POST', '/__sandbox/faults', { path: '/api/v1/cards', kind: 'duplicate' })
+    const issue = await domain.handlers['cards:issue']({ holderReference: holder.reference })
+    expect(issue).toMatchObject({ state: 'processing', canSendAgain: false })
+    expect(h.journal.get(issue.reference)!.timeline.map((e) => e.note)).toContain('Duplicate card reference')
+    await untilActive(issue.reference)
+    expect((await h.t.api('GET', '/api/v1/cards')).body.data.paging.total_items).toBe(1)
+  })
+
+  it('a 429 is waited out and the same request sent again, same reference, one card', async () => {
+    const holder = await createHolder()
+    await h.t.api('POST', '/__sandbox/faults', { path: '/api/v1/cards', kind: 'rate-limit', count: 1 })
+    const issue = await domain.handlers['cards:issue']({ holderReference: holder.reference })
+    expect(issue.state).toBe('processing')
+    expect(h.journal.get(issue.reference)!.timeline.map((e) => e.note)).toContain(
+      'Not taken (the service is limiting requests); the same request goes again in 1 s, with the same reference.',
+    )
+    expect((await h.t.api('GET', '/api/v1/cards')).body.data.paging.total_items).toBe(1)
+  })
+
+  it('a double click on Issue issues one card', async () => {
+    const holder = await createHolder()
+    const [a, b] = await Promise.all([
+      domain.handlers['cards:issue']({ holderReference: holder.reference }),
+      domain.handlers['cards:issue']({ holderReference: holder.reference }),
+    ])
+    expect(b.reference).toBe(a.reference)
+    expect(h.journal.list({ kind: 'card_issue' })).toHaveLength(1)
+    expect((await h.t.api('GET', '/api/v1/cards')).body.data.paging.total_items).toBe(1)
+  })
+
   it('start-up reconciliation finds a card sent before a crash, and polling resumes to active', async () => {
     const holder = await createHolder()
     const issue = await domain.handlers['cards:issue']({ holderReference: holder.reference })

@@ -272,7 +272,7 @@ describe('charge flows against the simulator', () => {
     expect(journal.list()).toHaveLength(0)
   })
 
-  it('a reference is used once: the journal refuses it before sending, the service refuses one used elsewhere', async () => {
+  it('a reference is used once: the journal refuses it before sending; a duplicate answer is verified, never failed', async () => {
     const first = await flow.start(input('5188513618552975'))
     const again = await failureOf(flow.start({ ...input('5188513618552975'), reference: first.reference }))
     expect(again.code).toBe('conflict')
@@ -295,10 +295,22 @@ describe('charge flows against the simulator', () => {
         ),
       }),
     })
-    const refused = await flow.start({ ...input('5188513618552975'), reference: taken })
-    expect(refused.stage).toBe('refused')
-    expect(refused.explanation).toMatchObject({ message: 'Duplicate payment reference' })
-    expect(journal.get(taken)!.state).toBe('failed')
+    // The service says the reference exists: the desk shows what the service holds under it, verified.
+    const duplicate = await flow.start({ ...input('5188513618552975'), reference: taken })
+    expect(duplicate.stage).toBe('success')
+    expect(duplicate.verified).toMatchObject({ status: 'success', amount: '1.00' })
+    expect(journal.get(taken)!.state).toBe('success')
+    expect(journal.get(taken)!.timeline.map((event) => event.note)).toContain(
+      'Charge: no clear answer (Duplicate payment reference); awaiting verification',
+    )
+  })
+
+  it('a double click on Charge starts one charge, and both clicks see it', async () => {
+    const charge = input('5188513618552975')
+    const [first, second] = await Promise.all([flow.start(charge), flow.start(charge)])
+    expect(second).toEqual(first)
+    expect(first.stage).toBe('success')
+    expect(journal.list({ kind: 'charge' }).filter((m) => m.reference === charge.reference)).toHaveLength(1)
   })
 
   it('a 503 after the charge was accepted is "awaiting verification", then verified success, never failed', async () => {

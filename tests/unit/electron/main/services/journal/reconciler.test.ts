@@ -76,4 +76,46 @@ describe('reconciler', () => {
     ])
     expect(await journal.verify()).toEqual({ ok: true, records: 3 })
   })
+
+  it('a finding made before the movement moved on is not written: an accepted batch never goes back to unknown', async () => {
+    journal = await openJournal(await mkdtemp(join(tmpdir(), 'reconcile-')))
+    await journal.record(intent('B-1', 'bulk_batch'))
+    const reconciler = createReconciler(journal)
+    reconciler.register(
+      'bulk_batch',
+      async () => {
+        // The run sends the batch and the service accepts it while this verification is in flight.
+        await journal.append('B-1', { state: 'processing', note: 'The service accepted the batch' })
+        return { found: 'absent', note: 'Batch not found (asked before it was sent)' }
+      },
+      'sent_again',
+    )
+    const report = await reconciler.run()
+    expect(journal.get('B-1')).toMatchObject({ state: 'processing' })
+    expect(journal.get('B-1')!.lastVerification).toBeUndefined()
+    expect(report.items).toEqual([expect.objectContaining({ reference: 'B-1', after: 'processing' })])
+    expect(report.items[0]!.followUp).toBeUndefined()
+  })
+
+  it('writes each finding once: a second look that finds the same adds nothing', async () => {
+    journal = await openJournal(await mkdtemp(join(tmpdir(), 'reconcile-')))
+    await journal.record(intent('P-1'))
+    await journal.append('P-1', { state: 'sent', note: 'Sent' })
+    let answer: 'absent' | 'unknown' = 'unknown'
+    const reconciler = createReconciler(journal)
+    reconciler.register('payout', async () =>
+      answer === 'unknown'
+        ? { found: 'unknown', note: 'Could not verify: HTTP 503' }
+        : { found: 'absent', note: 'No such payout' },
+    )
+    for (let start = 0; start < 3; start++) await reconciler.run()
+    answer = 'absent'
+    for (let start = 0; start < 3; start++) await reconciler.run()
+    expect(journal.get('P-1')!.timeline.map((event) => event.note)).toEqual([
+      'Recorded in the journal before sending',
+      'Sent',
+      'Could not verify: HTTP 503',
+      'No such payout',
+    ])
+  })
 })

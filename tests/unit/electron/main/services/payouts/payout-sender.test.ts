@@ -275,6 +275,74 @@ describe('an unclear answer is unknown, verified by reference, never paid twice'
   })
 })
 
+describe('the send policy on a single payout', () => {
+  it('a duplicate-reference answer is "exists": unknown, verified by reference, never failed', async () => {
+    await injectFault({ path: '/merchant/api/v1/transactions/disburse', kind: 'duplicate' })
+    const sender = createPayoutSender({ journal, apiFor: apiFor(), now: () => new Date() })
+    const payout = body()
+    const movement = await sender.send(payout)
+    expect(movement.state).toBe('unknown')
+    expect(movement.timeline.at(-1)?.note).toMatch(
+      /already has a payout with this reference \(Duplicate payout reference\)/,
+    )
+    const verified = await verifyNow(payout.reference)
+    expect(verified).toMatchObject({ state: 'processing', lastVerification: 'found' })
+    expect(await payoutsAtService(payout.reference)).toBe(1)
+  })
+
+  it('a 429 waits for Retry-After and sends the same request again, journaled, then it is accepted', async () => {
+    await injectFault({ path: '/merchant/api/v1/transactions/disburse', kind: 'rate-limit', ms: 2000, count: 2 })
+    const waits: number[] = []
+    const sender = createPayoutSender({
+      journal,
+      apiFor: apiFor(),
+      now: () => new Date(),
+      sleep: async (ms) => void waits.push(ms),
+    })
+    const payout = body()
+    const movement = await sender.send(payout)
+    expect(movement.state).toBe('processing')
+    expect(waits).toEqual([2000, 2000])
+    expect(movement.timeline.filter((event) => /limiting requests.*same reference/.test(event.note))).toHaveLength(2)
+    expect(await payoutsAtService(payout.reference)).toBe(1)
+  })
+
+  it('429s past the bound are a refusal: failed, nothing paid', async () => {
+    await injectFault({ path: '/merchant/api/v1/transactions/disburse', kind: 'rate-limit', count: 10 })
+    const sender = createPayoutSender({ journal, apiFor: apiFor(), now: () => new Date(), sleep: async () => {} })
+    const payout = body()
+    const movement = await sender.send(payout)
+    expect(movement.state).toBe('failed')
+    expect(movement.timeline.at(-1)?.note).toMatch(/Not taken by the payments service.*Nothing was sent/)
+    expect(await payoutsAtService(payout.reference)).toBe(0)
+    await admin('DELETE', '/__sandbox/faults')
+  })
+
+  it('a double click on Send sends once, and both clicks get the payout', async () => {
+    await injectFault({ path: '/merchant/api/v1/transactions/disburse', kind: 'latency', ms: 150 })
+    const sender = createPayoutSender({ journal, apiFor: apiFor(), now: () => new Date() })
+    const payout = body()
+    const [first, second] = await Promise.all([sender.send(payout), sender.send(payout)])
+    expect(second).toEqual(first)
+    expect(first.state).toBe('processing')
+    expect(states(first)).toEqual(['recorded', 'sent', 'processing'])
+    expect(await payoutsAtService(payout.reference)).toBe(1)
+  })
+
+  it('a second Send again while the first is in flight does nothing', async () => {
+    await injectFault({ path: '/merchant/api/v1/transactions/disburse', kind: 'before-accept' })
+    const sender = createPayoutSender({ journal, apiFor: apiFor(), now: () => new Date() })
+    const payout = body()
+    await sender.send(payout)
+    await verifyNow(payout.reference)
+    await injectFault({ path: '/merchant/api/v1/transactions/disburse', kind: 'latency', ms: 150 })
+    const [first, second] = await Promise.all([sender.resend(payout.reference), sender.resend(payout.reference)])
+    expect(second).toEqual(first)
+    expect(states(first)).toEqual(['recorded', 'sent', 'unknown', 'sent', 'processing'])
+    expect(await payoutsAtService(payout.reference)).toBe(1)
+  })
+})
+
 describe('verification by reference', () => {
   it('waits out a rate limit on the read and says so', async () => {
     const sender = createPayoutSender({ journal, apiFor: apiFor(), now: () => new Date() })

@@ -163,9 +163,17 @@ describe('payouts:send in main', () => {
     const sent = await send({ body: body('PD-LIVE-00001'), confirmAmount: '1500.5' })
     expect(sent).toMatchObject({ reference: 'PD-LIVE-00001', state: 'processing', profileMode: 'live' })
     expect(changes.at(-1)?.reference).toBe('PD-LIVE-00001')
-    await expect(send({ body: body('PD-LIVE-00001'), confirmAmount: '1500.50' })).rejects.toMatchObject({
-      code: 'conflict',
+    // The same payout asked for again (a second click after the first finished) is that payout: nothing is sent.
+    const disbursed = requests.filter((request) => request.includes('disburse')).length
+    expect(await send({ body: body('PD-LIVE-00001'), confirmAmount: '1500.50' })).toMatchObject({
+      reference: 'PD-LIVE-00001',
+      timeline: sent.timeline,
     })
+    expect(requests.filter((request) => request.includes('disburse'))).toHaveLength(disbursed)
+    // Another payout under that reference is refused.
+    await expect(
+      send({ body: body('PD-LIVE-00001', { amount: '99.00' }), confirmAmount: '99.00' }),
+    ).rejects.toMatchObject({ code: 'conflict' })
     expect(domain.handlers['payouts:checkReference']({ reference: 'PD-LIVE-00001' })).toEqual({
       problem: 'This reference was already used by this desk: every payout needs its own.',
     })
@@ -215,6 +223,84 @@ describe('following payouts', () => {
       code: 'conflict',
     })
     await second.close?.()
+  })
+})
+
+describe('unknown payouts across restarts', () => {
+  const fault = (body: Record<string, unknown>) =>
+    fetch(`${sandbox.url}/__sandbox/faults`, {
+      method: body.kind ? 'POST' : 'DELETE',
+      headers: { authorization: `Bearer ${SECRET}`, 'content-type': 'application/json' },
+      ...(body.kind ? { body: JSON.stringify(body) } : {}),
+    })
+
+  /** One start of the app as app-services does it: reconciliation, then the domains resume. */
+  async function startApp(): Promise<ReturnType<typeof createPayoutDomain>> {
+    context.reconciler = createReconciler(journal)
+    const domain = createPayoutDomain(context, { delays: { firstMs: 30, maxMs: 60 } })
+    await context.reconciler.run()
+    domain.start?.()
+    return domain
+  }
+
+  it('are verified after every restart, with backoff, until the service answers; each finding is written once', async () => {
+    // The disburse answers 503 without taking it: the payout is unknown.
+    await fault({ path: '/merchant/api/v1/transactions/disburse', kind: 'before-accept', count: 1 })
+    const first = createPayoutDomain(context)
+    const sent = await first.handlers['payouts:send']({ body: body('PD-RESTART-001') })
+    expect(sent.state).toBe('unknown')
+    await first.close?.()
+
+    // Verification cannot get an answer: the app is restarted four times meanwhile.
+    await fault({ path: '/merchant/api/v1/transactions/PD-', kind: 'before-accept', count: 10_000 })
+    const asked = (): number => requests.filter((r) => r === 'GET /merchant/api/v1/transactions/PD-RESTART-001').length
+    for (let restart = 0; restart < 4; restart++) {
+      const before = asked()
+      const app = await startApp()
+      // Verified at start and again by the watcher, with backoff: more than once per start.
+      await expect.poll(() => asked() - before, { timeout: 5000 }).toBeGreaterThanOrEqual(3)
+      await app.close?.()
+    }
+    const couldNotSay = journal.get('PD-RESTART-001')!.timeline.filter((e) => /Could not verify/.test(e.note))
+    expect(couldNotSay).toHaveLength(1)
+    expect(journal.get('PD-RESTART-001')!.state).toBe('unknown')
+
+    // The service answers again: it has no such payout. Written once, however many restarts follow.
+    await fault({})
+    for (let restart = 0; restart < 3; restart++) {
+      const app = await startApp()
+      await expect.poll(() => journal.get('PD-RESTART-001')!.lastVerification, { timeout: 5000 }).toBe('absent')
+      await new Promise((resolve) => setTimeout(resolve, 150))
+      await app.close?.()
+    }
+    const absent = journal.get('PD-RESTART-001')!.timeline.filter((e) => e.verification === 'absent')
+    expect(absent).toHaveLength(1)
+
+    // Still followed while Send again is offered; sent again, it is paid.
+    const app = await startApp()
+    const resent = await app.handlers['payouts:resend']({ reference: 'PD-RESTART-001' })
+    expect(resent.state).toBe('processing')
+    await expect.poll(() => journal.get('PD-RESTART-001')!.state, { timeout: 5000 }).toBe('success')
+    await app.close?.()
+  })
+
+  it('the start-up report says a payout the service never received may be sent again', async () => {
+    await fault({ path: '/merchant/api/v1/transactions/disburse', kind: 'before-accept', count: 1 })
+    const first = createPayoutDomain(context)
+    await first.handlers['payouts:send']({ body: body('PD-REPORT-001') })
+    await first.close?.()
+    context.reconciler = createReconciler(journal)
+    const domain = createPayoutDomain(context)
+    const report = await context.reconciler.run()
+    expect(report.items).toEqual([
+      expect.objectContaining({
+        reference: 'PD-REPORT-001',
+        after: 'unknown',
+        verification: 'absent',
+        followUp: 'send_again_offered',
+      }),
+    ])
+    await domain.close?.()
   })
 })
 

@@ -1,8 +1,10 @@
 /**
  * The process that a crash-resume test kills: it opens the run folder and journal of USER_DATA
  * (reconciling what a killed predecessor left open), resumes the run or starts it, and drives it to
- * completion, then prints DONE and exits. Run with `node --import tsx crash-child.ts`.
+ * completion, then prints DONE and exits. It prints SEND-START and SEND-END around each batch
+ * request. Run with `node --import tsx crash-child.ts`.
  */
+import { writeSync } from 'node:fs'
 import { csvBytes, openHarness, sheetOf } from './harness'
 
 const env = (name: string): string => {
@@ -20,6 +22,22 @@ async function main(): Promise<void> {
     timeoutMs: 2000,
     pollMs: 50,
     submitConcurrency: 2,
+    // Each batch request, as it leaves and as its answer comes back, so the test can tell a kill
+    // that landed while a request was in flight (written at once: a SIGKILL must not lose them).
+    wrapApi: (api) => ({
+      ...api,
+      bulk: {
+        ...api.bulk,
+        initiate: async (body) => {
+          writeSync(1, `SEND-START ${body.batch_reference}\n`)
+          try {
+            return await api.bulk.initiate(body)
+          } finally {
+            writeSync(1, `SEND-END ${body.batch_reference}\n`)
+          }
+        },
+      },
+    }),
   })
   const { service } = harness
   await harness.reconciler.run()

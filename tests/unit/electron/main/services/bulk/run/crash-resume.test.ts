@@ -2,8 +2,10 @@
  * Crash and resume: the process doing a run is killed with SIGKILL at random moments (during the
  * name checks, the submission or the monitoring), restarted each time on the same user-data folder
  * against a simulator that lives in this test process, and in the end the simulator is asked that
- * every row was paid exactly once and none is lost. CRASH_KILLS sets how many kills (default 8; a
- * longer soak: CRASH_KILLS=100).
+ * every row was paid exactly once and none is lost. The kills aimed at the submission land as a
+ * batch request leaves, and the test asserts that they did land while it was in flight (between
+ * the journaled intent and the answer). CRASH_KILLS sets how many kills (default 8; a longer soak:
+ * CRASH_KILLS=100).
  */
 import { spawn } from 'node:child_process'
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises'
@@ -57,8 +59,20 @@ async function stageOnDisk(): Promise<string> {
 /** The steps a kill is aimed at, in turn; the kill lands at a random moment after the step shows. */
 const TARGETS = ['resolving', 'submitting', 'monitoring'] as const
 
+/** Batch requests that left and whose answer never came back: the kill landed mid-send. */
+function inFlightAtKill(out: string): string[] {
+  const open = new Set<string>()
+  for (const line of out.split('\n')) {
+    const [event, reference] = line.split(' ')
+    if (event === 'SEND-START' && reference) open.add(reference)
+    if (event === 'SEND-END' && reference) open.delete(reference)
+  }
+  return [...open]
+}
+
 function startChild(): {
   reached(stage: string): Promise<void>
+  sending(): Promise<void>
   exit: Promise<{ code: number | null; signal: string | null; out: string; err: string }>
   kill(): void
 } {
@@ -80,23 +94,39 @@ function startChild(): {
         waiting.push({ stage, resolve })
         if (out.includes(`STAGE ${stage}`)) resolve()
       }),
+    // The next batch request leaving (the child prints SEND-START as it does).
+    sending: () =>
+      new Promise<void>((resolve) => {
+        const seen = (out.match(/SEND-START/g) ?? []).length
+        const check = (): void => {
+          if ((out.match(/SEND-START/g) ?? []).length > seen) resolve()
+          else if (child.exitCode === null && child.signalCode === null) setTimeout(check, 2)
+        }
+        check()
+      }),
     exit: new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal, out, err }))),
     kill: () => child.kill('SIGKILL'),
   }
 }
 
 describe('a bulk run killed at random moments', () => {
-  it(`pays every row exactly once after ${KILLS} SIGKILLs and restarts`, async () => {
+  it(`pays every row exactly once after ${KILLS} SIGKILLs and restarts, kills landing mid-send`, async () => {
     let finishedEarly = false
     const stagesAtKill: string[] = []
+    let killedMidSend = 0
     for (let kill = 0; kill < KILLS && !finishedEarly; kill++) {
       const child = startChild()
-      // The kills are spread over the steps in order (a third each), at a random moment of each.
+      // The kills are spread over the steps in order (a third each), at a random moment of each;
+      // during the submission, as a batch request leaves (so it lands between intent and answer).
       const target = TARGETS[Math.min(TARGETS.length - 1, Math.floor((kill * TARGETS.length) / KILLS))]!
       let timer: ReturnType<typeof setTimeout> | undefined
-      void child.reached(target).then(() => (timer = setTimeout(() => child.kill(), Math.floor(Math.random() * 400))))
+      if (target === 'submitting')
+        void child.sending().then(() => (timer = setTimeout(() => child.kill(), Math.floor(Math.random() * 40))))
+      else
+        void child.reached(target).then(() => (timer = setTimeout(() => child.kill(), Math.floor(Math.random() * 400))))
       const result = await child.exit
       clearTimeout(timer)
+      if (result.signal === 'SIGKILL' && inFlightAtKill(result.out).length > 0) killedMidSend++
       stagesAtKill.push(await stageOnDisk())
       if (result.code !== null) {
         expect(result.err).toBe('')
@@ -111,8 +141,12 @@ describe('a bulk run killed at random moments', () => {
       expect(last.out).toMatch(/DONE BR/)
     }
 
-    // Where the kills landed (for the record; random by design, so not asserted).
-    console.info(`crash-resume: stages on disk after each kill: ${stagesAtKill.join(', ')}`)
+    // Where the kills landed: the stages are random by design (for the record); kills aimed at the
+    // submission must have landed while a batch request was in flight, between intent and answer.
+    console.info(
+      `crash-resume: stages on disk after each kill: ${stagesAtKill.join(', ')}; ${killedMidSend} kills mid-send`,
+    )
+    expect(killedMidSend).toBeGreaterThanOrEqual(1)
     const expected = sheetOf(ROWS, new Set(), 'CRASH').items.map((i) => i.reference)
     const paid = await simulatorPayouts(sandbox.url, KEY)
     const references = paid.map((p) => p.reference)

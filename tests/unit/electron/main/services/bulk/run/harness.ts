@@ -11,6 +11,7 @@ import { lookupEndpoints, type LookupEndpoints } from '../../../../../../../elec
 import { createPaymentsClient } from '../../../../../../../electron/main/services/api/payments-client'
 import { bulkBatchVerifier } from '../../../../../../../electron/main/services/bulk/run/batch-sender'
 import { RunService } from '../../../../../../../electron/main/services/bulk/run/run-service'
+import type { Checkpoints } from '../../../../../../../electron/main/services/checkpoints'
 import { RUNS_FOLDER, RunStore } from '../../../../../../../electron/main/services/bulk/run/run-store'
 import { openJournal } from '../../../../../../../electron/main/services/journal/journal'
 import type { Journal } from '../../../../../../../electron/main/services/journal/journal'
@@ -35,6 +36,10 @@ export async function openHarness(options: {
   resolveConcurrency?: number
   submitConcurrency?: number
   saveRowsEveryMs?: number
+  /** Crash tests' kill points (electron/main/services/checkpoints.ts). */
+  checkpoint?: Checkpoints
+  /** Told when a run could not be read at start (it must never happen). */
+  onWarning?: (message: string) => void
   /** Wraps the endpoints the run uses (to watch or count its requests). */
   wrapApi?: (api: { bulk: BulkEndpoints; lookups: LookupEndpoints }) => {
     bulk: BulkEndpoints
@@ -53,6 +58,7 @@ export async function openHarness(options: {
   reconciler.register(
     'bulk_batch',
     bulkBatchVerifier(async () => bulk),
+    'sent_again',
   )
   const notices: DesktopNotice[] = []
   const service = new RunService({
@@ -66,6 +72,11 @@ export async function openHarness(options: {
     ...(options.resolveConcurrency ? { resolveConcurrency: options.resolveConcurrency } : {}),
     ...(options.submitConcurrency ? { submitConcurrency: options.submitConcurrency } : {}),
     saveRowsEveryMs: options.saveRowsEveryMs ?? 1000,
+    ...(options.checkpoint ? { checkpoint: options.checkpoint } : {}),
+    log: {
+      warn: (message) => options.onWarning?.(message),
+      error: (message) => options.onWarning?.(message),
+    },
   })
   return {
     service,

@@ -1,0 +1,21 @@
+/**
+ * Named instants inside the work that creates runs and moves money, where a crash test may stop
+ * the process (the soak's kill points, tests/soak). The app passes none, so each is a no-op; a
+ * test passes a function that may SIGKILL the process right there, and counts that it did.
+ */
+export const CHECKPOINTS = [
+  /** bulk:import: the sheet is read and checked; no run exists yet. */
+  'import:sheet-read',
+  /** An imported run's files are written, before the run appears. */
+  'import:run-written',
+  /** A retry run's files are written, before it appears whole. */
+  'retry:run-written',
+  /** A money movement's intent is on disk; its request has not left yet. */
+  'send:intent-on-disk',
+  /** The service answered a money movement (or failed to); the answer is not journaled yet. */
+  'send:answer-received',
+] as const
+export type Checkpoint = (typeof CHECKPOINTS)[number]
+
+/** Told each time work passes a checkpoint; `reference` names the movement or run when there is one. */
+export type Checkpoints = (point: Checkpoint, reference?: string) => void

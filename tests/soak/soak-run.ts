@@ -1,0 +1,347 @@
+/**
+ * The soak: the real desk (desk-process.ts) against the Sandbox in another process, a simulated
+ * user doing what the screens offer (user.ts), faults injected into the Sandbox, and SIGKILLs at
+ * random instants and at the checkpoints where a crash is most dangerous (inside an import, inside
+ * the creation of a retry run, between a journal write and its request, between an answer and its
+ * record). After every kill the desk is started again on the same user data and the user carries
+ * on. At the end the Sandbox is asked: was every payment paid at most once, is everything the user
+ * was told was sent there, and does the desk's view of every row and payout agree with it?
+ */
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { RunRow, RunSummary } from '../../shared/domain/bulk-run'
+import type { MovementView } from '../../shared/domain/journal'
+import { CHECKPOINTS, type Checkpoint } from '../../electron/main/services/checkpoints'
+import { pickFault } from './faults'
+import { Ledger } from './ledger'
+import { DeskGone, startDeskProcess, startSandboxProcess, type DeskProcess } from './processes'
+import { Random } from './random'
+import { paymentOf } from './sheets'
+import { SoakUser } from './user'
+
+export interface SoakOptions {
+  iterations: number
+  seed: number
+  /** Chance per iteration of a SIGKILL at a random instant of the user's action. */
+  killChance?: number
+  /** Chance that a restarted desk is armed to kill itself at a checkpoint. */
+  armChance?: number
+  /** Chance per iteration that the user quits the app and opens it again. */
+  quitChance?: number
+  /** Chance per iteration of a fault injected into the Sandbox. */
+  faultChance?: number
+  /** How long the last phase may take for every run and payout to settle. */
+  settleSeconds?: number
+  log?: (line: string) => void
+}
+
+export interface Disagreement {
+  reference: string
+  desk: string
+  service: string
+  where: string
+}
+
+export interface SoakReport {
+  seed: number
+  iterations: number
+  seconds: number
+  /** Of which the user's loop, and the last phase that lets everything settle. */
+  loopSeconds: number
+  settleSeconds: number
+  runs: number
+  payouts: number
+  sheetRows: number
+  actions: Record<string, number>
+  doubleClicks: number
+  refusals: Record<string, number>
+  faults: Record<string, number>
+  kills: { randomInstant: number; atCheckpoint: Partial<Record<Checkpoint, number>>; total: number }
+  restarts: number
+  /** Clean quits and restarts by the user. */
+  quits: number
+  doublePayments: Array<{ payment: string; references: string[]; deskShows: string[] }>
+  lostPayouts: Array<{ reference: string; why: string }>
+  disagreements: Disagreement[]
+}
+
+interface ServicePayout {
+  reference: string
+  status: string
+  amount: string
+}
+
+export async function runSoak(options: SoakOptions): Promise<SoakReport> {
+  const log = options.log ?? (() => undefined)
+  const random = new Random(options.seed)
+  const tag = `K${options.seed.toString(36).toUpperCase()}`
+  const started = Date.now()
+  const dir = await mkdtemp(join(tmpdir(), 'payout-desk-soak-'))
+  const userDataDir = join(dir, 'user-data')
+  const sandbox = await startSandboxProcess({ stateFile: join(dir, 'sandbox-state.jsonl'), settleMs: 300 })
+  const ledger = new Ledger()
+  const user = new SoakUser(random, ledger, tag)
+  const faults: Record<string, number> = {}
+  const kills: SoakReport['kills'] = { randomInstant: 0, atCheckpoint: {}, total: 0 }
+  let restarts = 0
+  let quits = 0
+  let loopSeconds = 0
+  let settleSeconds = 0
+
+  /** Starts the desk, now and then armed to kill itself at the checkpoint least often hit yet. */
+  async function start(armed: boolean): Promise<DeskProcess> {
+    for (;;) {
+      let killAt: Checkpoint | undefined
+      if (armed && random.chance(options.armChance ?? 0.5)) {
+        const fewest = Math.min(...CHECKPOINTS.map((point) => kills.atCheckpoint[point] ?? 0))
+        killAt = random.pick(CHECKPOINTS.filter((point) => (kills.atCheckpoint[point] ?? 0) <= fewest + 1))
+      }
+      const desk = await startDeskProcess({
+        userDataDir,
+        sandboxUrl: sandbox.url,
+        ...(killAt ? { killAt, killAfter: random.int(1, 2) } : {}),
+      })
+      user.focus = killAt ?? null
+      if (desk.alive()) return desk
+      // Killed at its checkpoint while resuming, before it could answer: counted, and again.
+      await recordEnd(desk)
+    }
+  }
+
+  async function recordEnd(desk: DeskProcess): Promise<void> {
+    const end = await desk.ended
+    if (end.killedAt) kills.atCheckpoint[end.killedAt] = (kills.atCheckpoint[end.killedAt] ?? 0) + 1
+    else if (end.signal === 'SIGKILL') kills.randomInstant++
+    else throw new Error(`The desk process ended by itself (code ${end.code}): ${desk.stderr()}`)
+    kills.total++
+    restarts++
+  }
+
+  let desk = await start(true)
+  try {
+    for (let iteration = 0; iteration < options.iterations; iteration++) {
+      // The accountant keeps the balance funded (else every batch would be refused for it).
+      if (iteration % 10 === 0) await fund()
+      if (random.chance(options.faultChance ?? 0.3)) {
+        const fault = pickFault(random)
+        await sandbox.request('POST', '/__sandbox/faults', fault)
+        const name = `${fault.kind} ${fault.path}`
+        faults[name] = (faults[name] ?? 0) + 1
+      }
+      // A kill at a random instant: during this action, or in the work it started.
+      if (random.chance(options.killChance ?? 0.08)) {
+        const current = desk
+        setTimeout(() => current.kill(), random.int(0, 1200))
+      }
+      try {
+        const action = await user.step(desk, { creates: true })
+        if (action === 'wait') await pause(100)
+      } catch (error) {
+        if (!(error instanceof DeskGone) && desk.alive()) throw error
+      }
+      await pause(random.int(0, 60))
+      if (!desk.alive()) {
+        await recordEnd(desk)
+        desk = await start(true)
+      } else if (random.chance(options.quitChance ?? 0.03)) {
+        // The user quits the app and opens it again.
+        await desk.quit()
+        quits++
+        desk = await start(true)
+      }
+      if (iteration % 25 === 24) log(`  ${iteration + 1} iterations, ${kills.total} kills, ${restarts} restarts`)
+    }
+
+    loopSeconds = Math.round((Date.now() - started) / 1000)
+    // The last phase: no more faults or kills; the user only carries on what is under way (checks
+    // again, verifies, sends again what the service never received) until everything has settled.
+    await sandbox.request('DELETE', '/__sandbox/faults')
+    if (desk.alive()) await desk.quit()
+    else await recordEnd(desk)
+    desk = await start(false)
+    const until = Date.now() + (options.settleSeconds ?? 60) * 1000
+    while (Date.now() < until) {
+      if (await settled(desk)) break
+      await user.step(desk, { creates: false })
+      await pause(300)
+    }
+    settleSeconds = Math.round((Date.now() - started) / 1000) - loopSeconds
+    // Once more after a clean restart: what the desk shows must survive it.
+    await desk.quit()
+    desk = await start(false)
+    return await verdict()
+  } finally {
+    if (desk.alive()) await desk.quit()
+    await sandbox.stop()
+    await rm(dir, { recursive: true, force: true })
+  }
+
+  async function fund(): Promise<void> {
+    const balances = await sandbox.request<{ data: { NGN: string } }>('GET', '/__sandbox/balances')
+    if (Number(balances.body.data.NGN) < 5_000_000)
+      await sandbox.request('POST', '/__sandbox/balances', { currency: 'NGN', amount: '10000000.00' })
+  }
+
+  async function settled(current: DeskProcess): Promise<boolean> {
+    const runs = await current.call<RunSummary[]>('bulk:runs')
+    const payouts = await current.call<MovementView[]>('payouts:list')
+    if (!runs.ok || !payouts.ok) return false
+    const runsDone = runs.data.every((run) => !['submitting', 'monitoring', 'attention'].includes(run.stage))
+    const payoutsDone = payouts.data.every((movement) => movement.state === 'success' || movement.state === 'failed')
+    return runsDone && payoutsDone
+  }
+
+  async function servicePayouts(): Promise<Map<string, ServicePayout>> {
+    const all = new Map<string, ServicePayout>()
+    let after: string | undefined
+    for (;;) {
+      const query = `?limit=100${after ? `&starting_after=${after}` : ''}`
+      const page = await sandbox.request<{ has_more: boolean; data: Array<ServicePayout & { pointer: string }> }>(
+        'GET',
+        `/merchant/api/v1/payouts${query}`,
+      )
+      for (const payout of page.body.data) all.set(payout.reference, payout)
+      if (!page.body.has_more || page.body.data.length === 0) break
+      after = page.body.data.at(-1)!.pointer
+    }
+    return all
+  }
+
+  async function verdict(): Promise<SoakReport> {
+    const service = await servicePayouts()
+    const runs = need(await desk.call<RunSummary[]>('bulk:runs'))
+    const rowsOf = new Map<string, RunRow[]>()
+    for (const run of runs) {
+      const rows = need(await desk.call<RunRow[]>('bulk:rows', { runId: run.id }))
+      rowsOf.set(run.id, rows)
+      user.noteRows(rows)
+    }
+    const movements = need(await desk.call<MovementView[]>('payouts:list'))
+    const paid = (reference: string): boolean => {
+      const status = service.get(reference)?.status
+      return status === 'success' || status === 'processing' || status === 'pending'
+    }
+
+    // Paid at most once: every reference of one payment, together.
+    const references = new Map<string, Set<string>>()
+    const add = (payment: string, reference: string): void => {
+      const set = references.get(payment) ?? new Set<string>()
+      set.add(reference)
+      references.set(payment, set)
+    }
+    for (const reference of service.keys()) if (reference.startsWith(`${tag}S`)) add(paymentOf(reference), reference)
+    for (const intent of ledger.payouts) for (const reference of intent.references) add(intent.id, reference)
+    // What the desk shows for each reference: its rows (run, status, reason) or its payout's state.
+    const shown = new Map<string, Set<string>>()
+    for (const rows of rowsOf.values())
+      for (const row of rows) {
+        const seen = shown.get(row.item.reference) ?? new Set<string>()
+        seen.add(`${row.status}${row.message ? ` (${row.message})` : ''}`)
+        shown.set(row.item.reference, seen)
+      }
+    const doublePayments: SoakReport['doublePayments'] = []
+    for (const [payment, refs] of references) {
+      const paidRefs = [...refs].filter(paid)
+      if (paidRefs.length > 1)
+        doublePayments.push({
+          payment,
+          references: paidRefs,
+          deskShows: [...refs].map(
+            (reference) => `${reference}: ${[...(shown.get(reference) ?? ['in no run'])].join(' / ')}`,
+          ),
+        })
+    }
+
+    // Nothing the user was told was sent is missing.
+    const lostPayouts: SoakReport['lostPayouts'] = []
+    for (const reference of user.record.toldSent)
+      if (!service.has(reference))
+        lostPayouts.push({ reference, why: 'shown as sent by the desk, unknown to the service' })
+
+    // The desk's view agrees with the service.
+    const disagreements: Disagreement[] = []
+    const sentSomewhere = new Set<string>()
+    for (const rows of rowsOf.values())
+      for (const row of rows) if (row.status !== 'not_sent') sentSomewhere.add(row.item.reference)
+    for (const [runId, rows] of rowsOf)
+      for (const row of rows) {
+        const found = service.get(row.item.reference)
+        const desk = row.status
+        const agrees =
+          desk === 'not_sent'
+            ? !found || sentSomewhere.has(row.item.reference)
+            : desk === 'failed'
+              ? !found || found.status === 'failed'
+              : found?.status === desk
+        if (!agrees)
+          disagreements.push({
+            reference: row.item.reference,
+            desk: `${desk}${row.message ? ` (${row.message})` : ''}`,
+            service: found?.status ?? 'absent',
+            where: `run ${runId}`,
+          })
+      }
+    for (const movement of movements) {
+      const found = service.get(movement.reference)
+      const agrees =
+        movement.state === 'failed' ? !found || found.status === 'failed' : found?.status === movement.state
+      if (!agrees)
+        disagreements.push({
+          reference: movement.reference,
+          desk: movement.state,
+          service: found?.status ?? 'absent',
+          where: 'payouts',
+        })
+    }
+
+    return {
+      seed: options.seed,
+      iterations: options.iterations,
+      seconds: Math.round((Date.now() - started) / 1000),
+      loopSeconds,
+      settleSeconds,
+      runs: runs.length,
+      payouts: movements.length,
+      sheetRows: ledger.sheets.reduce((n, sheet) => n + sheet.rows.length, 0),
+      actions: user.record.actions,
+      doubleClicks: user.record.doubleClicks,
+      refusals: user.record.refusals,
+      faults,
+      kills,
+      restarts,
+      quits,
+      doublePayments,
+      lostPayouts,
+      disagreements,
+    }
+  }
+}
+
+function need<T>(result: { ok: true; data: T } | { ok: false; error: { message: string } }): T {
+  if (!result.ok) throw new Error(result.error.message)
+  return result.data
+}
+
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms))
+}
+
+/** The report as the soak prints it. */
+export function formatReport(report: SoakReport): string {
+  const lines = [
+    `soak seed ${report.seed}: ${report.iterations} iterations in ${report.seconds} s (loop ${report.loopSeconds} s, settling ${report.settleSeconds} s)`,
+    `runs ${report.runs}, single payouts ${report.payouts}, sheet rows ${report.sheetRows}`,
+    `actions ${JSON.stringify(report.actions)} (double clicks ${report.doubleClicks})`,
+    `refusals ${JSON.stringify(report.refusals)}`,
+    `faults ${Object.values(report.faults).reduce((a, b) => a + b, 0)}: ${JSON.stringify(report.faults)}`,
+    `kills ${report.kills.total}: random instants ${report.kills.randomInstant}, at checkpoints ${JSON.stringify(report.kills.atCheckpoint)}; restarts after a kill ${report.restarts}, quits ${report.quits}`,
+    `double payments ${report.doublePayments.length}`,
+    ...report.doublePayments
+      .slice(0, 12)
+      .map((d) => `  ${d.payment} paid as ${d.references.join(' and ')}; the desk shows ${d.deskShows.join(' | ')}`),
+    `lost payouts ${report.lostPayouts.length}${report.lostPayouts.length ? `: ${JSON.stringify(report.lostPayouts.slice(0, 10))}` : ''}`,
+    `disagreements ${report.disagreements.length}${report.disagreements.length ? `: ${JSON.stringify(report.disagreements.slice(0, 10))}` : ''}`,
+  ]
+  return lines.join('\n')
+}

@@ -1,0 +1,22 @@
+/**
+ * The soak's short version, run with the unit tests on every push: the real desk in its own
+ * process against the Sandbox in another, a simulated user, faults and SIGKILLs (tests/soak). The
+ * long one: `node --import tsx tests/soak/soak.ts --iterations 1000` (docs/reliability.md).
+ */
+import { expect, it } from 'vitest'
+import { formatReport, runSoak } from './soak-run'
+
+const ITERATIONS = Number(process.env['SOAK_ITERATIONS'] ?? 45)
+
+it(`a simulated user, faults and kills for ${ITERATIONS} iterations: nothing paid twice, nothing lost`, async () => {
+  const seed = Number(process.env['SOAK_SEED'] ?? Date.now() % 100_000)
+  const report = await runSoak({ iterations: ITERATIONS, seed, armChance: 0.9, settleSeconds: 45 })
+  console.info(formatReport(report))
+  expect(report.doublePayments).toEqual([])
+  expect(report.lostPayouts).toEqual([])
+  expect(report.disagreements).toEqual([])
+  // The desk was killed, at random instants and at its checkpoints, and the user carried on.
+  expect(report.kills.total).toBeGreaterThanOrEqual(3)
+  expect(Object.values(report.kills.atCheckpoint).reduce((a, b) => a + (b ?? 0), 0)).toBeGreaterThanOrEqual(1)
+  expect(report.actions['send the run'] ?? 0).toBeGreaterThan(0)
+}, 240_000)

@@ -1,0 +1,99 @@
+/**
+ * The bulk channels as the renderer calls them: they wait for start-up reconciliation before any
+ * run is loaded or resumed, and an Import pressed twice makes one run.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { startSandbox, type RunningSandbox } from '../../../../../../electron/sandbox'
+import { createBridgeDesktop } from '../../../../../../electron/main/adapters/bridge-desktop'
+import { createPaymentsApi } from '../../../../../../electron/main/services/api'
+import { createPaymentsClient } from '../../../../../../electron/main/services/api/payments-client'
+import { createBulkDomain } from '../../../../../../electron/main/services/bulk/bulk-domain'
+import { openJournal, type Journal } from '../../../../../../electron/main/services/journal/journal'
+import { createReconciler } from '../../../../../../electron/main/services/journal/reconciler'
+import { createRedactingLog } from '../../../../../../electron/main/services/log/redacting-log'
+import type { ServiceContext } from '../../../../../../electron/main/services/service-context'
+import type { BulkOpened } from '../../../../../../shared/ipc/channels/bulk'
+
+const SECRET = 'sk_test_bulk_domain_0123456789'
+let sandbox: RunningSandbox
+let directory: string
+let journal: Journal
+let context: ServiceContext
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ secretKey: SECRET, encryptionKey: '0123456789abcdef0123456789abcdef', admin: true })
+})
+afterAll(() => sandbox.close())
+beforeEach(async () => {
+  directory = await mkdtemp(join(tmpdir(), 'bulk-domain-'))
+  journal = await openJournal(join(directory, 'journal'))
+  context = {
+    userDataDir: directory,
+    log: createRedactingLog(),
+    emit: () => undefined,
+    profiles: {} as ServiceContext['profiles'],
+    apiFor: async (profileId) => ({
+      profileId: profileId ?? 'acme',
+      mode: 'test',
+      api: createPaymentsApi(createPaymentsClient({ baseUrl: sandbox.url, secretKey: SECRET })),
+    }),
+    journal,
+    reconciler: createReconciler(journal),
+    desktop: createBridgeDesktop(),
+    now: () => new Date(),
+  }
+})
+afterEach(async () => {
+  await journal.close()
+  await rm(directory, { recursive: true, force: true })
+})
+
+const CSV = [
+  'reference,amount,bank_code,account_number,customer_name,customer_email,narration',
+  'DOM-ROW-0001,1000.00,044,2000000001,Ada Obi,ada@example.com,Salary',
+  'DOM-ROW-0002,2000.00,058,2000000002,Bola Ade,bola@example.com,Salary',
+].join('\n')
+
+describe('the bulk channels', () => {
+  it('wait for start-up reconciliation before loading or resuming any run', async () => {
+    const domain = createBulkDomain(context)
+    let answered = false
+    const runs = Promise.resolve(domain.handlers['bulk:runs'](undefined)).then((list) => {
+      answered = true
+      return list
+    })
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(answered).toBe(false)
+    // app-services starts the domains once reconciliation has run.
+    await context.reconciler.run()
+    domain.start?.()
+    expect(await runs).toEqual([])
+    await domain.close?.()
+  })
+
+  it('an Import pressed twice (at once, or once it is done) makes one run', async () => {
+    const domain = createBulkDomain(context)
+    domain.start?.()
+    // A dropped file reaches main as its path.
+    const path = join(directory, 'twice.csv')
+    await writeFile(path, CSV)
+    const opened = (await domain.handlers['bulk:drop']({ file: { name: 'twice.csv', ref: path } })) as BulkOpened
+    const sheet = opened.summary.sheets[0]!
+    const input = {
+      importId: opened.importId,
+      sheet: sheet.name,
+      headerRow: sheet.headerRow!,
+      mapping: [...sheet.mapping!],
+      currency: 'NGN' as const,
+    }
+    const [a, b] = await Promise.all([domain.handlers['bulk:import'](input), domain.handlers['bulk:import'](input)])
+    const c = await domain.handlers['bulk:import'](input)
+    expect(b.id).toBe(a.id)
+    expect(c.id).toBe(a.id)
+    expect(await domain.handlers['bulk:runs'](undefined)).toHaveLength(1)
+    await domain.close?.()
+  })
+})

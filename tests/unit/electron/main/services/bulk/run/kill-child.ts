@@ -1,0 +1,50 @@
+/**
+ * A process that does one bulk action and is SIGKILLed inside it, at the checkpoint KILL_AT
+ * (electron/main/services/checkpoints.ts): ACTION=retry retries the failed rows of RUN_ID; ACTION=
+ * import creates a run from a generated sheet of ROWS rows; ACTION=send creates one and sends it. It prints `KILLED <checkpoint>` just
+ * before it dies, or `DONE <run id>` if the checkpoint was never reached.
+ * Run with `node --import tsx kill-child.ts`.
+ */
+import { writeSync } from 'node:fs'
+import { csvBytes, openHarness, sheetOf } from './harness'
+
+const env = (name: string): string => {
+  const value = process.env[name]
+  if (!value) throw new Error(`${name} is required`)
+  return value
+}
+
+async function main(): Promise<void> {
+  const killAt = env('KILL_AT')
+  const harness = await openHarness({
+    userDataDir: env('USER_DATA'),
+    sandboxUrl: env('SANDBOX_URL'),
+    secretKey: env('SANDBOX_KEY'),
+    checkpoint: (point) => {
+      if (point !== killAt) return
+      writeSync(1, `KILLED ${point}\n`)
+      process.kill(process.pid, 'SIGKILL')
+    },
+  })
+  await harness.reconciler.run()
+  await harness.service.resumeAll()
+  let view
+  if (env('ACTION') === 'retry') view = await harness.service.retryFailed(env('RUN_ID'))
+  else if (env('ACTION') === 'send') {
+    const sheet = sheetOf(Number(env('ROWS')), new Set(), 'SEND')
+    view = await harness.service.create({ result: sheet, bytes: csvBytes(sheet), currency: 'NGN' })
+    await harness.service.toReview(view.id)
+    await harness.service.submit(view.id)
+    await harness.service.idle()
+  } else {
+    const sheet = sheetOf(Number(env('ROWS')), new Set(), 'IMPORT')
+    view = await harness.service.create({ result: sheet, bytes: csvBytes(sheet), currency: 'NGN' })
+  }
+  await harness.close()
+  writeSync(1, `DONE ${view.id}\n`)
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`kill-child failed: ${(error as Error).stack ?? String(error)}\n`)
+  process.exit(1)
+})
