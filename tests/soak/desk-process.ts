@@ -10,7 +10,6 @@
  * Run with `node --import tsx tests/soak/desk-process.ts`.
  */
 import { existsSync, readFileSync, renameSync, writeFileSync, writeSync } from 'node:fs'
-import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 import type { KeyKind } from '../../shared/domain/profiles'
 import { createBridgeDesktop } from '../../electron/main/adapters/bridge-desktop'
@@ -46,8 +45,8 @@ function say(message: unknown): void {
 }
 
 /**
- * The OS keychain's stand-in: a file in the user data folder (the soak's keys are test keys). It
- * survives the kills as the keychain would.
+ * The OS keychain's stand-in: a file outside the user data folder (the soak's keys are test keys).
+ * It survives the kills as the keychain would.
  */
 function fileKeychain(file: string): SecretStore {
   const read = (): Record<string, string> =>
@@ -74,7 +73,7 @@ async function main(): Promise<void> {
   let killAfter = Number(process.env['KILL_AFTER'] ?? 1)
   const services = await createAppServices({
     userDataDir,
-    keychain: fileKeychain(join(userDataDir, 'soak-keychain.json')),
+    keychain: fileKeychain(env('KEYCHAIN_FILE')),
     info: { name: 'Payout Desk', version: 'soak', transport: 'bridge' },
     emit: () => undefined,
     desktop: createBridgeDesktop(),

@@ -99,6 +99,8 @@ export interface DeskProcess {
 
 export async function startDeskProcess(options: {
   userDataDir: string
+  /** The keychain stand-in's file: it survives kills as the OS keychain would. */
+  keychainFile: string
   sandboxUrl: string
   killAt?: Checkpoint
   killAfter?: number
@@ -108,6 +110,7 @@ export async function startDeskProcess(options: {
     env: {
       ...process.env,
       USER_DATA: options.userDataDir,
+      KEYCHAIN_FILE: options.keychainFile,
       SANDBOX_URL: options.sandboxUrl,
       SANDBOX_KEY: SOAK_KEY,
       ...(options.killAt ? { KILL_AT: options.killAt, KILL_AFTER: String(options.killAfter ?? 1) } : {}),

@@ -79,9 +79,13 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   const started = Date.now()
   const dir = await mkdtemp(join(tmpdir(), 'payout-desk-soak-'))
   const userDataDir = join(dir, 'user-data')
+  // The OS keychain's stand-in lives outside the folders the run's final secret scan reads: the
+  // keychain is where keys belong, not a file the app wrote.
+  const keysDir = await mkdtemp(join(process.env['PAYOUT_DESK_REAL_TMPDIR'] ?? tmpdir(), 'payout-desk-soak-keys-'))
+  const keychainFile = join(keysDir, 'keychain.json')
   const sandbox = await startSandboxProcess({ stateFile: join(dir, 'sandbox-state.jsonl'), settleMs: 300 })
   const ledger = new Ledger()
-  const user = new SoakUser(random, ledger, tag)
+  const user = new SoakUser(random, ledger, tag, join(dir, 'sheets'))
   const faults: Record<string, number> = {}
   const kills: SoakReport['kills'] = { randomInstant: 0, atCheckpoint: {}, total: 0 }
   let restarts = 0
@@ -99,6 +103,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       }
       const desk = await startDeskProcess({
         userDataDir,
+        keychainFile,
         sandboxUrl: sandbox.url,
         ...(killAt ? { killAt, killAfter: random.int(1, 2) } : {}),
       })
@@ -175,6 +180,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     if (desk.alive()) await desk.quit()
     await sandbox.stop()
     await rm(dir, { recursive: true, force: true })
+    await rm(keysDir, { recursive: true, force: true })
   }
 
   async function fund(): Promise<void> {

@@ -6,6 +6,8 @@
  * imported again, a payout that is not in the list or is shown failed is paid again under a new
  * reference, a run with failed rows gets "Retry failed rows".
  */
+import { mkdir, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import type { MovementView } from '../../shared/domain/journal'
 import { isFinal } from '../../shared/domain/journal'
 import type { RunRow, RunSummary, RunView } from '../../shared/domain/bulk-run'
@@ -50,6 +52,8 @@ export class SoakUser {
     private readonly random: Random,
     private readonly ledger: Ledger,
     private readonly tag: string,
+    /** Where this user keeps the sheets they open (a dropped file reaches the desk as its path). */
+    private readonly sheetsDir: string,
   ) {}
 
   /** One look at the screens and one action among those offered; returns its name (or 'wait'). */
@@ -226,9 +230,10 @@ export class SoakUser {
   }
 
   private async importSheet(desk: DeskProcess, sheet: Sheet, twice: boolean): Promise<void> {
-    const opened = await desk.call<BulkOpened>('bulk:drop', {
-      file: { name: sheet.fileName, base64: Buffer.from(sheet.csv).toString('base64') },
-    })
+    const path = join(this.sheetsDir, sheet.fileName)
+    await mkdir(this.sheetsDir, { recursive: true })
+    await writeFile(path, sheet.csv)
+    const opened = await desk.call<BulkOpened>('bulk:drop', { file: { name: sheet.fileName, ref: path } })
     this.count(opened)
     if (!opened.ok) return
     const summary = opened.data.summary.sheets.find((s) => s.name === opened.data.summary.selectedSheet)
