@@ -61,7 +61,7 @@ export function readItem(
   const item: BulkItem = {
     row: row.row,
     reference: reference === '' ? generatedReference(context.sha256, row.row) : reference,
-    amount: normaliseAmount(amountText) ?? amountText,
+    amount: normaliseAmount(amountText, context.currency) ?? amountText,
     bank_code: codeText(cell('bank_code')),
     account_number: codeText(cell('account_number')),
     customer_name: cellText(cell('customer_name')),
@@ -111,7 +111,7 @@ export function itemFindings(item: BulkItem, context: ValidationContext, skip?: 
       `Reference "${reference.slice(0, 60)}" has ${reference.length} characters; it must have ${REFERENCE_MIN_LENGTH} to ${REFERENCE_MAX_LENGTH}.`,
     )
 
-  const amount = amountProblemOf(item.amount)
+  const amount = amountProblemOf(item.amount, context.currency)
   if (amount) add('amount', amount.code, amount.message)
 
   const country = COUNTRY_OF_CURRENCY[context.currency]

@@ -96,7 +96,10 @@ export function createPayoutDomain(
           throw new AppFailure('bad_request', 'The payout was not sent: some fields need attention.', { issues })
         if (journal.has(body.reference))
           throw new AppFailure('conflict', `The reference ${body.reference} was already used by this desk.`)
-        if (mode === 'live' && !confirmationMatches(confirmAmount ?? '', body.destination.amount))
+        if (
+          mode === 'live' &&
+          !confirmationMatches(confirmAmount ?? '', body.destination.amount, body.destination.currency)
+        )
           throw new AppFailure('bad_request', 'This is a Live payout: type its amount exactly to confirm it.')
         const movement = await sender.send(body, profileId)
         changed(movement)

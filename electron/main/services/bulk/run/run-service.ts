@@ -240,7 +240,7 @@ export class RunService {
     if (!ROW_FIELDS.includes(field)) throw new AppFailure('bad_request', `Unknown field ${field}.`)
     const text = value.trim()
     // Amounts are kept as the importer normalises them ("1,000.5" -> "1000.50") when they parse.
-    row.item = { ...row.item, [field]: field === 'amount' ? (normaliseAmount(text) ?? text) : text }
+    row.item = { ...row.item, [field]: field === 'amount' ? (normaliseAmount(text, run.state.currency) ?? text) : text }
     const accountChanged = field === 'bank_code' || field === 'account_number' || field === 'customer_name'
     if (accountChanged) {
       row.resolution = 'unchecked'
