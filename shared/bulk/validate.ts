@@ -4,7 +4,9 @@
  * checks an item's texts, so the grid can re-validate an edited row with the same rules; and
  * `sheetFindings` looks across rows (duplicate references, same account and amount twice).
  */
-import type { BulkColumnMapping, BulkCurrency, BulkField, BulkFinding, BulkItem } from '../domain/bulk'
+import type { BankMatchRecord, BulkColumnMapping, BulkCurrency, BulkField, BulkFinding, BulkItem } from '../domain/bulk'
+import type { BankChoice } from '../banks/bank-list'
+import type { BankMatcher } from '../banks/match-bank'
 import { emailProblem } from '../rules/common'
 import { amountProblemOf, normaliseAmount, numberCellDecimal } from './amount'
 import { ACCOUNT_FORMATS, COUNTRY_OF_CURRENCY } from './banks'
@@ -20,6 +22,8 @@ export interface ValidationContext {
 export interface ReadContext extends ValidationContext {
   /** SHA-256 (hex) of the file, for references of rows without one. */
   sha256: string
+  /** Bank names in the bank column are matched with this (issue 17 §1); without it only codes are read. */
+  bankNames?: BankMatcher
 }
 
 /** Field -> column position, from a mapping by position. */
@@ -69,8 +73,18 @@ export function readItem(
     narration: cellText(cell('narration')),
   }
 
-  // A number cell drops leading zeros: say so, never pad (the zeros might not be the only loss).
+  // A bank name: the code it matches, or an error naming the banks it may be.
   const bankCell = cell('bank_code')
+  if (context.bankNames && !isNumberCell(bankCell) && item.bank_code !== '') {
+    const named = bankNameOf(row.row, item.bank_code, context)
+    if (named.match) {
+      item.bank_match = named.match
+      item.bank_code = named.match.code
+    }
+    if (named.finding) findings.push(named.finding)
+  }
+
+  // A number cell drops leading zeros: say so, never pad (the zeros might not be the only loss).
   if (isNumberCell(bankCell) && !context.bankCodes.has(item.bank_code)) {
     const padded = [`0${item.bank_code}`, `00${item.bank_code}`].find((code) => context.bankCodes.has(code))
     if (padded)
@@ -95,6 +109,67 @@ export function readItem(
       ),
     )
   return { item, findings }
+}
+
+const listed = (banks: readonly BankChoice[]): string => {
+  const names = banks.map((bank) => `${bank.name} (${bank.code})`)
+  return names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`
+}
+
+/** A bank cell's text read as a name: the match, or the finding that names the candidates. */
+function bankNameOf(
+  row: number,
+  text: string,
+  context: ReadContext,
+): { match?: BankMatchRecord; finding?: BulkFinding } {
+  const found = context.bankNames!.match(text)
+  const country = COUNTRY_OF_CURRENCY[context.currency]
+  const quoted = `"${text}"`
+  switch (found.kind) {
+    case 'exact':
+    case 'alias':
+    case 'remembered':
+      return { match: { from: text, code: found.bank.code, name: found.bank.name, how: found.kind } }
+    case 'ambiguous':
+      return {
+        finding: {
+          ...finding(
+            row,
+            'bank_code',
+            'bank_name_ambiguous',
+            `${quoted} could be ${listed(found.candidates)}: choose the bank, or type its code.`,
+          ),
+          candidates: found.candidates,
+        },
+      }
+    case 'suggestion':
+      return {
+        finding: {
+          ...finding(
+            row,
+            'bank_code',
+            'bank_name_suggestion',
+            `${quoted} is not a ${country} bank name of the service; did you mean ${listed(found.candidates)}? Choose the bank, or type its code.`,
+          ),
+          candidates: found.candidates,
+        },
+      }
+    case 'unknown':
+      return {
+        finding: {
+          ...finding(
+            row,
+            'bank_code',
+            'bank_name_unknown',
+            `${quoted} is neither a ${country} bank code nor a bank name of the service: type the bank's code, or its name as the bank list has it.`,
+          ),
+          candidates: [],
+        },
+      }
+    default:
+      // A code (or digits that the code rules judge).
+      return {}
+  }
 }
 
 /** The findings on one item's texts; `skip` names columns already reported by reading. */

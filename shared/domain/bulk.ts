@@ -38,6 +38,22 @@ export interface BulkItem {
   customer_name: string
   customer_email: string
   narration: string
+  /** Where the bank cell held a name, not a code: the name and the bank it was matched to (issue 17 §1). */
+  bank_match?: BankMatchRecord
+}
+
+/**
+ * How a bank name in a sheet became a code. exact: the list's name or slug, give or take case,
+ * punctuation and words such as "PLC" or "Bank"; alias: a known short form ("GTB");
+ * remembered: what this profile confirmed before; chosen: picked by hand in the Banks step.
+ */
+export interface BankMatchRecord {
+  /** The cell's text. */
+  from: string
+  code: string
+  /** The bank's name in the service's list. */
+  name: string
+  how: 'exact' | 'alias' | 'remembered' | 'chosen'
 }
 
 export interface BulkFinding {
@@ -46,6 +62,22 @@ export interface BulkFinding {
   column: BulkField | null
   code: string
   message: string
+  /** A bank name that could not be matched by itself: the banks it may be (empty when none). */
+  candidates?: Array<{ code: string; name: string }>
+}
+
+/** A row of the sheet that is not a payout and was left out, and why (issue 17 §2). */
+export interface SkippedRow {
+  row: number
+  /** totals: the sheet's own total (its figure is the control total); notes: text below the data. */
+  why: 'totals' | 'notes'
+}
+
+/** The sheet's own total against the sum of its payout rows, as exact decimals ("5660100.00"). */
+export interface ControlTotal {
+  sheet: string
+  computed: string
+  match: boolean
 }
 
 export interface BulkHeader {
@@ -64,6 +96,13 @@ export interface BulkImportResult {
   items: BulkItem[]
   errors: BulkFinding[]
   warnings: BulkFinding[]
+  /**
+   * Rows left out because they are not payouts: totals and notes below the data. Always given by
+   * an import; a result made from a run's rows (a retry) has none.
+   */
+  skipped?: SkippedRow[]
+  /** Present when the sheet has a totals row. */
+  control_total?: ControlTotal
 }
 
 export interface BulkFileError {
@@ -126,8 +165,10 @@ export interface BulkImportOptions {
   /** Confirmed mapping by column position; remembered-or-automatic when absent. */
   mapping?: BulkColumnMapping
   currency: BulkCurrency
-  /** Valid bank codes for the currency's country (from the lookups API); the bundled list when absent. */
-  bankCodes?: readonly string[]
+  /** The bank list of the currency's country (from the lookups API); the bundled list when absent. */
+  banks?: ReadonlyArray<{ code: string; name: string; slug: string }>
+  /** Bank texts this profile confirmed before: [bankTextKey(text), code]. */
+  rememberedBanks?: ReadonlyArray<readonly [string, string]>
 }
 
 export type BulkImportProgress = { phase: 'reading' } | { phase: 'validating'; done: number; total: number }

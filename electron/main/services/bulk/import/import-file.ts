@@ -15,7 +15,8 @@ import type {
   BulkSheetSummary,
   BulkWorkbookSummary,
 } from '../../../../../shared/domain/bulk'
-import { offlineBankCodes } from '../../../../../shared/bulk/banks'
+import { bundledBanks } from '../../../../../shared/banks/bank-list'
+import { COUNTRY_OF_CURRENCY } from '../../../../../shared/bulk/banks'
 import { cellText, type SheetRow } from '../../../../../shared/bulk/cells'
 import { autoMapping, detectHeaderRow, headerScore, MIN_HEADER_SCORE } from '../../../../../shared/bulk/header'
 import { fileError, importRows } from '../../../../../shared/bulk/import-rows'
@@ -192,7 +193,8 @@ export async function importFile(
       rows,
       sha256: opened.sha256,
       currency: options.currency,
-      bankCodes: options.bankCodes ?? offlineBankCodes(options.currency),
+      banks: options.banks ?? bundledBanks(COUNTRY_OF_CURRENCY[options.currency]),
+      rememberedBanks: options.rememberedBanks ? new Map(options.rememberedBanks) : undefined,
       headerRow: options.headerRow,
       mapping,
       onProgress,
