@@ -216,8 +216,27 @@ const LAST_NAMES = [
   'Nkosi',
 ]
 
-/** A stable account holder name derived from the number (same number, same name, any seed). */
+/**
+ * Test accounts with a documented holder (docs/sandbox.md): the accounts of the templates' example
+ * rows (scripts/make-templates.ts), so a clean sheet shows clean name checks. Any bank code.
+ */
+export const NAMED_TEST_ACCOUNTS: ReadonlyArray<{ account: string; name: string; country: 'NG' | 'KE' }> = [
+  { account: '0690000031', name: 'ADAEZE OKAFOR', country: 'NG' },
+  { account: '0690000032', name: 'TUNDE ADEYEMI', country: 'NG' },
+  { account: '0690000033', name: 'CHINEDU NWOSU', country: 'NG' },
+  { account: '0690000034', name: 'NGOZI EZE', country: 'NG' },
+  { account: '0110000000001', name: 'WANJIKU KAMAU', country: 'KE' },
+  { account: '0110000000002', name: 'OTIENO MWANGI', country: 'KE' },
+]
+const NAMED = new Map(NAMED_TEST_ACCOUNTS.map((entry) => [entry.account, entry.name]))
+
+/**
+ * The holder's name of an account: a documented test account's own, else a stable name derived from
+ * the number (same number, same name, any seed).
+ */
 export function accountNameFor(accountNumber: string): string {
+  const named = NAMED.get(accountNumber)
+  if (named) return named
   let hash = 2166136261
   for (const char of accountNumber) hash = Math.imul(hash ^ char.charCodeAt(0), 16777619) >>> 0
   const first = FIRST_NAMES[hash % FIRST_NAMES.length] ?? 'Test'
