@@ -6,7 +6,7 @@
  */
 import { offlineBankCodes } from '../bulk/banks'
 import { itemFindings } from '../bulk/validate'
-import type { BulkCurrency, BulkFinding, BulkHeader, BulkItem } from './bulk'
+import type { BulkCurrency, BulkFinding, BulkHeader, BulkItem, ImportRecord } from './bulk'
 
 /**
  * resolving: name checks running or to be run. review: waiting for the user's approval.
@@ -92,6 +92,8 @@ export interface RunView extends RunSummary {
   /** Progress of the long step now running (name checks, sending, monitoring). */
   progress: RunProgress | null
   message?: string
+  /** Rows the import left out, the sheet's control total and its bank names (issue 17). */
+  imported?: ImportRecord
 }
 
 export interface RunProgress {

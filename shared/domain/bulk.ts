@@ -185,3 +185,45 @@ export interface PriorPayout {
   /** The run's name when it was part of a run. */
   runLabel?: string
 }
+
+// ---- Bank names (issue 17 §1): the Banks step between the import and the run. ----
+
+/** One distinct bank text of a sheet as the Banks step shows it ("GTBank → Guaranty Trust Bank (058), 14 rows"). */
+export interface BankNameProposal {
+  /** The text as it first appears in the sheet. */
+  text: string
+  /** bankTextKey(text): texts with the same key ("GT Bank", "gtbank") are one value. */
+  key: string
+  rows: number
+  how: 'exact' | 'alias' | 'remembered' | 'suggestion' | 'ambiguous' | 'unknown'
+  /** The bank it matches: exact, alias, remembered. */
+  bank?: { code: string; name: string }
+  /** The banks it may be: suggestion, ambiguous (none when unknown). */
+  candidates: Array<{ code: string; name: string }>
+}
+
+/** What the Banks step needs: the bank texts of the sheet, and every bank of the list for a choice by hand. */
+export interface BulkBankReview {
+  importId: string
+  country: 'NG' | 'KE'
+  /** Rows read from the sheet (the payout rows, without totals and notes). */
+  rows: number
+  names: BankNameProposal[]
+  banks: Array<{ code: string; name: string }>
+}
+
+/** The bank a user confirmed (or chose) for a bank text, by its key. */
+export interface BankChoiceByKey {
+  key: string
+  code: string
+}
+
+/**
+ * What an import records in its run (issue 17 §1, §2): rows left out and why, the control total,
+ * and each bank name of the sheet with the bank it became.
+ */
+export interface ImportRecord {
+  skipped: SkippedRow[]
+  control_total?: ControlTotal
+  bank_names: Array<BankMatchRecord & { rows: number }>
+}

@@ -3,19 +3,33 @@ import { randomBytes } from 'node:crypto'
 import { basename, join } from 'node:path'
 import { readFile, writeFile } from 'node:fs/promises'
 import { isFileError } from '../../../../shared/bulk/import-rows'
-import type { BulkWorkbookSummary } from '../../../../shared/domain/bulk'
+import { bundledBanks } from '../../../../shared/banks/bank-list'
+import { applyBankChoices, bankNameProposals } from '../../../../shared/bulk/bank-choices'
+import { COUNTRY_OF_CURRENCY } from '../../../../shared/bulk/banks'
+import type { BulkCurrency, BulkImportResult, BulkWorkbookSummary } from '../../../../shared/domain/bulk'
 import type { ExportResult } from '../../../../shared/domain/export'
-import type { BulkOpened } from '../../../../shared/ipc/channels/bulk'
+import type { Bank } from '../../../../shared/domain/lookups'
+import type { BulkImportAnswer, BulkOpened } from '../../../../shared/ipc/channels/bulk'
 import type { bulkChannels } from '../../../../shared/ipc/channels/bulk'
 import { AppFailure } from '../../../../shared/result'
 import type { DomainService } from '../domain-service'
 import type { ServiceContext } from '../service-context'
+import { lookupCacheOf } from '../lookups/lookup-cache'
+import { BankNameMemory } from './import/bank-name-memory'
 import { createBulkImportService } from './import/import-service'
 import { bulkBatchVerifier } from './run/batch-sender'
 import { exportTableWithDialog, tableToCsv } from '../export/table-export'
 import { evidencePack, reportTable } from './run/run-report'
 import { RunService } from './run/run-service'
 import { RUNS_FOLDER, RunStore } from './run/run-store'
+
+/** An import waiting for its Banks step: the result as read, and what it was read with. */
+interface PendingBanks {
+  result: BulkImportResult
+  currency: BulkCurrency
+  profileId: string
+  banks: Bank[]
+}
 
 export interface BulkDomainOptions {
   /** How often monitoring asks the service about open batches. */
@@ -89,9 +103,25 @@ export function createBulkDomain(context: ServiceContext): DomainService<keyof t
     return { path, rows: rows.length }
   }
 
-  // Files opened or dropped, held until they are imported (or the app quits).
+  // Files opened or dropped, held until they are imported (or the app quits). An import waiting
+  // for its Banks step keeps its result here, so confirming never reads the file again.
   const imports = createBulkImportService(context.userDataDir)
-  const opened = new Map<string, { name: string; bytes: Uint8Array; summary: BulkWorkbookSummary }>()
+  const bankMemory = new BankNameMemory(context.userDataDir)
+  const opened = new Map<
+    string,
+    { name: string; bytes: Uint8Array; summary: BulkWorkbookSummary; pending?: PendingBanks }
+  >()
+
+  /** The country's banks from the service (cached per profile); the bundled list when it cannot be reached. */
+  async function banksFor(country: 'NG' | 'KE', profileId: string): Promise<Bank[]> {
+    try {
+      const listed = await lookupCacheOf(context).banks(country, { profileId })
+      if (listed.length > 0) return listed
+    } catch (error) {
+      context.log.warn(`The ${country} bank list could not be read; the bundled list is used`, error)
+    }
+    return [...bundledBanks(country)]
+  }
 
   async function inspect(name: string, bytes: Uint8Array): Promise<BulkOpened> {
     const summary = await imports.inspectWorkbook({ name, bytes })
@@ -124,9 +154,12 @@ export function createBulkDomain(context: ServiceContext): DomainService<keyof t
         await ready()
         const file = opened.get(importId)
         if (!file) throw new AppFailure('not_found', 'This file is no longer open; open it again.')
+        const { profileId } = await context.apiFor()
+        const country = COUNTRY_OF_CURRENCY[currency]
+        const banks = await banksFor(country, profileId)
         const result = await imports.importSheet(
           { name: file.name, bytes: file.bytes },
-          { sheet, headerRow, mapping, currency },
+          { sheet, headerRow, mapping, currency, banks, rememberedBanks: await bankMemory.recall(profileId, country) },
         )
         if (isFileError(result)) throw new AppFailure('bad_request', `${result.file}: ${result.fileError.message}`)
         // The confirmed mapping is remembered for this header layout, and applied next time.
@@ -134,9 +167,46 @@ export function createBulkDomain(context: ServiceContext): DomainService<keyof t
           .find((s) => s.name === sheet)
           ?.preview.find((r) => r.row === headerRow)?.cells
         if (headers) await imports.rememberMapping(headers, mapping)
-        const view = await runs.create({ result, bytes: file.bytes, currency })
+        const names = bankNameProposals(result)
+        if (names.length > 0) {
+          // Bank names: the user confirms or chooses each before the run exists.
+          file.pending = { result, currency, profileId, banks }
+          const choices = banks.map((bank) => ({ code: bank.code, name: bank.name }))
+          return {
+            kind: 'banks',
+            review: { importId, country, rows: result.rows, names, banks: choices },
+          } satisfies BulkImportAnswer
+        }
+        const run = await runs.create({ result, bytes: file.bytes, currency, profileId })
         opened.delete(importId)
-        return view
+        return { kind: 'run', run } satisfies BulkImportAnswer
+      },
+      'bulk:confirmBanks': async ({ importId, choices }) => {
+        await ready()
+        const file = opened.get(importId)
+        const pending = file?.pending
+        if (!file || !pending)
+          throw new AppFailure('not_found', 'This import is no longer waiting for its banks; import the file again.')
+        let result: BulkImportResult
+        try {
+          result = applyBankChoices(pending.result, choices, pending.banks)
+        } catch (error) {
+          throw new AppFailure('bad_request', (error as Error).message)
+        }
+        // Taken before anything is awaited: a second click finds no pending import, never a second run.
+        opened.delete(importId)
+        const run = await runs.create({
+          result,
+          bytes: file.bytes,
+          currency: pending.currency,
+          profileId: pending.profileId,
+        })
+        try {
+          await bankMemory.remember(pending.profileId, COUNTRY_OF_CURRENCY[pending.currency], choices)
+        } catch (error) {
+          context.log.warn('The confirmed bank names could not be remembered', error)
+        }
+        return run
       },
       'bulk:runs': async () => (await ready(), runs.list()),
       'bulk:run': async ({ runId }) => (await ready(), runs.view(runId)),

@@ -10,6 +10,7 @@ import type { RunBatch, RunProgress, RunRow, RunSummary, RunView } from '../../.
 import { retryReferenceOf, rowProblems, runIdOf } from '../../../../../shared/domain/bulk-run'
 import { isFinal } from '../../../../../shared/domain/journal'
 import { normaliseAmount } from '../../../../../shared/bulk/amount'
+import { importRecordOf } from '../../../../../shared/bulk/bank-choices'
 import { formatMinorUnits, toMinorUnits } from '../../../../../shared/money'
 import { AppFailure } from '../../../../../shared/result'
 import { namesMatch } from '../../../../../shared/rules/common'
@@ -145,6 +146,7 @@ export class RunService {
       totals: totalsOf(state, run.rows),
       progress: run.progress,
       ...(state.message ? { message: state.message } : {}),
+      ...(state.imported ? { imported: state.imported } : {}),
     }
   }
 
@@ -191,6 +193,8 @@ export class RunService {
       stage: 'resolving',
       batches: [],
     }
+    const imported = importRecordOf(input.result)
+    if (imported) state.imported = imported
     await this.options.store.createFolder(id, storedFile, input.bytes, sha256)
     await this.options.store.saveMapping(id, { file: state.fileName, sheet: state.sheet, header: state.header })
     await this.options.store.saveRows(id, rows)

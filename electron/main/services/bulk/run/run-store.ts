@@ -11,7 +11,7 @@ import { createHash, randomBytes } from 'node:crypto'
 import { mkdir, open, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { setImmediate as nextTurn } from 'node:timers/promises'
-import type { BulkHeader } from '../../../../../shared/domain/bulk'
+import type { BulkHeader, ImportRecord } from '../../../../../shared/domain/bulk'
 import type { RunBatch, RunRow, RunStage } from '../../../../../shared/domain/bulk-run'
 import { writeJsonAtomically } from '../../settings/atomic-json-file'
 
@@ -40,6 +40,8 @@ export interface RunState {
   message?: string
   /** Name checks were started and not finished or cancelled: a restart carries them on. */
   resolving?: boolean
+  /** What the import left out, its control total and its bank names (issue 17); absent for a retry. */
+  imported?: ImportRecord
 }
 
 export interface StoredRun {
