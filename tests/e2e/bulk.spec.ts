@@ -75,7 +75,7 @@ test('a messy sheet goes from import to paid, failed rows are retried, and the r
   await page.getByTestId('bulk-resolve').click()
   await expect(page.getByTestId('bulk-review')).toBeVisible()
   await expect(page.getByTestId('bulk-review-rows')).toHaveText('5')
-  await expect(page.getByTestId('bulk-review-total')).toHaveText('4500.75 NGN')
+  await expect(page.getByTestId('bulk-review-total')).toHaveText('4,500.75 NGN')
   await expect(page.getByTestId('bulk-fees-explained')).toContainText('comes out of what its recipient receives')
   await expect(page.getByTestId('bulk-row-4').locator('[data-field="resolved"]')).not.toBeEmpty()
   await app.screenshot('bulk-review')

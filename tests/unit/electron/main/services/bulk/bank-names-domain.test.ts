@@ -165,7 +165,7 @@ describe('the Banks step', () => {
     await expect(domain.handlers['bulk:confirmBanks']({ importId: banks.importId, choices: [] })).rejects.toThrow(
       'no longer waiting',
     )
-    expect(await domain.handlers['bulk:runs']()).toHaveLength(1)
+    expect(await domain.handlers['bulk:runs'](undefined)).toHaveLength(1)
   })
 
   it('a bank chosen by hand is recorded as chosen; an unconfirmed match becomes an error again', async () => {
