@@ -13,6 +13,7 @@ import { dirname, join } from 'node:path'
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { BulkHeader, ImportRecord } from '../../../../../shared/domain/bulk'
 import type { RunBatch, RunRow, RunStage } from '../../../../../shared/domain/bulk-run'
+import { syncDirectory } from '../../files/sync-directory'
 import { writeJsonAtomically } from '../../settings/atomic-json-file'
 
 export const RUNS_FOLDER = 'bulk-runs'
@@ -180,11 +181,5 @@ async function writeRowsAtomically(file: string, rows: readonly RunRow[]): Promi
     await rm(temporary, { force: true })
     throw error
   }
-  if (process.platform === 'win32') return
-  const directory = await open(folder, 'r')
-  try {
-    await directory.sync()
-  } finally {
-    await directory.close()
-  }
+  await syncDirectory(folder)
 }
