@@ -16,6 +16,7 @@ import { COUNTRY_OF_CURRENCY } from '../shared/bulk/banks'
 import { isFileError } from '../shared/bulk/import-rows'
 import { BULK_CURRENCIES, type BulkCurrency, type BulkImportResult } from '../shared/domain/bulk'
 import type { Bank } from '../shared/domain/lookups'
+import { formatMoney } from '../shared/money'
 import { importFile } from '../electron/main/services/bulk/import/import-file'
 
 const USAGE =
@@ -45,7 +46,8 @@ function parseArguments(argv: string[]): Arguments | string {
     })
   } catch (error) {
     // parseArgs names the option: "Unknown option '--x'", "Option '--sheet <value>' argument missing".
-    return `${(error as Error).message}.`
+    const message = (error as Error).message
+    return message.endsWith('.') ? message : `${message}.`
   }
   const { values, positionals } = parsed
   const currency = values.currency.toUpperCase()
@@ -70,7 +72,7 @@ function parseArguments(argv: string[]): Arguments | string {
   }
 }
 
-function report(result: BulkImportResult): string {
+function report(result: BulkImportResult, currency: BulkCurrency): string {
   const lines = [
     `File:       ${result.file}`,
     `Sheet:      ${result.sheet}`,
@@ -95,13 +97,15 @@ function report(result: BulkImportResult): string {
       )
   }
   for (const skipped of result.skipped ?? [])
-    lines.push(`Skipped row ${skipped.row}: ${skipped.why === 'totals' ? "the sheet's total" : 'a note below the data'}`)
+    lines.push(
+      `Skipped row ${skipped.row}: ${skipped.why === 'totals' ? "the sheet's total" : 'a note below the data'}`,
+    )
   const control = result.control_total
   if (control)
     lines.push(
       control.match
-        ? `Control total: the sheet's total ${control.sheet} matches the ${result.rows} payout rows.`
-        : `Control total: the sheet's total ${control.sheet} differs from the ${result.rows} payout rows (${control.computed}).`,
+        ? `Control total: the sheet's total ${formatMoney(control.sheet, currency)} matches the ${result.rows} payout rows.`
+        : `Control total: the sheet's total ${formatMoney(control.sheet, currency)} differs from the ${result.rows} payout rows, which add up to ${formatMoney(control.computed, currency)}.`,
     )
   const list = (title: string, findings: BulkImportResult['errors']): void => {
     if (findings.length === 0) return
@@ -135,7 +139,7 @@ async function main(): Promise<number> {
     )
     return 2
   }
-  process.stdout.write(parsed.json ? `${JSON.stringify(result)}\n` : `${report(result)}\n`)
+  process.stdout.write(parsed.json ? `${JSON.stringify(result)}\n` : `${report(result, parsed.currency)}\n`)
   return result.errors.length === 0 ? 0 : 1
 }
 

@@ -2,8 +2,8 @@
  * Bytes of a CSV to text: a BOM decides; else strict UTF-8; else chardet's guess, where any Latin
  * single-byte guess is read as Windows-1252 (what Excel writes "CSV" in in Western locales: chardet
  * often says windows-1250 or ISO-8859-1 on short files, which would garble € and curly quotes).
+ * chardet is loaded only for a file that is not UTF-8.
  */
-import chardet from 'chardet'
 
 export type TextEncodingName = string
 
@@ -42,7 +42,7 @@ export function looksBinary(bytes: Uint8Array): boolean {
   return control > sample.length / 100
 }
 
-export function decodeText(bytes: Uint8Array): { text: string; encoding: TextEncodingName } {
+export async function decodeText(bytes: Uint8Array): Promise<{ text: string; encoding: TextEncodingName }> {
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
     return { text: new TextDecoder('utf-8').decode(bytes.subarray(3)), encoding: 'UTF-8 (BOM)' }
   if (bytes[0] === 0xff && bytes[1] === 0xfe)
@@ -54,6 +54,7 @@ export function decodeText(bytes: Uint8Array): { text: string; encoding: TextEnc
   } catch {
     // Not UTF-8: guess below.
   }
+  const { default: chardet } = await import('chardet')
   const guess = chardet.detect(bytes.subarray(0, 256 * 1024))
   if (guess && !LATIN_GUESSES.test(guess)) {
     try {

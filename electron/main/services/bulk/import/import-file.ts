@@ -23,7 +23,7 @@ import { fileError, importRows } from '../../../../../shared/bulk/import-rows'
 import { IMPORT_LIMITS } from '../../../../../shared/bulk/limits'
 import { decodeText, looksBinary } from './decode-text'
 import { CsvReadError, detectDelimiter, parseCsv } from './read-csv'
-import { openWorkbook, sheetRows, WorkbookReadError } from './read-workbook'
+import { WorkbookReadError } from './workbook-read-error'
 
 export type ImportSource = { path: string } | { name: string; bytes: Uint8Array }
 
@@ -92,17 +92,19 @@ function csvSheetName(file: string): string {
   return basename(file, extname(file)) || 'Sheet1'
 }
 
-export function openBytes(file: string, bytes: Uint8Array): OpenedFile {
+export async function openBytes(file: string, bytes: Uint8Array): Promise<OpenedFile> {
   const kind = kindOf(file, bytes)
   if (typeof kind !== 'string') throw new FileRejected(kind)
   const sha256 = createHash('sha256').update(bytes).digest('hex')
   try {
     if (kind === 'csv') {
-      const { text } = decodeText(bytes)
+      const { text } = await decodeText(bytes)
       const rows = parseCsv(text, detectDelimiter(text))
       const name = csvSheetName(file)
       return { file, kind, sha256, sheetNames: [name], rowsOf: () => rows }
     }
+    // SheetJS is loaded for workbooks only: a CSV is read without it (the check-sheet command starts fast).
+    const { openWorkbook, sheetRows } = await import('./read-workbook')
     const workbook = openWorkbook(bytes, kind)
     if (workbook.SheetNames.length === 0) throw new WorkbookReadError('no_sheets', 'The workbook has no sheets.')
     const read = new Map<string, SheetRow[]>()
@@ -170,7 +172,7 @@ export async function importFile(
     onProgress?.({ phase: 'reading' })
     const { file, bytes } = await loadBytes(source)
     signal?.throwIfAborted()
-    const opened = openBytes(file, bytes)
+    const opened = await openBytes(file, bytes)
     const sheet = options.sheet ?? preselectedSheet(opened)
     if (!opened.sheetNames.includes(sheet))
       return fileError(
@@ -259,7 +261,7 @@ export async function inspectFile(
 ): Promise<BulkWorkbookSummary | BulkFileError> {
   return answer(sourceName(source), async () => {
     const { file, bytes } = await loadBytes(source)
-    const opened = openBytes(file, bytes)
+    const opened = await openBytes(file, bytes)
     const sheets = opened.sheetNames.map((name) => summarise(opened, name, recall))
     return {
       file,

@@ -9,14 +9,9 @@ import { unzipSync } from 'fflate'
 import type { NumberCell, SheetCell, SheetRow } from '../../../../../shared/bulk/cells'
 import { IMPORT_LIMITS } from '../../../../../shared/bulk/limits'
 
-export class WorkbookReadError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message)
-  }
-}
+import { WorkbookReadError } from './workbook-read-error'
+
+export { WorkbookReadError } from './workbook-read-error'
 
 const fmt = (value: number): string => value.toLocaleString('en-US')
 
