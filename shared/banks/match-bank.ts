@@ -16,7 +16,7 @@
 import type { Bank } from '../domain/lookups'
 import type { BankChoice, BulkBankCountry } from './bank-list'
 import bankNames from './bank-names.json'
-import { editDistance } from '../edit-distance'
+import { editDistance, words } from '../text-compare'
 
 export type BankMatch =
   /** The cell held a code of the list. */
@@ -34,14 +34,7 @@ const IGNORED = new Set<string>(bankNames.ignoredWords)
 const ALIASES: Readonly<Record<string, Readonly<Record<string, readonly string[]>>>> = bankNames.aliases
 
 /** Lower case, marks dropped, every run of other characters a word break. */
-export function nameWords(text: string): string[] {
-  return text
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((word) => word !== '')
-}
+export const nameWords = words
 
 /** The key a bank value is grouped and remembered by: its letters and digits ("GT Bank" -> "gtbank"). */
 export function bankTextKey(text: string): string {

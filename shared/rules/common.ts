@@ -4,6 +4,7 @@
  * inline and main can refuse the same value with the same words.
  */
 import { readAmount } from '../read-amount'
+import { words } from '../text-compare'
 
 /**
  * An amount typed by a person, by the app's one amount reader (shared/read-amount.ts): "1500.50",
@@ -65,16 +66,7 @@ export function metadataObject(
 
 /** Names compared the way a person would: case, spacing, punctuation and word order ignored. */
 export function normaliseName(name: string): string {
-  return name
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim()
-    .split(/\s+/)
-    .filter(Boolean)
-    .sort()
-    .join(' ')
+  return words(name).sort().join(' ')
 }
 
 export function namesMatch(a: string, b: string): boolean {

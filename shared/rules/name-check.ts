@@ -4,7 +4,7 @@
  * a spelling a letter or two away, one name more or less: both names are to be shown), or no
  * match. Pure: the name checks of a bulk run, the payout form and the tests all use this.
  */
-import { editDistance } from '../edit-distance'
+import { editDistance, words } from '../text-compare'
 
 export type NameCheckResult = 'match' | 'close_match' | 'no_match'
 
@@ -42,12 +42,7 @@ const NOISE = new Set([
 
 /** The words of a name: lower case, marks dropped (Adéwálé = Adewale), titles and legal forms left out. */
 export function nameTokens(name: string): string[] {
-  return name
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((word) => word !== '' && !NOISE.has(word))
+  return words(name).filter((word) => !NOISE.has(word))
 }
 
 /** How far a misspelt name may be: one letter in a short name, two in a longer one. */

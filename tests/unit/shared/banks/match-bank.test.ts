@@ -10,7 +10,7 @@ import { BANKS } from '../../../../electron/sandbox/catalog'
 import { bankListJson } from '../../../../electron/sandbox/bank-list-json'
 import { bankListFrom, bundledBanks } from '../../../../shared/banks/bank-list'
 import { BankMatcher, bankTextKey, type BankMatch } from '../../../../shared/banks/match-bank'
-import { editDistance } from '../../../../shared/edit-distance'
+import { editDistance } from '../../../../shared/text-compare'
 import bankNames from '../../../../shared/banks/bank-names.json'
 
 const NG = new BankMatcher(bundledBanks('NG'), 'NG')

@@ -1,4 +1,17 @@
-/** How far apart two words are, for names typed with a slip (bank names, account holders' names). */
+/**
+ * Comparing names as people type them (bank names, account holders' names): their words, and how
+ * far apart two words are.
+ */
+
+/** The words of a text: lower case, marks dropped (Adéwálé = Adewale), any other character a break. */
+export function words(text: string): string[] {
+  return text
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((word) => word !== '')
+}
 
 /** Optimal string alignment distance (a transposition counts 1), stopped once past `limit`. */
 export function editDistance(a: string, b: string, limit: number): number {
