@@ -212,20 +212,22 @@ export function itemFindings(item: BulkItem, context: ValidationContext, skip?: 
 }
 
 /**
- * Findings across rows: a reference used again is an error on the later row; the same bank,
- * account and amount again is a warning on the later row. Both name the earlier row.
+ * Findings across rows, one row at a time (so a long list can be checked in slices): a reference
+ * used again is an error on the later row; the same bank, account and amount again is a warning on
+ * the later row. Both name the earlier row.
  */
-export function sheetFindings(items: readonly BulkItem[]): { errors: BulkFinding[]; warnings: BulkFinding[] } {
-  const errors: BulkFinding[] = []
-  const warnings: BulkFinding[] = []
-  const references = new Map<string, number>()
-  const payments = new Map<string, number>()
-  for (const item of items) {
+export class AcrossRows {
+  readonly errors: BulkFinding[] = []
+  readonly warnings: BulkFinding[] = []
+  private readonly references = new Map<string, number>()
+  private readonly payments = new Map<string, number>()
+
+  add(item: BulkItem): void {
     if (item.reference !== '') {
-      const first = references.get(item.reference)
-      if (first === undefined) references.set(item.reference, item.row)
+      const first = this.references.get(item.reference)
+      if (first === undefined) this.references.set(item.reference, item.row)
       else
-        errors.push(
+        this.errors.push(
           finding(
             item.row,
             'reference',
@@ -237,10 +239,10 @@ export function sheetFindings(items: readonly BulkItem[]): { errors: BulkFinding
     const amount = normaliseAmount(item.amount)
     if (amount !== null && item.account_number !== '') {
       const key = `${item.bank_code}\u001f${item.account_number}\u001f${amount}`
-      const first = payments.get(key)
-      if (first === undefined) payments.set(key, item.row)
+      const first = this.payments.get(key)
+      if (first === undefined) this.payments.set(key, item.row)
       else
-        warnings.push(
+        this.warnings.push(
           finding(
             item.row,
             null,
@@ -250,7 +252,13 @@ export function sheetFindings(items: readonly BulkItem[]): { errors: BulkFinding
         )
     }
   }
-  return { errors, warnings }
+}
+
+/** The findings across all the rows at once (see AcrossRows). */
+export function sheetFindings(items: readonly BulkItem[]): { errors: BulkFinding[]; warnings: BulkFinding[] } {
+  const across = new AcrossRows()
+  for (const item of items) across.add(item)
+  return across
 }
 
 export function byRow(a: BulkFinding, b: BulkFinding): number {

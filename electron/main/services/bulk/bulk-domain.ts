@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto'
 import { basename, join } from 'node:path'
 import { readFile, writeFile } from 'node:fs/promises'
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import { isFileError } from '../../../../shared/bulk/import-rows'
 import { bundledBanks } from '../../../../shared/banks/bank-list'
 import { applyBankChoices, bankNameProposals } from '../../../../shared/bulk/bank-choices'
@@ -167,7 +168,7 @@ export function createBulkDomain(context: ServiceContext): DomainService<keyof t
           .find((s) => s.name === sheet)
           ?.preview.find((r) => r.row === headerRow)?.cells
         if (headers) await imports.rememberMapping(headers, mapping)
-        const names = bankNameProposals(result)
+        const names = await bankNameProposals(result, nextTurn)
         if (names.length > 0) {
           // Bank names: the user confirms or chooses each before the run exists.
           file.pending = { result, currency, profileId, banks }
@@ -187,14 +188,12 @@ export function createBulkDomain(context: ServiceContext): DomainService<keyof t
         const pending = file?.pending
         if (!file || !pending)
           throw new AppFailure('not_found', 'This import is no longer waiting for its banks; import the file again.')
-        let result: BulkImportResult
-        try {
-          result = applyBankChoices(pending.result, choices, pending.banks)
-        } catch (error) {
-          throw new AppFailure('bad_request', (error as Error).message)
-        }
+        const listed = new Set(pending.banks.map((bank) => bank.code))
+        const unlisted = choices.find((choice) => !listed.has(choice.code))
+        if (unlisted) throw new AppFailure('bad_request', `Bank code ${unlisted.code} is not in the bank list.`)
         // Taken before anything is awaited: a second click finds no pending import, never a second run.
         opened.delete(importId)
+        const result = await applyBankChoices(pending.result, choices, pending.banks, nextTurn)
         const run = await runs.create({
           result,
           bytes: file.bytes,

@@ -193,6 +193,17 @@ describe('the Banks step', () => {
     ])
   })
 
+  it('a double click on "Create the run" creates one run', async () => {
+    const banks = review(await importSheet())
+    const choices = [{ key: 'gtbank', code: '058' }]
+    const outcomes = await Promise.allSettled([
+      domain.handlers['bulk:confirmBanks']({ importId: banks.importId, choices }),
+      domain.handlers['bulk:confirmBanks']({ importId: banks.importId, choices }),
+    ])
+    expect(outcomes.map((outcome) => outcome.status).sort()).toEqual(['fulfilled', 'rejected'])
+    expect(await domain.handlers['bulk:runs'](undefined)).toHaveLength(1)
+  })
+
   it('refuses a code that is not in the bank list', async () => {
     const banks = review(await importSheet())
     await expect(
