@@ -5,6 +5,7 @@ import type { BulkBankReview, BulkWorkbookSummary } from '../../domain/bulk'
 import type { RunProgress, RunRow, RunSummary, RunView } from '../../domain/bulk-run'
 import type { ExportResult } from '../../domain/export'
 import { droppedFile, noInput, returns } from '../define'
+import { IMPORT_LIMITS } from '../../bulk/limits'
 
 // BR<date>T<time>Z<hex> (runs before it had no letters between stamp and hash: still accepted).
 const runId = z.string().regex(/^BR(?:\d{8}T\d{6}Z[0-9a-f]{6,20}|[0-9a-f]{8,40})(-\d+)?$/, 'must be a run id')
@@ -92,7 +93,10 @@ export const bulkImportChannels = {
   'bulk:confirmBanks': {
     input: z.strictObject({
       importId,
-      choices: z.array(z.strictObject({ key: z.string().max(300), code: z.string().min(1).max(20) })).max(20_000),
+      // At most one choice per bank name of the sheet (the Banks step is refused past 300 names).
+      choices: z
+        .array(z.strictObject({ key: z.string().max(IMPORT_LIMITS.maxCellChars), code: z.string().min(1).max(20) }))
+        .max(1_000),
     }),
     result: returns<RunView>(),
   },

@@ -24,6 +24,12 @@ import { evidencePack, reportTable } from './run/run-report'
 import { RunService } from './run/run-service'
 import { RUNS_FOLDER, RunStore } from './run/run-store'
 
+/**
+ * Different bank names one sheet may ask the user about. A payroll names a few dozen banks; more is
+ * a column of something else mapped to the bank (a Banks step of thousands could not be worked).
+ */
+const MAX_BANK_NAMES = 300
+
 /** An import waiting for its Banks step: the result as read, and what it was read with. */
 interface PendingBanks {
   result: BulkImportResult
@@ -169,6 +175,11 @@ export function createBulkDomain(context: ServiceContext): DomainService<keyof t
           ?.preview.find((r) => r.row === headerRow)?.cells
         if (headers) await imports.rememberMapping(headers, mapping)
         const names = await bankNameProposals(result, nextTurn)
+        if (names.length > MAX_BANK_NAMES)
+          throw new AppFailure(
+            'bad_request',
+            `The bank column holds ${names.length.toLocaleString('en-US')} different values that are not bank codes (for example "${names[0]!.text}"): is the right column mapped to the bank?`,
+          )
         if (names.length > 0) {
           // Bank names: the user confirms or chooses each before the run exists.
           file.pending = { result, currency, profileId, banks }

@@ -236,6 +236,15 @@ describe('the Banks step', () => {
     ])
   })
 
+  it('a bank column of something else (hundreds of different names) is refused, pointing at the mapping', async () => {
+    const lines = ['Name,Bank,Account number,Amount,Email,Narration']
+    for (let index = 0; index < 400; index++)
+      lines.push(`Person ${index},Person ${index},${1_000_000_000 + index},100,p${index}@example.com,Pay`)
+    await expect(importSheet(lines.join('\n'))).rejects.toThrow(
+      'The bank column holds 400 different values that are not bank codes (for example "Person 0"): is the right column mapped to the bank?',
+    )
+  })
+
   it('a sheet of codes only goes straight to its run', async () => {
     const answer = await importSheet(
       [
