@@ -16,7 +16,13 @@ export default defineConfig({
     reportCompressedSize: false,
     rollupOptions: {
       input: { 'check-sheet': resolve(__dirname, 'scripts/check-sheet.ts') },
-      output: { format: 'cjs', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' },
+      output: {
+        format: 'cjs',
+        entryFileNames: '[name].js',
+        chunkFileNames: 'chunks/[name]-[hash].js',
+        // Packages loaded on first use (SheetJS, chardet) are required as CommonJS, like the rest.
+        dynamicImportInCjs: false,
+      },
     },
   },
 })

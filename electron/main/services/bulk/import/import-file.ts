@@ -23,7 +23,7 @@ import { fileError, importRows } from '../../../../../shared/bulk/import-rows'
 import { IMPORT_LIMITS } from '../../../../../shared/bulk/limits'
 import { decodeText, looksBinary } from './decode-text'
 import { CsvReadError, detectDelimiter, parseCsv } from './read-csv'
-import { WorkbookReadError } from './workbook-read-error'
+import { openWorkbook, sheetRows, WorkbookReadError } from './read-workbook'
 
 export type ImportSource = { path: string } | { name: string; bytes: Uint8Array }
 
@@ -103,9 +103,7 @@ export async function openBytes(file: string, bytes: Uint8Array): Promise<Opened
       const name = csvSheetName(file)
       return { file, kind, sha256, sheetNames: [name], rowsOf: () => rows }
     }
-    // SheetJS is loaded for workbooks only: a CSV is read without it (the check-sheet command starts fast).
-    const { openWorkbook, sheetRows } = await import('./read-workbook')
-    const workbook = openWorkbook(bytes, kind)
+    const workbook = await openWorkbook(bytes, kind)
     if (workbook.SheetNames.length === 0) throw new WorkbookReadError('no_sheets', 'The workbook has no sheets.')
     const read = new Map<string, SheetRow[]>()
     return {

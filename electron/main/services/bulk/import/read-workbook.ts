@@ -2,16 +2,22 @@
  * XLSX and XLS read with SheetJS, bounded: the ZIP's directory is checked before anything is
  * inflated (not a workbook, damaged, or a bomb), rows are read only down to a limit (a sheet that
  * goes further is refused, never cut short), and only cells that exist are visited (dense mode),
- * so a sheet declaring a million rows by 16,000 columns costs nothing to look at.
+ * so a sheet declaring a million rows by 16,000 columns costs nothing to look at. SheetJS itself is
+ * loaded when the first workbook is opened: a CSV never needs it (the check-sheet command starts fast).
  */
-import * as XLSX from 'xlsx'
+import type * as SheetJs from 'xlsx'
 import { unzipSync } from 'fflate'
 import type { NumberCell, SheetCell, SheetRow } from '../../../../../shared/bulk/cells'
 import { IMPORT_LIMITS } from '../../../../../shared/bulk/limits'
 
-import { WorkbookReadError } from './workbook-read-error'
-
-export { WorkbookReadError } from './workbook-read-error'
+export class WorkbookReadError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message)
+  }
+}
 
 const fmt = (value: number): string => value.toLocaleString('en-US')
 
@@ -45,8 +51,17 @@ export function checkWorkbookZip(bytes: Uint8Array): void {
     )
 }
 
-export function openWorkbook(bytes: Uint8Array, kind: 'xlsx' | 'xls'): XLSX.WorkBook {
+/** SheetJS once loaded (openWorkbook loads it; sheetRows runs on what openWorkbook opened). */
+let XLSX: typeof SheetJs | null = null
+
+function sheetJs(): typeof SheetJs {
+  if (!XLSX) throw new Error('SheetJS is not loaded: open the workbook first.')
+  return XLSX
+}
+
+export async function openWorkbook(bytes: Uint8Array, kind: 'xlsx' | 'xls'): Promise<SheetJs.WorkBook> {
   if (kind === 'xlsx') checkWorkbookZip(bytes)
+  XLSX ??= await import('xlsx')
   try {
     return XLSX.read(bytes, {
       type: 'array',
@@ -67,7 +82,7 @@ export function openWorkbook(bytes: Uint8Array, kind: 'xlsx' | 'xls'): XLSX.Work
   }
 }
 
-function toCell(cell: XLSX.CellObject | undefined): SheetCell {
+function toCell(cell: SheetJs.CellObject | undefined): SheetCell {
   if (!cell || cell.v === undefined || cell.v === null) return undefined
   switch (cell.t) {
     case 'n': {
@@ -88,10 +103,10 @@ function toCell(cell: XLSX.CellObject | undefined): SheetCell {
 }
 
 /** The sheet's extent as declared or found: its last row and column (1-based). */
-function declaredExtent(sheet: XLSX.WorkSheet): { rows: number; columns: number } | null {
+function declaredExtent(sheet: SheetJs.WorkSheet): { rows: number; columns: number } | null {
   const ref = sheet['!fullref'] ?? sheet['!ref']
   if (!ref) return null
-  const range = XLSX.utils.decode_range(ref)
+  const range = sheetJs().utils.decode_range(ref)
   return { rows: range.e.r + 1, columns: range.e.c + 1 }
 }
 
@@ -99,14 +114,14 @@ function declaredExtent(sheet: XLSX.WorkSheet): { rows: number; columns: number 
  * The non-empty rows of a sheet. Refuses a sheet reaching below row maxRowNumber (its rows would
  * be read only in part) or wider than maxColumns.
  */
-export function sheetRows(sheet: XLSX.WorkSheet, name: string): SheetRow[] {
+export function sheetRows(sheet: SheetJs.WorkSheet, name: string): SheetRow[] {
   const extent = declaredExtent(sheet)
   if (extent && extent.rows > IMPORT_LIMITS.maxRowNumber)
     throw new WorkbookReadError(
       'too_many_rows',
       `Sheet "${name}" reaches down to row ${fmt(extent.rows)} (${fmt(extent.rows)} rows by ${fmt(extent.columns)} columns); a payout sheet can have at most ${fmt(IMPORT_LIMITS.maxDataRows)} rows. Copy the payout rows to a new sheet.`,
     )
-  const data = (sheet['!data'] ?? []) as (XLSX.CellObject[] | undefined)[]
+  const data = (sheet['!data'] ?? []) as (SheetJs.CellObject[] | undefined)[]
   const rows: SheetRow[] = []
   for (let index = 0; index < data.length; index++) {
     const source = data[index]
