@@ -178,7 +178,7 @@ export function createBulkDomain(context: ServiceContext): DomainService<keyof t
         if (names.length > MAX_BANK_NAMES)
           throw new AppFailure(
             'bad_request',
-            `The bank column holds ${names.length.toLocaleString('en-US')} different values that are not bank codes (for example "${names[0]!.text}"): is the right column mapped to the bank?`,
+            `The bank column holds ${names.length.toLocaleString('en-US')} different values that are not bank codes (for example "${names[0]!.text.slice(0, 60)}"): is the right column mapped to the bank?`,
           )
         if (names.length > 0) {
           // Bank names: the user confirms or chooses each before the run exists.
