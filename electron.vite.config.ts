@@ -14,6 +14,9 @@ export default defineConfig({
           // The bulk import worker (worker_threads) is its own file: import-service.ts starts it.
           'bulk-import-worker': resolve(__dirname, 'electron/main/services/bulk/import/import-worker.ts'),
         },
+        // A package loaded on first use (SheetJS, chardet: `await import(...)`) is required, not
+        // imported as ESM, so main and its worker load every package the one way, as CommonJS.
+        output: { dynamicImportInCjs: false },
       },
     },
   },

@@ -1,46 +1,78 @@
 /**
- * check-sheet: the importer headless, for scripted checks of payout files (issue 7 §9).
- *   npm run --silent check-sheet -- <file> [--sheet <name>] [--currency NGN|KES] [--json]
- * Exit 0: every row valid; 1: some row has an error; 2: the file is rejected as a whole.
- * Offline: bank codes are the bundled list (shared/bulk/banks.ts), mapping the automatic one.
+ * check-sheet: the importer headless, for scripted checks of payout files (issue 7 §9, issue 17 §7).
+ *   npm run --silent check-sheet -- <file> [--sheet <name>] [--currency NGN|KES] [--banks <file>] [--json]
+ * Exit 0: every row valid; 1: some row has an error; 2: the file is rejected as a whole (or the
+ * command line is wrong). Offline: bank codes and names are read against the bundled list of the
+ * currency's country (shared/banks/bank-list.json), or the list in --banks (an array of spec 2.1
+ * entries, or the service's whole list response); the mapping is the automatic one.
+ *
+ * It runs from built JavaScript (out/cli/check-sheet.js, `npm run build`), so it starts in well
+ * under a second: nothing is compiled at start, and SheetJS is loaded only for a workbook.
  */
-import { BULK_CURRENCIES, type BulkCurrency, type BulkFileError, type BulkImportResult } from '../shared/domain/bulk'
+import { readFileSync } from 'node:fs'
+import { parseArgs } from 'node:util'
+import { bankListFrom } from '../shared/banks/bank-list'
+import { COUNTRY_OF_CURRENCY } from '../shared/bulk/banks'
 import { isFileError } from '../shared/bulk/import-rows'
+import { BULK_CURRENCIES, type BulkCurrency, type BulkImportResult } from '../shared/domain/bulk'
+import type { Bank } from '../shared/domain/lookups'
+import { formatMoney } from '../shared/money'
 import { importFile } from '../electron/main/services/bulk/import/import-file'
 
-const USAGE = 'Usage: npm run --silent check-sheet -- <file> [--sheet <name>] [--currency NGN|KES] [--json]'
+const USAGE =
+  'Usage: npm run --silent check-sheet -- <file> [--sheet <name>] [--currency NGN|KES] [--banks <file>] [--json]'
 
 interface Arguments {
   file: string
   sheet?: string
   currency: BulkCurrency
+  banks?: Bank[]
   json: boolean
 }
 
-function parseArguments(argv: readonly string[]): Arguments | string {
-  let file: string | undefined
-  let sheet: string | undefined
-  let currency: BulkCurrency = 'NGN'
-  let json = false
-  for (let index = 0; index < argv.length; index++) {
-    const argument = argv[index] as string
-    if (argument === '--json') json = true
-    else if (argument === '--sheet') {
-      sheet = argv[++index]
-      if (sheet === undefined) return '--sheet needs a sheet name.'
-    } else if (argument === '--currency') {
-      const value = argv[++index]?.toUpperCase()
-      if (!(BULK_CURRENCIES as readonly string[]).includes(value ?? '')) return '--currency must be NGN or KES.'
-      currency = value as BulkCurrency
-    } else if (argument.startsWith('--')) return `Unknown option ${argument}.`
-    else if (file === undefined) file = argument
-    else return `Only one file at a time (got ${file} and ${argument}).`
+/** The command line, or what is wrong with it. */
+function parseArguments(argv: string[]): Arguments | string {
+  let parsed
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        sheet: { type: 'string' },
+        currency: { type: 'string', default: 'NGN' },
+        banks: { type: 'string' },
+        json: { type: 'boolean', default: false },
+      },
+    })
+  } catch (error) {
+    // parseArgs names the option: "Unknown option '--x'", "Option '--sheet <value>' argument missing".
+    const message = (error as Error).message
+    return message.endsWith('.') ? message : `${message}.`
   }
-  if (file === undefined) return 'Name the file to check.'
-  return { file, sheet, currency, json }
+  const { values, positionals } = parsed
+  const currency = values.currency.toUpperCase()
+  if (!(BULK_CURRENCIES as readonly string[]).includes(currency)) return '--currency must be NGN or KES.'
+  if (positionals.length === 0) return 'Name the file to check.'
+  if (positionals.length > 1) return `Only one file at a time (got ${positionals.join(' and ')}).`
+  let banks: Bank[] | undefined
+  if (values.banks !== undefined) {
+    const country = COUNTRY_OF_CURRENCY[currency as BulkCurrency]
+    try {
+      banks = bankListFrom(JSON.parse(readFileSync(values.banks, 'utf8')), country)
+    } catch (error) {
+      return `--banks ${values.banks}: ${(error as Error).message}.`
+    }
+  }
+  return {
+    file: positionals[0] as string,
+    ...(values.sheet !== undefined ? { sheet: values.sheet } : {}),
+    currency: currency as BulkCurrency,
+    ...(banks ? { banks } : {}),
+    json: values.json,
+  }
 }
 
-function report(result: BulkImportResult): string {
+function report(result: BulkImportResult, currency: BulkCurrency): string {
   const lines = [
     `File:       ${result.file}`,
     `Sheet:      ${result.sheet}`,
@@ -49,6 +81,32 @@ function report(result: BulkImportResult): string {
     ...Object.entries(result.header.columns).map(([header, field]) => `  ${JSON.stringify(header)} -> ${field}`),
     `Rows: ${result.rows}   valid: ${result.valid}   with errors: ${result.rows - result.valid}   warnings: ${result.warnings.length}`,
   ]
+  const banks = new Map<string, { name: string; code: string; how: string; rows: number }>()
+  for (const item of result.items) {
+    const match = item.bank_match
+    if (!match) continue
+    const known = banks.get(match.from)
+    if (known) known.rows++
+    else banks.set(match.from, { name: match.name, code: match.code, how: match.how, rows: 1 })
+  }
+  if (banks.size > 0) {
+    lines.push('Bank names:')
+    for (const [from, bank] of banks)
+      lines.push(
+        `  ${JSON.stringify(from)} -> ${bank.name} (${bank.code}), ${bank.how}, ${bank.rows} ${bank.rows === 1 ? 'row' : 'rows'}`,
+      )
+  }
+  for (const skipped of result.skipped ?? [])
+    lines.push(
+      `Skipped row ${skipped.row}: ${skipped.why === 'totals' ? "the sheet's total" : 'a note below the data'}`,
+    )
+  const control = result.control_total
+  if (control)
+    lines.push(
+      control.match
+        ? `Control total: the sheet's total ${formatMoney(control.sheet, currency)} matches the ${result.rows} payout rows.`
+        : `Control total: the sheet's total ${formatMoney(control.sheet, currency)} differs from the ${result.rows} payout rows, which add up to ${formatMoney(control.computed, currency)}.`,
+    )
   const list = (title: string, findings: BulkImportResult['errors']): void => {
     if (findings.length === 0) return
     lines.push(`${title}:`)
@@ -69,9 +127,9 @@ async function main(): Promise<number> {
     process.stderr.write(`${parsed}\n${USAGE}\n`)
     return 2
   }
-  const result: BulkImportResult | BulkFileError = await importFile(
+  const result = await importFile(
     { path: parsed.file },
-    { sheet: parsed.sheet, currency: parsed.currency },
+    { sheet: parsed.sheet, currency: parsed.currency, ...(parsed.banks ? { banks: parsed.banks } : {}) },
   )
   if (isFileError(result)) {
     process.stdout.write(
@@ -81,7 +139,7 @@ async function main(): Promise<number> {
     )
     return 2
   }
-  process.stdout.write(parsed.json ? `${JSON.stringify(result)}\n` : `${report(result)}\n`)
+  process.stdout.write(parsed.json ? `${JSON.stringify(result)}\n` : `${report(result, parsed.currency)}\n`)
   return result.errors.length === 0 ? 0 : 1
 }
 

@@ -55,3 +55,31 @@ export function formatMinorUnits(minor: bigint): string {
 export function minorUnitsToNumber(minor: bigint): number {
   return Number(formatMinorUnits(minor))
 }
+
+/**
+ * "1500.5" -> "1,500.50": an exact amount (decimal string, JSON number or minor units) with
+ * thousands separators and two decimals. Text that is not an amount is returned as given, so a
+ * value still being typed shows as typed. Use `formatMoney` wherever the currency is not already on
+ * screen beside the figure (a column header naming it, for instance).
+ */
+export function groupDigits(amount: string | number | bigint): string {
+  let exact: string
+  try {
+    exact = formatMinorUnits(typeof amount === 'bigint' ? amount : toMinorUnits(amount))
+  } catch {
+    return String(amount)
+  }
+  const negative = exact.startsWith('-')
+  const [whole = '', fraction = ''] = (negative ? exact.slice(1) : exact).split('.')
+  return `${negative ? '-' : ''}${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${fraction}`
+}
+
+/**
+ * THE way the app shows an amount of money: "5,660,100.00 NGN" (thousands separators, two
+ * decimals, the currency code after the figure), the same on every screen. Every amount shown to
+ * the user goes through this (or through `groupDigits` where the currency is already named beside
+ * it). Exact: amounts are decimal strings or minor units, never floats.
+ */
+export function formatMoney(amount: string | number | bigint, currency: string): string {
+  return `${groupDigits(amount)} ${currency}`
+}

@@ -7,20 +7,25 @@
 import { mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { parseArgs } from 'node:util'
 import { startBridgeApp } from './bridge-app'
 
-function argument(name: string): string | undefined {
-  const index = process.argv.indexOf(`--${name}`)
-  return index >= 0 ? process.argv[index + 1] : undefined
-}
-
 async function main(): Promise<void> {
-  const userDataDir = argument('user-data') ?? (await mkdtemp(join(tmpdir(), 'payout-desk-')))
+  // A flag it does not know stops it with Node's message naming the flag (printed below).
+  const { values: flags } = parseArgs({
+    options: {
+      'user-data': { type: 'string' },
+      static: { type: 'string' },
+      port: { type: 'string' },
+      'settle-ms': { type: 'string' },
+    },
+  })
+  const userDataDir = flags['user-data'] ?? (await mkdtemp(join(tmpdir(), 'payout-desk-')))
   const running = await startBridgeApp({
     userDataDir,
-    staticDir: resolve(argument('static') ?? 'out/renderer'),
-    port: Number(argument('port') ?? 0),
-    sandboxSettleMs: argument('settle-ms') === undefined ? undefined : Number(argument('settle-ms')),
+    staticDir: resolve(flags.static ?? 'out/renderer'),
+    port: Number(flags.port ?? 0),
+    sandboxSettleMs: flags['settle-ms'] === undefined ? undefined : Number(flags['settle-ms']),
   })
   console.log(`Bridge listening on ${running.bridge.url}`)
   console.log(`Open ${running.bridge.appUrl}`)

@@ -35,6 +35,12 @@ const ng = bank('NG')
 const ke = bank('KE')
 const za = bank('ZA')
 
+/**
+ * The banks of the service's list (spec 2.1), with their real names and codes (NIBSS codes in
+ * Nigeria, CBK codes in Kenya). In test mode only 044, 033 and 058 pay (spec 1). The app bundles
+ * the NG and KE part of this list for offline use (shared/banks/bank-list.json, written from here
+ * by `npm run bank-list`), and matches the bank names people type in sheets against it.
+ */
 export const BANKS: readonly BankEntry[] = [
   ng('044', 'Access Bank', 'access'),
   ng('023', 'Citibank Nigeria', 'citibank'),
@@ -42,24 +48,42 @@ export const BANKS: readonly BankEntry[] = [
   ng('070', 'Fidelity Bank', 'fidelity'),
   ng('011', 'First Bank of Nigeria', 'firstbank'),
   ng('214', 'First City Monument Bank', 'fcmb'),
+  ng('00103', 'Globus Bank', 'globus-bank'),
   ng('058', 'Guaranty Trust Bank', 'gtbank'),
   ng('030', 'Heritage Bank', 'heritage'),
+  ng('301', 'Jaiz Bank', 'jaiz'),
   ng('082', 'Keystone Bank', 'keystone'),
+  ng('50211', 'Kuda Bank', 'kuda'),
+  ng('50515', 'Moniepoint MFB', 'moniepoint'),
+  ng('999992', 'OPay', 'opay'),
+  ng('999991', 'PalmPay', 'palmpay'),
   ng('076', 'Polaris Bank', 'polaris'),
+  ng('101', 'Providus Bank', 'providus'),
   ng('221', 'Stanbic IBTC Bank', 'stanbic-ibtc'),
+  ng('068', 'Standard Chartered Bank Nigeria', 'standard-chartered-ng'),
   ng('232', 'Sterling Bank', 'sterling'),
-  ng('033', 'United Bank for Africa', 'uba'),
+  ng('100', 'SunTrust Bank', 'suntrust'),
+  ng('102', 'Titan Trust Bank', 'titan-trust'),
   ng('032', 'Union Bank of Nigeria', 'unionbank'),
+  ng('033', 'United Bank for Africa', 'uba'),
+  ng('215', 'Unity Bank', 'unity'),
   ng('035', 'Wema Bank', 'wema'),
   ng('057', 'Zenith Bank', 'zenith'),
-  ke('01', 'Kenya Commercial Bank', 'kcb'),
+  ke('01', 'KCB Bank Kenya', 'kcb'),
+  ke('02', 'Standard Chartered Bank Kenya', 'standard-chartered-ke'),
   ke('03', 'Absa Bank Kenya', 'absa-ke'),
+  ke('07', 'NCBA Bank Kenya', 'ncba'),
+  ke('10', 'Prime Bank', 'prime-bank-ke'),
   ke('11', 'Co-operative Bank of Kenya', 'co-op-bank'),
+  ke('12', 'National Bank of Kenya', 'national-bank-ke'),
+  ke('19', 'Bank of Africa Kenya', 'boa-ke'),
   ke('31', 'Stanbic Bank Kenya', 'stanbic-ke'),
+  ke('57', 'I&M Bank', 'im-bank'),
   ke('63', 'Diamond Trust Bank Kenya', 'dtb-ke'),
+  ke('66', 'Sidian Bank', 'sidian'),
   ke('68', 'Equity Bank Kenya', 'equity-ke'),
   ke('70', 'Family Bank', 'family-bank'),
-  ke('72', 'NCBA Bank Kenya', 'ncba'),
+  ke('72', 'Gulf African Bank', 'gulf-african'),
   za('632005', 'Absa Bank', 'absa-za'),
   za('470010', 'Capitec Bank', 'capitec'),
   za('250655', 'First National Bank', 'fnb'),
@@ -192,8 +216,27 @@ const LAST_NAMES = [
   'Nkosi',
 ]
 
-/** A stable account holder name derived from the number (same number, same name, any seed). */
+/**
+ * Test accounts with a documented holder (docs/sandbox.md): the accounts of the templates' example
+ * rows (scripts/make-templates.ts), so a clean sheet shows clean name checks. Any bank code.
+ */
+export const NAMED_TEST_ACCOUNTS: ReadonlyArray<{ account: string; name: string; country: 'NG' | 'KE' }> = [
+  { account: '0690000031', name: 'ADAEZE OKAFOR', country: 'NG' },
+  { account: '0690000032', name: 'TUNDE ADEYEMI', country: 'NG' },
+  { account: '0690000033', name: 'CHINEDU NWOSU', country: 'NG' },
+  { account: '0690000034', name: 'NGOZI EZE', country: 'NG' },
+  { account: '0110000000001', name: 'WANJIKU KAMAU', country: 'KE' },
+  { account: '0110000000002', name: 'OTIENO MWANGI', country: 'KE' },
+]
+const NAMED = new Map(NAMED_TEST_ACCOUNTS.map((entry) => [entry.account, entry.name]))
+
+/**
+ * The holder's name of an account: a documented test account's own, else a stable name derived from
+ * the number (same number, same name, any seed).
+ */
 export function accountNameFor(accountNumber: string): string {
+  const named = NAMED.get(accountNumber)
+  if (named) return named
   let hash = 2166136261
   for (const char of accountNumber) hash = Math.imul(hash ^ char.charCodeAt(0), 16777619) >>> 0
   const first = FIRST_NAMES[hash % FIRST_NAMES.length] ?? 'Test'

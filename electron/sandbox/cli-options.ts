@@ -1,4 +1,5 @@
-/** Command-line flags of the standalone sandbox, validated with clear errors. */
+/** Command-line flags of the standalone sandbox (node:util parseArgs), validated with clear errors. */
+import { parseArgs } from 'node:util'
 import { DEFAULT_SETTLE_MS, type SandboxOptions } from './index'
 
 export const DEFAULT_CLI_PORT = 4010
@@ -10,62 +11,74 @@ const USAGE = `Usage: npm run sandbox -- [--port 4010] [--host 127.0.0.1] [--sec
                           [--encryption-key <32 characters>] [--settle-ms 1500] [--seed 1] [--no-admin]
                           [--state-file <path>]`
 
-export function parseCliArguments(args: readonly string[]): SandboxOptions {
-  const options: SandboxOptions = {
-    port: DEFAULT_CLI_PORT,
-    secretKey: DEFAULT_SECRET_KEY,
-    encryptionKey: DEFAULT_ENCRYPTION_KEY,
-    settleMs: DEFAULT_SETTLE_MS,
-    admin: true,
+/**
+ * Node's own parser reads the flags (`--port 0` and `--port=0` alike); its refusals are told in the
+ * words this command always used ("--settle-ms needs a value", 'unknown option "--colour"').
+ */
+function parsedFlags(args: readonly string[]) {
+  try {
+    return parseArgs({
+      args: [...args],
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        'secret-key': { type: 'string' },
+        'encryption-key': { type: 'string' },
+        'settle-ms': { type: 'string' },
+        seed: { type: 'string' },
+        'state-file': { type: 'string' },
+        'no-admin': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }).values
+  } catch (error) {
+    const { code, message } = error as { code?: string; message: string }
+    const flag = /'(-[^' ]+)/.exec(message)?.[1] ?? ''
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') throw new Error(`unknown option "${flag}"\n${USAGE}`)
+    if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE' && /argument missing/.test(message))
+      throw new Error(`${flag} needs a value`)
+    throw new Error(`${message}\n${USAGE}`)
   }
+}
+
+export function parseCliArguments(args: readonly string[]): SandboxOptions {
+  const flags = parsedFlags(args)
+  if (flags.help) throw new Error(USAGE)
   const integer = (flag: string, text: string, min: number, max: number): number => {
     if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max)
       throw new Error(`${flag} must be an integer from ${min} to ${max}, got "${text}"`)
     return Number(text)
   }
-  for (let i = 0; i < args.length; i++) {
-    const raw = args[i] ?? ''
-    const [flag = '', inline] = raw.includes('=')
-      ? [raw.slice(0, raw.indexOf('=')), raw.slice(raw.indexOf('=') + 1)]
-      : [raw, undefined]
-    if (flag === '--no-admin') {
-      options.admin = false
-      continue
-    }
-    if (flag === '--help' || flag === '-h') throw new Error(USAGE)
-    const value = inline ?? args[++i]
-    if (value === undefined) throw new Error(`${flag} needs a value`)
-    switch (flag) {
-      case '--port':
-        options.port = integer(flag, value, 0, 65535)
-        break
-      case '--host':
-        if (!['127.0.0.1', '::1', 'localhost'].includes(value))
-          throw new Error(`--host must be a loopback address (127.0.0.1, ::1, localhost), got "${value}"`)
-        options.host = value
-        break
-      case '--secret-key':
-        if (value.trim() === '') throw new Error('--secret-key must not be empty')
-        options.secretKey = value
-        break
-      case '--encryption-key':
-        if (Buffer.byteLength(value, 'utf8') !== 32)
-          throw new Error(`--encryption-key must be exactly 32 bytes (UTF-8), got ${Buffer.byteLength(value, 'utf8')}`)
-        options.encryptionKey = value
-        break
-      case '--settle-ms':
-        options.settleMs = integer(flag, value, 0, 3_600_000)
-        break
-      case '--seed':
-        options.seed = integer(flag, value, 0, 2 ** 32 - 1)
-        break
-      case '--state-file':
-        if (value.trim() === '') throw new Error('--state-file must not be empty')
-        options.stateFile = value
-        break
-      default:
-        throw new Error(`unknown option "${flag}"\n${USAGE}`)
-    }
+  const options: SandboxOptions = {
+    port: flags.port === undefined ? DEFAULT_CLI_PORT : integer('--port', flags.port, 0, 65535),
+    secretKey: DEFAULT_SECRET_KEY,
+    encryptionKey: DEFAULT_ENCRYPTION_KEY,
+    settleMs:
+      flags['settle-ms'] === undefined ? DEFAULT_SETTLE_MS : integer('--settle-ms', flags['settle-ms'], 0, 3_600_000),
+    admin: !flags['no-admin'],
+  }
+  if (flags.host !== undefined) {
+    if (!['127.0.0.1', '::1', 'localhost'].includes(flags.host))
+      throw new Error(`--host must be a loopback address (127.0.0.1, ::1, localhost), got "${flags.host}"`)
+    options.host = flags.host
+  }
+  if (flags['secret-key'] !== undefined) {
+    if (flags['secret-key'].trim() === '') throw new Error('--secret-key must not be empty')
+    options.secretKey = flags['secret-key']
+  }
+  const encryptionKey = flags['encryption-key']
+  if (encryptionKey !== undefined) {
+    if (Buffer.byteLength(encryptionKey, 'utf8') !== 32)
+      throw new Error(
+        `--encryption-key must be exactly 32 bytes (UTF-8), got ${Buffer.byteLength(encryptionKey, 'utf8')}`,
+      )
+    options.encryptionKey = encryptionKey
+  }
+  if (flags.seed !== undefined) options.seed = integer('--seed', flags.seed, 0, 2 ** 32 - 1)
+  const stateFile = flags['state-file']
+  if (stateFile !== undefined) {
+    if (stateFile.trim() === '') throw new Error('--state-file must not be empty')
+    options.stateFile = stateFile
   }
   return options
 }

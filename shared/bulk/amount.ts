@@ -1,12 +1,10 @@
 /**
- * Amounts as accountants type them: numbers, or text such as "1,000.50" and " 750.00 ". Exact:
- * decimal strings and bigint minor units, never float arithmetic on the amount.
+ * Amounts in a sheet's cells: numbers, or text as accountants type it ("1,000.50", " 750.00 ",
+ * "₦1,250.00"). Read by the one amount reader of the app (shared/read-amount.ts); exact: decimal
+ * strings and bigint minor units, never float arithmetic on the amount.
  */
-import { formatMinorUnits, toMinorUnits } from '../money'
+import { readAmount, type AmountProblemCode } from '../read-amount'
 import type { NumberCell } from './cells'
-
-const PLAIN = /^-?\d+(\.\d+)?$/
-const GROUPED = /^-?\d{1,3}(,\d{3})+(\.\d+)?$/
 
 /** The decimal text of an Excel number as Excel shows it: 15 significant digits, no float tail. */
 export function numberCellDecimal(cell: NumberCell): string {
@@ -18,36 +16,19 @@ export function numberCellDecimal(cell: NumberCell): string {
   return text
 }
 
-/** Digits of the amount without grouping or spaces, or null when it is not a number at all. */
-export function amountDigits(text: string): string | null {
-  const compact = text.replace(/[\s\u00a0]+/g, '')
-  if (PLAIN.test(compact)) return compact
-  if (GROUPED.test(compact)) return compact.replace(/,/g, '')
-  return null
+/**
+ * "1,000.5" -> "1000.50"; "-5" -> "-5.00" (read, though not payable); null when it is not a number
+ * with at most two decimals. A currency sign or code is read when it is `currency`'s.
+ */
+export function normaliseAmount(text: string, currency?: string): string | null {
+  const reading = readAmount(text, currency)
+  return reading.ok ? reading.amount : (reading.amount ?? null)
 }
 
-/** "1,000.5" -> "1000.50"; null when it is not an amount with at most two decimals. */
-export function normaliseAmount(text: string): string | null {
-  const digits = amountDigits(text)
-  if (digits === null || /\.\d{3,}$/.test(digits)) return null
-  return formatMinorUnits(toMinorUnits(digits))
-}
+export type AmountProblem = { code: AmountProblemCode; message: string }
 
-export type AmountProblem = {
-  code: 'amount_missing' | 'amount_invalid' | 'amount_decimals' | 'amount_not_positive'
-  message: string
-}
-
-export function amountProblemOf(text: string): AmountProblem | null {
-  if (text.trim() === '') return { code: 'amount_missing', message: 'The amount is empty.' }
-  const digits = amountDigits(text)
-  if (digits === null)
-    return {
-      code: 'amount_invalid',
-      message: `"${text}" is not an amount: use digits with a dot for decimals, for example 1500.50 or 1,500.50.`,
-    }
-  if (/\.\d{3,}$/.test(digits))
-    return { code: 'amount_decimals', message: `"${text}" has more than two decimal places.` }
-  if (toMinorUnits(digits) <= 0n) return { code: 'amount_not_positive', message: 'The amount must be above zero.' }
-  return null
+/** Why a cell's amount cannot be paid, naming the value; null when it can. */
+export function amountProblemOf(text: string, currency?: string): AmountProblem | null {
+  const reading = readAmount(text, currency)
+  return reading.ok ? null : { code: reading.problem.code, message: reading.problem.cellMessage }
 }

@@ -1,14 +1,15 @@
 /**
  * The bank codes of the payments service per country, bundled for offline use (the check-sheet
- * command, and the app before the lookups API has answered). It equals the service's list as the
- * simulator serves it (electron/sandbox/catalog.ts BANKS, NG and KE); in the app, validation takes
- * the list from the lookups API instead (BulkImportOptions.bankCodes).
+ * command, and the app before the lookups API has answered): the codes of shared/banks/bank-list.json,
+ * the service's list as the simulator serves it. In the app, an import takes the list from the
+ * lookups API instead (BulkImportOptions.banks).
  */
 import type { BulkCurrency } from '../domain/bulk'
+import { bundledBanks } from '../banks/bank-list'
 
 export const OFFLINE_BANK_CODES: Readonly<Record<'NG' | 'KE', readonly string[]>> = {
-  NG: ['044', '023', '050', '070', '011', '214', '058', '030', '082', '076', '221', '232', '033', '032', '035', '057'],
-  KE: ['01', '03', '11', '31', '63', '68', '70', '72'],
+  NG: bundledBanks('NG').map((bank) => bank.code),
+  KE: bundledBanks('KE').map((bank) => bank.code),
 }
 
 export const COUNTRY_OF_CURRENCY: Readonly<Record<BulkCurrency, 'NG' | 'KE'>> = { NGN: 'NG', KES: 'KE' }

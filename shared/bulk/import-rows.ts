@@ -17,6 +17,9 @@ import {
 import { cellText, type SheetRow } from './cells'
 import { autoMapping, detectHeaderRow } from './header'
 import { IMPORT_LIMITS } from './limits'
+import { BankMatcher } from '../banks/match-bank'
+import { COUNTRY_OF_CURRENCY } from './banks'
+import { sheetEnd } from './sheet-end'
 import { byRow, fieldColumns, itemFindings, readItem, sheetFindings } from './validate'
 
 export interface ImportRowsInput {
@@ -26,7 +29,10 @@ export interface ImportRowsInput {
   rows: readonly SheetRow[]
   sha256: string
   currency: BulkCurrency
-  bankCodes: readonly string[]
+  /** The bank list of the currency's country (spec 2.1); codes and names in the bank column are read against it. */
+  banks: ReadonlyArray<{ code: string; name: string; slug: string }>
+  /** Bank texts confirmed before, by bankTextKey: the code. */
+  rememberedBanks?: ReadonlyMap<string, string>
   headerRow?: number
   mapping?: BulkColumnMapping
   onProgress?: (progress: BulkImportProgress) => void
@@ -109,22 +115,38 @@ export function importRows(input: ImportRowsInput): BulkImportResult | BulkFileE
     )
 
   const columns = fieldColumns(mapping)
+  // The sheet's own total and notes below the data are not payouts (issue 17 §2).
+  const end = sheetEnd(dataRows, columns, input.currency)
+  const payoutRows = end.count === 0 ? dataRows : dataRows.slice(0, dataRows.length - end.count)
+  if (payoutRows.length === 0)
+    return fileError(
+      file,
+      'no_payout_rows',
+      `Sheet "${sheet}" has no payout rows: nothing under its header (row ${headerRow})${
+        end.count > 0 ? ' but a total or notes' : ''
+      }. Fill in the rows to pay, one payout per row.`,
+    )
   // Keys are file text (a header may be "__proto__"): a prototype-less object holds them as data.
   const headerColumns = Object.create(null) as Record<string, BulkField>
   mapping.forEach((field, index) => {
     if (field !== null) headerColumns[headers[index] ?? ''] = field
   })
 
-  const context = { currency: input.currency, bankCodes: new Set(input.bankCodes), sha256: input.sha256 }
+  const context = {
+    currency: input.currency,
+    bankCodes: new Set(input.banks.map((bank) => bank.code)),
+    bankNames: new BankMatcher(input.banks, COUNTRY_OF_CURRENCY[input.currency], input.rememberedBanks),
+    sha256: input.sha256,
+  }
   const items: BulkItem[] = []
   const errors: BulkFinding[] = []
   const errorRows = new Set<number>()
-  for (let index = 0; index < dataRows.length; index++) {
+  for (let index = 0; index < payoutRows.length; index++) {
     if (index % PROGRESS_EVERY === 0) {
       input.signal?.throwIfAborted()
-      input.onProgress?.({ phase: 'validating', done: index, total: dataRows.length })
+      input.onProgress?.({ phase: 'validating', done: index, total: payoutRows.length })
     }
-    const { item, findings } = readItem(dataRows[index] as SheetRow, columns, context)
+    const { item, findings } = readItem(payoutRows[index] as SheetRow, columns, context)
     const skip = new Set(findings.map((found) => found.column).filter((column) => column !== null))
     const rowErrors = [...findings, ...itemFindings(item, context, skip)]
     items.push(item)
@@ -136,7 +158,7 @@ export function importRows(input: ImportRowsInput): BulkImportResult | BulkFileE
     errors.push(found)
     errorRows.add(found.row)
   }
-  input.onProgress?.({ phase: 'validating', done: dataRows.length, total: dataRows.length })
+  input.onProgress?.({ phase: 'validating', done: payoutRows.length, total: payoutRows.length })
   return {
     file,
     sheet,
@@ -146,5 +168,7 @@ export function importRows(input: ImportRowsInput): BulkImportResult | BulkFileE
     items,
     errors: errors.sort(byRow),
     warnings: across.warnings.sort(byRow),
+    skipped: end.skipped,
+    ...(end.controlTotal ? { control_total: end.controlTotal } : {}),
   }
 }

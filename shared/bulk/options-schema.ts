@@ -8,5 +8,12 @@ export const bulkImportOptionsSchema = z.object({
   headerRow: z.number().int().min(1).max(IMPORT_LIMITS.maxRowNumber).optional(),
   mapping: z.array(z.enum(BULK_FIELDS).nullable()).max(IMPORT_LIMITS.maxColumns).optional(),
   currency: z.enum(BULK_CURRENCIES),
-  bankCodes: z.array(z.string().min(1).max(20)).max(1000).optional(),
+  banks: z
+    .array(z.strictObject({ code: z.string().min(1).max(20), name: z.string().max(200), slug: z.string().max(200) }))
+    .max(1000)
+    .optional(),
+  rememberedBanks: z
+    .array(z.tuple([z.string().max(200), z.string().min(1).max(20)]))
+    .max(5000)
+    .optional(),
 })

@@ -4,7 +4,9 @@
  * checks an item's texts, so the grid can re-validate an edited row with the same rules; and
  * `sheetFindings` looks across rows (duplicate references, same account and amount twice).
  */
-import type { BulkColumnMapping, BulkCurrency, BulkField, BulkFinding, BulkItem } from '../domain/bulk'
+import type { BankMatchRecord, BulkColumnMapping, BulkCurrency, BulkField, BulkFinding, BulkItem } from '../domain/bulk'
+import type { BankChoice } from '../banks/bank-list'
+import type { BankMatcher } from '../banks/match-bank'
 import { emailProblem } from '../rules/common'
 import { CUSTOMER_NAME_MAX_LENGTH, NARRATION_MAX_LENGTH } from '../rules/payouts'
 import { looksLikeCardNumber } from '../rules/sensitive-data'
@@ -22,6 +24,8 @@ export interface ValidationContext {
 export interface ReadContext extends ValidationContext {
   /** SHA-256 (hex) of the file, for references of rows without one. */
   sha256: string
+  /** Bank names in the bank column are matched with this (issue 17 §1); without it only codes are read. */
+  bankNames?: BankMatcher
 }
 
 /** Field -> column position, from a mapping by position. */
@@ -63,7 +67,7 @@ export function readItem(
   const item: BulkItem = {
     row: row.row,
     reference: reference === '' ? generatedReference(context.sha256, row.row) : reference,
-    amount: normaliseAmount(amountText) ?? amountText,
+    amount: normaliseAmount(amountText, context.currency) ?? amountText,
     bank_code: codeText(cell('bank_code')),
     account_number: codeText(cell('account_number')),
     customer_name: cellText(cell('customer_name')),
@@ -71,8 +75,18 @@ export function readItem(
     narration: cellText(cell('narration')),
   }
 
-  // A number cell drops leading zeros: say so, never pad (the zeros might not be the only loss).
+  // A bank name: the code it matches, or an error naming the banks it may be.
   const bankCell = cell('bank_code')
+  if (context.bankNames && !isNumberCell(bankCell) && item.bank_code !== '') {
+    const named = bankNameOf(row.row, item.bank_code, context)
+    if (named.match) {
+      item.bank_match = named.match
+      item.bank_code = named.match.code
+    }
+    if (named.finding) findings.push(named.finding)
+  }
+
+  // A number cell drops leading zeros: say so, never pad (the zeros might not be the only loss).
   if (isNumberCell(bankCell) && !context.bankCodes.has(item.bank_code)) {
     const padded = [`0${item.bank_code}`, `00${item.bank_code}`].find((code) => context.bankCodes.has(code))
     if (padded)
@@ -99,6 +113,67 @@ export function readItem(
   return { item, findings }
 }
 
+const listed = (banks: readonly BankChoice[]): string => {
+  const names = banks.map((bank) => `${bank.name} (${bank.code})`)
+  return names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`
+}
+
+/** A bank cell's text read as a name: the match, or the finding that names the candidates. */
+function bankNameOf(
+  row: number,
+  text: string,
+  context: ReadContext,
+): { match?: BankMatchRecord; finding?: BulkFinding } {
+  const found = context.bankNames!.match(text)
+  const country = COUNTRY_OF_CURRENCY[context.currency]
+  const quoted = `"${text}"`
+  switch (found.kind) {
+    case 'exact':
+    case 'alias':
+    case 'remembered':
+      return { match: { from: text, code: found.bank.code, name: found.bank.name, how: found.kind } }
+    case 'ambiguous':
+      return {
+        finding: {
+          ...finding(
+            row,
+            'bank_code',
+            'bank_name_ambiguous',
+            `${quoted} could be ${listed(found.candidates)}: choose the bank, or type its code.`,
+          ),
+          candidates: found.candidates,
+        },
+      }
+    case 'suggestion':
+      return {
+        finding: {
+          ...finding(
+            row,
+            'bank_code',
+            'bank_name_suggestion',
+            `${quoted} is not a ${country} bank name of the service; did you mean ${listed(found.candidates)}? Choose the bank, or type its code.`,
+          ),
+          candidates: found.candidates,
+        },
+      }
+    case 'unknown':
+      return {
+        finding: {
+          ...finding(
+            row,
+            'bank_code',
+            'bank_name_unknown',
+            `${quoted} is neither a ${country} bank code nor a bank name of the service: type the bank's code, or its name as the bank list has it.`,
+          ),
+          candidates: [],
+        },
+      }
+    default:
+      // A code (or digits that the code rules judge).
+      return {}
+  }
+}
+
 /** The findings on one item's texts; `skip` names columns already reported by reading. */
 export function itemFindings(item: BulkItem, context: ValidationContext, skip?: ReadonlySet<BulkField>): BulkFinding[] {
   const findings: BulkFinding[] = []
@@ -113,7 +188,7 @@ export function itemFindings(item: BulkItem, context: ValidationContext, skip?: 
       `Reference "${reference.slice(0, 60)}" has ${reference.length} characters; it must have ${REFERENCE_MIN_LENGTH} to ${REFERENCE_MAX_LENGTH}.`,
     )
 
-  const amount = amountProblemOf(item.amount)
+  const amount = amountProblemOf(item.amount, context.currency)
   if (amount) add('amount', amount.code, amount.message)
 
   const country = COUNTRY_OF_CURRENCY[context.currency]
@@ -177,20 +252,22 @@ function textFindings(item: BulkItem, add: (column: BulkField, code: string, mes
 }
 
 /**
- * Findings across rows: a reference used again is an error on the later row; the same bank,
- * account and amount again is a warning on the later row. Both name the earlier row.
+ * Findings across rows, one row at a time (so a long list can be checked in slices): a reference
+ * used again is an error on the later row; the same bank, account and amount again is a warning on
+ * the later row. Both name the earlier row.
  */
-export function sheetFindings(items: readonly BulkItem[]): { errors: BulkFinding[]; warnings: BulkFinding[] } {
-  const errors: BulkFinding[] = []
-  const warnings: BulkFinding[] = []
-  const references = new Map<string, number>()
-  const payments = new Map<string, number>()
-  for (const item of items) {
+export class AcrossRows {
+  readonly errors: BulkFinding[] = []
+  readonly warnings: BulkFinding[] = []
+  private readonly references = new Map<string, number>()
+  private readonly payments = new Map<string, number>()
+
+  add(item: BulkItem): void {
     if (item.reference !== '') {
-      const first = references.get(item.reference)
-      if (first === undefined) references.set(item.reference, item.row)
+      const first = this.references.get(item.reference)
+      if (first === undefined) this.references.set(item.reference, item.row)
       else
-        errors.push(
+        this.errors.push(
           finding(
             item.row,
             'reference',
@@ -202,10 +279,10 @@ export function sheetFindings(items: readonly BulkItem[]): { errors: BulkFinding
     const amount = normaliseAmount(item.amount)
     if (amount !== null && item.account_number !== '') {
       const key = `${item.bank_code}\u001f${item.account_number}\u001f${amount}`
-      const first = payments.get(key)
-      if (first === undefined) payments.set(key, item.row)
+      const first = this.payments.get(key)
+      if (first === undefined) this.payments.set(key, item.row)
       else
-        warnings.push(
+        this.warnings.push(
           finding(
             item.row,
             null,
@@ -215,7 +292,13 @@ export function sheetFindings(items: readonly BulkItem[]): { errors: BulkFinding
         )
     }
   }
-  return { errors, warnings }
+}
+
+/** The findings across all the rows at once (see AcrossRows). */
+export function sheetFindings(items: readonly BulkItem[]): { errors: BulkFinding[]; warnings: BulkFinding[] } {
+  const across = new AcrossRows()
+  for (const item of items) across.add(item)
+  return across
 }
 
 export function byRow(a: BulkFinding, b: BulkFinding): number {

@@ -6,7 +6,7 @@
  */
 import { offlineBankCodes } from '../bulk/banks'
 import { itemFindings } from '../bulk/validate'
-import type { BulkCurrency, BulkFinding, BulkHeader, BulkItem } from './bulk'
+import type { BulkCurrency, BulkFinding, BulkHeader, BulkItem, ImportRecord } from './bulk'
 
 /**
  * resolving: name checks running or to be run. review: waiting for the user's approval.
@@ -99,6 +99,8 @@ export interface RunView extends RunSummary {
   message?: string
   /** The run that retries this run's failed rows, once there is one: "Retry failed rows" opens it. */
   retriedBy?: string
+  /** Rows the import left out, the sheet's control total and its bank names (issue 17). */
+  imported?: ImportRecord
 }
 
 export interface RunProgress {

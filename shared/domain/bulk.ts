@@ -38,6 +38,22 @@ export interface BulkItem {
   customer_name: string
   customer_email: string
   narration: string
+  /** Where the bank cell held a name, not a code: the name and the bank it was matched to (issue 17 §1). */
+  bank_match?: BankMatchRecord
+}
+
+/**
+ * How a bank name in a sheet became a code. exact: the list's name or slug, give or take case,
+ * punctuation and words such as "PLC" or "Bank"; alias: a known short form ("GTB");
+ * remembered: what this profile confirmed before; chosen: picked by hand in the Banks step.
+ */
+export interface BankMatchRecord {
+  /** The cell's text. */
+  from: string
+  code: string
+  /** The bank's name in the service's list. */
+  name: string
+  how: 'exact' | 'alias' | 'remembered' | 'chosen'
 }
 
 export interface BulkFinding {
@@ -46,6 +62,22 @@ export interface BulkFinding {
   column: BulkField | null
   code: string
   message: string
+  /** A bank name that could not be matched by itself: the banks it may be (empty when none). */
+  candidates?: Array<{ code: string; name: string }>
+}
+
+/** A row of the sheet that is not a payout and was left out, and why (issue 17 §2). */
+export interface SkippedRow {
+  row: number
+  /** totals: the sheet's own total (its figure is the control total); notes: text below the data. */
+  why: 'totals' | 'notes'
+}
+
+/** The sheet's own total against the sum of its payout rows, as exact decimals ("5660100.00"). */
+export interface ControlTotal {
+  sheet: string
+  computed: string
+  match: boolean
 }
 
 export interface BulkHeader {
@@ -64,6 +96,13 @@ export interface BulkImportResult {
   items: BulkItem[]
   errors: BulkFinding[]
   warnings: BulkFinding[]
+  /**
+   * Rows left out because they are not payouts: totals and notes below the data. Always given by
+   * an import; a result made from a run's rows (a retry) has none.
+   */
+  skipped?: SkippedRow[]
+  /** Present when the sheet has a totals row. */
+  control_total?: ControlTotal
 }
 
 export interface BulkFileError {
@@ -126,8 +165,10 @@ export interface BulkImportOptions {
   /** Confirmed mapping by column position; remembered-or-automatic when absent. */
   mapping?: BulkColumnMapping
   currency: BulkCurrency
-  /** Valid bank codes for the currency's country (from the lookups API); the bundled list when absent. */
-  bankCodes?: readonly string[]
+  /** The bank list of the currency's country (from the lookups API); the bundled list when absent. */
+  banks?: ReadonlyArray<{ code: string; name: string; slug: string }>
+  /** Bank texts this profile confirmed before: [bankTextKey(text), code]. */
+  rememberedBanks?: ReadonlyArray<readonly [string, string]>
 }
 
 export type BulkImportProgress = { phase: 'reading' } | { phase: 'validating'; done: number; total: number }
@@ -143,4 +184,46 @@ export interface PriorPayout {
   sentAt: string
   /** The run's name when it was part of a run. */
   runLabel?: string
+}
+
+// ---- Bank names (issue 17 §1): the Banks step between the import and the run. ----
+
+/** One distinct bank text of a sheet as the Banks step shows it ("GTBank → Guaranty Trust Bank (058), 14 rows"). */
+export interface BankNameProposal {
+  /** The text as it first appears in the sheet. */
+  text: string
+  /** bankTextKey(text): texts with the same key ("GT Bank", "gtbank") are one value. */
+  key: string
+  rows: number
+  how: 'exact' | 'alias' | 'remembered' | 'suggestion' | 'ambiguous' | 'unknown'
+  /** The bank it matches: exact, alias, remembered. */
+  bank?: { code: string; name: string }
+  /** The banks it may be: suggestion, ambiguous (none when unknown). */
+  candidates: Array<{ code: string; name: string }>
+}
+
+/** What the Banks step needs: the bank texts of the sheet, and every bank of the list for a choice by hand. */
+export interface BulkBankReview {
+  importId: string
+  country: 'NG' | 'KE'
+  /** Rows read from the sheet (the payout rows, without totals and notes). */
+  rows: number
+  names: BankNameProposal[]
+  banks: Array<{ code: string; name: string }>
+}
+
+/** The bank a user confirmed (or chose) for a bank text, by its key. */
+export interface BankChoiceByKey {
+  key: string
+  code: string
+}
+
+/**
+ * What an import records in its run (issue 17 §1, §2): rows left out and why, the control total,
+ * and each bank name of the sheet with the bank it became.
+ */
+export interface ImportRecord {
+  skipped: SkippedRow[]
+  control_total?: ControlTotal
+  bank_names: Array<BankMatchRecord & { rows: number }>
 }

@@ -3,23 +3,24 @@
  * Each returns a plain-language problem, or null when the value is fine, so forms can show it
  * inline and main can refuse the same value with the same words.
  */
-import { MoneyFormatError, toMinorUnits } from '../money'
 import { isSecretFieldName, looksLikeCardNumber, secretFieldMeaning } from './sensitive-data'
+import { readAmount } from '../read-amount'
+import { words } from '../text-compare'
 
-/** Amount typed by a person: digits, at most two decimals, above zero. */
-export function amountProblem(text: string): string | null {
-  const trimmed = text.trim()
-  if (trimmed === '') return 'Enter an amount.'
-  if (!/^\d+(\.\d+)?$/.test(trimmed)) return 'Use digits only, with a dot for decimals (for example 1500.50).'
-  let minor: bigint
-  try {
-    minor = toMinorUnits(trimmed)
-  } catch (error) {
-    if (error instanceof MoneyFormatError) return 'Use at most two decimal places.'
-    throw error
-  }
-  if (minor <= 0n) return 'The amount must be above zero.'
-  return null
+/**
+ * An amount typed by a person, by the app's one amount reader (shared/read-amount.ts): "1500.50",
+ * "1,500.50", "1 500.50", or with the sign or code of `currency` ("₦1,500.50", "NGN 1,500.50").
+ * The problem in words, or null when it can be paid.
+ */
+export function amountProblem(text: string, currency?: string): string | null {
+  const reading = readAmount(text, currency)
+  return reading.ok ? null : reading.problem.message
+}
+
+/** The plain decimal ("1500.50") of an amount typed by a person, or null when it has a problem. */
+export function typedAmount(text: string, currency?: string): string | null {
+  const reading = readAmount(text, currency)
+  return reading.ok ? reading.amount : null
 }
 
 const EMAIL =
@@ -78,16 +79,7 @@ export function metadataObject(
 
 /** Names compared the way a person would: case, spacing, punctuation and word order ignored. */
 export function normaliseName(name: string): string {
-  return name
-    .normalize('NFKD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim()
-    .split(/\s+/)
-    .filter(Boolean)
-    .sort()
-    .join(' ')
+  return words(name).sort().join(' ')
 }
 
 export function namesMatch(a: string, b: string): boolean {

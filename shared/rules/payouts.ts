@@ -4,9 +4,9 @@
  */
 import type { BankCountry } from '../domain/lookups'
 import type { DestinationType, PayoutBody, PayoutCurrency } from '../domain/payouts'
-import { toMinorUnits } from '../money'
 import { mobileNumberExampleText } from '../words/phone-examples'
-import { amountProblem, emailProblem, metadataObject, metadataProblems } from './common'
+import { formatMoney, groupDigits, toMinorUnits } from '../money'
+import { amountProblem, emailProblem, metadataObject, metadataProblems, typedAmount } from './common'
 
 /** Which destinations each currency allows (spec 2.6, docs/sandbox.md). */
 export const DESTINATIONS_BY_CURRENCY: Readonly<Record<PayoutCurrency, readonly DestinationType[]>> = {
@@ -111,14 +111,17 @@ export function mobileNumberProblem(text: string, currency?: string): string | n
 export function operatorLimitProblem(
   amount: string,
   operator: { slug: string; name?: string; min?: string; max?: string },
+  currency?: string,
 ): string | null {
-  if (amountProblem(amount)) return null
-  const minor = toMinorUnits(amount)
+  const plain = typedAmount(amount, currency)
+  if (plain === null) return null
+  const minor = toMinorUnits(plain)
   const name = operator.name ?? operator.slug
+  const money = (limit: string): string => (currency ? formatMoney(limit, currency) : groupDigits(limit))
   if (operator.min !== undefined && minor < toMinorUnits(operator.min))
-    return `${name} takes at least ${operator.min} per payout.`
+    return `${name} takes at least ${money(operator.min)} per payout.`
   if (operator.max !== undefined && minor > toMinorUnits(operator.max))
-    return `${name} takes at most ${operator.max} per payout.`
+    return `${name} takes at most ${money(operator.max)} per payout.`
   return null
 }
 
@@ -154,7 +157,7 @@ export function payoutProblems(draft: PayoutDraft, lists: PayoutLists = {}): Pay
   if (!allowed.includes(draft.type))
     problems.type = `${draft.currency} payouts go to ${allowed.map((t) => (t === 'bank_account' ? 'bank accounts' : 'mobile money')).join(' or ')} only.`
 
-  const amount = amountProblem(draft.amount)
+  const amount = amountProblem(draft.amount, draft.currency)
   if (amount) problems.amount = amount
 
   if (draft.type === 'bank_account') {
@@ -172,7 +175,7 @@ export function payoutProblems(draft: PayoutDraft, lists: PayoutLists = {}): Pay
     const mobile = mobileNumberProblem(draft.mobileNumber, draft.currency)
     if (mobile) problems.mobileNumber = mobile
     if (operator && !problems.amount) {
-      const limit = operatorLimitProblem(draft.amount, operator)
+      const limit = operatorLimitProblem(draft.amount, operator, draft.currency)
       if (limit) problems.amount = limit
     }
   }
@@ -189,7 +192,10 @@ export function payoutProblems(draft: PayoutDraft, lists: PayoutLists = {}): Pay
   return problems
 }
 
-/** The body to send (spec 2.6), from a draft without problems. Text is trimmed; nothing else changes. */
+/**
+ * The body to send (spec 2.6), from a draft without problems. Text is trimmed; the amount is the
+ * plain decimal of what was typed ("250,000.00" -> "250000.00"); nothing else changes.
+ */
 export function payoutBodyOf(draft: PayoutDraft): PayoutBody {
   const narration = draft.narration.trim()
   const customerName = draft.customerName.trim()
@@ -199,7 +205,7 @@ export function payoutBodyOf(draft: PayoutDraft): PayoutBody {
     reference: draft.reference,
     destination: {
       type: draft.type,
-      amount: draft.amount.trim(),
+      amount: typedAmount(draft.amount, draft.currency) ?? draft.amount.trim(),
       currency: draft.currency,
       ...(narration ? { narration } : {}),
       ...(draft.type === 'bank_account'
@@ -242,11 +248,15 @@ export function payoutBodyProblems(body: PayoutBody, lists: PayoutLists = {}): P
   const problems = payoutProblems(draftOfBody(body), lists)
   if (body.metadata && Object.keys(body.metadata).length === 0)
     problems.metadata = 'Metadata may not be an empty object: leave it out instead.'
+  // A body carries the plain decimal the form made of what was typed, never "250,000.00".
+  if (!problems.amount && !/^\d+(\.\d{1,2})?$/.test(body.destination.amount))
+    problems.amount = 'The amount of a payout request must be a plain decimal such as 1500.50.'
   return problems
 }
 
 /** Whether the amount the user typed to confirm a Live payout is the payout's amount. */
-export function confirmationMatches(typed: string, amount: string): boolean {
-  if (amountProblem(typed) || amountProblem(amount)) return false
-  return toMinorUnits(typed) === toMinorUnits(amount)
+export function confirmationMatches(typed: string, amount: string, currency?: string): boolean {
+  const a = typedAmount(typed, currency)
+  const b = typedAmount(amount, currency)
+  return a !== null && a === b
 }

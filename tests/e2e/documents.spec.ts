@@ -124,13 +124,15 @@ test('a runâ€™s summary, the advice of a paid row and the ZIP of every paid rowâ
   const { handlers } = running.services
   const opened = await openSheet(app, 'march.csv', RUN_CSV)
   const sheet = opened.summary.sheets[0]!
-  const view = await handlers['bulk:import']({
+  const answer = await handlers['bulk:import']({
     importId: opened.importId,
     sheet: sheet.name,
     headerRow: sheet.headerRow!,
     mapping: [...sheet.mapping!],
     currency: 'NGN',
   })
+  if (answer.kind !== 'run') throw new Error(`The sheet stopped at its ${answer.kind} step`)
+  const view = answer.run
   await handlers['bulk:review']({ runId: view.id })
   await handlers['bulk:submit']({ runId: view.id })
   await expect

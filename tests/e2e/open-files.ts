@@ -23,13 +23,15 @@ export async function runInReview(app: AppFixture, name: string, content: string
   const { handlers } = app.running.services
   const opened = await openSheet(app, name, content)
   const sheet = opened.summary.sheets[0]!
-  const view = await handlers['bulk:import']({
+  const answer = await handlers['bulk:import']({
     importId: opened.importId,
     sheet: sheet.name,
     headerRow: sheet.headerRow!,
     mapping: [...sheet.mapping!],
     currency: 'NGN',
   })
+  if (answer.kind !== 'run') throw new Error(`The sheet stopped at its ${answer.kind} step`)
+  const view = answer.run
   await handlers['bulk:review']({ runId: view.id })
   return view.id
 }

@@ -67,7 +67,10 @@ test('NGN bank payout: resolved name, review naming the mode, sent, paid with a 
 
   await page.getByTestId('payout-amount').fill('1500.505')
   await expect(page.getByTestId('error-amount')).toHaveText('Use at most two decimal places.')
-  await fillCommon(page, '1500.50')
+  await page.getByTestId('payout-amount').fill('KSh 1,500.50')
+  await expect(page.getByTestId('error-amount')).toHaveText('KSh means KES; this amount is in NGN.')
+  // Amounts as people type them (issue 17 §3): grouped, with the currency's sign.
+  await fillCommon(page, '₦1,500.50')
   await expect(page.getByTestId('error-amount')).toHaveCount(0)
   await page.getByTestId('payout-review').click()
 
@@ -123,11 +126,11 @@ test('KES mobile money: the operator’s limits are enforced as the user types',
   await expect(page.getByTestId('payout-resolution')).toHaveCount(0)
   await page.getByTestId('payout-mobile').fill('254712345678')
   await page.getByTestId('payout-amount').fill('9.99')
-  await expect(page.getByTestId('error-amount')).toHaveText('M-Pesa takes at least 10.00 per payout.')
+  await expect(page.getByTestId('error-amount')).toHaveText('M-Pesa takes at least 10.00 KES per payout.')
   await page.getByTestId('payout-amount').fill('150000.01')
-  await expect(page.getByTestId('error-amount')).toHaveText('M-Pesa takes at most 150000.00 per payout.')
-  await fillCommon(page, '150000')
-  await expect(page.getByTestId('payout-operator-limits')).toHaveText(/M-Pesa takes 10\.00 to 150000\.00 KES/)
+  await expect(page.getByTestId('error-amount')).toHaveText('M-Pesa takes at most 150,000.00 KES per payout.')
+  await fillCommon(page, 'KSh 150,000.00')
+  await expect(page.getByTestId('payout-operator-limits')).toHaveText(/M-Pesa takes 10\.00 KES to 150,000\.00 KES/)
   await page.getByTestId('payout-review').click()
   await expect(page.getByTestId('review-amount')).toHaveText('150,000.00 KES')
   await page.getByTestId('payout-send').click()
@@ -142,7 +145,7 @@ test('GHS mobile money: the name is resolved, and the metadata editor keeps to s
   await page.getByTestId('payout-mobile').fill('233241234567')
   await expect(page.getByTestId('payout-resolved-name')).not.toBeEmpty()
   await fillCommon(page, '3000.01', 'kofi@example.com')
-  await expect(page.getByTestId('error-amount')).toHaveText('AirtelTigo Money takes at most 3000.00 per payout.')
+  await expect(page.getByTestId('error-amount')).toHaveText('AirtelTigo Money takes at most 3,000.00 GHS per payout.')
   await page.getByTestId('payout-amount').fill('25.00')
 
   await page.getByTestId('metadata-add').click()

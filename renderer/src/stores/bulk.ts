@@ -3,7 +3,13 @@ import { computed, ref, shallowRef } from 'vue'
 import { api } from '../api'
 import type { Unsubscribe } from '../../../shared/ipc/contract'
 import type { BulkOpened } from '../../../shared/ipc/channels/bulk'
-import type { BulkColumnMapping, BulkCurrency, BulkField } from '../../../shared/domain/bulk'
+import type {
+  BankChoiceByKey,
+  BulkBankReview,
+  BulkColumnMapping,
+  BulkCurrency,
+  BulkField,
+} from '../../../shared/domain/bulk'
 import type { RunProgress, RunRow, RunSummary, RunView } from '../../../shared/domain/bulk-run'
 import type { AppError, Result } from '../../../shared/result'
 import { callApi, callWithDroppedFile } from './call'
@@ -32,6 +38,8 @@ export const useBulkStore = defineStore('bulk', () => {
   const rowsLoading = ref<{ loaded: number; total: number } | null>(null)
   const progress = ref<RunProgress | null>(null)
   const opened = ref<BulkOpened | null>(null)
+  /** The Banks step of the import under way: the bank names of the sheet to confirm or choose. */
+  const bankReview = ref<BulkBankReview | null>(null)
   const lastError = ref<AppError | null>(null)
   const busy = ref<string | null>(null)
   let unsubscribers: Unsubscribe[] = []
@@ -159,14 +167,36 @@ export const useBulkStore = defineStore('bulk', () => {
       api.bulk.import({ importId: file.importId, ...choice, mapping: [...choice.mapping] }),
     )
     if (!result.ok) return false
+    if (result.data.kind === 'banks') {
+      bankReview.value = result.data.review
+      return true
+    }
+    await openRun(result.data.run.id)
+    await loadRuns()
+    return true
+  }
+
+  /** The banks the user confirmed or chose in the Banks step: the run is created with them. */
+  async function confirmBanks(choices: BankChoiceByKey[]): Promise<boolean> {
+    const review = bankReview.value
+    if (!review) return false
+    const result = await track('confirm-banks', () => api.bulk.confirmBanks({ importId: review.importId, choices }))
+    if (!result.ok) return false
+    bankReview.value = null
     await openRun(result.data.id)
     await loadRuns()
     return true
   }
 
+  /** From the Banks step back to the columns (the file stays open; importing again reads it again). */
+  function backToColumns(): void {
+    bankReview.value = null
+  }
+
   function cancelImport(): void {
     opened.value = null
     lastError.value = null
+    bankReview.value = null
   }
 
   /** Calls a run action and takes the view it answers with. */
@@ -241,6 +271,7 @@ export const useBulkStore = defineStore('bulk', () => {
     rowsLoading,
     progress,
     opened,
+    bankReview,
     lastError,
     busy,
     init,
@@ -251,6 +282,8 @@ export const useBulkStore = defineStore('bulk', () => {
     openFile,
     dropFile,
     importSheet,
+    confirmBanks,
+    backToColumns,
     cancelImport,
     resolve,
     cancel,

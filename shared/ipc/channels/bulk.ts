@@ -1,10 +1,11 @@
 /** Bulk payouts from spreadsheets (issue 7). */
 import { z } from 'zod'
 import { BULK_CURRENCIES, BULK_FIELDS } from '../../domain/bulk'
-import type { BulkWorkbookSummary } from '../../domain/bulk'
+import type { BulkBankReview, BulkWorkbookSummary } from '../../domain/bulk'
 import type { RunProgress, RunRow, RunSummary, RunView } from '../../domain/bulk-run'
 import type { ExportResult } from '../../domain/export'
 import { droppedFile, noInput, returns } from '../define'
+import { IMPORT_LIMITS } from '../../bulk/limits'
 
 // BR<date>T<time>Z<hex> (runs before it had no letters between stamp and hash: still accepted).
 export const runId = z.string().regex(/^BR(?:\d{8}T\d{6}Z[0-9a-f]{6,20}|[0-9a-f]{8,40})(-\d+)?$/, 'must be a run id')
@@ -63,11 +64,15 @@ export const bulkRunChannels = {
 } as const
 
 // ---- Import: a file (dropped or opened) inspected for the Sheet / Header row / Columns steps,
-// then imported with the confirmed choices into a new run.
+// then imported with the confirmed choices into a new run; a sheet with bank names first goes
+// through the Banks step (bulk:confirmBanks).
 export interface BulkOpened {
   importId: string
   summary: BulkWorkbookSummary
 }
+
+/** A new run, or the Banks step when the bank column holds names: each to confirm or choose. */
+export type BulkImportAnswer = { kind: 'run'; run: RunView } | { kind: 'banks'; review: BulkBankReview }
 const importId = z.string().regex(/^[0-9a-f]{32}$/, 'must be an import id')
 
 export const bulkImportChannels = {
@@ -81,6 +86,17 @@ export const bulkImportChannels = {
       headerRow: z.number().int().min(1),
       mapping: z.array(z.enum(BULK_FIELDS).nullable()).max(20_000),
       currency: z.enum(BULK_CURRENCIES),
+    }),
+    result: returns<BulkImportAnswer>(),
+  },
+  /** The banks confirmed or chosen for the bank names of an import (by text key); creates the run. */
+  'bulk:confirmBanks': {
+    input: z.strictObject({
+      importId,
+      // At most one choice per bank name of the sheet (the Banks step is refused past 300 names).
+      choices: z
+        .array(z.strictObject({ key: z.string().max(IMPORT_LIMITS.maxCellChars), code: z.string().min(1).max(20) }))
+        .max(1_000),
     }),
     result: returns<RunView>(),
   },

@@ -1,12 +1,22 @@
-/** The check-sheet command (issue 7 §9), spawned for real: its JSON, its report and its exit codes. */
+/**
+ * The check-sheet command (issue 7 §9, issue 17 §7), spawned for real from its build
+ * (out/cli/check-sheet.js): its JSON, its report and its exit codes; bank names against the bundled
+ * list or a --banks file, totals and notes rows, the control total, a sheet with no payout rows.
+ */
 import { execFile } from 'node:child_process'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 
 const dir = mkdtempSync(join(tmpdir(), 'payout-desk-check-sheet-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
+beforeAll(() => {
+  expect(
+    existsSync(join(__dirname, '../../../out/cli/check-sheet.js')),
+    'run `npm run build` before the unit tests',
+  ).toBe(true)
+})
 const fixture = (name: string): string => join('tests/fixtures/sheets', name)
 
 function checkSheet(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -65,6 +75,7 @@ describe('npm run check-sheet', () => {
       ],
       errors: [],
       warnings: [],
+      skipped: [],
     })
   }, 60_000)
 
@@ -132,5 +143,157 @@ describe('npm run check-sheet', () => {
     const { code, stdout, stderr } = await checkSheet(fixture('kenya.csv'), '--currency', 'USD')
     expect([code, stdout]).toEqual([2, ''])
     expect(stderr).toContain('--currency must be NGN or KES.')
+  }, 60_000)
+
+  it('gives every item its resolved bank code, names where a name matched, and errors with candidates', async () => {
+    const { code, stdout } = await checkSheet(fixture('messy-payroll.xlsx'), '--json')
+    expect(code).toBe(1)
+    const result = JSON.parse(stdout) as {
+      rows: number
+      items: Array<{ row: number; bank_code: string; bank_match?: unknown }>
+      errors: unknown[]
+      skipped: unknown[]
+      control_total: unknown
+    }
+    expect(result.rows).toBe(12)
+    expect(result.items.slice(0, 2)).toMatchObject([
+      {
+        row: 5,
+        bank_code: '058',
+        bank_match: { from: 'GTBank', code: '058', name: 'Guaranty Trust Bank', how: 'exact' },
+      },
+      {
+        row: 6,
+        bank_code: '044',
+        bank_match: { from: 'ACCESS BANK PLC', code: '044', name: 'Access Bank', how: 'exact' },
+      },
+    ])
+    expect(result.items.find((item) => item.row === 13)?.bank_match).toEqual({
+      from: 'GTB',
+      code: '058',
+      name: 'Guaranty Trust Bank',
+      how: 'alias',
+    })
+    // A code stays a code: no bank_match.
+    expect(result.items.find((item) => item.row === 14)).toMatchObject({ bank_code: '058' })
+    expect(result.items.find((item) => item.row === 14)).not.toHaveProperty('bank_match')
+    expect(result.errors).toEqual([
+      {
+        row: 15,
+        column: 'bank_code',
+        code: 'bank_name_ambiguous',
+        message:
+          '"First" could be First Bank of Nigeria (011) or First City Monument Bank (214): choose the bank, or type its code.',
+        candidates: [
+          { code: '011', name: 'First Bank of Nigeria' },
+          { code: '214', name: 'First City Monument Bank' },
+        ],
+      },
+    ])
+    expect(result.skipped).toEqual([
+      { row: 17, why: 'totals' },
+      { row: 18, why: 'notes' },
+      { row: 19, why: 'notes' },
+    ])
+    expect(result.control_total).toEqual({ sheet: '1129701.00', computed: '1129701.00', match: true })
+  }, 60_000)
+
+  it('reads names against a --banks file: an array of entries, or the service response', async () => {
+    const sheet = join(dir, 'banks.csv')
+    writeFileSync(
+      sheet,
+      [
+        'reference,amount,bank,account_number,customer_name,customer_email,narration',
+        'B-00001,100,GTBank,0123456789,Ada Obi,ada@example.com,Pay',
+        'B-00002,100,UBA,0123456780,Bola Ade,bola@example.com,Pay',
+        'B-00003,100,Guarranty Trust,0123456781,Chidi Eze,chidi@example.com,Pay',
+      ].join('\n'),
+    )
+    const list = [{ name: 'Guaranty Trust Bank', slug: 'gtbank', code: '058', country: 'NG' }]
+    const arrayFile = join(dir, 'banks-array.json')
+    writeFileSync(arrayFile, JSON.stringify(list))
+    const responseFile = join(dir, 'banks-response.json')
+    writeFileSync(responseFile, JSON.stringify({ status: true, message: 'Banks retrieved successfully', data: list }))
+    for (const file of [arrayFile, responseFile]) {
+      const { code, stdout } = await checkSheet(sheet, '--banks', file, '--json')
+      expect(code).toBe(1)
+      const result = JSON.parse(stdout) as { items: Array<{ bank_code: string }>; errors: unknown[] }
+      expect(result.items.map((item) => item.bank_code)).toEqual(['058', 'UBA', 'Guarranty Trust'])
+      expect(result.errors).toEqual([
+        {
+          row: 3,
+          column: 'bank_code',
+          code: 'bank_name_unknown',
+          message:
+            '"UBA" is neither a NG bank code nor a bank name of the service: type the bank\'s code, or its name as the bank list has it.',
+          candidates: [],
+        },
+        {
+          row: 4,
+          column: 'bank_code',
+          code: 'bank_name_suggestion',
+          message:
+            '"Guarranty Trust" is not a NG bank name of the service; did you mean Guaranty Trust Bank (058)? Choose the bank, or type its code.',
+          candidates: [{ code: '058', name: 'Guaranty Trust Bank' }],
+        },
+      ])
+    }
+    const bad = join(dir, 'bad.json')
+    writeFileSync(bad, '{"banks": []}')
+    const refused = await checkSheet(sheet, '--banks', bad)
+    expect([refused.code, refused.stdout]).toEqual([2, ''])
+    expect(refused.stderr).toContain(`--banks ${bad}: expected an array of banks`)
+  }, 60_000)
+
+  it('reports a total that differs from the rows, and the rows it left out', async () => {
+    const sheet = join(dir, 'total.csv')
+    writeFileSync(
+      sheet,
+      [
+        'reference,amount,bank_code,account_number,customer_name,customer_email,narration',
+        'T-00001,"1,000.00",058,0123456789,Ada Obi,ada@example.com,Pay',
+        'T-00002,"₦250.50",044,0123456780,Bola Ade,bola@example.com,Pay',
+        'TOTAL,"1,500.50",,,,,',
+        'Prepared by accounts,,,,,,',
+      ].join('\n'),
+    )
+    const json = await checkSheet(sheet, '--json')
+    expect(json.code).toBe(0)
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      rows: 2,
+      valid: 2,
+      skipped: [
+        { row: 4, why: 'totals' },
+        { row: 5, why: 'notes' },
+      ],
+      control_total: { sheet: '1500.50', computed: '1250.50', match: false },
+    })
+    const text = await checkSheet(sheet)
+    expect(text.stdout).toContain("Skipped row 4: the sheet's total\nSkipped row 5: a note below the data\n")
+    expect(text.stdout).toContain(
+      "Control total: the sheet's total 1,500.50 NGN differs from the 2 payout rows, which add up to 1,250.50 NGN.",
+    )
+  }, 60_000)
+
+  it('rejects a sheet with a header and no payout rows (exit 2), never "all valid"', async () => {
+    const sheet = join(dir, 'header-only.csv')
+    writeFileSync(sheet, 'reference,amount,bank_code,account_number,customer_name,customer_email,narration\r\n')
+    const { code, stdout } = await checkSheet(sheet, '--json')
+    expect(code).toBe(2)
+    expect(JSON.parse(stdout)).toEqual({
+      file: sheet,
+      fileError: {
+        code: 'no_payout_rows',
+        message:
+          'Sheet "header-only" has no payout rows: nothing under its header (row 1). Fill in the rows to pay, one payout per row.',
+      },
+    })
+  }, 60_000)
+
+  it('names an unknown option, with usage, exit 2', async () => {
+    const { code, stderr } = await checkSheet(fixture('kenya.csv'), '--colour', 'red')
+    expect(code).toBe(2)
+    expect(stderr).toContain("Unknown option '--colour'")
+    expect(stderr).toContain('Usage: npm run --silent check-sheet')
   }, 60_000)
 })

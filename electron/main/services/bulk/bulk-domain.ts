@@ -3,16 +3,23 @@ import { randomBytes } from 'node:crypto'
 import { basename, join } from 'node:path'
 import { existsSync } from 'node:fs'
 import { readFile, writeFile } from 'node:fs/promises'
+import { setImmediate as nextTurn } from 'node:timers/promises'
 import { isFileError } from '../../../../shared/bulk/import-rows'
-import type { BulkWorkbookSummary } from '../../../../shared/domain/bulk'
 import type { RunView } from '../../../../shared/domain/bulk-run'
+import { bundledBanks } from '../../../../shared/banks/bank-list'
+import { applyBankChoices, bankNameProposals } from '../../../../shared/bulk/bank-choices'
+import { COUNTRY_OF_CURRENCY } from '../../../../shared/bulk/banks'
+import type { BulkCurrency, BulkImportResult, BulkWorkbookSummary } from '../../../../shared/domain/bulk'
 import type { ExportResult } from '../../../../shared/domain/export'
-import type { BulkOpened } from '../../../../shared/ipc/channels/bulk'
+import type { Bank } from '../../../../shared/domain/lookups'
+import type { BulkImportAnswer, BulkOpened } from '../../../../shared/ipc/channels/bulk'
 import type { bulkChannels } from '../../../../shared/ipc/channels/bulk'
 import { AppFailure } from '../../../../shared/result'
 import type { DomainService } from '../domain-service'
 import { InFlight } from '../sending/in-flight'
 import type { ServiceContext } from '../service-context'
+import { lookupCacheOf } from '../lookups/lookup-cache'
+import { BankNameMemory } from './import/bank-name-memory'
 import { createBulkImportService } from './import/import-service'
 import { bulkBatchVerifier } from './run/batch-sender'
 import { exportTableWithDialog, tableToCsv } from '../export/table-export'
@@ -22,6 +29,19 @@ import { RUNS_FOLDER, RunStore } from './run/run-store'
 
 /** What the importer opens, chosen with Open or dropped. */
 const SHEET_FILES = [{ name: 'Spreadsheets', extensions: ['xlsx', 'xls', 'csv'] }]
+/**
+ * Different bank names one sheet may ask the user about. A payroll names a few dozen banks; more is
+ * a column of something else mapped to the bank (a Banks step of thousands could not be worked).
+ */
+const MAX_BANK_NAMES = 300
+
+/** An import waiting for its Banks step: the result as read, and what it was read with. */
+interface PendingBanks {
+  result: BulkImportResult
+  currency: BulkCurrency
+  profileId: string
+  banks: Bank[]
+}
 
 export interface BulkDomainOptions {
   /** How often monitoring asks the service about open batches. */
@@ -109,12 +129,31 @@ export function createBulkDomain(context: ServiceContext): BulkDomain {
     return { path, rows: rows.length }
   }
 
-  // Files opened or dropped, held until they are imported (or the app quits).
+  // Files opened or dropped, held until they are imported (or the app quits). An import waiting
+  // for its Banks step keeps its result here, so confirming never reads the file again.
   const imports = createBulkImportService(context.userDataDir)
-  const opened = new Map<string, { name: string; bytes: Uint8Array; summary: BulkWorkbookSummary }>()
-  const importing = new InFlight<RunView>()
+  const bankMemory = new BankNameMemory(context.userDataDir)
+  const opened = new Map<
+    string,
+    { name: string; bytes: Uint8Array; summary: BulkWorkbookSummary; pending?: PendingBanks }
+  >()
+  // One import makes one run: a second Import or Confirm of the same opened file (a double click,
+  // or a click once the first is done) joins the first or is answered with the run it made.
+  const importing = new InFlight<BulkImportAnswer>()
+  const confirming = new InFlight<RunView>()
   /** The run each import made, by import id (a few kept, like the open files). */
   const imported = new Map<string, string>()
+
+  /** The country's banks from the service (cached per profile); the bundled list when it cannot be reached. */
+  async function banksFor(country: 'NG' | 'KE', profileId: string): Promise<Bank[]> {
+    try {
+      const listed = await lookupCacheOf(context).banks(country, { profileId })
+      if (listed.length > 0) return listed
+    } catch (error) {
+      context.log.warn(`The ${country} bank list could not be read; the bundled list is used`, error)
+    }
+    return [...bundledBanks(country)]
+  }
 
   async function inspect(name: string, bytes: Uint8Array): Promise<BulkOpened> {
     const summary = await imports.inspectWorkbook({ name, bytes })
@@ -148,18 +187,26 @@ export function createBulkDomain(context: ServiceContext): BulkDomain {
         return path ? inspectFile(path) : null
       },
       'bulk:drop': async ({ file }) => inspectFile(await context.desktop.files.pathOf(file, SHEET_FILES)),
-      // One import makes one run: a second Import of the same opened file (a double click, or a
-      // click once the first is done) is answered with that run.
       'bulk:import': ({ importId, sheet, headerRow, mapping, currency }) =>
-        importing.run(importId, async () => {
+        importing.run(importId, async (): Promise<BulkImportAnswer> => {
           await ready()
           const made = imported.get(importId)
-          if (made) return runs.view(made)
+          if (made) return { kind: 'run', run: runs.view(made) }
           const file = opened.get(importId)
           if (!file) throw new AppFailure('not_found', 'This file is no longer open; open it again.')
+          const { profileId } = await context.apiFor()
+          const country = COUNTRY_OF_CURRENCY[currency]
+          const banks = await banksFor(country, profileId)
           const result = await imports.importSheet(
             { name: file.name, bytes: file.bytes },
-            { sheet, headerRow, mapping, currency },
+            {
+              sheet,
+              headerRow,
+              mapping,
+              currency,
+              banks,
+              rememberedBanks: await bankMemory.recall(profileId, country),
+            },
           )
           if (isFileError(result)) throw new AppFailure('bad_request', `${result.file}: ${result.fileError.message}`)
           context.checkpoint?.('import:sheet-read')
@@ -168,10 +215,50 @@ export function createBulkDomain(context: ServiceContext): BulkDomain {
             .find((s) => s.name === sheet)
             ?.preview.find((r) => r.row === headerRow)?.cells
           if (headers) await imports.rememberMapping(headers, mapping)
-          const view = await runs.create({ result, bytes: file.bytes, currency })
+          const names = await bankNameProposals(result, nextTurn)
+          if (names.length > MAX_BANK_NAMES)
+            throw new AppFailure(
+              'bad_request',
+              `The bank column holds ${names.length.toLocaleString('en-US')} different values that are not bank codes (for example "${names[0]!.text.slice(0, 60)}"): is the right column mapped to the bank?`,
+            )
+          if (names.length > 0) {
+            // Bank names: the user confirms or chooses each before the run exists.
+            file.pending = { result, currency, profileId, banks }
+            const choices = banks.map((bank) => ({ code: bank.code, name: bank.name }))
+            return { kind: 'banks', review: { importId, country, rows: result.rows, names, banks: choices } }
+          }
+          const run = await runs.create({ result, bytes: file.bytes, currency, profileId })
           opened.delete(importId)
-          imported.set(importId, view.id)
-          return view
+          imported.set(importId, run.id)
+          return { kind: 'run', run }
+        }),
+      'bulk:confirmBanks': ({ importId, choices }) =>
+        confirming.run(importId, async () => {
+          await ready()
+          const made = imported.get(importId)
+          if (made) return runs.view(made)
+          const file = opened.get(importId)
+          const pending = file?.pending
+          if (!file || !pending)
+            throw new AppFailure('not_found', 'This import is no longer waiting for its banks; import the file again.')
+          const listed = new Set(pending.banks.map((bank) => bank.code))
+          const unlisted = choices.find((choice) => !listed.has(choice.code))
+          if (unlisted) throw new AppFailure('bad_request', `Bank code ${unlisted.code} is not in the bank list.`)
+          const result = await applyBankChoices(pending.result, choices, pending.banks, nextTurn)
+          const run = await runs.create({
+            result,
+            bytes: file.bytes,
+            currency: pending.currency,
+            profileId: pending.profileId,
+          })
+          opened.delete(importId)
+          imported.set(importId, run.id)
+          try {
+            await bankMemory.remember(pending.profileId, COUNTRY_OF_CURRENCY[pending.currency], choices)
+          } catch (error) {
+            context.log.warn('The confirmed bank names could not be remembered', error)
+          }
+          return run
         }),
       'bulk:runs': async () => (await ready(), runs.list()),
       'bulk:run': async ({ runId }) => (await ready(), runs.view(runId)),

@@ -7,7 +7,13 @@ import type { z } from 'zod'
 import type { chargeChannels } from '../../../../shared/ipc/channels/charges'
 import { toMinorUnits, formatMinorUnits, minorUnitsToNumber } from '../../../../shared/money'
 import { AppFailure } from '../../../../shared/result'
-import { amountProblem, emailProblem, metadataObject, metadataProblems } from '../../../../shared/rules/common'
+import {
+  amountProblem,
+  emailProblem,
+  metadataObject,
+  metadataProblems,
+  typedAmount,
+} from '../../../../shared/rules/common'
 import {
   cardDigits,
   cardNumberProblem,
@@ -58,7 +64,7 @@ export function prepareCharge(
   check('card.expiry', expiryProblem(input.card.expiryMonth, input.card.expiryYear, now))
   check('card.cvv', cvvProblem(input.card.cvv))
   check('card.pin', pinProblem(input.card.pin ?? ''))
-  check('amount', amountProblem(input.amount))
+  check('amount', amountProblem(input.amount, 'NGN'))
   check('email', emailProblem(input.email))
   check('redirectUrl', redirectUrlProblem(input.redirectUrl ?? ''))
   for (const problem of metadataProblems(input.metadata)) issues.push({ path: 'metadata', message: problem })
@@ -73,7 +79,8 @@ export function prepareCharge(
       { issues },
     )
   }
-  const amountMinor = toMinorUnits(input.amount)
+  // The charge form takes amounts as people type them ("₦1,500.00"); checked just above.
+  const amountMinor = toMinorUnits(typedAmount(input.amount, 'NGN') as string)
   const metadata = metadataObject(input.metadata)
   const customer = {
     email: input.email.trim(),

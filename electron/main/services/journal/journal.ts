@@ -26,6 +26,7 @@ import type { JournalLock } from './journal-lock'
 import { maskText } from '../masking/masking'
 import type { EventRecord, IntentRecord, JournalRecord, JournalSecrets, SealedRecord } from './journal-record'
 import { GENESIS_HASH, assertJournalSafe, lineHashMatches, parseRecord, seal } from './journal-record'
+import { syncDirectory } from '../files/sync-directory'
 
 export const JOURNAL_FILE_NAME = 'journal.jsonl'
 export const JOURNAL_LOCK_NAME = 'journal.lock'
@@ -520,16 +521,6 @@ export async function verifyFile(file: string): Promise<JournalVerificationRepor
     count += 1
   }
   return { ok: true, records: count, lastHash: prevHash }
-}
-
-async function syncDirectory(directory: string): Promise<void> {
-  if (process.platform === 'win32') return
-  const handle = await open(directory, 'r')
-  try {
-    await handle.sync()
-  } finally {
-    await handle.close()
-  }
 }
 
 /**

@@ -100,7 +100,10 @@ export function createPayoutDomain(
         const issues = Object.entries(problems).map(([path, message]) => ({ path, message }))
         if (issues.length)
           throw new AppFailure('bad_request', 'The payout was not sent: some fields need attention.', { issues })
-        if (mode === 'live' && !confirmationMatches(confirmAmount ?? '', body.destination.amount))
+        if (
+          mode === 'live' &&
+          !confirmationMatches(confirmAmount ?? '', body.destination.amount, body.destination.currency)
+        )
           throw new AppFailure('bad_request', 'This is a Live payout: type its amount exactly to confirm it.')
         const movement = await sender.send(body, profileId)
         changed(movement)

@@ -6,6 +6,7 @@ import { mkdir, open, readFile, rename, rm } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import type { z } from 'zod'
 import { AppFailure } from '../../../../shared/result'
+import { syncDirectory } from '../files/sync-directory'
 
 /** A damaged file is reported with its path and the problem, and left untouched for the user. */
 export class SettingsFileError extends AppFailure {
@@ -35,17 +36,6 @@ export async function writeJsonAtomically(file: string, value: unknown): Promise
     throw error
   }
   await syncDirectory(dirname(file))
-}
-
-async function syncDirectory(directory: string): Promise<void> {
-  // Windows cannot open a folder for fsync; there the rename is already durable enough.
-  if (process.platform === 'win32') return
-  const handle = await open(directory, 'r')
-  try {
-    await handle.sync()
-  } finally {
-    await handle.close()
-  }
 }
 
 /**

@@ -1,7 +1,8 @@
 /** How a payout of the journal reads on screen: its destination, amount and status, in plain words. */
 import type { MovementState, MovementView } from '../../../../shared/domain/journal'
 import type { PayoutBody } from '../../../../shared/domain/payouts'
-import { formatMinorUnits, toMinorUnits } from '../../../../shared/money'
+// Amounts on screen: the app's one display helper (shared/money.ts), re-exported for these views.
+export { formatMoney, groupDigits } from '../../../../shared/money'
 import type { InstitutionDirectory } from '../../../../shared/words/institutions'
 import { destinationText, institutionOf } from '../../../../shared/words/institutions'
 
@@ -21,19 +22,6 @@ export interface PayoutSummary {
   narration: string
   traceId: string | null
   reason: string | null
-}
-
-/** "1500.5" -> "1,500.50": exact (minor units), two decimals, grouped; anything else as given. */
-export function groupDigits(amount: string): string {
-  let exact = amount
-  try {
-    exact = formatMinorUnits(toMinorUnits(amount))
-  } catch {
-    // Not an amount (yet): show what was typed.
-  }
-  const [whole = '', fraction] = exact.split('.')
-  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')
-  return fraction === undefined ? grouped : `${grouped}.${fraction}`
 }
 
 /** The bank or operator by name and the account: "Guaranty Trust Bank · 0123456789", "M-Pesa · 254712345678". */

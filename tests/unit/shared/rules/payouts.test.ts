@@ -41,16 +41,36 @@ describe('payout amounts', () => {
     ['0', 'The amount must be above zero.'],
     ['0.00', 'The amount must be above zero.'],
     ['10.001', 'Use at most two decimal places.'],
-    ['1,500.00', 'Use digits only, with a dot for decimals (for example 1500.50).'],
-    ['-5', 'Use digits only, with a dot for decimals (for example 1500.50).'],
-    ['1e3', 'Use digits only, with a dot for decimals (for example 1500.50).'],
+    ['-5', 'The amount cannot be negative.'],
+    ['(1,500.00)', 'An amount in brackets is a negative amount in accounting; a payout must be above zero.'],
+    ['1e3', 'Use digits with a dot for decimals (for example 1500.50 or 1,500.50).'],
+    ['1.500,00', 'Use a dot for decimals and commas only between thousands (1,250.00, not 1.250,00).'],
+    ['KSh 1,500.00', 'KSh means KES; this amount is in NGN.'],
   ])('refuses %j', (amount, problem) => {
     expect(payoutProblems(ngnDraft({ amount }), NG_BANKS).amount).toBe(problem)
   })
 
-  it.each(['0.01', '1500', '1500.5', '99999999999999.99'])('accepts %j exactly', (amount) => {
+  it.each([
+    ['0.01', '0.01'],
+    ['1500', '1500.00'],
+    ['1500.5', '1500.50'],
+    ['99999999999999.99', '99999999999999.99'],
+    ['250,000.00', '250000.00'],
+    ['250 000.00', '250000.00'],
+    ['₦250,000.00', '250000.00'],
+    ['NGN 250,000', '250000.00'],
+  ])('accepts %j and sends it as the plain decimal %j', (amount, sent) => {
     expect(payoutProblems(ngnDraft({ amount }), NG_BANKS)).toEqual({})
-    expect(payoutBodyOf(ngnDraft({ amount })).destination.amount).toBe(amount)
+    const body = payoutBodyOf(ngnDraft({ amount }))
+    expect(body.destination.amount).toBe(sent)
+    expect(payoutBodyProblems(body, NG_BANKS)).toEqual({})
+  })
+
+  it('main refuses a body whose amount is not a plain decimal, whoever built it', () => {
+    const body = payoutBodyOf(ngnDraft())
+    expect(payoutBodyProblems({ ...body, destination: { ...body.destination, amount: '1,500.50' } }).amount).toBe(
+      'The amount of a payout request must be a plain decimal such as 1500.50.',
+    )
   })
 })
 
@@ -107,12 +127,14 @@ describe('operator limits, exact in minor units', () => {
   it('the edges are inside; a cent beyond is not', () => {
     expect(payoutProblems(ghs('1.00'), GH_OPERATORS)).toEqual({})
     expect(payoutProblems(ghs('5000'), GH_OPERATORS)).toEqual({})
-    expect(payoutProblems(ghs('0.99'), GH_OPERATORS).amount).toBe('MTN Mobile Money takes at least 1.00 per payout.')
+    expect(payoutProblems(ghs('0.99'), GH_OPERATORS).amount).toBe(
+      'MTN Mobile Money takes at least 1.00 GHS per payout.',
+    )
     expect(payoutProblems(ghs('5000.01'), GH_OPERATORS).amount).toBe(
-      'MTN Mobile Money takes at most 5000.00 per payout.',
+      'MTN Mobile Money takes at most 5,000.00 GHS per payout.',
     )
     expect(payoutProblems(ghs('3000.01', 'airteltigo-gh'), GH_OPERATORS).amount).toBe(
-      'AirtelTigo Money takes at most 3000.00 per payout.',
+      'AirtelTigo Money takes at most 3,000.00 GHS per payout.',
     )
   })
 
@@ -217,6 +239,8 @@ describe('name checks, confirmation and "Send again"', () => {
 
   it('a Live confirmation must be the same amount, however it is written', () => {
     expect(confirmationMatches('1500.5', '1500.50')).toBe(true)
+    expect(confirmationMatches('1,500.50', '1500.50', 'NGN')).toBe(true)
+    expect(confirmationMatches('₦1,500.50', '1500.50', 'NGN')).toBe(true)
     expect(confirmationMatches('1500.05', '1500.50')).toBe(false)
     expect(confirmationMatches('', '1500.50')).toBe(false)
   })

@@ -4,8 +4,8 @@
  * chardet's guess, where any Latin single-byte guess is read as Windows-1252 (what Excel writes
  * "CSV" in in Western locales: chardet often says windows-1250 or ISO-8859-1 on short files, which
  * would garble € and curly quotes).
+ * chardet is loaded only for a file that is not UTF-8.
  */
-import chardet from 'chardet'
 
 export type TextEncodingName = string
 
@@ -96,7 +96,7 @@ export function looksBinary(bytes: Uint8Array): boolean {
   return control > sample.length / 100
 }
 
-export function decodeText(bytes: Uint8Array): { text: string; encoding: TextEncodingName } {
+export async function decodeText(bytes: Uint8Array): Promise<{ text: string; encoding: TextEncodingName }> {
   const utf32 = utf32Of(bytes)
   if (utf32) return { text: decodeUtf32(bytes, utf32), encoding: `UTF-32${utf32.toUpperCase()} (BOM)` }
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf)
@@ -112,6 +112,7 @@ export function decodeText(bytes: Uint8Array): { text: string; encoding: TextEnc
   } catch {
     // Not UTF-8: guess below.
   }
+  const { default: chardet } = await import('chardet')
   const guess = chardet.detect(bytes.subarray(0, 256 * 1024))
   if (guess && !LATIN_GUESSES.test(guess)) {
     try {

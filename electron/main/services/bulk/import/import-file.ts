@@ -15,7 +15,8 @@ import type {
   BulkSheetSummary,
   BulkWorkbookSummary,
 } from '../../../../../shared/domain/bulk'
-import { offlineBankCodes } from '../../../../../shared/bulk/banks'
+import { bundledBanks } from '../../../../../shared/banks/bank-list'
+import { COUNTRY_OF_CURRENCY } from '../../../../../shared/bulk/banks'
 import { cellText, type SheetRow } from '../../../../../shared/bulk/cells'
 import { autoMapping, detectHeaderRow, headerScore, MIN_HEADER_SCORE } from '../../../../../shared/bulk/header'
 import { fileError, importRows } from '../../../../../shared/bulk/import-rows'
@@ -127,19 +128,19 @@ function csvSheetName(file: string): string {
   return basename(file, extname(file)) || 'Sheet1'
 }
 
-export function openBytes(file: string, bytes: Uint8Array): OpenedFile {
+export async function openBytes(file: string, bytes: Uint8Array): Promise<OpenedFile> {
   const kind = kindOf(file, bytes)
   if (typeof kind !== 'string') throw new FileRejected(kind)
   const sha256 = createHash('sha256').update(bytes).digest('hex')
   try {
     if (kind === 'csv') {
-      const { text } = decodeText(bytes)
+      const { text } = await decodeText(bytes)
       const rows = parseCsv(text, detectDelimiter(text))
       const name = csvSheetName(file)
       return { file, kind, sha256, sheetNames: [name], rowsOf: () => rows }
     }
-    const workbook = openWorkbook(bytes, kind)
     const depths = kind === 'xlsx' ? sheetDepths(bytes) : new Map<string, number>()
+    const workbook = await openWorkbook(bytes, kind)
     if (workbook.SheetNames.length === 0) throw new WorkbookReadError('no_sheets', 'The workbook has no sheets.')
     const read = new Map<string, SheetRow[]>()
     return {
@@ -211,7 +212,7 @@ export async function importFile(
     onProgress?.({ phase: 'reading' })
     const { file, bytes } = await loadBytes(source)
     signal?.throwIfAborted()
-    const opened = openBytes(file, bytes)
+    const opened = await openBytes(file, bytes)
     const sheet = options.sheet ?? preselectedSheet(opened)
     if (!opened.sheetNames.includes(sheet))
       return fileError(
@@ -234,7 +235,8 @@ export async function importFile(
       rows,
       sha256: opened.sha256,
       currency: options.currency,
-      bankCodes: options.bankCodes ?? offlineBankCodes(options.currency),
+      banks: options.banks ?? bundledBanks(COUNTRY_OF_CURRENCY[options.currency]),
+      rememberedBanks: options.rememberedBanks ? new Map(options.rememberedBanks) : undefined,
       headerRow: options.headerRow,
       mapping,
       onProgress,
@@ -299,7 +301,7 @@ export async function inspectFile(
 ): Promise<BulkWorkbookSummary | BulkFileError> {
   return answer(sourceName(source), async () => {
     const { file, bytes } = await loadBytes(source)
-    const opened = openBytes(file, bytes)
+    const opened = await openBytes(file, bytes)
     const sheets = opened.sheetNames.map((name) => summarise(opened, name, recall))
     return {
       file,

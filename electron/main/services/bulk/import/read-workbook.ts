@@ -2,9 +2,10 @@
  * XLSX and XLS read with SheetJS, bounded: the ZIP's directory is checked before anything is
  * inflated (not a workbook, damaged, or a bomb), rows are read only down to a limit (a sheet that
  * goes further is refused, never cut short), and only cells that exist are visited (dense mode),
- * so a sheet declaring a million rows by 16,000 columns costs nothing to look at.
+ * so a sheet declaring a million rows by 16,000 columns costs nothing to look at. SheetJS itself is
+ * loaded when the first workbook is opened: a CSV never needs it (the check-sheet command starts fast).
  */
-import * as XLSX from 'xlsx'
+import type * as SheetJs from 'xlsx'
 import { unzipSync } from 'fflate'
 import type { NumberCell, SheetCell, SheetRow } from '../../../../../shared/bulk/cells'
 import { IMPORT_LIMITS } from '../../../../../shared/bulk/limits'
@@ -119,8 +120,17 @@ export function sheetDepths(bytes: Uint8Array): Map<string, number> {
   return depths
 }
 
-export function openWorkbook(bytes: Uint8Array, kind: 'xlsx' | 'xls'): XLSX.WorkBook {
+/** SheetJS once loaded (openWorkbook loads it; sheetRows runs on what openWorkbook opened). */
+let XLSX: typeof SheetJs | null = null
+
+function sheetJs(): typeof SheetJs {
+  if (!XLSX) throw new Error('SheetJS is not loaded: open the workbook first.')
+  return XLSX
+}
+
+export async function openWorkbook(bytes: Uint8Array, kind: 'xlsx' | 'xls'): Promise<SheetJs.WorkBook> {
   if (kind === 'xlsx') checkWorkbookZip(bytes)
+  XLSX ??= await import('xlsx')
   try {
     return XLSX.read(bytes, {
       type: 'array',
@@ -142,7 +152,7 @@ export function openWorkbook(bytes: Uint8Array, kind: 'xlsx' | 'xls'): XLSX.Work
   }
 }
 
-function toCell(cell: XLSX.CellObject | undefined): SheetCell {
+function toCell(cell: SheetJs.CellObject | undefined): SheetCell {
   if (!cell || cell.v === undefined || cell.v === null) return undefined
   switch (cell.t) {
     case 'n': {
@@ -163,10 +173,10 @@ function toCell(cell: XLSX.CellObject | undefined): SheetCell {
 }
 
 /** The sheet's extent as declared or found: its last row and column (1-based). */
-function declaredExtent(sheet: XLSX.WorkSheet): { rows: number; columns: number } | null {
+function declaredExtent(sheet: SheetJs.WorkSheet): { rows: number; columns: number } | null {
   const ref = sheet['!fullref'] ?? sheet['!ref']
   if (!ref) return null
-  const range = XLSX.utils.decode_range(ref)
+  const range = sheetJs().utils.decode_range(ref)
   return { rows: range.e.r + 1, columns: range.e.c + 1 }
 }
 
@@ -174,7 +184,7 @@ function declaredExtent(sheet: XLSX.WorkSheet): { rows: number; columns: number 
  * The non-empty rows of a sheet. Refuses a sheet reaching below row maxRowNumber (its rows would
  * be read only in part) or wider than maxColumns.
  */
-export function sheetRows(sheet: XLSX.WorkSheet, name: string, depth?: number): SheetRow[] {
+export function sheetRows(sheet: SheetJs.WorkSheet, name: string, depth?: number): SheetRow[] {
   const declared = declaredExtent(sheet)
   const extent =
     depth && (!declared || depth > declared.rows) ? { rows: depth, columns: declared?.columns ?? 0 } : declared
@@ -183,7 +193,7 @@ export function sheetRows(sheet: XLSX.WorkSheet, name: string, depth?: number): 
       'too_many_rows',
       `Sheet "${name}" reaches down to row ${fmt(extent.rows)}${extent.columns ? ` (${fmt(extent.rows)} rows by ${fmt(extent.columns)} columns)` : ''}; a payout sheet can have at most ${fmt(IMPORT_LIMITS.maxDataRows)} rows. Copy the payout rows to a new sheet.`,
     )
-  const data = (sheet['!data'] ?? []) as (XLSX.CellObject[] | undefined)[]
+  const data = (sheet['!data'] ?? []) as (SheetJs.CellObject[] | undefined)[]
   const rows: SheetRow[] = []
   for (let index = 0; index < data.length; index++) {
     const source = data[index]

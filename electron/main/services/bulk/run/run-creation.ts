@@ -7,6 +7,7 @@
 import type { BulkCurrency, BulkImportResult } from '../../../../../shared/domain/bulk'
 import type { RunRow } from '../../../../../shared/domain/bulk-run'
 import { retryReferenceOf } from '../../../../../shared/domain/bulk-run'
+import { importRecordOf } from '../../../../../shared/bulk/bank-choices'
 import { rowsFromImport } from './run-rows'
 import type { RunState, StoredRun } from './run-store'
 
@@ -34,6 +35,7 @@ export function storedFileOf(fileName: string): string {
 /** A run of an imported sheet, waiting for its name checks. */
 export function importedRun(identity: NewRunIdentity, input: ImportedRunInput): StoredRun {
   const { result } = input
+  const imported = importRecordOf(result)
   return {
     state: {
       version: 1,
@@ -52,6 +54,7 @@ export function importedRun(identity: NewRunIdentity, input: ImportedRunInput): 
       description: input.description ?? '',
       stage: 'resolving',
       batches: [],
+      ...(imported ? { imported } : {}),
     },
     rows: rowsFromImport(result),
   }

@@ -155,6 +155,7 @@ export class RunService {
       progress: run.progress,
       ...(state.message ? { message: state.message } : {}),
       ...(this.retryRunOf(runId) ? { retriedBy: this.retryRunOf(runId)!.state.id } : {}),
+      ...(state.imported ? { imported: state.imported } : {}),
     }
   }
 
@@ -249,7 +250,7 @@ export class RunService {
     if (!ROW_FIELDS.includes(field)) throw new AppFailure('bad_request', `Unknown field ${field}.`)
     const text = value.trim()
     // Amounts are kept as the importer normalises them ("1,000.5" -> "1000.50") when they parse.
-    row.item = { ...row.item, [field]: field === 'amount' ? (normaliseAmount(text) ?? text) : text }
+    row.item = { ...row.item, [field]: field === 'amount' ? (normaliseAmount(text, run.state.currency) ?? text) : text }
     const accountChanged = field === 'bank_code' || field === 'account_number' || field === 'customer_name'
     if (accountChanged) {
       row.resolution = 'unchecked'

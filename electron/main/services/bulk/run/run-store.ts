@@ -11,8 +11,9 @@ import { createHash, randomBytes } from 'node:crypto'
 import { mkdir, open, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { setImmediate as nextTurn } from 'node:timers/promises'
-import type { BulkHeader } from '../../../../../shared/domain/bulk'
+import type { BulkHeader, ImportRecord } from '../../../../../shared/domain/bulk'
 import type { RunBatch, RunRow, RunStage } from '../../../../../shared/domain/bulk-run'
+import { syncDirectory } from '../../files/sync-directory'
 import { writeJsonAtomically } from '../../settings/atomic-json-file'
 
 export const RUNS_FOLDER = 'bulk-runs'
@@ -40,6 +41,8 @@ export interface RunState {
   message?: string
   /** Name checks were started and not finished or cancelled: a restart carries them on. */
   resolving?: boolean
+  /** What the import left out, its control total and its bank names (issue 17); absent for a retry. */
+  imported?: ImportRecord
 }
 
 export interface StoredRun {
@@ -94,7 +97,7 @@ export class RunStore {
       await rm(temporary, { recursive: true, force: true })
       throw error
     }
-    await syncFolder(this.root)
+    await syncDirectory(this.root)
   }
 
   saveState(state: RunState): Promise<void> {
@@ -187,16 +190,6 @@ async function writeDurably(file: string, data: Uint8Array | string): Promise<vo
   }
 }
 
-async function syncFolder(folder: string): Promise<void> {
-  if (process.platform === 'win32') return
-  const directory = await open(folder, 'r')
-  try {
-    await directory.sync()
-  } finally {
-    await directory.close()
-  }
-}
-
 /** Half-written saves (`*.tmp`) a crash left in a run folder: the file they were to replace is whole. */
 async function removeTemporaryFiles(folder: string): Promise<void> {
   for (const name of await readdir(folder)) if (name.endsWith('.tmp')) await rm(join(folder, name), { force: true })
@@ -231,5 +224,5 @@ async function writeRowsAtomically(file: string, rows: readonly RunRow[]): Promi
     await rm(temporary, { force: true })
     throw error
   }
-  await syncFolder(folder)
+  await syncDirectory(folder)
 }

@@ -169,6 +169,15 @@ describe('charge flows against the simulator', () => {
     })
   })
 
+  it('takes the amount as people type it ("₦2,500.50") and charges its plain decimal; another currency is refused', async () => {
+    const view = await flow.start(input('5188513618552975', { amount: '₦2,500.50' }))
+    expect(view.stage).toBe('success')
+    expect(journal.get(view.reference)!.request).toMatchObject({ amount: '2500.50', currency: 'NGN' })
+    await expect(flow.start(input('5188513618552975', { amount: 'KSh 2,500' }))).rejects.toThrow(
+      'KSh means KES; this amount is in NGN.',
+    )
+  })
+
   it('PIN then OTP: asks only for the PIN, then only for the OTP, then verifies success', async () => {
     const started = await flow.start(input('5060990580000217499'))
     expect(started).toMatchObject({ stage: 'authorizing', authModel: 'PIN', requiredFields: ['pin'] })

@@ -137,7 +137,7 @@ describe('payouts:send in main', () => {
       code: 'bad_request',
       details: {
         issues: expect.arrayContaining([
-          { path: 'amount', message: 'MTN Mobile Money takes at most 5000.00 per payout.' },
+          { path: 'amount', message: 'MTN Mobile Money takes at most 5,000.00 GHS per payout.' },
           { path: 'customerEmail', message: 'This is not a valid e-mail address.' },
         ]),
       },

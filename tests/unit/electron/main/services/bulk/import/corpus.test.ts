@@ -8,7 +8,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { BulkFileError, BulkImportResult } from '../../../../../../../shared/domain/bulk'
 import { importFile } from '../../../../../../../electron/main/services/bulk/import/import-file'
-import { COMMITTED, NON_LATIN_NAMES } from '../../../../../../fixtures/sheets/corpus'
+import { COMMITTED, MESSY_PAYROLL_ROWS, NON_LATIN_NAMES } from '../../../../../../fixtures/sheets/corpus'
 
 const DIR = join(__dirname, '../../../../../../fixtures/sheets')
 const path = (name: string): string => join(DIR, name)
@@ -291,5 +291,55 @@ describe('workbooks', () => {
       },
     ])
     expect([result.rows, result.valid, result.errors, result.warnings]).toEqual([2, 2, [], []])
+  })
+})
+
+describe('a payroll as accountants keep it (messy-payroll.xlsx, issue 17)', () => {
+  it('finds the header under the titles, reads bank names and typed amounts, leaves out the total and the notes', async () => {
+    const result = await imported('messy-payroll.xlsx')
+    expect([result.sheet, result.header.row, result.rows]).toEqual(['Payroll March 2026', 4, 12])
+    expect(result.items.map((item) => [item.row, item.customer_name, item.bank_code, item.amount])).toEqual(
+      MESSY_PAYROLL_ROWS.map(([name], index) => [
+        index + 5,
+        name,
+        ['058', '044', '033', '033', '058', '057', '011', '221', '058', '058', 'First', '033'][index],
+        [
+          '150000.00',
+          '120500.00',
+          '98750.50',
+          '45000.00',
+          '85000.00',
+          '250000.00',
+          '72300.00',
+          '64000.00',
+          '58000.00',
+          '47500.00',
+          '39900.00',
+          '98750.50',
+        ][index],
+      ]),
+    )
+    expect(result.items.map((item) => item.bank_match?.how ?? null)).toEqual([
+      'exact',
+      'exact',
+      'exact',
+      'exact',
+      'exact',
+      'exact',
+      'exact',
+      'exact',
+      'alias',
+      null,
+      null,
+      'exact',
+    ])
+    expect(brief(result.errors)).toEqual([[15, 'bank_code', 'bank_name_ambiguous']])
+    expect(brief(result.warnings)).toEqual([[16, null, 'possible_duplicate']])
+    expect(result.skipped).toEqual([
+      { row: 17, why: 'totals' },
+      { row: 18, why: 'notes' },
+      { row: 19, why: 'notes' },
+    ])
+    expect(result.control_total).toEqual({ sheet: '1129701.00', computed: '1129701.00', match: true })
   })
 })

@@ -1,21 +1,47 @@
-/** The payout templates (issue 7 §1): the importer reads them as-is, code columns are text, XLSX has Notes. */
+/**
+ * The payout templates (issue 7 §1): the importer reads them as-is, code columns are text, XLSX
+ * has an Example sheet and Notes. The example rows (issue 17 §5) use the Sandbox's documented test
+ * accounts: imported, every row is valid, the TOTAL row is the control total, and every account
+ * resolves in the Sandbox to the name the row gives, so a clean sheet shows clean name checks.
+ */
 import { readFileSync } from 'node:fs'
-import { describe, expect, it } from 'vitest'
+import { dirname, join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as XLSX from 'xlsx'
-import { BULK_FIELDS, type BulkImportResult } from '../../../../../../../shared/domain/bulk'
-import { importFile } from '../../../../../../../electron/main/services/bulk/import/import-file'
+import {
+  BULK_FIELDS,
+  type BulkFileError,
+  type BulkImportResult,
+  type BulkWorkbookSummary,
+} from '../../../../../../../shared/domain/bulk'
+import { checkName } from '../../../../../../../shared/rules/name-check'
+import { importFile, inspectFile } from '../../../../../../../electron/main/services/bulk/import/import-file'
 import { templatePath } from '../../../../../../../electron/main/services/bulk/import/templates'
+import { startTestSandbox, type TestSandbox } from '../../../../../sandbox/helpers'
+
+const examplePath = (): string => join(dirname(templatePath('csv')), 'payouts-example.csv')
+
+let sandbox: TestSandbox
+beforeAll(async () => {
+  sandbox = await startTestSandbox()
+})
+afterAll(() => sandbox.close())
 
 describe('payout templates', () => {
-  it.each(['xlsx', 'csv'] as const)('the %s template maps every field automatically and has no rows', async (kind) => {
-    const result = (await importFile({ path: templatePath(kind) }, { currency: 'NGN' })) as BulkImportResult
-    expect(result.header).toEqual({ row: 1, columns: Object.fromEntries(BULK_FIELDS.map((field) => [field, field])) })
-    expect([result.rows, result.items, result.errors]).toEqual([0, [], []])
-  })
+  it.each(['xlsx', 'csv'] as const)(
+    'the %s template maps every field automatically, and has no payout rows to import',
+    async (kind) => {
+      const summary = (await inspectFile({ path: templatePath(kind) })) as BulkWorkbookSummary
+      const payouts = summary.sheets[0]!
+      expect([payouts.headerRow, payouts.mapping]).toEqual([1, [...BULK_FIELDS]])
+      const result = (await importFile({ path: templatePath(kind) }, { currency: 'NGN' })) as BulkFileError
+      expect(result.fileError.code).toBe('no_payout_rows')
+    },
+  )
 
   it('formats the reference, bank code and account columns as text and explains every column on a Notes sheet', () => {
     const workbook = XLSX.read(readFileSync(templatePath('xlsx')), { cellNF: true })
-    expect(workbook.SheetNames).toEqual(['Payouts', 'Notes'])
+    expect(workbook.SheetNames).toEqual(['Payouts', 'Example', 'Notes'])
     const payouts = workbook.Sheets.Payouts as XLSX.WorkSheet
     for (const column of ['A', 'C', 'D']) {
       expect(payouts[`${column}2`]?.z, column).toBe('@')
@@ -28,5 +54,31 @@ describe('payout templates', () => {
 
   it('the CSV template is the header line with a UTF-8 BOM', () => {
     expect(readFileSync(templatePath('csv'), 'utf8')).toBe(`\ufeff${BULK_FIELDS.join(',')}\r\n`)
+  })
+
+  it.each([
+    [
+      'the Example sheet of the XLSX',
+      () => importFile({ path: templatePath('xlsx') }, { currency: 'NGN', sheet: 'Example' }),
+    ],
+    ['payouts-example.csv', () => importFile({ path: examplePath() }, { currency: 'NGN' })],
+  ])('%s imports clean, its TOTAL row checked, and its names match in the Sandbox', async (_, load) => {
+    const result = (await load()) as BulkImportResult
+    expect([result.rows, result.valid, result.errors, result.warnings]).toEqual([4, 4, [], []])
+    expect(result.skipped).toEqual([{ row: 6, why: 'totals' }])
+    expect(result.control_total).toEqual({ sheet: '414250.50', computed: '414250.50', match: true })
+    for (const item of result.items) {
+      const answer = await sandbox.api('POST', '/merchant/api/v1/misc/banks/resolve', {
+        bank: item.bank_code,
+        account: item.account_number,
+        currency: 'NGN',
+      })
+      expect(answer.status).toBe(200)
+      const bankName = answer.body.data.account_name as string
+      expect(checkName(item.customer_name, bankName), `${item.customer_name} / ${bankName}`).toEqual({
+        result: 'match',
+        reasons: [],
+      })
+    }
   })
 })
