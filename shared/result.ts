@@ -14,6 +14,11 @@ export type ErrorCode =
   | 'rate_limited'
   | 'bad_response' // the payments service answered something we cannot read
   | 'internal'
+  // Team mode (issue 16):
+  | 'team_offline' // no live connection to the team database: nothing is claimed or recorded
+  | 'forbidden' // the team database refused: a role the member lacks, or their own run to approve
+  | 'claim_held' // another desk holds the claim and its lease has not run out
+  | 'hash_mismatch' // the content is not the version that was approved (or the desk's hash differs)
 
 export interface AppError {
   code: ErrorCode

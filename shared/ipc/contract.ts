@@ -16,6 +16,7 @@ import { bulkChannels, bulkEvents } from './channels/bulk'
 import { cardChannels, cardEvents } from './channels/cards'
 import { chargeChannels, chargeEvents } from './channels/charges'
 import { desktopChannels, desktopEvents } from './channels/desktop'
+import { teamChannels, teamEvents } from './channels/team'
 
 export const channels = {
   ...coreChannels,
@@ -28,6 +29,7 @@ export const channels = {
   ...cardChannels,
   ...chargeChannels,
   ...desktopChannels,
+  ...teamChannels,
 } as const
 
 /** Events main sends to the renderer, with their payload types. */
@@ -42,6 +44,7 @@ export const events = {
   ...cardEvents,
   ...chargeEvents,
   ...desktopEvents,
+  ...teamEvents,
 } as const
 
 export type Channel = keyof typeof channels

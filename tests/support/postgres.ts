@@ -204,8 +204,9 @@ async function findOrStartShared(): Promise<PostgresServer> {
     const own = dir
     process.on('exit', () => {
       const binDir = findPostgresBin()
-      if (binDir && existsSync(join(own, 'data', 'postmaster.pid')))
-        execFileSync(join(binDir, 'pg_ctl'), ['-D', join(own, 'data'), '-m', 'immediate', 'stop'], {
+      const dataDir = join(own, 'server', 'data')
+      if (binDir && existsSync(join(dataDir, 'postmaster.pid')))
+        execFileSync(join(binDir, 'pg_ctl'), ['-D', dataDir, '-m', 'immediate', 'stop'], {
           stdio: 'ignore',
           ...(serverUser() ?? {}),
         })
