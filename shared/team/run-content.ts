@@ -10,6 +10,9 @@ import { hashField, sha256Hex } from './canonical-text'
 
 export const RUN_CONTENT_HEADER = 'payout-desk run content v1'
 
+/** Half of a UTF-16 surrogate pair: UTF-8 cannot carry it, and PostgreSQL refuses it. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
+
 /** Refusals of content that cannot be hashed the same way on both sides. */
 export function runContentProblem(content: TeamRunContent): string | null {
   if (!/^[A-Z]{3}$/.test(content.currency)) return 'the currency must be three capital letters'
@@ -20,6 +23,7 @@ export function runContentProblem(content: TeamRunContent): string | null {
     for (const [field, value] of Object.entries(row)) {
       if (typeof value !== 'string') return `row ${index + 1}: ${field} must be text`
       if (value.includes('\u0000')) return `row ${index + 1}: ${field} holds a NUL character`
+      if (LONE_SURROGATE.test(value)) return `row ${index + 1}: ${field} holds a broken character (half of a UTF-16 pair)`
     }
   }
   return null
