@@ -305,7 +305,9 @@ export function isLoopbackHost(host: string): boolean {
   if (LOOPBACK_NAMES.has(name)) return true
   if (name.endsWith('.localhost')) return true
   const parts = name.split('.')
-  return parts.length === 4 && parts[0] === '127' && parts.every((part) => /^\d{1,3}$/.test(part) && Number(part) <= 255)
+  return (
+    parts.length === 4 && parts[0] === '127' && parts.every((part) => /^\d{1,3}$/.test(part) && Number(part) <= 255)
+  )
 }
 
 export function tlsModeFor(draft: Pick<TeamConnectionDraft, 'host' | 'caFile'>): TeamTlsMode {

@@ -35,7 +35,11 @@ export async function verifyAuditChain(
   let prev = previous.hash
   let checked = 0
   for (const entry of entries) {
-    const broken = (reason: string): AuditChainCheck => ({ ok: false, checked, firstBroken: { seq: entry.seq, reason } })
+    const broken = (reason: string): AuditChainCheck => ({
+      ok: false,
+      checked,
+      firstBroken: { seq: entry.seq, reason },
+    })
     if (entry.seq !== expected)
       return {
         ok: false,

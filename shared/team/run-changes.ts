@@ -34,7 +34,9 @@ export function diffRunVersions(
     toVersion: to.version,
     currency: from.currency === to.currency ? null : { from: from.currency, to: to.currency },
     merchantBearsCost:
-      from.merchantBearsCost === to.merchantBearsCost ? null : { from: from.merchantBearsCost, to: to.merchantBearsCost },
+      from.merchantBearsCost === to.merchantBearsCost
+        ? null
+        : { from: from.merchantBearsCost, to: to.merchantBearsCost },
     added: toRows.filter((row) => !before.has(row.reference)),
     removed: fromRows.filter((row) => !after.has(row.reference)),
     changed: [],

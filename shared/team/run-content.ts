@@ -23,7 +23,8 @@ export function runContentProblem(content: TeamRunContent): string | null {
     for (const [field, value] of Object.entries(row)) {
       if (typeof value !== 'string') return `row ${index + 1}: ${field} must be text`
       if (value.includes('\u0000')) return `row ${index + 1}: ${field} holds a NUL character`
-      if (LONE_SURROGATE.test(value)) return `row ${index + 1}: ${field} holds a broken character (half of a UTF-16 pair)`
+      if (LONE_SURROGATE.test(value))
+        return `row ${index + 1}: ${field} holds a broken character (half of a UTF-16 pair)`
     }
   }
   return null
@@ -54,7 +55,9 @@ function rowText(row: TeamRunContentRow): string {
 }
 
 /** SHA-256 (hex) of the run's canonical content text. */
-export function runContentHash(content: Pick<TeamRunContent, 'currency' | 'merchantBearsCost' | 'rows'>): Promise<string> {
+export function runContentHash(
+  content: Pick<TeamRunContent, 'currency' | 'merchantBearsCost' | 'rows'>,
+): Promise<string> {
   return sha256Hex(runContentText(content))
 }
 

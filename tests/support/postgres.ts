@@ -97,7 +97,10 @@ async function freePort(): Promise<number> {
 }
 
 /** A CA and a certificate for `localhost` it signed (EC keys: quick to make). */
-export async function makeCertificates(dir: string, commonName = 'localhost'): Promise<{ ca: string; cert: string; key: string }> {
+export async function makeCertificates(
+  dir: string,
+  commonName = 'localhost',
+): Promise<{ ca: string; cert: string; key: string }> {
   mkdirSync(dir, { recursive: true })
   const ca = join(dir, 'ca.crt')
   const caKey = join(dir, 'ca.key')
@@ -107,8 +110,21 @@ export async function makeCertificates(dir: string, commonName = 'localhost'): P
   const extensions = join(dir, 'server.ext')
   const ec = ['-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes']
   await run('openssl', [
-    'req', '-x509', ...ec, '-keyout', caKey, '-out', ca, '-days', '2', '-subj', `/CN=Payout Desk test CA ${randomBytes(4).toString('hex')}`,
-    '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign',
+    'req',
+    '-x509',
+    ...ec,
+    '-keyout',
+    caKey,
+    '-out',
+    ca,
+    '-days',
+    '2',
+    '-subj',
+    `/CN=Payout Desk test CA ${randomBytes(4).toString('hex')}`,
+    '-addext',
+    'basicConstraints=critical,CA:TRUE',
+    '-addext',
+    'keyUsage=critical,keyCertSign,cRLSign',
   ])
   await run('openssl', ['req', ...ec, '-keyout', key, '-out', csr, '-subj', `/CN=${commonName}`])
   writeFileSync(
@@ -116,7 +132,21 @@ export async function makeCertificates(dir: string, commonName = 'localhost'): P
     `subjectAltName=DNS:${commonName}\nbasicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature,keyEncipherment\nextendedKeyUsage=serverAuth\n`,
   )
   await run('openssl', [
-    'x509', '-req', '-in', csr, '-CA', ca, '-CAkey', caKey, '-CAcreateserial', '-out', cert, '-days', '2', '-extfile', extensions,
+    'x509',
+    '-req',
+    '-in',
+    csr,
+    '-CA',
+    ca,
+    '-CAkey',
+    caKey,
+    '-CAcreateserial',
+    '-out',
+    cert,
+    '-days',
+    '2',
+    '-extfile',
+    extensions,
   ])
   return { ca, cert, key }
 }
@@ -135,7 +165,20 @@ export async function startPostgres(dir: string): Promise<PostgresServer> {
   giveToServerUser(passwordFile)
   await asServerUser(
     join(binDir, 'initdb'),
-    ['-D', dataDir, '-U', 'postgres', '--pwfile', passwordFile, '--auth=scram-sha-256', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync', '--no-instructions'],
+    [
+      '-D',
+      dataDir,
+      '-U',
+      'postgres',
+      '--pwfile',
+      passwordFile,
+      '--auth=scram-sha-256',
+      '-E',
+      'UTF8',
+      '--locale=C.UTF-8',
+      '--no-sync',
+      '--no-instructions',
+    ],
     dir,
   )
   const certificates = await makeCertificates(join(dir, 'tls'))
@@ -146,7 +189,12 @@ export async function startPostgres(dir: string): Promise<PostgresServer> {
   }
   writeFileSync(
     join(dataDir, 'pg_hba.conf'),
-    ['local all all scram-sha-256', 'host all all 127.0.0.1/32 scram-sha-256', 'host all all ::1/128 scram-sha-256', ''].join('\n'),
+    [
+      'local all all scram-sha-256',
+      'host all all 127.0.0.1/32 scram-sha-256',
+      'host all all ::1/128 scram-sha-256',
+      '',
+    ].join('\n'),
   )
   const caFile = join(dir, 'ca.crt')
   writeFileSync(caFile, readFileSync(certificates.ca))
@@ -171,7 +219,11 @@ export async function startPostgres(dir: string): Promise<PostgresServer> {
     )
     giveToServerUser(join(dataDir, 'postgresql.auto.conf'))
     try {
-      await asServerUser(join(binDir, 'pg_ctl'), ['-D', dataDir, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start'], dir)
+      await asServerUser(
+        join(binDir, 'pg_ctl'),
+        ['-D', dataDir, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start'],
+        dir,
+      )
       return { host: '127.0.0.1', port, superuser: 'postgres', superPassword, caFile, dataDir, binDir }
     } catch (error) {
       lastError = error
@@ -185,7 +237,9 @@ export async function stopPostgres(dir: string): Promise<void> {
   const binDir = findPostgresBin()
   const dataDir = join(dir, 'data')
   if (!binDir || !existsSync(join(dataDir, 'postmaster.pid'))) return
-  await asServerUser(join(binDir, 'pg_ctl'), ['-D', dataDir, '-m', 'immediate', '-w', 'stop'], dir).catch(() => undefined)
+  await asServerUser(join(binDir, 'pg_ctl'), ['-D', dataDir, '-m', 'immediate', '-w', 'stop'], dir).catch(
+    () => undefined,
+  )
 }
 
 let shared: Promise<PostgresServer> | undefined
@@ -200,7 +254,10 @@ async function findOrStartShared(): Promise<PostgresServer> {
   let dir = process.env[POSTGRES_DIR_ENV]
   if (!dir) {
     // Outside the vitest run's global setup: a server of this process's own, stopped at exit.
-    dir = join(process.env['PAYOUT_DESK_REAL_TMPDIR'] ?? tmpdir(), `payout-desk-postgres-${process.pid}-${randomBytes(3).toString('hex')}`)
+    dir = join(
+      process.env['PAYOUT_DESK_REAL_TMPDIR'] ?? tmpdir(),
+      `payout-desk-postgres-${process.pid}-${randomBytes(3).toString('hex')}`,
+    )
     const own = dir
     process.on('exit', () => {
       const binDir = findPostgresBin()
@@ -249,7 +306,11 @@ export function superClient(server: PostgresServer, database = 'postgres'): pg.C
   })
 }
 
-export async function asSuperuser<T>(server: PostgresServer, work: (client: pg.Client) => Promise<T>, database?: string): Promise<T> {
+export async function asSuperuser<T>(
+  server: PostgresServer,
+  work: (client: pg.Client) => Promise<T>,
+  database?: string,
+): Promise<T> {
   const client = superClient(server, database)
   await client.connect()
   try {
@@ -261,7 +322,10 @@ export async function asSuperuser<T>(server: PostgresServer, work: (client: pg.C
 
 /** A login role's name unique in this run (roles are server-wide; each test file has its own). */
 export function uniqueName(label: string): string {
-  const clean = label.toLowerCase().replace(/[^a-z0-9]+/g, '_').slice(0, 20)
+  const clean = label
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '_')
+    .slice(0, 20)
   return `t${randomBytes(3).toString('hex')}_${clean}`
 }
 

@@ -68,7 +68,12 @@ export async function createTeamDatabase(label: string, teamName = 'Test team'):
       const login = `${database}_${memberLabel}`.toLowerCase().slice(0, 63)
       const password = randomBytes(12).toString('hex')
       await asOwner((c) =>
-        c.query('SELECT payout_desk.add_member($1, $2, $3, $4)', [login, displayName ?? memberLabel, roles, scramVerifier(password)]),
+        c.query('SELECT payout_desk.add_member($1, $2, $3, $4)', [
+          login,
+          displayName ?? memberLabel,
+          roles,
+          scramVerifier(password),
+        ]),
       )
       return { login, password, roles }
     },

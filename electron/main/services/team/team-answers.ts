@@ -38,7 +38,10 @@ export const runAnswer = z.object({
   approvalsRequired: z.union([z.literal(1), z.literal(2)]),
   approvals: z.array(decision),
   rejection: decision.extend({ reason: z.string(), version: count }).nullable(),
-  contributors: z.array(z.string()).nullable().transform((value) => value ?? []),
+  contributors: z
+    .array(z.string())
+    .nullable()
+    .transform((value) => value ?? []),
   releasedBy: z.array(z.string()),
   lastSeenVersion: count.nullable(),
 })

@@ -16,7 +16,8 @@ export function createTeamDomain(team: TeamService): DomainService<keyof typeof 
         team.withDesk('listing runs', ({ operations, identity }) => operations.runs(filter, identity.member.login)),
       'team:run': ({ runId }) => team.withDesk('reading a run', ({ operations }) => operations.run(runId)),
       'team:runRows': (input) => team.withDesk('reading a run', ({ operations }) => operations.runRows(input)),
-      'team:runChanges': (input) => team.withDesk('comparing versions', ({ operations }) => operations.runChanges(input)),
+      'team:runChanges': (input) =>
+        team.withDesk('comparing versions', ({ operations }) => operations.runChanges(input)),
       'team:markSeen': async (input) => {
         await team.withDesk('noting what you saw', ({ operations }) => operations.markSeen(input))
         return null
@@ -51,4 +52,3 @@ export function createTeamDomain(team: TeamService): DomainService<keyof typeof 
     close: () => team.close(),
   }
 }
-

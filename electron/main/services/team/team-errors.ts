@@ -25,7 +25,18 @@ export function isConnectionFailure(error: unknown): boolean {
   if (typeof code === 'string') {
     if (code.startsWith('08')) return true // connection exception
     if (['57P01', '57P02', '57P03', '53300'].includes(code)) return true // shutdown, crash, starting, too many
-    if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN'].includes(code))
+    if (
+      [
+        'ECONNREFUSED',
+        'ECONNRESET',
+        'ETIMEDOUT',
+        'EPIPE',
+        'EHOSTUNREACH',
+        'ENETUNREACH',
+        'ENOTFOUND',
+        'EAI_AGAIN',
+      ].includes(code)
+    )
       return true
   }
   const message = error instanceof Error ? error.message : ''
@@ -40,11 +51,14 @@ export function teamFailure(error: unknown, during: string): AppFailure {
   const code = (error as { code?: unknown } | null)?.code
   const message = error instanceof Error ? error.message : String(error)
   if (typeof code === 'string' && TEAM_CODES[code]) {
-    const text = code === '42501' ? `The team database refused ${during}: your role does not allow it (${message}).` : message
+    const text =
+      code === '42501' ? `The team database refused ${during}: your role does not allow it (${message}).` : message
     return new AppFailure(TEAM_CODES[code], text, { sqlstate: code })
   }
   if (typeof code === 'string' && code === '28P01')
-    return new AppFailure('forbidden', 'The team database refused the login: wrong user name or password.', { sqlstate: code })
+    return new AppFailure('forbidden', 'The team database refused the login: wrong user name or password.', {
+      sqlstate: code,
+    })
   if (typeof code === 'string' && code === '3D000')
     return new AppFailure('not_found', `The team database does not exist (${message}).`, { sqlstate: code })
   if (isConnectionFailure(error))

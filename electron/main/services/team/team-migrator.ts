@@ -44,7 +44,8 @@ export async function readMigrations(dir: string = MIGRATIONS_DIR): Promise<Migr
   const migrations: Migration[] = []
   for (const file of names) {
     const match = FILE_NAME.exec(file)
-    if (!match) throw new MigrationRefused(`${file}: a migration is named NNN_name.sql (three digits, lower-case name).`)
+    if (!match)
+      throw new MigrationRefused(`${file}: a migration is named NNN_name.sql (three digits, lower-case name).`)
     const sql = (await readFile(join(dir, file), 'utf8')).replace(/\r\n/g, '\n')
     migrations.push({
       version: Number(match[1]),
@@ -55,7 +56,9 @@ export async function readMigrations(dir: string = MIGRATIONS_DIR): Promise<Migr
   }
   migrations.forEach((migration, index) => {
     if (migration.version !== index + 1)
-      throw new MigrationRefused(`Migrations must be numbered 001, 002, ... without gaps; found ${migration.version} at place ${index + 1}.`)
+      throw new MigrationRefused(
+        `Migrations must be numbered 001, 002, ... without gaps; found ${migration.version} at place ${index + 1}.`,
+      )
   })
   return migrations
 }
@@ -78,7 +81,9 @@ export async function migrate(client: ClientBase, migrations: readonly Migration
         `${me.login} is a superuser. Run the migrations as the team's owner role (CREATEROLE, not SUPERUSER): every function of the schema runs as the role that owns it.`,
       )
     if (!me.rolcreaterole)
-      throw new MigrationRefused(`${me.login} lacks CREATEROLE: the owner role makes the group roles and the members' logins.`)
+      throw new MigrationRefused(
+        `${me.login} lacks CREATEROLE: the owner role makes the group roles and the members' logins.`,
+      )
     if (!me.owns_db)
       throw new MigrationRefused(`${me.login} does not own this database: CREATE DATABASE ... OWNER ${me.login}.`)
     const schema = await client.query<{ owner: string }>(

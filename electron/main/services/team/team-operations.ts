@@ -87,7 +87,9 @@ export function createTeamOperations(session: TeamSession, deskId: string) {
   }
 
   async function run(runId: string): Promise<TeamRun> {
-    const [row] = await session.rows<{ run: unknown }>('SELECT run FROM payout_desk.team_runs WHERE run_id = $1', [runId])
+    const [row] = await session.rows<{ run: unknown }>('SELECT run FROM payout_desk.team_runs WHERE run_id = $1', [
+      runId,
+    ])
     if (!row) throw new AppFailure('not_found', `There is no run ${runId} in this team.`)
     return read(runAnswer, row.run, `run ${runId}`)
   }
@@ -183,7 +185,12 @@ export function createTeamOperations(session: TeamSession, deskId: string) {
 
     /** A version's whole content as the team stores it (what a releasing desk sends). */
     async runContent(runId: string, version: number): Promise<TeamRunContent & { contentHash: string }> {
-      const [head] = await session.rows<{ currency: string; merchant_bears_cost: boolean; description: string; content_hash: string }>(
+      const [head] = await session.rows<{
+        currency: string
+        merchant_bears_cost: boolean
+        description: string
+        content_hash: string
+      }>(
         `SELECT currency, merchant_bears_cost, description, content_hash FROM payout_desk.team_run_versions
           WHERE run_id = $1 AND version = $2`,
         [runId, version],
@@ -213,11 +220,24 @@ export function createTeamOperations(session: TeamSession, deskId: string) {
       const from = heads.find((head) => head.version === input.fromVersion)
       const to = heads.find((head) => head.version === input.toVersion)
       if (!from || !to)
-        throw new AppFailure('not_found', `Run ${input.runId} has no version ${!from ? input.fromVersion : input.toVersion}.`)
+        throw new AppFailure(
+          'not_found',
+          `Run ${input.runId} has no version ${!from ? input.fromVersion : input.toVersion}.`,
+        )
       return diffRunVersions(
-        { runId: input.runId, version: input.fromVersion, currency: from.currency, merchantBearsCost: from.merchant_bears_cost },
+        {
+          runId: input.runId,
+          version: input.fromVersion,
+          currency: from.currency,
+          merchantBearsCost: from.merchant_bears_cost,
+        },
         await versionRows(input.runId, input.fromVersion),
-        { runId: input.runId, version: input.toVersion, currency: to.currency, merchantBearsCost: to.merchant_bears_cost },
+        {
+          runId: input.runId,
+          version: input.toVersion,
+          currency: to.currency,
+          merchantBearsCost: to.merchant_bears_cost,
+        },
         await versionRows(input.runId, input.toVersion),
       )
     },
@@ -299,7 +319,9 @@ export function createTeamOperations(session: TeamSession, deskId: string) {
            FROM payout_desk.audit_trail WHERE seq > $1 ORDER BY seq LIMIT $2`,
         [input.afterSeq, input.limit],
       )
-      const [last] = await session.rows<{ seq: string | null }>('SELECT max(seq)::text AS seq FROM payout_desk.audit_trail')
+      const [last] = await session.rows<{ seq: string | null }>(
+        'SELECT max(seq)::text AS seq FROM payout_desk.audit_trail',
+      )
       return { entries: rows.map((row) => read(auditRow, row, 'the audit trail')), lastSeq: Number(last?.seq ?? 0) }
     },
 
@@ -341,7 +363,12 @@ export function createTeamOperations(session: TeamSession, deskId: string) {
     },
 
     /** The password becomes a SCRAM verifier here: the server never sees it. */
-    async addMember(input: { login: string; displayName: string; roles: TeamRole[]; password: string | null }): Promise<void> {
+    async addMember(input: {
+      login: string
+      displayName: string
+      roles: TeamRole[]
+      password: string | null
+    }): Promise<void> {
       await session.call('add_member', [
         input.login,
         input.displayName,

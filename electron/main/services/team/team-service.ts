@@ -223,7 +223,10 @@ export function createTeamService(deps: TeamServiceDeps): TeamService {
               if (session !== opened) return
               session = null
               desk = null
-              setState('lost', `The connection to the team database was lost: ${reason}. Reconnecting; nothing new is claimed meanwhile.`)
+              setState(
+                'lost',
+                `The connection to the team database was lost: ${reason}. Reconnecting; nothing new is claimed meanwhile.`,
+              )
               scheduleReconnect()
             },
             onChange: (change) => deps.onChange?.(change),
@@ -250,14 +253,27 @@ export function createTeamService(deps: TeamServiceDeps): TeamService {
         attempt = 0
         setState('connected')
         // Changes made while away were not heard: tell the screens to read again.
-        deps.onChange?.({ seq: 0, kind: 'reconnected', runId: null, subject: null, actor: who.member.login, at: now().toISOString() })
+        deps.onChange?.({
+          seq: 0,
+          kind: 'reconnected',
+          runId: null,
+          subject: null,
+          actor: who.member.login,
+          at: now().toISOString(),
+        })
       } catch (error) {
         await opened?.close()
         const failure = teamFailure(error, 'connecting')
         if (isConnectionFailure(error) || failure.code === 'team_offline') {
-          setState('lost', `The team database cannot be reached: ${error instanceof Error ? error.message : String(error)}. Trying again.`)
+          setState(
+            'lost',
+            `The team database cannot be reached: ${error instanceof Error ? error.message : String(error)}. Trying again.`,
+          )
           scheduleReconnect()
-          throw new AppFailure('team_offline', `The team database cannot be reached (${error instanceof Error ? error.message : String(error)}). Trying again.`)
+          throw new AppFailure(
+            'team_offline',
+            `The team database cannot be reached (${error instanceof Error ? error.message : String(error)}). Trying again.`,
+          )
         }
         // Refused (password, role, certificate, schema): trying again would not help.
         wanted = false

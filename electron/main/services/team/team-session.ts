@@ -42,7 +42,7 @@ export async function openTeamSession(
 ): Promise<TeamSession> {
   let lost = false
   let closing = false
-  let health: NodeJS.Timeout | undefined
+  const timers: { health?: NodeJS.Timeout } = {}
 
   const listener = new pg.Client(config)
   const pool = new pg.Pool({ ...config, max: 4, idleTimeoutMillis: 30_000 })
@@ -50,7 +50,7 @@ export async function openTeamSession(
   function lose(reason: string): void {
     if (lost || closing) return
     lost = true
-    if (health) clearInterval(health)
+    if (timers.health) clearInterval(timers.health)
     handlers.onLost(reason)
     // Nothing more goes through this session; its sockets are closed without waiting.
     void listener.end().catch(() => undefined)
@@ -77,7 +77,7 @@ export async function openTeamSession(
   }
 
   let checking = false
-  health = setInterval(() => {
+  const health = setInterval(() => {
     if (checking || lost) return
     checking = true
     let timer: NodeJS.Timeout | undefined
@@ -85,13 +85,16 @@ export async function openTeamSession(
       timer = setTimeout(() => reject(new Error(`no answer in ${timing.healthTimeoutMs} ms`)), timing.healthTimeoutMs)
     })
     Promise.race([listener.query('SELECT 1'), timeout])
-      .catch((error: unknown) => lose(`the health check failed (${error instanceof Error ? error.message : String(error)})`))
+      .catch((error: unknown) =>
+        lose(`the health check failed (${error instanceof Error ? error.message : String(error)})`),
+      )
       .finally(() => {
         clearTimeout(timer)
         checking = false
       })
   }, timing.healthIntervalMs)
   health.unref?.()
+  timers.health = health
 
   async function guarded<T>(work: () => Promise<T>): Promise<T> {
     if (lost) throw Object.assign(new Error('Connection terminated: the session was lost'), { code: '08006' })
@@ -120,7 +123,7 @@ export async function openTeamSession(
     },
     async close() {
       closing = true
-      if (health) clearInterval(health)
+      if (timers.health) clearInterval(timers.health)
       await listener.end().catch(() => undefined)
       await pool.end().catch(() => undefined)
     },

@@ -75,7 +75,11 @@ describe('run content hash', () => {
 
   it('is SHA-256 of the canonical text, in lower-case hex', async () => {
     expect(await runContentHash(content())).toMatch(/^[0-9a-f]{64}$/)
-    expect(runContentText(content()).startsWith('payout-desk run content v1\ncurrency:NGN\nmerchant_bears_cost:true\nrows:2\n')).toBe(true)
+    expect(
+      runContentText(content()).startsWith(
+        'payout-desk run content v1\ncurrency:NGN\nmerchant_bears_cost:true\nrows:2\n',
+      ),
+    ).toBe(true)
   })
 
   it('refuses content the database would read differently', () => {
@@ -112,12 +116,15 @@ describe('changes between versions', () => {
       { ...before[0]!, reference: 'MAR-0003', position: 2 },
     ]
     const head = { runId: 'R1', currency: 'NGN', merchantBearsCost: true }
-    const changes = diffRunVersions({ ...head, version: 1 }, before, { ...head, version: 2, merchantBearsCost: false }, after)
+    const changes = diffRunVersions(
+      { ...head, version: 1 },
+      before,
+      { ...head, version: 2, merchantBearsCost: false },
+      after,
+    )
     expect(changes.added.map((row) => row.reference)).toEqual(['MAR-0003'])
     expect(changes.removed.map((row) => row.reference)).toEqual(['MAR-0001'])
-    expect(changes.changed).toEqual([
-      expect.objectContaining({ reference: 'MAR-0002', fields: ['amount'] }),
-    ])
+    expect(changes.changed).toEqual([expect.objectContaining({ reference: 'MAR-0002', fields: ['amount'] })])
     expect(changes.moved).toBe(1)
     expect(changes.merchantBearsCost).toEqual({ from: true, to: false })
     expect(changes.currency).toBeNull()

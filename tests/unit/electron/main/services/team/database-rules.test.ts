@@ -46,11 +46,23 @@ afterAll(async () => {
 describe('a preparer connected directly', () => {
   it('cannot approve, claim, or touch the audit trail, and cannot become an approver', async () => {
     const run = await submittedRun(preparer)
-    const approve = await refusal(preparer.call('approve_run', run.runId, 1, run.hash, totalOf(run.content), preparer.deskId))
+    const approve = await refusal(
+      preparer.call('approve_run', run.runId, 1, run.hash, totalOf(run.content), preparer.deskId),
+    )
     expect(approve.code).toBe('42501')
     expect(approve.message).toMatch(/permission denied for function approve_run/)
     const claim = await refusal(
-      preparer.call('claim', run.runId, 1, run.hash, 'B-1', 'batch', [run.content.rows[0]!.reference], preparer.deskId, 60),
+      preparer.call(
+        'claim',
+        run.runId,
+        1,
+        run.hash,
+        'B-1',
+        'batch',
+        [run.content.rows[0]!.reference],
+        preparer.deskId,
+        60,
+      ),
     )
     expect(claim.code).toBe('42501')
 
@@ -72,7 +84,9 @@ describe('a preparer connected directly', () => {
       expect(refused.code, statement).toBe('42501')
     }
     // The audit views are read-only too.
-    expect((await refusal(c.query(`DELETE FROM payout_desk.audit_trail`))).message).toMatch(/permission denied|cannot delete/)
+    expect((await refusal(c.query(`DELETE FROM payout_desk.audit_trail`))).message).toMatch(
+      /permission denied|cannot delete/,
+    )
 
     const setRole = await refusal(c.query('SET ROLE payout_desk_approver'))
     expect(setRole.message).toMatch(/permission denied to set role/)
@@ -106,7 +120,14 @@ describe('approval', () => {
     const editor = await refusal(both.call('approve_run', theirs.runId, 2, editedHash, totalOf(edited), both.deskId))
     expect(editor.code).toBe('PT403')
     // Someone who never touched it may.
-    const approved = await approverA.call<TeamRun>('approve_run', theirs.runId, 2, editedHash, totalOf(edited), approverA.deskId)
+    const approved = await approverA.call<TeamRun>(
+      'approve_run',
+      theirs.runId,
+      2,
+      editedHash,
+      totalOf(edited),
+      approverA.deskId,
+    )
     expect(approved.state).toBe('approved')
   })
 
@@ -122,7 +143,14 @@ describe('approval', () => {
     const again = await approverA.call<TeamRun>('approve_run', large.runId, 1, large.hash, '10000.00', approverA.deskId)
     expect(again.state).toBe('awaiting_approval')
     expect(again.approvals.map((a) => a.by)).toEqual([approverA.member.login])
-    const second = await approverB.call<TeamRun>('approve_run', large.runId, 1, large.hash, '10000.00', approverB.deskId)
+    const second = await approverB.call<TeamRun>(
+      'approve_run',
+      large.runId,
+      1,
+      large.hash,
+      '10000.00',
+      approverB.deskId,
+    )
     expect(second.state).toBe('approved')
     expect(second.approvals.map((a) => a.by)).toEqual([approverA.member.login, approverB.member.login])
 
@@ -135,10 +163,17 @@ describe('approval', () => {
 
   it('binds to the version and hash reviewed, and to its total typed by the approver', async () => {
     const run = await submittedRun(preparer)
-    expect((await refusal(approverA.call('approve_run', run.runId, 1, 'a'.repeat(64), '4000.00', approverA.deskId))).code).toBe('PT412')
-    expect((await refusal(approverA.call('approve_run', run.runId, 2, run.hash, '4000.00', approverA.deskId))).code).toBe('PT409')
+    expect(
+      (await refusal(approverA.call('approve_run', run.runId, 1, 'a'.repeat(64), '4000.00', approverA.deskId))).code,
+    ).toBe('PT412')
+    expect(
+      (await refusal(approverA.call('approve_run', run.runId, 2, run.hash, '4000.00', approverA.deskId))).code,
+    ).toBe('PT409')
     const typed = await refusal(approverA.call('approve_run', run.runId, 1, run.hash, '400.00', approverA.deskId))
-    expect(typed).toMatchObject({ code: 'PT400', message: expect.stringMatching(/The total typed \(400\.00\) is not the run's total/) })
+    expect(typed).toMatchObject({
+      code: 'PT400',
+      message: expect.stringMatching(/The total typed \(400\.00\) is not the run's total/),
+    })
   })
 
   it('is void once the run changes, and the trail and every listening desk are told', async () => {
@@ -151,7 +186,10 @@ describe('approval', () => {
     listener.on('notification', (message) => heard.push(JSON.parse(message.payload ?? '{}')))
     await listener.query('LISTEN payout_desk_events')
 
-    const changed = { ...run.content, rows: run.content.rows.map((row, i) => (i === 0 ? { ...row, amount: '1000.01' } : row)) }
+    const changed = {
+      ...run.content,
+      rows: run.content.rows.map((row, i) => (i === 0 ? { ...row, amount: '1000.01' } : row)),
+    }
     const changedHash = await runContentHash(changed)
     const revised = await preparer.call<TeamRun>('revise_run', run.runId, 1, preparer.deskId, changed, changedHash)
     expect(revised).toMatchObject({ state: 'draft', version: 2, approvals: [] })
@@ -162,7 +200,12 @@ describe('approval', () => {
     )
     expect(voided.rows).toHaveLength(1)
     const details = JSON.parse(voided.rows[0]!.details) as Record<string, unknown>
-    expect(details).toMatchObject({ version: 1, approvedBy: [approverA.member.login], wasApproved: true, becauseOfVersion: 2 })
+    expect(details).toMatchObject({
+      version: 1,
+      approvedBy: [approverA.member.login],
+      wasApproved: true,
+      becauseOfVersion: 2,
+    })
     expect(details['message']).toMatch(/The approval of version 1 is void/)
     await expect.poll(() => heard.map((h) => h.kind)).toContain('approval_voided')
     expect(heard.find((h) => h.kind === 'approval_voided')?.runId).toBe(run.runId)
@@ -170,9 +213,22 @@ describe('approval', () => {
 
     // The old approval releases nothing: the run is a draft, and version 1 is not current.
     const claim = await refusal(
-      approverB.call('claim', run.runId, 1, run.hash, `B-${randomUUID()}`, 'batch', [run.content.rows[0]!.reference], approverB.deskId, 60),
+      approverB.call(
+        'claim',
+        run.runId,
+        1,
+        run.hash,
+        `B-${randomUUID()}`,
+        'batch',
+        [run.content.rows[0]!.reference],
+        approverB.deskId,
+        60,
+      ),
     )
-    expect(claim).toMatchObject({ code: 'PT409', message: expect.stringMatching(/is draft: only an approved run is released/) })
+    expect(claim).toMatchObject({
+      code: 'PT409',
+      message: expect.stringMatching(/is draft: only an approved run is released/),
+    })
   })
 
   it('a rejection carries its reason to the preparer; the run must change before it is submitted again', async () => {
@@ -181,7 +237,11 @@ describe('approval', () => {
     await approverA.call('reject_run', run.runId, 1, 'Row 3 pays the wrong account', approverA.deskId)
     const seen = await preparer.call<TeamRun>('run_view', run.runId)
     expect(seen.state).toBe('rejected')
-    expect(seen.rejection).toMatchObject({ by: approverA.member.login, reason: 'Row 3 pays the wrong account', version: 1 })
+    expect(seen.rejection).toMatchObject({
+      by: approverA.member.login,
+      reason: 'Row 3 pays the wrong account',
+      version: 1,
+    })
     const resubmit = await refusal(preparer.call('submit_run', run.runId, 1, run.hash, preparer.deskId))
     expect(resubmit.message).toMatch(/change it first/)
     const fixed = sampleContent(3)
@@ -195,7 +255,15 @@ describe('approval', () => {
 describe('content hashes', () => {
   it('are computed alike by the desk and by the database, whatever the text holds', async () => {
     const content = sampleContent(5)
-    const awkward = ['tab\there', 'new\nline', 'carriage\rreturn', 'back\\slash \\t', 'Ọlá Adébáyọ̀ 名前 🙂', "quote ' \" and ;--", ' spaced ']
+    const awkward = [
+      'tab\there',
+      'new\nline',
+      'carriage\rreturn',
+      'back\\slash \\t',
+      'Ọlá Adébáyọ̀ 名前 🙂',
+      'quote \' " and ;--',
+      ' spaced ',
+    ]
     awkward.forEach((text, index) => {
       const row = content.rows[index % content.rows.length]!
       row.customer_name = text
@@ -213,7 +281,9 @@ describe('content hashes', () => {
   it('that differ refuse the run, and nothing of it is stored', async () => {
     const content = sampleContent(2)
     const runId = `hash-${randomUUID()}`
-    const refused = await refusal(preparer.call('create_run', runId, 'Wrong hash', preparer.deskId, content, 'b'.repeat(64)))
+    const refused = await refusal(
+      preparer.call('create_run', runId, 'Wrong hash', preparer.deskId, content, 'b'.repeat(64)),
+    )
     expect(refused).toMatchObject({ code: 'PT412', message: expect.stringMatching(/does not match the team's/) })
     const stored = await preparer.client.query('SELECT 1 FROM payout_desk.team_runs WHERE run_id = $1', [runId])
     expect(stored.rowCount).toBe(0)
@@ -222,8 +292,13 @@ describe('content hashes', () => {
   it('refuse a row the desk could not have hashed the same way, naming the row', async () => {
     const content = sampleContent(3)
     content.rows[2]!.amount = '12.5'
-    const refused = await refusal(preparer.call('create_run', `bad-${randomUUID()}`, 'Bad', preparer.deskId, content, 'c'.repeat(64)))
-    expect(refused).toMatchObject({ code: 'PT400', message: 'Row 3 of the run: amount must be a plain amount with two decimals, such as 1500.00.' })
+    const refused = await refusal(
+      preparer.call('create_run', `bad-${randomUUID()}`, 'Bad', preparer.deskId, content, 'c'.repeat(64)),
+    )
+    expect(refused).toMatchObject({
+      code: 'PT400',
+      message: 'Row 3 of the run: amount must be a plain amount with two decimals, such as 1500.00.',
+    })
   })
 })
 
@@ -232,16 +307,34 @@ describe('members', () => {
     const admin = db.client(adminLogin.login, adminLogin.password)
     await admin.connect()
     try {
-      expect((await refusal(admin.query(`CREATE ROLE sneaky LOGIN PASSWORD 'x'`))).message).toMatch(/permission denied to create role/)
+      expect((await refusal(admin.query(`CREATE ROLE sneaky LOGIN PASSWORD 'x'`))).message).toMatch(
+        /permission denied to create role/,
+      )
       expect((await refusal(admin.query(`GRANT payout_desk_approver TO ${adminLogin.login}`))).code).toBe('42501')
       const self = await refusal(
-        admin.query('SELECT payout_desk.add_member($1, $2, $3, $4)', [adminLogin.login, 'Me', ['approver', 'admin'], null]),
+        admin.query('SELECT payout_desk.add_member($1, $2, $3, $4)', [
+          adminLogin.login,
+          'Me',
+          ['approver', 'admin'],
+          null,
+        ]),
       )
-      expect(self).toMatchObject({ code: 'PT403', message: expect.stringMatching(/cannot change their own membership/) })
+      expect(self).toMatchObject({
+        code: 'PT403',
+        message: expect.stringMatching(/cannot change their own membership/),
+      })
       const plain = await refusal(
-        admin.query('SELECT payout_desk.add_member($1, $2, $3, $4)', [`${db.database}_newbie`, 'New', ['preparer'], 'plain-password']),
+        admin.query('SELECT payout_desk.add_member($1, $2, $3, $4)', [
+          `${db.database}_newbie`,
+          'New',
+          ['preparer'],
+          'plain-password',
+        ]),
       )
-      expect(plain).toMatchObject({ code: 'PT400', message: expect.stringMatching(/SCRAM-SHA-256 verifier, never as plain text/) })
+      expect(plain).toMatchObject({
+        code: 'PT400',
+        message: expect.stringMatching(/SCRAM-SHA-256 verifier, never as plain text/),
+      })
       const elevated = await refusal(
         admin.query('SELECT payout_desk.add_member($1, $2, $3, $4)', [db.owner.user, 'Owner', ['approver'], null]),
       )
@@ -249,7 +342,12 @@ describe('members', () => {
 
       // Through the function, a new member can log in with the password the verifier was made from.
       const login = `${db.database}_newbie`
-      await admin.query('SELECT payout_desk.add_member($1, $2, $3, $4)', [login, 'New Bie', ['preparer'], scramVerifier('newbie-password-1')])
+      await admin.query('SELECT payout_desk.add_member($1, $2, $3, $4)', [
+        login,
+        'New Bie',
+        ['preparer'],
+        scramVerifier('newbie-password-1'),
+      ])
       const newbie = db.client(login, 'newbie-password-1')
       await newbie.connect()
       const who = await newbie.query<{ whoami: { member: { roles: string[] } } }>('SELECT payout_desk.whoami()')
@@ -269,7 +367,9 @@ describe('members', () => {
       expect((await desk.client.query('SELECT * FROM payout_desk.audit_trail')).rowCount).toBe(0)
       expect((await refusal(desk.call('whoami'))).code).toBe('PT401')
       const run = await submittedRun(preparer)
-      expect((await refusal(desk.call('approve_run', run.runId, 1, run.hash, totalOf(run.content), desk.deskId))).code).toBe('PT401')
+      expect(
+        (await refusal(desk.call('approve_run', run.runId, 1, run.hash, totalOf(run.content), desk.deskId))).code,
+      ).toBe('PT401')
     } finally {
       await desk.close()
     }

@@ -6,7 +6,11 @@ import { runContentHash } from '../../../../../../shared/team/run-content'
 import type { TeamDatabase, TeamMemberLogin } from '../../../../../support/team-database'
 
 /** A run of `rows` payouts with references unique in this test run. */
-export function sampleContent(rows = 4, amount = '1000.00', prefix = `R${randomBytes(3).toString('hex')}`): TeamRunContent {
+export function sampleContent(
+  rows = 4,
+  amount = '1000.00',
+  prefix = `R${randomBytes(3).toString('hex')}`,
+): TeamRunContent {
   return {
     currency: 'NGN',
     merchantBearsCost: false,

@@ -18,7 +18,9 @@ describe('team migrations', () => {
     const files = (await readdir(MIGRATIONS_DIR)).filter((name) => name.endsWith('.sql')).sort()
     expect(db.migration.applied.map((m) => `${String(m.version).padStart(3, '0')}_${m.name}.sql`)).toEqual(files)
     const recorded = await db.asOwner((client) =>
-      client.query<{ version: number; checksum: string }>('SELECT version, checksum FROM payout_desk.schema_migrations ORDER BY version'),
+      client.query<{ version: number; checksum: string }>(
+        'SELECT version, checksum FROM payout_desk.schema_migrations ORDER BY version',
+      ),
     )
     const migrations = await readMigrations()
     expect(recorded.rows).toEqual(migrations.map((m) => ({ version: m.version, checksum: m.checksum })))
@@ -39,7 +41,9 @@ describe('team migrations', () => {
   it('refuse a database whose applied migration was changed since, and one the app does not know', async () => {
     const db = await createTeamDatabase('migrate_changed')
     const migrations = await readMigrations()
-    const edited = migrations.map((m) => (m.version === 2 ? { ...m, checksum: 'f'.repeat(64), sql: `${m.sql}\n-- edited` } : m))
+    const edited = migrations.map((m) =>
+      m.version === 2 ? { ...m, checksum: 'f'.repeat(64), sql: `${m.sql}\n-- edited` } : m,
+    )
     const changed = await db.asOwner((client) => migrate(client, edited)).catch((error: unknown) => error)
     expect(changed).toBeInstanceOf(MigrationRefused)
     expect(String(changed)).toMatch(/Migration 002_runs was applied with a different text.*never edited/)
@@ -49,9 +53,11 @@ describe('team migrations', () => {
 
   it('are refused to a superuser and to a role without CREATEROLE: only the owner role migrates', async () => {
     const db = await createTeamDatabase('migrate_owner')
-    const asSuper = await asSuperuser(db.server, (client) => readMigrations().then((m) => migrate(client, m)), db.database).catch(
-      (error: unknown) => error,
-    )
+    const asSuper = await asSuperuser(
+      db.server,
+      (client) => readMigrations().then((m) => migrate(client, m)),
+      db.database,
+    ).catch((error: unknown) => error)
     expect(String(asSuper)).toMatch(/is a superuser\. Run the migrations as the team's owner role/)
     const plain = `tplain_${randomBytes(3).toString('hex')}`
     await asSuperuser(db.server, async (client) => {

@@ -10,7 +10,15 @@ describe('team connection options', () => {
   it('knows loopback hosts, and nothing else, as loopback', () => {
     for (const host of ['localhost', '127.0.0.1', '127.1.2.3', '::1', '[::1]', 'LOCALHOST', 'desk.localhost'])
       expect(isLoopbackHost(host), host).toBe(true)
-    for (const host of ['db.example.com', '10.0.0.5', '192.168.1.10', '127.0.0.1.example.com', 'localhost.example.com', '128.0.0.1', '0.0.0.0'])
+    for (const host of [
+      'db.example.com',
+      '10.0.0.5',
+      '192.168.1.10',
+      '127.0.0.1.example.com',
+      'localhost.example.com',
+      '128.0.0.1',
+      '0.0.0.0',
+    ])
       expect(isLoopbackHost(host), host).toBe(false)
   })
 
@@ -36,7 +44,11 @@ describe('team connection options', () => {
   })
 
   it('says which CA file cannot be used and why', async () => {
-    await expect(teamClientConfig({ ...draft, caFile: '/nowhere/ca.pem' }, 'pw')).rejects.toThrow(/\/nowhere\/ca\.pem cannot be read \(ENOENT\)/)
-    await expect(teamClientConfig({ ...draft, caFile: '/ca.txt' }, 'pw', {}, async () => 'hello')).rejects.toThrow(/holds no PEM certificate/)
+    await expect(teamClientConfig({ ...draft, caFile: '/nowhere/ca.pem' }, 'pw')).rejects.toThrow(
+      /\/nowhere\/ca\.pem cannot be read \(ENOENT\)/,
+    )
+    await expect(teamClientConfig({ ...draft, caFile: '/ca.txt' }, 'pw', {}, async () => 'hello')).rejects.toThrow(
+      /holds no PEM certificate/,
+    )
   })
 })
