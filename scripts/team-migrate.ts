@@ -52,7 +52,10 @@ function parseArguments(argv: readonly string[]): Arguments | string {
     else if (argument === '--name') name = value()
     else if (argument === '--roles') {
       const listed = (value() ?? '').split(',').filter(Boolean)
-      if (listed.length === 0 || !listed.every((role): role is TeamRole => (TEAM_ROLES as readonly string[]).includes(role)))
+      if (
+        listed.length === 0 ||
+        !listed.every((role): role is TeamRole => (TEAM_ROLES as readonly string[]).includes(role))
+      )
         return `--roles is a comma-separated list of ${TEAM_ROLES.join(', ')}.`
       roles = listed
     } else if (argument.startsWith('--')) return `Unknown option ${argument}.`
@@ -69,7 +72,13 @@ function parseArguments(argv: readonly string[]): Arguments | string {
   if (!url) return 'Give the connection: postgres://OWNER@HOST:PORT/DATABASE.'
   if (ca === '') return '--ca needs a file.'
   if (login !== undefined && (!name || !roles)) return '--member needs --name and --roles.'
-  return { url, ca, ...(team !== undefined ? { team } : {}), thresholds, ...(login ? { member: { login, name: name!, roles: roles! } } : {}) }
+  return {
+    url,
+    ca,
+    ...(team !== undefined ? { team } : {}),
+    thresholds,
+    ...(login ? { member: { login, name: name!, roles: roles! } } : {}),
+  }
 }
 
 async function main(): Promise<number> {

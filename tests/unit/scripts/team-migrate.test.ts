@@ -6,7 +6,10 @@ import pg from 'pg'
 import { describe, expect, it } from 'vitest'
 import { asSuperuser, sharedPostgres, uniqueName } from '../../support/postgres'
 
-function teamMigrate(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+function teamMigrate(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(
       'npm',
@@ -30,7 +33,19 @@ describe('npm run team:migrate', () => {
     const url = `postgres://${owner}@127.0.0.1:${server.port}/${database}`
     const memberPassword = randomBytes(12).toString('hex')
     const first = await teamMigrate(
-      [url, '--team', 'Nairobi desk', '--threshold', 'KES=250000.00', '--member', `${database}_ann`, '--name', 'Ann', '--roles', 'preparer,approver'],
+      [
+        url,
+        '--team',
+        'Nairobi desk',
+        '--threshold',
+        'KES=250000.00',
+        '--member',
+        `${database}_ann`,
+        '--name',
+        'Ann',
+        '--roles',
+        'preparer,approver',
+      ],
       { PGPASSWORD: ownerPassword, TEAM_MEMBER_PASSWORD: memberPassword },
     )
     expect(first.stderr).toBe('')
@@ -43,11 +58,20 @@ describe('npm run team:migrate', () => {
     const again = await teamMigrate([url], { PGPASSWORD: ownerPassword })
     expect(again).toMatchObject({ code: 0, stdout: expect.stringMatching(/The schema is up to date \(version 3\)/) })
 
-    const ann = new pg.Client({ host: '127.0.0.1', port: server.port, database, user: `${database}_ann`, password: memberPassword })
+    const ann = new pg.Client({
+      host: '127.0.0.1',
+      port: server.port,
+      database,
+      user: `${database}_ann`,
+      password: memberPassword,
+    })
     await ann.connect()
     const who = (await ann.query('SELECT payout_desk.whoami() AS w')).rows[0].w
     await ann.end()
-    expect(who).toMatchObject({ team: { name: 'Nairobi desk' }, member: { displayName: 'Ann', roles: ['approver', 'preparer'] } })
+    expect(who).toMatchObject({
+      team: { name: 'Nairobi desk' },
+      member: { displayName: 'Ann', roles: ['approver', 'preparer'] },
+    })
   })
 
   it('reads the TLS material for a host that is not loopback before connecting, and explains wrong arguments', async () => {
@@ -55,7 +79,9 @@ describe('npm run team:migrate', () => {
     expect(usage.code).toBe(2)
     expect(usage.stderr).toMatch(/--threshold is CUR=AMOUNT/)
     // Refused before any connection is tried: no traffic leaves this computer.
-    const remote = await teamMigrate(['postgres://owner@192.0.2.1:1/db', '--ca', '/nonexistent/ca.pem'], { PGPASSWORD: 'x' })
+    const remote = await teamMigrate(['postgres://owner@192.0.2.1:1/db', '--ca', '/nonexistent/ca.pem'], {
+      PGPASSWORD: 'x',
+    })
     expect(remote.code).toBe(1)
     expect(remote.stderr).toMatch(/The team's CA file \/nonexistent\/ca\.pem cannot be read/)
   })
