@@ -164,6 +164,11 @@ export function createTeamService(deps: TeamServiceDeps): TeamService {
     since = now().toISOString()
     if (next === 'lost') deps.log.warn(`Team database connection lost: ${why ?? 'no reason given'}`)
     else deps.log.info(`Team database: ${next}${why ? ` (${why})` : ''}`)
+    publish()
+  }
+
+  /** Tells the screens the current status (state changes, and a switch of profile). */
+  function publish(): void {
     void status().then(
       (current) => deps.onStatus?.(current),
       (error: unknown) => deps.log.error('Team status could not be read', error),
@@ -383,6 +388,7 @@ export function createTeamService(deps: TeamServiceDeps): TeamService {
         wanted = true
         void open().catch((error: unknown) => deps.log.warn('Team connection not made', error))
       }
+      publish()
     },
 
     start() {
