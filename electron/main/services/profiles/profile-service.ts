@@ -170,7 +170,9 @@ export function createProfileService(deps: {
       await settings.update((state) => ({
         ...state,
         profiles: state.profiles.filter((profile) => profile.id !== id),
-        teamConnections: Object.fromEntries(Object.entries(state.teamConnections).filter(([profile]) => profile !== id)),
+        teamConnections: Object.fromEntries(
+          Object.entries(state.teamConnections).filter(([profile]) => profile !== id),
+        ),
         activeProfileId: state.activeProfileId === id ? SANDBOX_PROFILE_ID : state.activeProfileId,
       }))
       return changed()

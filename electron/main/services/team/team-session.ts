@@ -45,7 +45,8 @@ export async function openTeamSession(
   const timers: { health?: NodeJS.Timeout } = {}
 
   const listener = new pg.Client(config)
-  const pool = new pg.Pool({ ...config, max: 4, idleTimeoutMillis: 30_000 })
+  // Two for calls and the listener: three connections per desk, so a team of 30 desks fits PostgreSQL's default 100.
+  const pool = new pg.Pool({ ...config, max: 2, idleTimeoutMillis: 30_000 })
 
   function lose(reason: string): void {
     if (lost || closing) return
