@@ -141,19 +141,32 @@ export function createTeamService(deps: TeamServiceDeps): TeamService {
     return { ...draft, deskId, tls: tlsModeFor(draft), passwordConfigured }
   }
 
-  async function status(): Promise<TeamStatus> {
-    const id = profileId ?? (await deps.activeProfileId())
+  interface Snapshot {
+    profileId: string | null
+    state: TeamConnectionState
+    since: string
+    message: string | undefined
+    identity: TeamIdentity | null
+  }
+
+  const snapshot = (): Snapshot => ({ profileId, state, since, message, identity })
+
+  /** The status as it was when `snap` was taken (the connection's view is read afterwards). */
+  async function statusOf(snap: Snapshot): Promise<TeamStatus> {
+    const id = snap.profileId ?? (await deps.activeProfileId())
     const connection = await view(id)
-    const shown: TeamConnectionState = connection ? (state === 'solo' ? 'disconnected' : state) : 'solo'
+    const shown: TeamConnectionState = connection ? (snap.state === 'solo' ? 'disconnected' : snap.state) : 'solo'
     return {
       profileId: id,
       state: shown,
       connection,
-      identity: connection ? identity : null,
-      since,
-      ...(message ? { message } : {}),
+      identity: connection ? snap.identity : null,
+      since: snap.since,
+      ...(snap.message ? { message: snap.message } : {}),
     }
   }
+
+  const status = (): Promise<TeamStatus> => statusOf(snapshot())
 
   function setState(next: TeamConnectionState, why?: string): void {
     if (!TEAM_CONNECTION_STATES.includes(next)) return
@@ -167,12 +180,17 @@ export function createTeamService(deps: TeamServiceDeps): TeamService {
     publish()
   }
 
-  /** Tells the screens the current status (state changes, and a switch of profile). */
+  let published: Promise<void> = Promise.resolve()
+
+  /**
+   * Tells the screens the status as it is now (a state change, a switch of profile): each event
+   * carries the state of its moment, and events leave in the order the states were reached.
+   */
   function publish(): void {
-    void status().then(
-      (current) => deps.onStatus?.(current),
-      (error: unknown) => deps.log.error('Team status could not be read', error),
-    )
+    const snap = snapshot()
+    published = published
+      .then(async () => deps.onStatus?.(await statusOf(snap)))
+      .catch((error: unknown) => deps.log.error('Team status could not be read', error))
   }
 
   async function dropSession(): Promise<void> {

@@ -85,7 +85,8 @@ describe('joining a team', () => {
       deskId: before.connection?.deskId,
       schemaVersion: 3,
     })
-    expect(made.statuses.map((s) => s.state)).toEqual(['connecting', 'connected'])
+    // Each event carries the state of its moment, in order.
+    await expect.poll(() => made.statuses.map((s) => s.state)).toEqual(['connecting', 'connected'])
     // The password is registered with the log's masking: even a line that held it shows none of it.
     made.log.warn(`connecting with ${alice.password}`)
     expect(made.logLines.at(-1)).toContain('connecting with')
