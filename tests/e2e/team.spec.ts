@@ -28,11 +28,12 @@ test('a profile joins its team, shows who it is, survives a lost connection and 
   const section = page.getByTestId('team-settings')
   await expect(section.getByTestId('team-state')).toHaveText('Solo: this desk works alone')
 
-  await section.getByTestId('team-host').fill('127.0.0.1')
-  await section.getByTestId('team-port').fill(String(db.server.port))
-  await section.getByTestId('team-database').fill(db.database)
-  await section.getByTestId('team-user').fill(member.login)
-  await section.getByTestId('team-password').fill(member.password)
+  // Filled by their labels, as a screen reader finds them.
+  await section.getByLabel('Database host').fill('127.0.0.1')
+  await section.getByLabel('Port').fill(String(db.server.port))
+  await section.getByLabel('Database', { exact: true }).fill(db.database)
+  await section.getByLabel('Your user name').fill(member.login)
+  await section.getByLabel('Password').fill(member.password)
   await section.getByTestId('team-save').click()
   await expect(section.getByTestId('team-state')).toHaveText('Not connected')
   await expect(section.getByTestId('team-tls')).toHaveText('No TLS: allowed because the database is on this computer')
