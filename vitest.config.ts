@@ -6,7 +6,8 @@ export default defineConfig({
     include: ['tests/unit/**/*.test.ts', 'tests/soak/**/*.test.ts'],
     environment: 'node',
     // Every file the tests write is kept until the run ends and scanned for secrets (tests/scan/).
-    globalSetup: ['tests/unit/global-setup.ts'],
+    // Team tests start one PostgreSQL server for the run on first use (tests/support/postgres.ts).
+    globalSetup: ['tests/unit/global-setup.ts', 'tests/support/postgres-global-setup.ts'],
     setupFiles: ['tests/unit/setup-keep-removed.ts'],
     testTimeout: 20_000,
     hookTimeout: 20_000,

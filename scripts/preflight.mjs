@@ -1,6 +1,6 @@
 // Checks that this machine has what the test suite needs, and says in one line what to install
 // when it does not, instead of letting a test fail obscurely later.
-import { existsSync } from 'node:fs'
+import { existsSync, readdirSync } from 'node:fs'
 import { execFileSync } from 'node:child_process'
 
 function hasCommand(name) {
@@ -21,6 +21,15 @@ function hasLibsecret() {
   }
 }
 
+/** PostgreSQL 15 or later (Debian's layout, or PAYOUT_DESK_PG_BIN), for the team tests' real server. */
+function hasPostgres() {
+  const given = process.env.PAYOUT_DESK_PG_BIN
+  if (given) return existsSync(`${given}/initdb`)
+  const root = '/usr/lib/postgresql'
+  if (!existsSync(root)) return false
+  return readdirSync(root).some((version) => Number(version) >= 15 && existsSync(`${root}/${version}/bin/initdb`))
+}
+
 export function missingForTests() {
   const missing = []
   if (process.platform !== 'linux') return missing
@@ -34,6 +43,8 @@ export function missingForTests() {
   // The PDF tests read documents back as a person would: their text and their pages as images.
   if (!hasCommand('pdftotext') || !hasCommand('pdftoppm') || !hasCommand('pdfinfo'))
     missing.push({ what: 'poppler-utils (pdftotext, pdftoppm, pdfinfo)', apt: 'poppler-utils' })
+  if (!hasPostgres()) missing.push({ what: 'PostgreSQL 15 or later (initdb, pg_ctl)', apt: 'postgresql' })
+  if (!hasCommand('openssl')) missing.push({ what: 'openssl', apt: 'openssl' })
   if (!existsSync('node_modules/keytar/build/Release/keytar.node')) {
     missing.push({ what: 'the keytar native module (run npm ci after installing libsecret-1-dev)', apt: null })
   }

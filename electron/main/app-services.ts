@@ -39,6 +39,9 @@ import type { AppLog } from './services/log/redacting-log'
 import type { SecretStore } from './services/secrets/secret-store'
 import type { EventSink, ServiceContext } from './services/service-context'
 import { createSettingsStore } from './services/settings/settings-store'
+import { createTeamDomain } from './services/team/team-domain'
+import { createTeamService } from './services/team/team-service'
+import type { TeamService } from './services/team/team-service'
 import { disabledUpdates } from './updates/update-control'
 import type { UpdateControl } from './updates/update-control'
 
@@ -47,6 +50,8 @@ export type { EventSink }
 export interface AppServices {
   handlers: ChannelHandlers
   profiles: ProfileService
+  /** Team mode (issue 16): the active profile's team database, when it has one. */
+  team: TeamService
   /** Main's log: masks every key main has handled. Transports give it to the router. */
   log: AppLog
   /** The log file behind `log` (userData/logs/main.log, rotating). */
@@ -101,8 +106,23 @@ export async function createAppServices(options: {
     settings,
     keychain: options.keychain,
     sandbox: { url: sandbox.url, ...sandboxKeys },
-    onChange: (list) => options.emit('profiles:changed', list),
+    onChange: (list) => {
+      options.emit('profiles:changed', list)
+      void team.profileChanged().catch((error: unknown) => log.error('Team mode did not follow the profile', error))
+    },
     rememberSecret: (value) => log.addSecret(value),
+  })
+  const team = createTeamService({
+    settings,
+    keychain: options.keychain,
+    log,
+    activeProfileId: async () => {
+      const current = await settings.read()
+      const known = current.profiles.some((profile) => profile.id === current.activeProfileId)
+      return known ? current.activeProfileId : SANDBOX_PROFILE_ID
+    },
+    onStatus: (status) => options.emit('team:connection', status),
+    onChange: (change) => options.emit('team:changed', change),
   })
 
   const journalDir = join(options.userDataDir, 'journal')
@@ -178,6 +198,7 @@ export async function createAppServices(options: {
     ...use(createCardDomain(context)),
     ...use(createChargeDomain(context)),
     ...use(createDocumentDomain(context, { runs: bulk.loadedRuns })),
+    ...use(createTeamDomain(team)),
     ...use(
       createDesktopDomain(context, {
         info: options.info,
@@ -198,6 +219,7 @@ export async function createAppServices(options: {
   return {
     handlers,
     profiles,
+    team,
     log,
     logFile,
     sandbox,

@@ -17,6 +17,7 @@ import { cardChannels, cardEvents } from './channels/cards'
 import { chargeChannels, chargeEvents } from './channels/charges'
 import { desktopChannels, desktopEvents } from './channels/desktop'
 import { documentChannels, documentEvents } from './channels/documents'
+import { teamChannels, teamEvents } from './channels/team'
 
 export const channels = {
   ...coreChannels,
@@ -30,6 +31,7 @@ export const channels = {
   ...chargeChannels,
   ...desktopChannels,
   ...documentChannels,
+  ...teamChannels,
 } as const
 
 /** Events main sends to the renderer, with their payload types. */
@@ -45,6 +47,7 @@ export const events = {
   ...chargeEvents,
   ...desktopEvents,
   ...documentEvents,
+  ...teamEvents,
 } as const
 
 export type Channel = keyof typeof channels

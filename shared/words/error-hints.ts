@@ -27,6 +27,14 @@ export const ERROR_HINTS: Readonly<Record<ErrorCode, string>> = {
     'The payments service answered something the desk cannot read: try again later, and tell support if it lasts.',
   browser_refused:
     'The browser did not allow it: allow the page to use the clipboard or open files (or use the installed app), then try again.',
+  team_offline:
+    "The team's database cannot be reached: nothing was claimed or recorded. The desk reconnects by itself; check the connection in Settings, Team.",
+  forbidden:
+    'The team database does not allow this for your role (or it is your own run to approve): ask a member who may.',
+  claim_held:
+    'Another desk is working on this now: wait for it to finish, or for its lease to run out, then open the run again.',
+  hash_mismatch:
+    'The run changed since it was approved: review it again, and ask for a new approval of the version you see.',
   internal: 'Something went wrong inside the app: try again, and if it happens again send the diagnostics from Help.',
 }
 

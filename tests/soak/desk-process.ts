@@ -11,13 +11,12 @@
  */
 import { existsSync, readFileSync, renameSync, writeFileSync, writeSync } from 'node:fs'
 import { createInterface } from 'node:readline'
-import type { KeyKind } from '../../shared/domain/profiles'
 import { createBridgeDesktop } from '../../electron/main/adapters/bridge-desktop'
 import { createAppServices } from '../../electron/main/app-services'
 import { createRouter } from '../../electron/main/ipc/router'
 import { bridgeSenderPolicy } from '../../electron/main/ipc/sender-policy'
 import type { Checkpoint } from '../../electron/main/services/checkpoints'
-import type { SecretStore } from '../../electron/main/services/secrets/secret-store'
+import type { SecretKind, SecretStore } from '../../electron/main/services/secrets/secret-store'
 
 const env = (name: string): string => {
   const value = process.env[name]
@@ -55,7 +54,7 @@ function fileKeychain(file: string): SecretStore {
     writeFileSync(`${file}.tmp`, JSON.stringify(keys), { mode: 0o600 })
     renameSync(`${file}.tmp`, file)
   }
-  const account = (profileId: string, kind: KeyKind): string => `${profileId}:${kind}`
+  const account = (profileId: string, kind: SecretKind): string => `${profileId}:${kind}`
   return {
     get: async (profileId, kind) => read()[account(profileId, kind)] ?? null,
     set: async (profileId, kind, value) => write({ ...read(), [account(profileId, kind)]: value }),

@@ -25,7 +25,15 @@ describe('test preflight', () => {
     // A PATH with every other tool the preflight looks for, and no pdftotext, pdftoppm or pdfinfo.
     const bin = await mkdtemp(join(tmpdir(), 'preflight-bin-'))
     try {
-      for (const tool of ['sh', 'grep', 'ldconfig', 'pkg-config', 'gnome-keyring-daemon', 'dbus-run-session']) {
+      for (const tool of [
+        'sh',
+        'grep',
+        'ldconfig',
+        'pkg-config',
+        'gnome-keyring-daemon',
+        'dbus-run-session',
+        'openssl',
+      ]) {
         const found = execFileSync('sh', ['-c', `command -v ${tool}`])
           .toString()
           .trim()
@@ -44,6 +52,19 @@ describe('test preflight', () => {
     } finally {
       await rm(bin, { recursive: true, force: true })
     }
+  })
+
+  it('says so when PostgreSQL, which the team tests start, is missing', async () => {
+    const outcome = await run(process.execPath, ['scripts/preflight.mjs'], {
+      env: { ...process.env, PAYOUT_DESK_PG_BIN: '/nonexistent/postgresql/bin' },
+    }).then(
+      () => ({ code: 0, stderr: '' }),
+      (error: { code: number; stderr: string }) => ({ code: error.code, stderr: error.stderr }),
+    )
+    expect(outcome.code).toBe(1)
+    expect(outcome.stderr.trim()).toBe(
+      'Missing: PostgreSQL 15 or later (initdb, pg_ctl). Install with: sudo apt-get install -y postgresql && npm ci',
+    )
   })
 
   it('passes on a machine that has everything', async () => {

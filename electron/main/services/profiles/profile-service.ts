@@ -15,7 +15,7 @@ import type {
 import { KEY_KINDS, SANDBOX_PROFILE_ID } from '../../../../shared/domain/profiles'
 import { AppFailure } from '../../../../shared/result'
 import { KeychainUnavailableError } from '../secrets/secret-store'
-import type { SecretStore } from '../secrets/secret-store'
+import type { SecretKind, SecretStore } from '../secrets/secret-store'
 import type { SettingsStore, StoredProfile } from '../settings/settings-store'
 
 export interface EmbeddedSandbox {
@@ -183,10 +183,13 @@ export function createProfileService(deps: {
       refuseSandbox(id, 'removed')
       await findStored(id)
       // Keys first: a profile must never disappear while its keys stay behind in the keychain.
-      for (const kind of KEY_KINDS) await deleteKey(id, kind)
+      for (const kind of [...KEY_KINDS, 'team-password' as const]) await deleteKey(id, kind)
       await settings.update((state) => ({
         ...state,
         profiles: state.profiles.filter((profile) => profile.id !== id),
+        teamConnections: Object.fromEntries(
+          Object.entries(state.teamConnections).filter(([profile]) => profile !== id),
+        ),
         activeProfileId: state.activeProfileId === id ? SANDBOX_PROFILE_ID : state.activeProfileId,
       }))
       return changed()
@@ -246,7 +249,7 @@ export function createProfileService(deps: {
     },
   }
 
-  async function deleteKey(profileId: string, kind: KeyKind): Promise<void> {
+  async function deleteKey(profileId: string, kind: SecretKind): Promise<void> {
     try {
       await keychain.delete(profileId, kind)
     } catch (error) {

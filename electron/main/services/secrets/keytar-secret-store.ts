@@ -3,9 +3,8 @@
  * Secret Service on Linux). keytar is loaded lazily through an injected loader, so a machine without
  * libsecret or without a running Secret Service gets a clear message instead of a crash.
  */
-import type { KeyKind } from '../../../../shared/domain/profiles'
 import { KEYCHAIN_SERVICE, KeychainUnavailableError, keychainAccount } from './secret-store'
-import type { SecretStore } from './secret-store'
+import type { SecretKind, SecretStore } from './secret-store'
 
 export interface KeytarModule {
   getPassword(service: string, account: string): Promise<string | null>
@@ -47,15 +46,15 @@ export class KeytarSecretStore implements SecretStore {
     private readonly service: string = KEYCHAIN_SERVICE,
   ) {}
 
-  async get(profileId: string, kind: KeyKind): Promise<string | null> {
+  async get(profileId: string, kind: SecretKind): Promise<string | null> {
     return this.call((keytar) => keytar.getPassword(this.service, keychainAccount(profileId, kind)))
   }
 
-  async set(profileId: string, kind: KeyKind, value: string): Promise<void> {
+  async set(profileId: string, kind: SecretKind, value: string): Promise<void> {
     await this.call((keytar) => keytar.setPassword(this.service, keychainAccount(profileId, kind), value))
   }
 
-  async delete(profileId: string, kind: KeyKind): Promise<void> {
+  async delete(profileId: string, kind: SecretKind): Promise<void> {
     await this.call((keytar) => keytar.deletePassword(this.service, keychainAccount(profileId, kind)))
   }
 

@@ -6,14 +6,17 @@ import type { KeyKind } from '../../../../shared/domain/profiles'
 
 export const KEYCHAIN_SERVICE = 'payout-desk'
 
+/** The profile's API keys, and the password of its team connection (issue 16). */
+export type SecretKind = KeyKind | 'team-password'
+
 export interface SecretStore {
-  get(profileId: string, kind: KeyKind): Promise<string | null>
-  set(profileId: string, kind: KeyKind, value: string): Promise<void>
-  delete(profileId: string, kind: KeyKind): Promise<void>
+  get(profileId: string, kind: SecretKind): Promise<string | null>
+  set(profileId: string, kind: SecretKind, value: string): Promise<void>
+  delete(profileId: string, kind: SecretKind): Promise<void>
 }
 
-/** The account name of a key in the keychain: `<profile id>:secret` or `<profile id>:encryption`. */
-export function keychainAccount(profileId: string, kind: KeyKind): string {
+/** The account name of a secret in the keychain: `<profile id>:secret`, `:encryption` or `:team-password`. */
+export function keychainAccount(profileId: string, kind: SecretKind): string {
   return `${profileId}:${kind}`
 }
 

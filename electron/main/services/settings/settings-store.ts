@@ -17,6 +17,17 @@ const storedProfileSchema = z.object({
 })
 export type StoredProfile = z.infer<typeof storedProfileSchema>
 
+/** A profile's team connection (issue 16); its password is in the keychain, never here. */
+const storedTeamConnectionSchema = z.object({
+  host: z.string().min(1),
+  port: z.number().int().min(1).max(65535),
+  database: z.string().min(1),
+  user: z.string().min(1),
+  caFile: z.string().min(1).nullable(),
+  deskId: z.string().regex(/^[A-Za-z0-9-]{8,64}$/),
+})
+export type StoredTeamConnection = z.infer<typeof storedTeamConnectionSchema>
+
 const settingsSchema = z.object({
   version: z.literal(1),
   theme: z.enum(THEME_PREFERENCES),
@@ -24,13 +35,15 @@ const settingsSchema = z.object({
   profiles: z.array(storedProfileSchema),
   /** The built-in Sandbox profile is not stored; its payer name is. */
   sandboxPayerName: z.string().optional(),
+  /** By profile id (the Sandbox profile included); absent in files written before team mode. */
+  teamConnections: z.record(z.string(), storedTeamConnectionSchema).default({}),
 })
 export type StoredSettings = z.infer<typeof settingsSchema>
 
 export const SETTINGS_FILE_NAME = 'settings.json'
 
 function defaultSettings(sandboxProfileId: string): StoredSettings {
-  return { version: 1, theme: 'system', activeProfileId: sandboxProfileId, profiles: [] }
+  return { version: 1, theme: 'system', activeProfileId: sandboxProfileId, profiles: [], teamConnections: {} }
 }
 
 export interface SettingsStore {

@@ -26,14 +26,15 @@ async function setup(keychain: SecretStore = new KeytarSecretStore()) {
   const dir = await mkdtemp(join(tmpdir(), 'profiles-'))
   const changes: ProfileList[] = []
   const remembered = new Set<string>()
+  const settings = createSettingsStore(dir, 'sandbox')
   const service = createProfileService({
-    settings: createSettingsStore(dir, 'sandbox'),
+    settings,
     keychain,
     sandbox,
     onChange: (list) => changes.push(list),
     rememberSecret: (value) => remembered.add(value),
   })
-  return { dir, service, changes, keychain, remembered }
+  return { dir, service, changes, keychain, remembered, settings }
 }
 
 const aKey = () => `sk_test_${randomBytes(20).toString('hex')}`
@@ -153,6 +154,31 @@ describe('profiles', () => {
     expect(after.profiles.map((item) => item.id)).toEqual(['sandbox'])
     // Removing a profile takes its keys out of the keychain too.
     expect(await keychain.get(profile.id, 'secret')).toBeNull()
+  })
+
+  it('removing a profile removes its team connection and the team password from the keychain', async () => {
+    const { service, keychain, dir, settings } = await setup()
+    const profile = await service.create({ name: 'Team member', mode: 'test', baseUrl: 'https://api.example.com' })
+    await settings.update((state) => ({
+      ...state,
+      teamConnections: {
+        [profile.id]: {
+          host: 'db.example.com',
+          port: 5432,
+          database: 'team',
+          user: 'ann',
+          caFile: null,
+          deskId: 'desk-0000-0001',
+        },
+      },
+    }))
+    await keychain.set(profile.id, 'team-password', 'team-password-of-ann')
+    expect(Object.keys(JSON.parse(await readFile(join(dir, SETTINGS_FILE_NAME), 'utf8')).teamConnections)).toEqual([
+      profile.id,
+    ])
+    await service.remove(profile.id)
+    expect(await keychain.get(profile.id, 'team-password')).toBeNull()
+    expect(JSON.parse(await readFile(join(dir, SETTINGS_FILE_NAME), 'utf8')).teamConnections).toEqual({})
   })
 
   it('clears a key', async () => {

@@ -15,7 +15,22 @@ async function tempDir(): Promise<string> {
 describe('settings store', () => {
   it('starts on Sandbox with the system theme when no file exists', async () => {
     const store = createSettingsStore(await tempDir(), 'sandbox')
-    expect(await store.read()).toEqual({ version: 1, theme: 'system', activeProfileId: 'sandbox', profiles: [] })
+    expect(await store.read()).toEqual({
+      version: 1,
+      theme: 'system',
+      activeProfileId: 'sandbox',
+      profiles: [],
+      teamConnections: {},
+    })
+  })
+
+  it('reads a file written before team mode as every profile solo', async () => {
+    const dir = await tempDir()
+    await writeFile(
+      join(dir, SETTINGS_FILE_NAME),
+      JSON.stringify({ version: 1, theme: 'dark', activeProfileId: 'sandbox', profiles: [] }),
+    )
+    expect(await createSettingsStore(dir, 'sandbox').read()).toMatchObject({ theme: 'dark', teamConnections: {} })
   })
 
   it('saves atomically and a new store reads the same settings back', async () => {

@@ -1,0 +1,222 @@
+/**
+ * The team database's answers, checked before anything is built on them (a database of another
+ * version, or altered by hand, must give a clear error rather than a wrong screen).
+ */
+import { z } from 'zod'
+import { PAYOUT_OUTCOMES, TEAM_ROLES, TEAM_RUN_STATES } from '../../../../shared/domain/team'
+import { AppFailure } from '../../../../shared/result'
+
+const iso = z.string()
+const count = z.coerce.number().int().nonnegative()
+
+export const identityAnswer = z.object({
+  team: z.object({ name: z.string() }).nullable(),
+  member: z.object({ login: z.string(), displayName: z.string(), roles: z.array(z.enum(TEAM_ROLES)) }),
+  schemaVersion: count.nullable(),
+})
+
+const decision = z.object({ by: z.string(), at: iso })
+
+export const runAnswer = z.object({
+  runId: z.string(),
+  label: z.string(),
+  state: z.enum(TEAM_RUN_STATES),
+  version: count,
+  preparedBy: z.string(),
+  createdAt: iso,
+  updatedAt: iso,
+  currency: z.string(),
+  merchantBearsCost: z.boolean(),
+  description: z.string(),
+  rows: count,
+  total: z.string(),
+  contentHash: z.string(),
+  versionBy: z.string(),
+  versionAt: iso,
+  submittedAt: iso.nullable(),
+  approvedAt: iso.nullable(),
+  approvalsRequired: z.union([z.literal(1), z.literal(2)]),
+  approvals: z.array(decision),
+  rejection: decision.extend({ reason: z.string(), version: count }).nullable(),
+  contributors: z
+    .array(z.string())
+    .nullable()
+    .transform((value) => value ?? []),
+  releasedBy: z.array(z.string()),
+  lastSeenVersion: count.nullable(),
+})
+
+export const runRowAnswer = z.object({
+  position: count,
+  reference: z.string(),
+  amount: z.string(),
+  bank_code: z.string(),
+  account_number: z.string(),
+  customer_name: z.string(),
+  customer_email: z.string(),
+  narration: z.string(),
+})
+
+export const claimAnswer = z.object({
+  grant: z.enum(['new', 'renewed', 'takeover', 'recorded']),
+  reference: z.string(),
+  kind: z.enum(['batch', 'payout']),
+  runId: z.string(),
+  version: count,
+  state: z.enum(['held', 'done', 'released']),
+  holder: z.string(),
+  deskId: z.string(),
+  claimedAt: iso,
+  leaseUntil: iso,
+  takeovers: count,
+  items: z.array(z.object({ reference: z.string(), position: count, outcome: z.enum(PAYOUT_OUTCOMES).nullable() })),
+  previous: z.object({ holder: z.string(), deskId: z.string(), leaseUntil: iso }).nullable(),
+  mustVerifyFirst: z.boolean(),
+})
+
+export const claimSummaryRow = z
+  .object({
+    reference: z.string(),
+    kind: z.enum(['batch', 'payout']),
+    run_id: z.string(),
+    version: count,
+    state: z.enum(['held', 'done', 'released']),
+    holder: z.string(),
+    holder_desk: z.string(),
+    claimed_at: iso,
+    lease_until: iso,
+    lease_expired: z.boolean(),
+    takeovers: count,
+    payouts: count,
+    payout_references: z.array(z.string()),
+  })
+  .transform((row) => ({
+    reference: row.reference,
+    kind: row.kind,
+    runId: row.run_id,
+    version: row.version,
+    state: row.state,
+    holder: row.holder,
+    deskId: row.holder_desk,
+    claimedAt: row.claimed_at,
+    leaseUntil: row.lease_until,
+    leaseExpired: row.lease_expired,
+    takeovers: row.takeovers,
+    payouts: row.payouts,
+    payoutReferences: row.payout_references,
+  }))
+
+export const auditRow = z
+  .object({
+    seq: count,
+    at: iso,
+    actor: z.string(),
+    desk_id: z.string().nullable(),
+    kind: z.string(),
+    run_id: z.string().nullable(),
+    subject: z.string().nullable(),
+    details: z.string(),
+    prev_hash: z.string(),
+    hash: z.string(),
+  })
+  .transform((row) => ({
+    seq: row.seq,
+    at: row.at,
+    actor: row.actor,
+    deskId: row.desk_id,
+    kind: row.kind,
+    runId: row.run_id,
+    subject: row.subject,
+    details: row.details,
+    prevHash: row.prev_hash,
+    hash: row.hash,
+  }))
+
+export const auditCheckAnswer = z
+  .object({
+    ok: z.boolean(),
+    checked: count,
+    firstBroken: z.object({ seq: count, reason: z.string() }).nullable().optional(),
+  })
+  .transform((value) => ({ ok: value.ok, checked: value.checked, firstBroken: value.firstBroken ?? null }))
+
+export const memberRow = z
+  .object({
+    login: z.string(),
+    display_name: z.string(),
+    roles: z.array(z.enum(TEAM_ROLES)),
+    active: z.boolean(),
+    added_at: iso,
+  })
+  .transform((row) => ({
+    login: row.login,
+    displayName: row.display_name,
+    roles: row.roles,
+    active: row.active,
+    addedAt: row.added_at,
+  }))
+
+export const thresholdRow = z
+  .object({ currency: z.string(), amount: z.string(), set_by: z.string(), set_at: iso })
+  .transform((row) => ({ currency: row.currency, amount: row.amount, setBy: row.set_by, setAt: row.set_at }))
+
+export const paymentMemoryRow = z
+  .object({
+    reference: z.string(),
+    bank_code: z.string(),
+    account_number: z.string(),
+    amount: z.string(),
+    sent_at: iso,
+    run_label: z.string(),
+  })
+  .transform((row) => ({
+    reference: row.reference,
+    bank_code: row.bank_code,
+    account_number: row.account_number,
+    amount: row.amount,
+    sentAt: row.sent_at,
+    runLabel: row.run_label,
+  }))
+
+export const recentPayoutRow = z
+  .object({
+    reference: z.string(),
+    run_id: z.string(),
+    run_label: z.string(),
+    amount: z.string(),
+    currency: z.string(),
+    bank_code: z.string(),
+    account_number: z.string(),
+    customer_name: z.string(),
+    outcome: z.enum(PAYOUT_OUTCOMES),
+    outcome_at: iso,
+    message: z.string().nullable(),
+    released_by: z.string(),
+    desk_id: z.string(),
+  })
+  .transform((row) => ({
+    reference: row.reference,
+    runId: row.run_id,
+    runLabel: row.run_label,
+    amount: row.amount,
+    currency: row.currency,
+    bankCode: row.bank_code,
+    accountNumber: row.account_number,
+    customerName: row.customer_name,
+    outcome: row.outcome,
+    at: row.outcome_at,
+    message: row.message,
+    releasedBy: row.released_by,
+    deskId: row.desk_id,
+  }))
+
+/** Parses an answer, or names what the database sent that this app cannot read. */
+export function read<S extends z.ZodType>(schema: S, value: unknown, what: string): z.output<S> {
+  const parsed = schema.safeParse(value)
+  if (parsed.success) return parsed.data
+  const issue = parsed.error.issues[0]
+  throw new AppFailure(
+    'bad_response',
+    `The team database answered ${what} in a form this app cannot read (${issue ? `${issue.path.join('.')}: ${issue.message}` : 'invalid'}). Is its schema at the version this app expects?`,
+  )
+}

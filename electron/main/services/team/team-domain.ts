@@ -1,0 +1,54 @@
+/** The team channels: the connection, and what the screens read and decide through the team service. */
+import type { teamChannels } from '../../../../shared/ipc/channels/team'
+import type { DomainService } from '../domain-service'
+import type { TeamService } from './team-service'
+
+export function createTeamDomain(team: TeamService): DomainService<keyof typeof teamChannels> {
+  return {
+    handlers: {
+      'team:status': () => team.status(),
+      'team:configure': ({ profileId, password, ...draft }) => team.configure(profileId, draft, password),
+      'team:forget': ({ profileId }) => team.forget(profileId),
+      'team:connect': () => team.connect(),
+      'team:disconnect': () => team.disconnect(),
+      'team:whoami': () => team.withDesk('asking who you are', ({ operations }) => operations.whoami()),
+      'team:runs': ({ filter }) =>
+        team.withDesk('listing runs', ({ operations, identity }) => operations.runs(filter, identity.member.login)),
+      'team:run': ({ runId }) => team.withDesk('reading a run', ({ operations }) => operations.run(runId)),
+      'team:runRows': (input) => team.withDesk('reading a run', ({ operations }) => operations.runRows(input)),
+      'team:runChanges': (input) =>
+        team.withDesk('comparing versions', ({ operations }) => operations.runChanges(input)),
+      'team:markSeen': async (input) => {
+        await team.withDesk('noting what you saw', ({ operations }) => operations.markSeen(input))
+        return null
+      },
+      'team:approve': (input) => team.withDesk('approving', ({ operations }) => operations.approveRun(input)),
+      'team:reject': (input) => team.withDesk('rejecting', ({ operations }) => operations.rejectRun(input)),
+      'team:claims': ({ runId }) => team.withDesk('reading claims', ({ operations }) => operations.claims(runId)),
+      'team:recentPayouts': ({ limit }) =>
+        team.withDesk('reading recent payouts', ({ operations }) => operations.recentPayouts(limit)),
+      'team:audit': (input) => team.withDesk('reading the audit trail', ({ operations }) => operations.audit(input)),
+      'team:verifyAudit': () =>
+        team.withDesk('verifying the audit trail', ({ operations }) => operations.verifyAudit()),
+      'team:members': () => team.withDesk('listing members', ({ operations }) => operations.members()),
+      'team:thresholds': () => team.withDesk('reading thresholds', ({ operations }) => operations.thresholds()),
+      'team:addMember': (input) =>
+        team.withDesk('adding a member', async ({ operations }) => {
+          await operations.addMember(input)
+          return operations.members()
+        }),
+      'team:setMemberActive': (input) =>
+        team.withDesk('changing a member', async ({ operations }) => {
+          await operations.setMemberActive(input)
+          return operations.members()
+        }),
+      'team:setThreshold': (input) =>
+        team.withDesk('setting a threshold', async ({ operations }) => {
+          await operations.setThreshold(input)
+          return operations.thresholds()
+        }),
+    },
+    start: () => team.start(),
+    close: () => team.close(),
+  }
+}

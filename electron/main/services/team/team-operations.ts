@@ -1,0 +1,388 @@
+/**
+ * Every team operation as one call of the team database over a live session, for one desk. The
+ * database enforces the rules (roles, no self-approval, two approvers at the threshold, claims,
+ * final results); this module hashes what the desk holds, calls, and checks the answers. The team
+ * service (team-service.ts) gives it a session only while connected.
+ */
+import type { PriorPayout } from '../../../../shared/domain/bulk'
+import type {
+  TeamAuditPage,
+  TeamAuditVerification,
+  TeamClaim,
+  TeamClaimKind,
+  TeamClaimSummary,
+  TeamIdentity,
+  TeamMember,
+  TeamPayoutResult,
+  TeamRecentPayout,
+  TeamRole,
+  TeamRun,
+  TeamRunChanges,
+  TeamRunContent,
+  TeamRunFilter,
+  TeamRunRowsPage,
+  TeamThreshold,
+} from '../../../../shared/domain/team'
+import { verifyAuditChain } from '../../../../shared/team/audit-chain'
+import { runContentHash, runContentProblem } from '../../../../shared/team/run-content'
+import { diffRunVersions } from '../../../../shared/team/run-changes'
+import { AppFailure } from '../../../../shared/result'
+import {
+  auditCheckAnswer,
+  auditRow,
+  claimAnswer,
+  claimSummaryRow,
+  identityAnswer,
+  memberRow,
+  paymentMemoryRow,
+  read,
+  recentPayoutRow,
+  runAnswer,
+  runRowAnswer,
+  thresholdRow,
+} from './team-answers'
+import { scramVerifier } from './scram-verifier'
+import type { TeamSession } from './team-session'
+import { z } from 'zod'
+
+export const DEFAULT_LEASE_SECONDS = 120
+const AUDIT_PAGE = 5000
+
+export interface ClaimRequest {
+  runId: string
+  version: number
+  /**
+   * The content this desk is about to send, as it holds it: its hash is recomputed here and must
+   * be the approved version's, or nothing is claimed (hash_mismatch).
+   */
+  content: TeamRunContent
+  /** The batch reference, or the payout reference for a single payout. */
+  reference: string
+  kind: TeamClaimKind
+  /** The payout references the batch carries (one for a payout). */
+  payouts: string[]
+  leaseSeconds?: number
+}
+
+export type TeamOperations = ReturnType<typeof createTeamOperations>
+
+export function createTeamOperations(session: TeamSession, deskId: string) {
+  async function runCall(name: string, args: unknown[], what: string): Promise<TeamRun> {
+    return read(runAnswer, await session.call(name, args), what)
+  }
+
+  async function hashOf(content: TeamRunContent): Promise<string> {
+    const problem = runContentProblem(content)
+    if (problem) throw new AppFailure('bad_request', `The run cannot be shared with the team: ${problem}.`)
+    return runContentHash(content)
+  }
+
+  async function versionRows(runId: string, version: number, offset = 0, limit = 200_000) {
+    const rows = await session.rows(
+      `SELECT position, reference, amount, bank_code, account_number, customer_name, customer_email, narration
+         FROM payout_desk.team_run_rows WHERE run_id = $1 AND version = $2 ORDER BY position OFFSET $3 LIMIT $4`,
+      [runId, version, offset, limit],
+    )
+    return rows.map((row) => read(runRowAnswer, row, `the rows of run ${runId}`))
+  }
+
+  async function run(runId: string): Promise<TeamRun> {
+    const [row] = await session.rows<{ run: unknown }>('SELECT run FROM payout_desk.team_runs WHERE run_id = $1', [
+      runId,
+    ])
+    if (!row) throw new AppFailure('not_found', `There is no run ${runId} in this team.`)
+    return read(runAnswer, row.run, `run ${runId}`)
+  }
+
+  return {
+    deskId,
+
+    /** Registers this desk with the team (once; later only seen again) and says who this is. */
+    async identify(label: string): Promise<TeamIdentity> {
+      await session.call('register_desk', [deskId, label])
+      return this.whoami()
+    },
+
+    async whoami(): Promise<TeamIdentity> {
+      const answer = read(identityAnswer, await session.call('whoami', []), 'who you are')
+      return {
+        team: answer.team ?? { name: '(unnamed team)' },
+        member: answer.member,
+        deskId,
+        schemaVersion: answer.schemaVersion ?? 0,
+      }
+    },
+
+    // ---- Preparing (preparer)
+
+    async createRun(input: { runId: string; label: string; content: TeamRunContent }): Promise<TeamRun> {
+      const hash = await hashOf(input.content)
+      return runCall('create_run', [input.runId, input.label, deskId, input.content, hash], `run ${input.runId}`)
+    },
+
+    async reviseRun(input: { runId: string; baseVersion: number; content: TeamRunContent }): Promise<TeamRun> {
+      const hash = await hashOf(input.content)
+      return runCall('revise_run', [input.runId, input.baseVersion, deskId, input.content, hash], `run ${input.runId}`)
+    },
+
+    submitRun(input: { runId: string; version: number; contentHash: string }): Promise<TeamRun> {
+      return runCall('submit_run', [input.runId, input.version, input.contentHash, deskId], `run ${input.runId}`)
+    },
+
+    // ---- Checking (approver)
+
+    approveRun(input: { runId: string; version: number; contentHash: string; typedTotal: string }): Promise<TeamRun> {
+      return runCall(
+        'approve_run',
+        [input.runId, input.version, input.contentHash, input.typedTotal, deskId],
+        `run ${input.runId}`,
+      )
+    },
+
+    rejectRun(input: { runId: string; version: number; reason: string }): Promise<TeamRun> {
+      return runCall('reject_run', [input.runId, input.version, input.reason, deskId], `run ${input.runId}`)
+    },
+
+    async markSeen(input: { runId: string; version: number }): Promise<void> {
+      await session.call('mark_run_seen', [input.runId, input.version])
+    },
+
+    // ---- Reading runs
+
+    run,
+
+    async runs(filter: TeamRunFilter, me: string): Promise<TeamRun[]> {
+      const rows = await session.rows<{ run: unknown }>(
+        `SELECT run FROM payout_desk.team_runs ORDER BY (run->>'updatedAt') DESC LIMIT 500`,
+      )
+      const runs = rows.map((row) => read(runAnswer, row.run, 'the team runs'))
+      return runs.filter((item) => {
+        if (filter === 'mine') return item.contributors.includes(me) || item.preparedBy === me
+        if (filter === 'open') return item.state !== 'completed'
+        if (filter === 'awaiting_me')
+          return (
+            item.state === 'awaiting_approval' &&
+            !item.contributors.includes(me) &&
+            !item.approvals.some((approval) => approval.by === me)
+          )
+        return true
+      })
+    },
+
+    async runRows(input: { runId: string; version: number; offset: number; limit: number }): Promise<TeamRunRowsPage> {
+      const [totals] = await session.rows<{ total: string }>(
+        'SELECT count(*)::text AS total FROM payout_desk.team_run_rows WHERE run_id = $1 AND version = $2',
+        [input.runId, input.version],
+      )
+      return {
+        runId: input.runId,
+        version: input.version,
+        offset: input.offset,
+        total: Number(totals?.total ?? 0),
+        rows: await versionRows(input.runId, input.version, input.offset, input.limit),
+      }
+    },
+
+    /** A version's whole content as the team stores it (what a releasing desk sends). */
+    async runContent(runId: string, version: number): Promise<TeamRunContent & { contentHash: string }> {
+      const [head] = await session.rows<{
+        currency: string
+        merchant_bears_cost: boolean
+        description: string
+        content_hash: string
+      }>(
+        `SELECT currency, merchant_bears_cost, description, content_hash FROM payout_desk.team_run_versions
+          WHERE run_id = $1 AND version = $2`,
+        [runId, version],
+      )
+      if (!head) throw new AppFailure('not_found', `Run ${runId} has no version ${version}.`)
+      const rows = (await versionRows(runId, version)).map(({ position: _position, ...row }) => row)
+      return {
+        currency: head.currency,
+        merchantBearsCost: head.merchant_bears_cost,
+        description: head.description,
+        rows,
+        contentHash: head.content_hash,
+      }
+    },
+
+    /** The team database's own canonical text of a version (to prove both sides hash alike). */
+    async runContentText(runId: string, version: number): Promise<string> {
+      return z.string().parse(await session.call('run_content', [runId, version]))
+    },
+
+    async runChanges(input: { runId: string; fromVersion: number; toVersion: number }): Promise<TeamRunChanges> {
+      const heads = await session.rows<{ version: number; currency: string; merchant_bears_cost: boolean }>(
+        `SELECT version, currency, merchant_bears_cost FROM payout_desk.team_run_versions
+          WHERE run_id = $1 AND version = ANY($2::int[])`,
+        [input.runId, [input.fromVersion, input.toVersion]],
+      )
+      const from = heads.find((head) => head.version === input.fromVersion)
+      const to = heads.find((head) => head.version === input.toVersion)
+      if (!from || !to)
+        throw new AppFailure(
+          'not_found',
+          `Run ${input.runId} has no version ${!from ? input.fromVersion : input.toVersion}.`,
+        )
+      return diffRunVersions(
+        {
+          runId: input.runId,
+          version: input.fromVersion,
+          currency: from.currency,
+          merchantBearsCost: from.merchant_bears_cost,
+        },
+        await versionRows(input.runId, input.fromVersion),
+        {
+          runId: input.runId,
+          version: input.toVersion,
+          currency: to.currency,
+          merchantBearsCost: to.merchant_bears_cost,
+        },
+        await versionRows(input.runId, input.toVersion),
+      )
+    },
+
+    // ---- Releasing (approver)
+
+    async claim(input: ClaimRequest): Promise<TeamClaim> {
+      const hash = await hashOf(input.content)
+      const references = new Set(input.content.rows.map((row) => row.reference))
+      const stranger = input.payouts.find((reference) => !references.has(reference))
+      if (stranger) throw new AppFailure('bad_request', `${stranger} is not a payout of the content being sent.`)
+      return read(
+        claimAnswer,
+        await session.call('claim', [
+          input.runId,
+          input.version,
+          hash,
+          input.reference,
+          input.kind,
+          input.payouts,
+          deskId,
+          input.leaseSeconds ?? DEFAULT_LEASE_SECONDS,
+        ]),
+        `the claim on ${input.reference}`,
+      )
+    },
+
+    async renewClaim(input: { reference: string; leaseSeconds?: number }): Promise<TeamClaim> {
+      return read(
+        claimAnswer,
+        await session.call('renew_claim', [input.reference, deskId, input.leaseSeconds ?? DEFAULT_LEASE_SECONDS]),
+        `the claim on ${input.reference}`,
+      )
+    },
+
+    async releaseClaim(input: { reference: string; reason: string }): Promise<void> {
+      await session.call('release_claim', [input.reference, deskId, input.reason])
+    },
+
+    async recordResults(input: { reference: string; results: TeamPayoutResult[] }): Promise<TeamClaim> {
+      return read(
+        claimAnswer,
+        await session.call('record_results', [input.reference, deskId, JSON.stringify(input.results)]),
+        `the results of ${input.reference}`,
+      )
+    },
+
+    async claims(runId: string): Promise<TeamClaimSummary[]> {
+      const rows = await session.rows(
+        `SELECT * FROM payout_desk.team_claims WHERE run_id = $1 ORDER BY claimed_at, reference`,
+        [runId],
+      )
+      return rows.map((row) => read(claimSummaryRow, row, `the claims of run ${runId}`))
+    },
+
+    // ---- What the team shares
+
+    /** Payouts any desk of the team sent (or may have), for the already-paid check. */
+    async paymentMemory(since?: Date): Promise<PriorPayout[]> {
+      const rows = await session.rows(
+        `SELECT reference, bank_code, account_number, amount, sent_at, run_label FROM payout_desk.team_payment_memory
+          WHERE $1::timestamptz IS NULL OR first_sent_at >= $1::timestamptz ORDER BY first_sent_at`,
+        [since?.toISOString() ?? null],
+      )
+      return rows.map((row) => read(paymentMemoryRow, row, 'the payment memory'))
+    },
+
+    async recentPayouts(limit: number): Promise<TeamRecentPayout[]> {
+      const rows = await session.rows(
+        `SELECT * FROM payout_desk.team_recent_payouts ORDER BY outcome_time DESC, reference LIMIT $1`,
+        [limit],
+      )
+      return rows.map((row) => read(recentPayoutRow, row, 'the recent payouts'))
+    },
+
+    async audit(input: { afterSeq: number; limit: number }): Promise<TeamAuditPage> {
+      const rows = await session.rows(
+        `SELECT seq, at, actor, desk_id, kind, run_id, subject, details, prev_hash, hash
+           FROM payout_desk.audit_trail WHERE seq > $1 ORDER BY seq LIMIT $2`,
+        [input.afterSeq, input.limit],
+      )
+      const [last] = await session.rows<{ seq: string | null }>(
+        'SELECT max(seq)::text AS seq FROM payout_desk.audit_trail',
+      )
+      return { entries: rows.map((row) => read(auditRow, row, 'the audit trail')), lastSeq: Number(last?.seq ?? 0) }
+    },
+
+    /** Checks the whole trail here (page by page) and asks the database to check it too. */
+    async verifyAudit(): Promise<TeamAuditVerification> {
+      let previous = { seq: 0, hash: '0'.repeat(64) }
+      let desk = { ok: true, checked: 0, firstBroken: null as { seq: number; reason: string } | null }
+      for (;;) {
+        const rows = await session.rows(
+          `SELECT seq, at, actor, desk_id, kind, run_id, subject, details, prev_hash, hash
+             FROM payout_desk.audit_trail WHERE seq > $1 ORDER BY seq LIMIT $2`,
+          [previous.seq, AUDIT_PAGE],
+        )
+        const entries = rows.map((row) => read(auditRow, row, 'the audit trail'))
+        const page = await verifyAuditChain(entries, previous)
+        desk = { ok: page.ok, checked: desk.checked + page.checked, firstBroken: page.firstBroken }
+        const last = entries.at(-1)
+        if (!page.ok || !last || entries.length < AUDIT_PAGE) break
+        previous = { seq: last.seq, hash: last.hash }
+      }
+      const server = read(auditCheckAnswer, await session.call('audit_verify', []), 'the audit check')
+      return {
+        desk,
+        server,
+        agree: desk.ok === server.ok && (desk.firstBroken?.seq ?? null) === (server.firstBroken?.seq ?? null),
+      }
+    },
+
+    // ---- Members and thresholds (admin)
+
+    async members(): Promise<TeamMember[]> {
+      const rows = await session.rows('SELECT * FROM payout_desk.team_members ORDER BY login')
+      return rows.map((row) => read(memberRow, row, 'the members'))
+    },
+
+    async thresholds(): Promise<TeamThreshold[]> {
+      const rows = await session.rows('SELECT * FROM payout_desk.team_thresholds ORDER BY currency')
+      return rows.map((row) => read(thresholdRow, row, 'the thresholds'))
+    },
+
+    /** The password becomes a SCRAM verifier here: the server never sees it. */
+    async addMember(input: {
+      login: string
+      displayName: string
+      roles: TeamRole[]
+      password: string | null
+    }): Promise<void> {
+      await session.call('add_member', [
+        input.login,
+        input.displayName,
+        input.roles,
+        input.password === null ? null : scramVerifier(input.password),
+      ])
+    },
+
+    async setMemberActive(input: { login: string; active: boolean }): Promise<void> {
+      await session.call('set_member_active', [input.login, input.active])
+    },
+
+    async setThreshold(input: { currency: string; amount: string | null }): Promise<void> {
+      await session.call('set_threshold', [input.currency, input.amount])
+    },
+  }
+}

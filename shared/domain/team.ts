@@ -1,0 +1,315 @@
+/**
+ * Team mode (issue 16): several desks, one truth in a shared PostgreSQL database that enforces
+ * maker-checker approval and claims. These are the shapes that cross IPC and that main's team
+ * service (electron/main/services/team) answers; solo mode (no team connection) uses none of them.
+ */
+
+export const TEAM_ROLES = ['preparer', 'approver', 'admin'] as const
+export type TeamRole = (typeof TEAM_ROLES)[number]
+
+/**
+ * draft: being prepared (a new version after every edit). awaiting_approval: submitted.
+ * approved: as many different approvers as its total requires approved its current version.
+ * rejected: an approver rejected it, with a reason. releasing: a desk claimed part of it.
+ * completed: every payout has a final result.
+ */
+export const TEAM_RUN_STATES = ['draft', 'awaiting_approval', 'approved', 'rejected', 'releasing', 'completed'] as const
+export type TeamRunState = (typeof TEAM_RUN_STATES)[number]
+
+/** What became of one claimed payout. paid, failed and refused are final. */
+export const PAYOUT_OUTCOMES = ['sent', 'accepted', 'refused', 'unknown', 'paid', 'failed'] as const
+export type PayoutOutcome = (typeof PAYOUT_OUTCOMES)[number]
+export const FINAL_PAYOUT_OUTCOMES: readonly PayoutOutcome[] = ['paid', 'failed', 'refused']
+
+/**
+ * solo: this profile has no team connection (the default: the local journal only).
+ * disconnected: it has one and the user disconnected. connecting, connected: as said.
+ * lost: the connection dropped; the desk reconnects by itself and claims nothing meanwhile.
+ */
+export const TEAM_CONNECTION_STATES = ['solo', 'disconnected', 'connecting', 'connected', 'lost'] as const
+export type TeamConnectionState = (typeof TEAM_CONNECTION_STATES)[number]
+
+/** How a profile reaches its team's database (the password is in the OS keychain). */
+export interface TeamConnectionDraft {
+  host: string
+  port: number
+  database: string
+  user: string
+  /** A CA certificate file (PEM) to verify the server with; the system's CAs when null. */
+  caFile: string | null
+}
+
+/** verify-full: TLS with the certificate chain and host name checked. none: loopback only. */
+export type TeamTlsMode = 'verify-full' | 'none'
+
+export interface TeamConnectionView extends TeamConnectionDraft {
+  tls: TeamTlsMode
+  passwordConfigured: boolean
+  /** This installation's desk id for the profile: claims name it. */
+  deskId: string
+}
+
+export interface TeamIdentity {
+  team: { name: string }
+  member: { login: string; displayName: string; roles: TeamRole[] }
+  deskId: string
+  schemaVersion: number
+}
+
+export interface TeamStatus {
+  profileId: string
+  state: TeamConnectionState
+  connection: TeamConnectionView | null
+  /** Known once connected; kept while the connection is lost. */
+  identity: TeamIdentity | null
+  /** When the state began (ISO 8601). */
+  since: string
+  /** Why the last connection failed or was lost. */
+  message?: string
+}
+
+/** A change another desk (or this one) made, as the database announced it. */
+export interface TeamChange {
+  seq: number
+  kind: string
+  runId: string | null
+  subject: string | null
+  actor: string
+  at: string
+}
+
+// ---- Runs
+
+/** One payout of a run, as hashed and as the team stores it (BulkItem without the sheet's row). */
+export interface TeamRunContentRow {
+  reference: string
+  /** Plain decimal with two places, more than zero ("1500.00"). */
+  amount: string
+  bank_code: string
+  account_number: string
+  customer_name: string
+  customer_email: string
+  narration: string
+}
+
+/** What a version of a run is: the approval binds to the hash of exactly this. */
+export interface TeamRunContent {
+  currency: string
+  merchantBearsCost: boolean
+  /** Sent as the batches' description; not part of the hash. */
+  description: string
+  rows: TeamRunContentRow[]
+}
+
+export interface TeamDecisionView {
+  by: string
+  at: string
+}
+
+export interface TeamRejection extends TeamDecisionView {
+  reason: string
+  version: number
+}
+
+export interface TeamRun {
+  runId: string
+  label: string
+  state: TeamRunState
+  version: number
+  preparedBy: string
+  createdAt: string
+  updatedAt: string
+  currency: string
+  merchantBearsCost: boolean
+  description: string
+  rows: number
+  /** Exact decimal sum of the current version's amounts. */
+  total: string
+  contentHash: string
+  versionBy: string
+  versionAt: string
+  submittedAt: string | null
+  approvedAt: string | null
+  approvalsRequired: 1 | 2
+  /** Approvals of the current version. */
+  approvals: TeamDecisionView[]
+  /** The latest rejection of any version (its version says which). */
+  rejection: TeamRejection | null
+  /** Everyone who prepared or edited it: none of them may approve it. */
+  contributors: string[]
+  /** Members whose desks held claims of it. */
+  releasedBy: string[]
+  /** The last version this member looked at, or null. */
+  lastSeenVersion: number | null
+}
+
+export interface TeamRunRow extends TeamRunContentRow {
+  position: number
+}
+
+export interface TeamRunRowsPage {
+  runId: string
+  version: number
+  offset: number
+  total: number
+  rows: TeamRunRow[]
+}
+
+export type TeamRunField = Exclude<keyof TeamRunContentRow, 'reference'>
+
+/** What changed between two versions, matched by payout reference. */
+export interface TeamRunChanges {
+  runId: string
+  fromVersion: number
+  toVersion: number
+  currency: { from: string; to: string } | null
+  merchantBearsCost: { from: boolean; to: boolean } | null
+  added: TeamRunRow[]
+  removed: TeamRunRow[]
+  changed: Array<{ reference: string; fields: TeamRunField[]; from: TeamRunRow; to: TeamRunRow }>
+  /** Same payouts, other positions. */
+  moved: number
+}
+
+export type TeamRunFilter = 'all' | 'awaiting_me' | 'mine' | 'open'
+
+// ---- Release
+
+export type TeamClaimKind = 'batch' | 'payout'
+
+export interface TeamClaimItem {
+  reference: string
+  position: number
+  outcome: PayoutOutcome | null
+}
+
+/** The answer to a claim, a renewal or recorded results. */
+export interface TeamClaim {
+  /** new: this desk now holds it. renewed: it held it already. takeover: the lease of another desk ran out. */
+  grant: 'new' | 'renewed' | 'takeover' | 'recorded'
+  reference: string
+  kind: TeamClaimKind
+  runId: string
+  version: number
+  state: 'held' | 'done' | 'released'
+  holder: string
+  deskId: string
+  claimedAt: string
+  leaseUntil: string
+  takeovers: number
+  items: TeamClaimItem[]
+  /** The desk whose expired lease this desk took over. */
+  previous: { holder: string; deskId: string; leaseUntil: string } | null
+  /**
+   * True after a takeover, or when some payout already has a result: verify every payout by
+   * reference (under the one send policy) before sending anything of this claim.
+   */
+  mustVerifyFirst: boolean
+}
+
+export interface TeamClaimSummary {
+  reference: string
+  kind: TeamClaimKind
+  runId: string
+  version: number
+  state: 'held' | 'done' | 'released'
+  holder: string
+  deskId: string
+  claimedAt: string
+  leaseUntil: string
+  leaseExpired: boolean
+  takeovers: number
+  payouts: number
+  payoutReferences: string[]
+}
+
+export interface TeamPayoutResult {
+  reference: string
+  outcome: PayoutOutcome
+  message?: string
+}
+
+export interface TeamRecentPayout {
+  reference: string
+  runId: string
+  runLabel: string
+  amount: string
+  currency: string
+  bankCode: string
+  accountNumber: string
+  customerName: string
+  outcome: PayoutOutcome
+  at: string
+  message: string | null
+  releasedBy: string
+  deskId: string
+}
+
+// ---- Members, thresholds, audit
+
+export interface TeamMember {
+  login: string
+  displayName: string
+  roles: TeamRole[]
+  active: boolean
+  addedAt: string
+}
+
+export interface TeamThreshold {
+  currency: string
+  amount: string
+  setBy: string
+  setAt: string
+}
+
+export interface TeamAuditEntry {
+  seq: number
+  /** ISO 8601 UTC with microseconds: hashed as written. */
+  at: string
+  actor: string
+  deskId: string | null
+  kind: string
+  runId: string | null
+  subject: string | null
+  /** The details as hashed: JSON text. */
+  details: string
+  prevHash: string
+  hash: string
+}
+
+export interface TeamAuditPage {
+  entries: TeamAuditEntry[]
+  /** The highest seq in the trail. */
+  lastSeq: number
+}
+
+export interface AuditChainCheck {
+  ok: boolean
+  checked: number
+  /** The first entry that is missing, altered or unlinked, and why. */
+  firstBroken: { seq: number; reason: string } | null
+}
+
+/** The trail checked twice: by this desk over the entries it read, and by the database itself. */
+export interface TeamAuditVerification {
+  desk: AuditChainCheck
+  server: AuditChainCheck
+  agree: boolean
+}
+
+const LOOPBACK_NAMES = new Set(['localhost', 'localhost.', 'ip6-localhost', '::1', '[::1]'])
+
+/** A host on this computer: the only place a team database may be reached without TLS. */
+export function isLoopbackHost(host: string): boolean {
+  const name = host.trim().toLowerCase()
+  if (LOOPBACK_NAMES.has(name)) return true
+  if (name.endsWith('.localhost')) return true
+  const parts = name.split('.')
+  return (
+    parts.length === 4 && parts[0] === '127' && parts.every((part) => /^\d{1,3}$/.test(part) && Number(part) <= 255)
+  )
+}
+
+export function tlsModeFor(draft: Pick<TeamConnectionDraft, 'host' | 'caFile'>): TeamTlsMode {
+  return isLoopbackHost(draft.host) && !draft.caFile ? 'none' : 'verify-full'
+}
