@@ -4,7 +4,7 @@
  * tests/scan/keep-removed.ts) is kept until the run ends, then scanned for every test key, card
  * number, CVV, PIN and OTP (tests/scan/final-scan.ts); a finding fails the run. Then it is removed.
  */
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { SCAN_ROOT_ENV } from '../scan/keep-removed'
@@ -15,6 +15,10 @@ export default function setup(): () => Promise<void> {
   const root = mkdtempSync(join(realTmp, 'payout-desk-unit-run-'))
   process.env[SCAN_ROOT_ENV] = root
   process.env['PAYOUT_DESK_REAL_TMPDIR'] = realTmp
+  // Test input (the hostile corpus) is built outside the scan root, in a folder of this run's own:
+  // several runs on one machine never remove each other's input.
+  const input = mkdtempSync(join(realTmp, 'payout-desk-unit-input-'))
+  process.env['PAYOUT_DESK_TEST_INPUT'] = input
   process.env['TMPDIR'] = root
   return async () => {
     process.env['TMPDIR'] = realTmp
@@ -29,11 +33,7 @@ export default function setup(): () => Promise<void> {
     } finally {
       if (!process.env['PAYOUT_DESK_KEEP_SCAN_ROOT']) rmSync(root, { recursive: true, force: true })
       // The hostile corpus (tests/unit/hostile/hostile-corpus.ts) is built outside the root: test input.
-      for (const name of readdirSync(realTmp)) {
-        // Only a finished one: a corpus being built belongs to a run still going.
-        if (name.startsWith('payout-desk-hostile-corpus-') && !name.endsWith('.building'))
-          rmSync(join(realTmp, name), { recursive: true, force: true })
-      }
+      rmSync(input, { recursive: true, force: true })
     }
   }
 }

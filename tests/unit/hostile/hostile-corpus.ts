@@ -14,15 +14,15 @@ import type { Reader, ReaderOutcome } from './run-reader'
 export type { Reader, ReaderOutcome }
 
 /**
- * Where the corpus is: built on first use into the real temporary folder (test input, not something
- * the app wrote, so outside the run's secret scan), named by the hash of its builders so a changed
+ * Where the corpus is: built on first use into the test run's input folder (test input, not something
+ * the app wrote, so outside the run's secret scan; removed when the run ends), named by the hash of its builders so a changed
  * corpus is built again; concurrent test files race harmlessly (the last rename wins, same bytes).
  */
 export function hostileCorpusDir(): string {
   const builders = ['../../fixtures/hostile/corpus.ts', '../../fixtures/sheets/corpus.ts']
   const hash = createHash('sha256')
   for (const builder of builders) hash.update(readFileSync(join(__dirname, builder)))
-  const base = process.env['PAYOUT_DESK_REAL_TMPDIR'] ?? tmpdir()
+  const base = process.env['PAYOUT_DESK_TEST_INPUT'] ?? process.env['PAYOUT_DESK_REAL_TMPDIR'] ?? tmpdir()
   const dir = join(base, `payout-desk-hostile-corpus-${hash.digest('hex').slice(0, 12)}`)
   if (existsSync(join(dir, '.complete'))) return dir
   // Test files may run as threads of one process: a name of its own for each builder.

@@ -139,8 +139,8 @@ export async function openBytes(file: string, bytes: Uint8Array): Promise<Opened
       const name = csvSheetName(file)
       return { file, kind, sha256, sheetNames: [name], rowsOf: () => rows }
     }
-    const depths = kind === 'xlsx' ? sheetDepths(bytes) : new Map<string, number>()
     const workbook = await openWorkbook(bytes, kind)
+    const depths = kind === 'xlsx' ? sheetDepths(bytes) : new Map<string, number>()
     if (workbook.SheetNames.length === 0) throw new WorkbookReadError('no_sheets', 'The workbook has no sheets.')
     const read = new Map<string, SheetRow[]>()
     return {
