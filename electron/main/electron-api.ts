@@ -14,7 +14,6 @@ export type ElectronApi = Pick<
   | 'ipcMain'
   | 'Menu'
   | 'nativeTheme'
-  | 'net'
   | 'Notification'
   | 'protocol'
   | 'screen'

@@ -7,8 +7,8 @@
  *
  * Electron's API is passed in (see main-process.ts); only types are imported here.
  */
-import { pathToFileURL } from 'node:url'
-import type { Net, Protocol } from 'electron'
+import { readFile } from 'node:fs/promises'
+import type { Protocol } from 'electron'
 import { resolveRendererFile } from './renderer-files'
 
 export const APP_SCHEME = 'app'
@@ -37,10 +37,7 @@ export function registerAppScheme(protocol: Pick<Protocol, 'registerSchemesAsPri
 const TEXT = { 'content-type': 'text/plain; charset=utf-8' }
 
 /** Answers app:// requests from the built renderer folder; runs after `ready`. */
-export function serveAppScheme(
-  electron: { protocol: Pick<Protocol, 'handle'>; net: Pick<Net, 'fetch'> },
-  root: string,
-): void {
+export function serveAppScheme(electron: { protocol: Pick<Protocol, 'handle'> }, root: string): void {
   electron.protocol.handle(APP_SCHEME, async (request) => {
     const answer = await resolveRendererFile(
       root,
@@ -48,10 +45,15 @@ export function serveAppScheme(
       { protocol: `${APP_SCHEME}:`, host: APP_HOST },
     )
     if (answer.status !== 200) return new Response(answer.reason, { status: answer.status, headers: TEXT })
-    // Electron's own file loader reads the file (from inside app.asar too); the type is ours.
-    const file = await electron.net.fetch(pathToFileURL(answer.file).toString())
-    if (!file.ok) return new Response('Not found.', { status: 404, headers: TEXT })
-    return new Response(request.method === 'HEAD' ? null : file.body, {
+    // Read by path with Electron's fs, which reads inside app.asar too: no file: URL is ever made,
+    // so nothing here depends on file:// privileges (the fuse is off).
+    let file: Buffer
+    try {
+      file = await readFile(answer.file)
+    } catch {
+      return new Response('Not found.', { status: 404, headers: TEXT })
+    }
+    return new Response(request.method === 'HEAD' ? null : new Uint8Array(file), {
       status: 200,
       headers: {
         'content-type': answer.contentType,

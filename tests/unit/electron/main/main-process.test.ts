@@ -100,7 +100,7 @@ describe('the main window', () => {
     expect(mainWindowOf(booted).loadedUrls).toEqual(['http://localhost:5173/'])
   })
 
-  it('app:// answers the built page through Electron’s file loader, and nothing outside it', async () => {
+  it('app:// answers the built page read by path (no file: URL), and nothing outside it', async () => {
     const booted = await boot()
     await booted.ready()
     const handle = booted.rec.protocolHandlers.get('app')!

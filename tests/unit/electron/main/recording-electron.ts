@@ -6,8 +6,6 @@
  * Every notable call is logged in order in `calls`.
  */
 import { EventEmitter } from 'node:events'
-import { readFile } from 'node:fs/promises'
-import { fileURLToPath } from 'node:url'
 import type { ElectronApi } from '../../../../electron/main/electron-api'
 
 /** What an Electron navigation event offers a listener. */
@@ -210,19 +208,6 @@ export function recordingElectron(options: {
     },
   }
 
-  /** Electron's net.fetch for the file: URLs the app:// handler asks for. */
-  const net = {
-    async fetch(url: string) {
-      calls.push(`net.fetch ${url.slice(0, 5)}`)
-      if (!url.startsWith('file:')) throw new Error(`unexpected net.fetch of ${url}`)
-      try {
-        return new Response(await readFile(fileURLToPath(url)))
-      } catch {
-        return new Response(null, { status: 404 })
-      }
-    },
-  }
-
   const ipcHandlers = new Map<string, Array<(event: unknown, payload: unknown) => unknown>>()
   const ipcListeners: string[] = []
   const ipcMain = {
@@ -287,7 +272,6 @@ export function recordingElectron(options: {
     ipcMain,
     Menu,
     nativeTheme: { shouldUseDarkColors: false },
-    net,
     Notification,
     protocol,
     screen,
