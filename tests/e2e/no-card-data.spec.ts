@@ -11,6 +11,9 @@ import PDFDocument from 'pdfkit'
 import { expect, test } from '@playwright/test'
 import { scanForCardData } from './card-data-scan'
 
+/** Shaped like a live secret key, assembled here so no such literal is committed. */
+const LIVE_LOOKING_KEY = ['sk', 'live', '0123456789abcdef'].join('_')
+
 const secret = { reference: 'card_x', pan: '5399831234567890', cvv: '482' }
 
 test('finds a PAN and a CVV in UTF-8, UTF-16LE and XLSX files, and nothing in clean ones', async () => {
@@ -62,7 +65,7 @@ test('finds a PAN, a CVV or a key in a PDF, where the compressed bytes alone wou
   // Outside the run's scan root, like the test above.
   const dir = await mkdtemp(join(process.env['PAYOUT_DESK_REAL_TMPDIR'] ?? tmpdir(), 'payout-desk-scan-pdf-'))
   try {
-    const leaky = await pdfWith(`Card ${secret.pan}, code ${secret.cvv}, key sk_live_0123456789abcdef`)
+    const leaky = await pdfWith(`Card ${secret.pan}, code ${secret.cvv}, key ${LIVE_LOOKING_KEY}`)
     // The compressed bytes do not show the number: only the text read back does.
     expect(leaky.toString('latin1')).not.toContain(secret.pan)
     await writeFile(join(dir, 'advice.pdf'), leaky)
@@ -71,7 +74,7 @@ test('finds a PAN, a CVV or a key in a PDF, where the compressed bytes alone wou
     const { findings } = await scanForCardData({
       paths: [dir],
       secrets: [secret],
-      needles: ['sk_live_0123456789abcdef'],
+      needles: [LIVE_LOOKING_KEY],
     })
     const where = (name: string) => findings.filter((finding) => finding.where.includes(name)).map((f) => f.what)
     expect(where('advice.pdf')).toEqual(
