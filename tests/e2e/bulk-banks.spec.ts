@@ -135,13 +135,13 @@ test('a name left without a bank stays an error on its row, naming the banks it 
   await openPayroll(page, app, payroll)
   // S/N mapped to the reference by hand (its numbers are too short: errors the user will see).
   await page.getByTestId('bulk-map-0').click()
-  await page.locator('.n-base-select-option', { hasText: 'reference' }).first().click()
+  await page.locator('.n-base-select-option', { hasText: 'Reference' }).first().click()
   await page.getByTestId('bulk-import-confirm').click()
   await expect(page.getByTestId('bulk-bank-matches')).toBeVisible({ timeout: 60_000 })
 
   // Back to the columns: the column mapped by hand is as it was; it is ignored again.
   await page.getByTestId('bulk-banks-back').click()
-  await expect(page.getByTestId('bulk-map-0')).toContainText('reference')
+  await expect(page.getByTestId('bulk-map-0')).toContainText('Reference')
   await page.getByTestId('bulk-map-0').click()
   await page.locator('.n-base-select-option', { hasText: 'Ignore this column' }).first().click()
   await page.getByTestId('bulk-import-confirm').click()
