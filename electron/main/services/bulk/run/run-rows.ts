@@ -1,7 +1,7 @@
 /** Pure work on a run's rows: building them from an import, counts, totals, the plan of batches. */
-import type { BulkImportResult } from '../../../../../shared/domain/bulk'
+import type { BulkCurrency, BulkImportResult } from '../../../../../shared/domain/bulk'
 import type { RunBatch, RunCounts, RunRow, RunTotals } from '../../../../../shared/domain/bulk-run'
-import { batchReferenceOf, planBatchSizes } from '../../../../../shared/domain/bulk-run'
+import { batchReferenceOf, planBatchSizes, rowProblems } from '../../../../../shared/domain/bulk-run'
 import { formatMinorUnits, minorUnitsToNumber, toMinorUnits } from '../../../../../shared/money'
 import type { BulkPayoutRequest } from '../../api/bulk'
 import type { RunState } from './run-store'
@@ -28,6 +28,34 @@ function groupByRow<T extends { row: number }>(findings: T[]): Map<number, T[]> 
     else map.set(finding.row, [finding])
   }
   return map
+}
+
+/**
+ * A row's findings again after a change (an edit, a name check): the importer's row rules, an
+ * account the service refused, and the name check's warning.
+ */
+export function revalidateRow(row: RunRow, currency: BulkCurrency): void {
+  const problems = rowProblems(row.item, currency)
+  if (row.resolution === 'unresolvable')
+    problems.push({
+      row: row.item.row,
+      column: 'account_number',
+      code: 'unresolvable',
+      message: `The account could not be resolved: ${row.resolutionMessage ?? 'unknown account'}`,
+    })
+  // Warnings the importer found stay; the name check's own warning is recomputed.
+  const warnings = row.warnings.filter((w) => w.code !== 'name_mismatch' && w.code !== 'name_unchecked')
+  if (row.resolution === 'mismatch')
+    warnings.push({
+      row: row.item.row,
+      column: 'customer_name',
+      code: 'name_mismatch',
+      message: `The bank has this account as "${row.resolvedName ?? ''}", not "${row.item.customer_name}".`,
+    })
+  // References repeated in the sheet are the importer's finding; kept unless the reference changed.
+  const kept = row.errors.filter((e) => e.code === 'reference_duplicate')
+  row.errors = [...problems, ...kept]
+  row.warnings = warnings
 }
 
 /** A row that will be sent: not excluded, no error (an unresolvable account is an error). */
