@@ -9,9 +9,10 @@
  * sending anything that may already have been sent.
  */
 import { randomBytes } from 'node:crypto'
+import { userInfo } from 'node:os'
 import type { BulkCurrency, BulkField, BulkImportResult } from '../../../../../shared/domain/bulk'
-import type { RunProgress, RunRow, RunSummary, RunView } from '../../../../../shared/domain/bulk-run'
-import { runIdOf } from '../../../../../shared/domain/bulk-run'
+import type { RunFees, RunProgress, RunRow, RunSummary, RunView } from '../../../../../shared/domain/bulk-run'
+import { needsNameAcknowledgement, runIdOf } from '../../../../../shared/domain/bulk-run'
 import { normaliseAmount } from '../../../../../shared/bulk/amount'
 import { toMinorUnits } from '../../../../../shared/money'
 import { AppFailure } from '../../../../../shared/result'
@@ -19,6 +20,8 @@ import type { DesktopNotice } from '../../../adapters/desktop'
 import type { Checkpoints } from '../../checkpoints'
 import type { Journal } from '../../journal/journal'
 import { InFlight } from '../../sending/in-flight'
+import type { FeePayerChoice } from '../../fees/fee-payer-memory'
+import { FEE_BASIS_MAX, journalFees, latestFees, runFees, type FeeSeen } from '../../fees/fee-estimate'
 import { RunAutosave } from './autosave'
 import { isSettled } from './batch-items'
 import type { LiveRun, RunApiFor, RunLog } from './live-run'
@@ -59,6 +62,10 @@ export interface RunServiceOptions {
   checkpoint?: Checkpoints
   /** A gate each batch passes just before it leaves (steps/submission.ts); throwing stops sending. */
   beforeBatchLeaves?: BeforeBatchLeaves
+  /** Who pays the fees, remembered per profile: the default of a new run, updated by the review's choice. */
+  feePayer?: FeePayerChoice
+  /** Who acts at this desk (recorded with a name acknowledgement); the OS user by default. */
+  actor?: () => string
 }
 
 export interface CreateRunInput {
@@ -154,7 +161,43 @@ export class RunService {
       ...(state.message ? { message: state.message } : {}),
       ...(this.retryRunOf(runId) ? { retriedBy: this.retryRunOf(runId)!.state.id } : {}),
       ...(state.imported ? { imported: state.imported } : {}),
+      fees: this.feesOf(run),
     }
+  }
+
+  /** The run's fees: estimated from this profile's last payouts in the currency, and the service's figure. */
+  private feesOf(run: LiveRun): RunFees {
+    const { state } = run
+    const totals = totalsOf(state, run.rows)
+    let chargeable: bigint | null = null
+    for (const batch of state.batches)
+      if (batch.totalChargeable) chargeable = (chargeable ?? 0n) + toMinorUnits(batch.totalChargeable)
+    return runFees({
+      currency: state.currency,
+      amount: toMinorUnits(totals.amount),
+      merchantBearsCost: state.merchantBearsCost,
+      basis: this.feeBasis(state.profileId, state.currency, state.id),
+      chargeable,
+    })
+  }
+
+  /** Fees the service returned for this profile in the currency: single payouts, and other runs' items. */
+  private feeBasis(profileId: string, currency: string, except: string): FeeSeen[] {
+    const seen = journalFees(this.options.journal.list({ kind: 'payout' }), profileId, currency)
+    const others = [...this.runs.values()]
+      .filter((r) => r.state.id !== except && r.state.profileId === profileId && r.state.currency === currency)
+      .sort((a, b) => b.state.updatedAt.localeCompare(a.state.updatedAt))
+    let taken = 0
+    for (const other of others) {
+      if (taken >= FEE_BASIS_MAX) break
+      for (let i = other.rows.length - 1; i >= 0 && taken < FEE_BASIS_MAX; i--) {
+        const row = other.rows[i]!
+        if (row.fee === undefined) continue
+        seen.push({ amount: toMinorUnits(row.item.amount), fee: toMinorUnits(row.fee), at: other.state.updatedAt })
+        taken++
+      }
+    }
+    return latestFees(seen)
   }
 
   /** The run that retries `runId`'s failed rows, if one was made. */
@@ -185,7 +228,11 @@ export class RunService {
     const fileSha256 = sha256Hex(input.bytes)
     const createdAt = this.options.now().toISOString()
     const id = this.newRunId(createdAt, fileSha256)
-    const made = importedRun({ id, createdAt, profileId, mode, fileSha256 }, input)
+    const merchantBearsCost = input.merchantBearsCost ?? (await this.options.feePayer?.recall(profileId))
+    const made = importedRun(
+      { id, createdAt, profileId, mode, fileSha256 },
+      { ...input, ...(merchantBearsCost !== undefined ? { merchantBearsCost } : {}) },
+    )
     return this.store(made, input.bytes, 'import:run-written')
   }
 
@@ -251,6 +298,9 @@ export class RunService {
       row.resolution = 'unchecked'
       delete row.resolvedName
       delete row.resolutionMessage
+      delete row.nameCheck
+      // An acknowledgement was of the names as they were.
+      delete row.acknowledged
     }
     revalidateRow(row, run.state.currency)
     if (accountChanged && row.errors.length === 0) await checkRowName(run, row, this.options)
@@ -266,6 +316,8 @@ export class RunService {
     for (const index of indexes) {
       const row = this.rowOf(run, index)
       row.excluded = excluded
+      if (excluded) row.excludedWhy = 'by_hand'
+      else delete row.excludedWhy
       this.autosave.rowChanged(run, row)
     }
     await this.autosave.saveRowsNow(run)
@@ -276,10 +328,45 @@ export class RunService {
   async setOptions(runId: string, options: { merchantBearsCost?: boolean; description?: string }): Promise<RunView> {
     const run = this.get(runId)
     this.assertEditable(run)
-    if (options.merchantBearsCost !== undefined) run.state.merchantBearsCost = options.merchantBearsCost
+    if (options.merchantBearsCost !== undefined) {
+      run.state.merchantBearsCost = options.merchantBearsCost
+      await this.options.feePayer?.remember(run.state.profileId, options.merchantBearsCost)
+    }
     if (options.description !== undefined) run.state.description = options.description.trim()
     await this.autosave.saveState(run)
     return this.view(runId)
+  }
+
+  /**
+   * "I have checked these names": records who acknowledged the no-match names of these rows, and
+   * when, in the rows and in the run (its report and evidence pack carry both). Rows whose name
+   * needs no acknowledgement are left as they are. Live runs are not sent without it.
+   */
+  async acknowledgeNames(runId: string, indexes: number[]): Promise<RunView> {
+    const run = this.get(runId)
+    this.assertEditable(run)
+    const rows = indexes.map((index) => this.rowOf(run, index)).filter(needsNameAcknowledgement)
+    if (rows.length === 0) return this.view(runId)
+    const acknowledgement = { at: this.options.now().toISOString(), by: this.actor() }
+    for (const row of rows) {
+      row.acknowledged = { ...acknowledgement }
+      this.autosave.rowChanged(run, row)
+    }
+    run.state.nameAcknowledgements = [
+      ...(run.state.nameAcknowledgements ?? []),
+      { ...acknowledgement, rows: rows.map((r) => r.item.row) },
+    ]
+    await Promise.all([this.autosave.saveRowsNow(run), this.autosave.saveState(run)])
+    return this.view(runId)
+  }
+
+  private actor(): string {
+    if (this.options.actor) return this.options.actor()
+    try {
+      return userInfo().username
+    } catch {
+      return 'this desk'
+    }
   }
 
   /**
@@ -306,6 +393,18 @@ export class RunService {
       )
     const totals = totalsOf(run.state, run.rows)
     if (run.state.mode === 'live') {
+      const unacknowledged = sendable.filter(needsNameAcknowledgement)
+      if (unacknowledged.length > 0)
+        throw new AppFailure(
+          'bad_request',
+          `${unacknowledged.length} ${unacknowledged.length === 1 ? 'name does' : 'names do'} not match the bank's (sheet rows ${unacknowledged
+            .slice(0, 10)
+            .map((r) => r.item.row)
+            .join(
+              ', ',
+            )}${unacknowledged.length > 10 ? ', …' : ''}): check them and acknowledge them, or exclude those rows, before sending a live run.`,
+          { rows: unacknowledged.map((r) => r.item.row) },
+        )
       const typed = confirm.total?.replace(/,/g, '').trim() ?? ''
       let matches = false
       try {

@@ -7,7 +7,7 @@
  */
 import type { RunRow } from '../../../../../../shared/domain/bulk-run'
 import type { BankResolution } from '../../../../../../shared/domain/lookups'
-import { namesMatch } from '../../../../../../shared/rules/common'
+import { checkName } from '../../../../../../shared/rules/name-check'
 import { resolutionCountryOf } from '../../../api/lookups'
 import { ApiFailure } from '../../../api/payments-client'
 import type { LiveRun, ResolveBank } from '../live-run'
@@ -87,7 +87,11 @@ export async function checkRowName(
       })
     }
     row.resolvedName = resolved.accountName
-    row.resolution = namesMatch(resolved.accountName, row.item.customer_name) ? 'matched' : 'mismatch'
+    const { result } = checkName(row.item.customer_name, resolved.accountName)
+    // Confirmation of Payee's classes: only a match is 'matched'; a close match shows both names,
+    // a no match needs an acknowledgement before a live run is sent.
+    row.nameCheck = result
+    row.resolution = result === 'match' ? 'matched' : 'mismatch'
     delete row.resolutionMessage
   } catch (error) {
     if (error instanceof ApiFailure && error.code === 'rejected') {
