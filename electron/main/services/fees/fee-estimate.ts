@@ -98,23 +98,31 @@ export function runFees(input: RunFeesInput): RunFees {
   }
 }
 
+/** A field of a payout request as journaled: at its top, or under `destination` (spec 2.3). */
+function requestField(request: Record<string, unknown>, key: string): unknown {
+  const destination = request.destination as Record<string, unknown> | undefined
+  return request[key] ?? destination?.[key]
+}
+
 /** Fees the service returned for single payouts of this profile in the currency (the journal's answers). */
 export function journalFees(movements: Iterable<MovementView>, profileId: string, currency: string): FeeSeen[] {
   const seen: FeeSeen[] = []
   for (const m of movements) {
     if (m.kind !== 'payout' || m.profileId !== profileId) continue
-    for (let i = m.timeline.length - 1; i >= 0; i--) {
-      const data = m.timeline[i]!.data
-      if (!data || data.fee === undefined || data.fee === null) continue
-      if ((data.currency ?? m.request.currency) !== currency) break
-      try {
-        const fee = toMinorUnits(data.fee as string | number)
-        const amount = toMinorUnits((data.amount ?? m.request.amount) as string | number)
-        seen.push({ amount, fee, at: m.timeline[i]!.at })
-      } catch {
-        // An answer without a readable amount teaches nothing.
-      }
-      break
+    // The latest answer with a fee (a verification may repeat it without the currency or amount).
+    const answer = [...m.timeline].reverse().find((e) => e.data?.fee !== undefined && e.data?.fee !== null)
+    if (!answer) continue
+    const data = answer.data!
+    const answered = m.timeline.find((e) => e.data?.currency !== undefined)?.data
+    if ((answered?.currency ?? requestField(m.request, 'currency')) !== currency) continue
+    try {
+      const fee = toMinorUnits(data.fee as string | number)
+      const amount = toMinorUnits(
+        (data.amount ?? answered?.amount ?? requestField(m.request, 'amount')) as string | number,
+      )
+      seen.push({ amount, fee, at: answer.at })
+    } catch {
+      // An answer without a readable amount teaches nothing.
     }
   }
   return seen

@@ -103,7 +103,7 @@ describe('the fee estimate', () => {
       kind: 'payout',
       profileId,
       profileMode: 'sandbox',
-      request: { amount: 2500, currency },
+      request: { reference: `P-${profileId}`, destination: { amount: 2500, currency } },
       state: 'success',
       createdAt: '2026-03-01T10:00:00.000Z',
       updatedAt: '2026-03-01T10:00:05.000Z',
@@ -119,6 +119,8 @@ describe('the fee estimate', () => {
                 note: 'Accepted',
                 data: { amount: 2500, fee, currency },
               },
+              // A later verification repeats the fee without the currency.
+              { seq: 3, at: '2026-03-01T10:00:09.000Z', state: 'success' as const, note: 'Verified', data: { fee } },
             ]),
       ],
     })
@@ -132,6 +134,6 @@ describe('the fee estimate', () => {
       'acme',
       'NGN',
     )
-    expect(fees).toEqual([{ amount: 250_000n, fee: 2_500n, at: '2026-03-01T10:00:01.000Z' }])
+    expect(fees).toEqual([{ amount: 250_000n, fee: 2_500n, at: '2026-03-01T10:00:09.000Z' }])
   })
 })
