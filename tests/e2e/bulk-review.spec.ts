@@ -112,6 +112,47 @@ test('the review shows fees, reasons and name checks, filters the grid, and reme
   await expect(page.getByTestId('bulk-debit-estimate')).toHaveText('about 6,060.00 NGN')
 })
 
+test('a live run: Send waits for the no-match names to be acknowledged, and main sends once they are', async ({
+  app,
+}) => {
+  const { page, running } = app
+  const { handlers } = running.services
+  // A live profile pointed at the simulator, with its keys (the simulator takes the Sandbox's).
+  const { secretKey, encryptionKey } = await running.services.profiles.credentialsOf('sandbox')
+  const live = await handlers['profiles:create']({
+    name: 'Acme live',
+    mode: 'live',
+    baseUrl: running.services.sandbox.url,
+  })
+  await handlers['secrets:set']({ profileId: live.id, kind: 'secret', value: secretKey })
+  if (encryptionKey) await handlers['secrets:set']({ profileId: live.id, kind: 'encryption', value: encryptionKey })
+  await handlers['profiles:activate']({ id: live.id })
+  const runId = await runWithNamesChecked(app, 'live.csv')
+  expect((await handlers['bulk:run']({ runId })).mode).toBe('live')
+  await page.reload()
+  await openRun(page, runId)
+
+  // The no-match name is listed as an alert; Send stays off even with the total typed.
+  await expect(page.getByTestId('bulk-acknowledge').getByRole('alert')).toContainText(
+    "1 name does not match the bank's. This live run is sent only once you have checked them",
+  )
+  await page.getByTestId('bulk-confirm-total').locator('input').fill('6000.00')
+  await expect(page.getByTestId('bulk-submit')).toBeDisabled()
+  // Main refuses it too, whatever a screen does.
+  await expect(handlers['bulk:submit']({ runId, confirmTotal: '6000.00' })).rejects.toThrow(
+    /1 name does not match the bank's \(sheet rows 4\)/,
+  )
+
+  await page.getByTestId('bulk-acknowledge-names').click()
+  await expect(page.getByTestId('bulk-acknowledge')).toHaveCount(0)
+  await expect(page.getByTestId('bulk-submit')).toBeEnabled()
+  await page.getByTestId('bulk-submit').click()
+  await expect.poll(async () => (await handlers['bulk:run']({ runId })).stage, { timeout: 60_000 }).toBe('completed')
+  const view = await handlers['bulk:run']({ runId })
+  expect(view.counts.success).toBe(3)
+  await expect(page.getByTestId('bulk-chargeable')).toContainText('6,000.00 NGN')
+})
+
 for (const theme of ['light', 'dark'] as const) {
   test(`the review passes axe in the ${theme} theme`, async ({ app }) => {
     const { page } = app
