@@ -17,6 +17,22 @@ export const RUN_STAGES = ['resolving', 'review', 'submitting', 'monitoring', 'c
 export type RunStage = (typeof RUN_STAGES)[number]
 
 export type ResolutionState = 'matched' | 'mismatch' | 'unresolvable' | 'unchecked'
+
+/**
+ * The name check's class (shared/rules/name-check.ts): a close match is a 'mismatch' resolution
+ * whose names differ by initials, order or a letter or two (both names shown); a no match needs
+ * an acknowledgement before a live run is sent.
+ */
+export type NameCheckClass = 'match' | 'close_match' | 'no_match'
+
+/** Why a row is left out of the run (issue 17 §5): set by the import, or by the user's hand. */
+export type ExcludedWhy = 'duplicate_in_sheet' | 'already_paid' | 'by_hand'
+
+/** Who acknowledged a no-match name, and when (recorded in the run, its report and evidence). */
+export interface NameAcknowledgement {
+  at: string
+  by: string
+}
 export type RowPayoutStatus = 'not_sent' | 'pending' | 'processing' | 'success' | 'failed' | 'unknown'
 
 export interface RunRow {
@@ -29,6 +45,12 @@ export interface RunRow {
   resolution: ResolutionState
   resolvedName?: string
   resolutionMessage?: string
+  /** The class of the name check, once the bank's name is known. */
+  nameCheck?: NameCheckClass
+  /** A no-match name someone has checked and accepted (cleared when the account or name changes). */
+  acknowledged?: NameAcknowledgement
+  /** Why the row is excluded, when it is (absent on rows excluded before issue 17: by hand). */
+  excludedWhy?: ExcludedWhy
   batchReference?: string
   status: RowPayoutStatus
   fee?: string
@@ -101,6 +123,44 @@ export interface RunView extends RunSummary {
   retriedBy?: string
   /** Rows the import left out, the sheet's control total and its bank names (issue 17). */
   imported?: ImportRecord
+  /** The fees: the estimate learned from this profile's payouts, and the service's figure once sent. */
+  fees?: RunFees
+}
+
+/** An exact range of amounts (decimal strings): the estimate and its low and high ends. */
+export interface AmountRange {
+  estimate: string
+  low: string
+  high: string
+}
+
+/**
+ * Fees of a run (issue 17 §5). The spec gives no fee schedule: the estimate is learned from the
+ * fees the service returned for this profile's last payouts in the currency, and says from how many.
+ */
+export interface RunFees {
+  currency: BulkCurrency
+  /** How many payouts the estimate learned from (0: no fee seen yet in this currency). */
+  basis: number
+  /** The fees of the rows to send, estimated; null when no fee was seen yet. */
+  fees: AmountRange | null
+  /** The fee per payout seen in the basis, lowest and highest. */
+  perPayout: { low: string; high: string } | null
+  /** What leaves the balance: the amounts, plus the fees when we pay them (null: fees not known). */
+  debit: AmountRange | null
+  /** Sum of the service's total_chargeable_amount over the batches answered so far; null before. */
+  chargeable: string | null
+}
+
+/** A row whose no-match name must be acknowledged before a live run is sent. */
+export function needsNameAcknowledgement(row: RunRow): boolean {
+  return (
+    !row.excluded &&
+    row.errors.length === 0 &&
+    row.resolution === 'mismatch' &&
+    row.nameCheck !== 'close_match' &&
+    row.acknowledged === undefined
+  )
 }
 
 export interface RunProgress {

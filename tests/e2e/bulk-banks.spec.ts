@@ -104,14 +104,17 @@ test('a messy payroll with bank names goes from import to review: matches accept
   await expect(gtb.locator('[data-field="bank_code"]')).toHaveText('058')
   await expect(gtb.locator('[data-field="amount"]')).toHaveText('58,000.00')
   await expect(page.getByTestId('bulk-row-15').locator('[data-field="bank_code"]')).toHaveText('011')
-  // The duplicate row is flagged (excluding it is the user's call).
+  // The duplicate row is flagged and left out from the start (one click includes it again).
   await expect(page.getByTestId('bulk-row-16').locator('[data-field="problems"]')).toContainText('row 7')
+  await expect(page.getByTestId('bulk-include-16')).not.toBeChecked()
 
-  // The review shows the total and the control total check.
+  // The review shows the total without the duplicate (98,750.50), the sheet's own total checked
+  // against its 12 payout rows, and the duplicate counted by its reason.
   await page.getByTestId('bulk-to-review').click()
   await expect(page.getByTestId('bulk-review')).toBeVisible()
-  await expect(page.getByTestId('bulk-review-total')).toHaveText('1,129,701.00 NGN')
+  await expect(page.getByTestId('bulk-review-total')).toHaveText('1,030,950.50 NGN')
   await expect(page.getByTestId('bulk-control-total-check')).toContainText('matches the 12 payout rows')
+  await expect(page.getByTestId('bulk-excluded-duplicate')).toContainText('Duplicate in the sheet: 1')
   await axeInBothThemes(page, '[data-testid="screen-bulk"]')
   await app.screenshot('bulk-review-control-total')
 

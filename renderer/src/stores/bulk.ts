@@ -217,6 +217,8 @@ export const useBulkStore = defineStore('bulk', () => {
   const recheck = () => act('recheck', (runId) => api.bulk.recheck({ runId }))
   const setOptions = (options: { merchantBearsCost?: boolean; description?: string }) =>
     act('options', (runId) => api.bulk.setOptions({ runId, ...options }))
+  const acknowledgeNames = (indexes: number[]) =>
+    act('acknowledge', (runId) => api.bulk.acknowledgeNames({ runId, indexes }))
   const submit = (confirmTotal?: string) =>
     act('submit', (runId) => api.bulk.submit(confirmTotal === undefined ? { runId } : { runId, confirmTotal }))
 
@@ -290,6 +292,7 @@ export const useBulkStore = defineStore('bulk', () => {
     review,
     recheck,
     setOptions,
+    acknowledgeNames,
     submit,
     exclude,
     editRow,

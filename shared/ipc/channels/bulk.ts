@@ -42,6 +42,11 @@ export const bulkRunChannels = {
     input: z.strictObject({ runId, indexes: z.array(z.number().int().min(0)).max(200_000), excluded: z.boolean() }),
     result: returns<RunView>(),
   },
+  /** "I have checked these names": acknowledges the no-match names of these rows (recorded who and when). */
+  'bulk:acknowledgeNames': {
+    input: z.strictObject({ runId, indexes: z.array(z.number().int().min(0)).min(1).max(200_000) }),
+    result: returns<RunView>(),
+  },
   'bulk:setOptions': {
     input: z.strictObject({
       runId,

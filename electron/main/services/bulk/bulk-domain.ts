@@ -25,6 +25,7 @@ import { bulkBatchVerifier } from './run/batch-sender'
 import { exportTableWithDialog, tableToCsv } from '../export/table-export'
 import { evidencePack, reportTable } from './run/run-report'
 import { RunService } from './run/run-service'
+import { FeePayerMemory } from '../fees/fee-payer-memory'
 import { RUNS_FOLDER, RunStore } from './run/run-store'
 
 /** What the importer opens, chosen with Open or dropped. */
@@ -66,6 +67,7 @@ export function createBulkRunService(context: ServiceContext, options: BulkDomai
     log: context.log,
     ...(context.checkpoint ? { checkpoint: context.checkpoint } : {}),
     ...(options.pollMs ? { pollMs: options.pollMs } : {}),
+    feePayer: new FeePayerMemory(context.userDataDir),
   })
 }
 
@@ -280,6 +282,7 @@ export function createBulkDomain(context: ServiceContext): BulkDomain {
         await ready(),
         runs.setExcluded(runId, indexes, excluded)
       ),
+      'bulk:acknowledgeNames': async ({ runId, indexes }) => (await ready(), runs.acknowledgeNames(runId, indexes)),
       'bulk:setOptions': async ({ runId, ...rest }) => (await ready(), runs.setOptions(runId, rest)),
       'bulk:submit': async ({ runId, confirmTotal }) => (
         await ready(),

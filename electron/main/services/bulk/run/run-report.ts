@@ -6,7 +6,7 @@
  */
 import { strToU8, zipSync } from 'fflate'
 import type { ExportTable } from '../../../../../shared/domain/export'
-import type { RunRow } from '../../../../../shared/domain/bulk-run'
+import type { ExcludedWhy, RunRow } from '../../../../../shared/domain/bulk-run'
 import type { MovementView } from '../../../../../shared/domain/journal'
 import { amountProblemOf } from '../../../../../shared/bulk/amount'
 import type { RunState } from './run-store'
@@ -35,6 +35,10 @@ export function reportTable(state: RunState, rows: readonly RunRow[]): ExportTab
       { key: 'fee', header: 'Fee', kind: 'amount' },
       { key: 'trace_id', header: 'Trace id', kind: 'text' },
       { key: 'message', header: 'Message', kind: 'text' },
+      { key: 'name_at_bank', header: 'Name at the bank', kind: 'text' },
+      { key: 'name_check', header: 'Name check', kind: 'text' },
+      { key: 'name_acknowledged', header: 'Name acknowledged', kind: 'text' },
+      { key: 'reason', header: 'Reason', kind: 'text' },
     ],
     rows: rows.map((row) => ({
       row: row.item.row,
@@ -56,9 +60,33 @@ export function reportTable(state: RunState, rows: readonly RunRow[]): ExportTab
         (amountProblemOf(row.item.amount) ? `Amount as read: ${row.item.amount}. ` : '') +
         (row.message ??
           (row.errors.length > 0 ? row.errors.map((e) => e.message).join('; ') : (row.resolutionMessage ?? ''))),
+      name_at_bank: row.resolvedName ?? null,
+      name_check: row.nameCheck ? NAME_CHECK_WORDS[row.nameCheck] : null,
+      name_acknowledged: row.acknowledged ? `by ${row.acknowledged.by} at ${row.acknowledged.at}` : null,
+      reason: reasonOf(row),
     })),
     summary: { groupBy: ['status', 'currency'], amount: 'amount' },
   }
+}
+
+const NAME_CHECK_WORDS: Readonly<Record<NonNullable<RunRow['nameCheck']>, string>> = {
+  match: 'Match',
+  close_match: 'Close match',
+  no_match: 'No match',
+}
+
+const EXCLUDED_WORDS: Readonly<Record<ExcludedWhy, string>> = {
+  duplicate_in_sheet: 'Excluded: duplicate in the sheet',
+  already_paid: 'Excluded: already paid in an earlier run',
+  by_hand: 'Excluded by hand',
+}
+
+/** Why the row ended as it did, in one cell: the service's reason for a failure, why it was left out, its errors. */
+function reasonOf(row: RunRow): string | null {
+  if (row.excluded) return EXCLUDED_WORDS[row.excludedWhy ?? 'by_hand']
+  if (row.status === 'failed') return row.message ?? 'Failed (the service gave no reason)'
+  if (row.status === 'not_sent' && row.errors.length > 0) return row.errors.map((e) => e.message).join('; ')
+  return null
 }
 
 export interface EvidenceInput {

@@ -1,23 +1,39 @@
 /** Pure work on a run's rows: building them from an import, counts, totals, the plan of batches. */
-import type { BulkImportResult } from '../../../../../shared/domain/bulk'
-import type { RunBatch, RunCounts, RunRow, RunTotals } from '../../../../../shared/domain/bulk-run'
-import { batchReferenceOf, planBatchSizes } from '../../../../../shared/domain/bulk-run'
+import type { BulkCurrency, BulkFinding, BulkImportResult } from '../../../../../shared/domain/bulk'
+import type { ExcludedWhy, RunBatch, RunCounts, RunRow, RunTotals } from '../../../../../shared/domain/bulk-run'
+import { batchReferenceOf, planBatchSizes, rowProblems } from '../../../../../shared/domain/bulk-run'
 import { formatMinorUnits, minorUnitsToNumber, toMinorUnits } from '../../../../../shared/money'
 import type { BulkPayoutRequest } from '../../api/bulk'
 import type { RunState } from './run-store'
 
+/**
+ * The rows of an imported sheet. A row the importer found to repeat an earlier row of the sheet
+ * (same bank, account and amount) or a payout already made is left out from the start, with its
+ * reason (the review counts it, and one click includes it again): never sent without a decision.
+ */
 export function rowsFromImport(result: BulkImportResult): RunRow[] {
   const errorsByRow = groupByRow(result.errors)
   const warningsByRow = groupByRow(result.warnings)
-  return result.items.map((item, index) => ({
-    index,
-    item: { ...item },
-    excluded: false,
-    errors: errorsByRow.get(item.row) ?? [],
-    warnings: warningsByRow.get(item.row) ?? [],
-    resolution: 'unchecked',
-    status: 'not_sent',
-  }))
+  return result.items.map((item, index) => {
+    const warnings = warningsByRow.get(item.row) ?? []
+    const excludedWhy = excludedByImport(warnings)
+    return {
+      index,
+      item: { ...item },
+      excluded: excludedWhy !== undefined,
+      ...(excludedWhy ? { excludedWhy } : {}),
+      errors: errorsByRow.get(item.row) ?? [],
+      warnings,
+      resolution: 'unchecked',
+      status: 'not_sent',
+    }
+  })
+}
+
+function excludedByImport(warnings: readonly BulkFinding[]): ExcludedWhy | undefined {
+  if (warnings.some((w) => w.code === 'already_paid')) return 'already_paid'
+  if (warnings.some((w) => w.code === 'possible_duplicate')) return 'duplicate_in_sheet'
+  return undefined
 }
 
 function groupByRow<T extends { row: number }>(findings: T[]): Map<number, T[]> {
@@ -28,6 +44,43 @@ function groupByRow<T extends { row: number }>(findings: T[]): Map<number, T[]> 
     else map.set(finding.row, [finding])
   }
   return map
+}
+
+/**
+ * A row's findings again after a change (an edit, a name check): the importer's row rules, an
+ * account the service refused, and the name check's warning.
+ */
+export function revalidateRow(row: RunRow, currency: BulkCurrency): void {
+  const problems = rowProblems(row.item, currency)
+  if (row.resolution === 'unresolvable')
+    problems.push({
+      row: row.item.row,
+      column: 'account_number',
+      code: 'unresolvable',
+      message: `The account could not be resolved: ${row.resolutionMessage ?? 'unknown account'}`,
+    })
+  // Warnings the importer found stay; the name check's own warning is recomputed.
+  const warnings = row.warnings.filter(
+    (w) => w.code !== 'name_mismatch' && w.code !== 'name_close' && w.code !== 'name_unchecked',
+  )
+  if (row.resolution === 'mismatch' && row.nameCheck === 'close_match')
+    warnings.push({
+      row: row.item.row,
+      column: 'customer_name',
+      code: 'name_close',
+      message: `Close match: the bank has this account as "${row.resolvedName ?? ''}"; the sheet says "${row.item.customer_name}".`,
+    })
+  else if (row.resolution === 'mismatch')
+    warnings.push({
+      row: row.item.row,
+      column: 'customer_name',
+      code: 'name_mismatch',
+      message: `No match: the bank has this account as "${row.resolvedName ?? ''}", not "${row.item.customer_name}".`,
+    })
+  // References repeated in the sheet are the importer's finding; kept unless the reference changed.
+  const kept = row.errors.filter((e) => e.code === 'reference_duplicate')
+  row.errors = [...problems, ...kept]
+  row.warnings = warnings
 }
 
 /** A row that will be sent: not excluded, no error (an unresolvable account is an error). */

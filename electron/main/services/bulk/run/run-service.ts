@@ -1,35 +1,41 @@
 /**
  * Bulk runs: one imported sheet taken through name checks, review, submission in batches and
- * monitoring, durably. Every run lives in its folder (run-store.ts); long steps report progress
- * as events and survive a quit or crash: `resumeAll()` at start carries each run on from where it
- * was, verifying with the service before sending anything that may already have been sent.
+ * monitoring, durably. This class is the facade the bulk domain, the documents and the soak use,
+ * and the run's stage machine: every stage change goes through the one transition table
+ * (stages.ts); each long step is its own module (steps/name-checks.ts, steps/submission.ts,
+ * steps/monitoring.ts), and autosave.ts keeps runs on disk and on the screen. Every run lives in
+ * its folder (run-store.ts); long steps report progress as events and survive a quit or crash:
+ * `resumeAll()` at start carries each run on from where it was, verifying with the service before
+ * sending anything that may already have been sent.
  */
 import { randomBytes } from 'node:crypto'
+import { userInfo } from 'node:os'
 import type { BulkCurrency, BulkField, BulkImportResult } from '../../../../../shared/domain/bulk'
-import type { RunProgress, RunRow, RunSummary, RunView } from '../../../../../shared/domain/bulk-run'
-import { rowProblems, runIdOf } from '../../../../../shared/domain/bulk-run'
-import { isFinal } from '../../../../../shared/domain/journal'
+import type { RunFees, RunProgress, RunRow, RunSummary, RunView } from '../../../../../shared/domain/bulk-run'
+import { needsNameAcknowledgement, runIdOf } from '../../../../../shared/domain/bulk-run'
 import { normaliseAmount } from '../../../../../shared/bulk/amount'
-import { formatMinorUnits, toMinorUnits } from '../../../../../shared/money'
+import { toMinorUnits } from '../../../../../shared/money'
 import { AppFailure } from '../../../../../shared/result'
-import { namesMatch } from '../../../../../shared/rules/common'
 import type { DesktopNotice } from '../../../adapters/desktop'
-import type { BankResolution } from '../../../../../shared/domain/lookups'
-import type { BulkEndpoints, BulkPayoutRequest } from '../../api/bulk'
-import type { LookupEndpoints } from '../../api/lookups'
-import { resolutionCountryOf } from '../../api/lookups'
-import { ApiFailure } from '../../api/payments-client'
 import type { Checkpoints } from '../../checkpoints'
 import type { Journal } from '../../journal/journal'
 import { InFlight } from '../../sending/in-flight'
-import { checkpointHooks } from '../../sending/send-policy'
-import { allRowsFinal, applyBatchOutcome, followItems, isSettled, readBatchItems } from './batch-items'
-import { batchIntent, settleBatch } from './batch-sender'
-import { runPool } from './pool'
+import type { FeePayerChoice } from '../../fees/fee-payer-memory'
+import { FEE_BASIS_MAX, journalFees, latestFees, runFees, type FeeSeen } from '../../fees/fee-estimate'
+import { RunAutosave } from './autosave'
+import { isSettled } from './batch-items'
+import type { LiveRun, RunApiFor, RunLog } from './live-run'
+import { liveRun, markBatchReferences } from './live-run'
 import { importedRun, retryRun } from './run-creation'
-import { batchBody, countRows, isSendable, planBatches, totalsOf } from './run-rows'
+import { countRows, isSendable, planBatches, revalidateRow, totalsOf } from './run-rows'
 import type { RunState, RunStore, StoredRun } from './run-store'
 import { sha256Hex } from './run-store'
+import { assertMove, canMove, moveTo } from './stages'
+import { checkNames, checkRowName } from './steps/name-checks'
+import { monitorBatches } from './steps/monitoring'
+import type { BeforeBatchLeaves } from './steps/submission'
+import { submitBatches } from './steps/submission'
+import type { RunStepContext } from './steps/step-context'
 
 export interface RunServiceEvents {
   runChanged(summary: RunSummary): void
@@ -41,16 +47,11 @@ export interface RunServiceOptions {
   store: RunStore
   journal: Journal
   /** The profile's identity, its bulk endpoints and the account-name check (spec 4.1). */
-  apiFor(profileId?: string): Promise<{
-    profileId: string
-    mode: RunState['mode']
-    bulk: BulkEndpoints
-    lookups: Pick<LookupEndpoints, 'resolveBank'>
-  }>
+  apiFor: RunApiFor
   events: RunServiceEvents
   notify(notice: DesktopNotice): void
   now(): Date
-  log?: { warn(message: string, detail?: unknown): void; error(message: string, detail?: unknown): void }
+  log?: RunLog
   resolveConcurrency?: number
   submitConcurrency?: number
   pollMs?: number
@@ -59,19 +60,12 @@ export interface RunServiceOptions {
   sleep?: (ms: number) => Promise<void>
   /** Crash tests' kill points (services/checkpoints.ts). */
   checkpoint?: Checkpoints
-}
-
-interface LiveRun {
-  state: RunState
-  rows: RunRow[]
-  progress: RunProgress | null
-  /** The long step running now, if any; one at a time per run. */
-  task: Promise<void> | null
-  cancelled: boolean
-  rowsDirty: boolean
-  saveTimer: ReturnType<typeof setTimeout> | null
-  stateTimer: ReturnType<typeof setTimeout> | null
-  pendingRowEvents: Map<number, RunRow>
+  /** A gate each batch passes just before it leaves (steps/submission.ts); throwing stops sending. */
+  beforeBatchLeaves?: BeforeBatchLeaves
+  /** Who pays the fees, remembered per profile: the default of a new run, updated by the review's choice. */
+  feePayer?: FeePayerChoice
+  /** Who acts at this desk (recorded with a name acknowledgement); the OS user by default. */
+  actor?: () => string
 }
 
 export interface CreateRunInput {
@@ -82,9 +76,6 @@ export interface CreateRunInput {
   merchantBearsCost?: boolean
   description?: string
 }
-
-/** How often a long step reports its progress (and the rows it changed) to the screen. */
-const PROGRESS_EVERY_MS = 100
 
 const ROW_FIELDS: readonly BulkField[] = [
   'reference',
@@ -107,8 +98,17 @@ export class RunService {
   private readonly pollMs: number
   /** Monitoring's pauses between polls: close() ends them at once (a quit does not wait out a poll). */
   private readonly pauses = new Set<() => void>()
+  private readonly autosave: RunAutosave
 
   constructor(private readonly options: RunServiceOptions) {
+    this.autosave = new RunAutosave({
+      store: options.store,
+      now: options.now,
+      events: options.events,
+      summary: (run) => this.summary(run),
+      ...(options.log ? { log: options.log } : {}),
+      ...(options.saveRowsEveryMs !== undefined ? { saveRowsEveryMs: options.saveRowsEveryMs } : {}),
+    })
     this.sleep = options.sleep ?? ((ms) => new Promise((done) => setTimeout(done, ms)))
     this.resolveConcurrency = options.resolveConcurrency ?? 8
     this.submitConcurrency = options.submitConcurrency ?? 4
@@ -122,15 +122,20 @@ export class RunService {
     )
     for (const { state, rows } of stored) {
       if (this.runs.has(state.id)) continue
-      const run = this.live(state, rows)
+      const run = liveRun(state, rows)
       markBatchReferences(run)
       this.runs.set(state.id, run)
     }
     for (const run of this.runs.values()) {
-      if (run.state.stage === 'attention' && run.state.batches.length > 0) run.state.stage = 'submitting'
-      if (run.state.stage === 'submitting' || run.state.stage === 'monitoring')
+      const { state } = run
+      if (state.stage === 'attention' && state.batches.length > 0) moveTo(state, 'submitting', 'resume_sending')
+      if (state.stage === 'submitting' || state.stage === 'monitoring') {
+        moveTo(state, state.stage, 'resume_sending')
         this.startTask(run, () => this.send(run))
-      else if (run.state.stage === 'resolving' && run.state.resolving) this.startTask(run, () => this.resolve(run))
+      } else if (state.stage === 'resolving' && state.resolving) {
+        moveTo(run.state, 'resolving', 'resume_checks')
+        this.startTask(run, () => this.checkNames(run))
+      }
     }
   }
 
@@ -156,7 +161,43 @@ export class RunService {
       ...(state.message ? { message: state.message } : {}),
       ...(this.retryRunOf(runId) ? { retriedBy: this.retryRunOf(runId)!.state.id } : {}),
       ...(state.imported ? { imported: state.imported } : {}),
+      fees: this.feesOf(run),
     }
+  }
+
+  /** The run's fees: estimated from this profile's last payouts in the currency, and the service's figure. */
+  private feesOf(run: LiveRun): RunFees {
+    const { state } = run
+    const totals = totalsOf(state, run.rows)
+    let chargeable: bigint | null = null
+    for (const batch of state.batches)
+      if (batch.totalChargeable) chargeable = (chargeable ?? 0n) + toMinorUnits(batch.totalChargeable)
+    return runFees({
+      currency: state.currency,
+      amount: toMinorUnits(totals.amount),
+      merchantBearsCost: state.merchantBearsCost,
+      basis: this.feeBasis(state.profileId, state.currency, state.id),
+      chargeable,
+    })
+  }
+
+  /** Fees the service returned for this profile in the currency: single payouts, and other runs' items. */
+  private feeBasis(profileId: string, currency: string, except: string): FeeSeen[] {
+    const seen = journalFees(this.options.journal.list({ kind: 'payout' }), profileId, currency)
+    const others = [...this.runs.values()]
+      .filter((r) => r.state.id !== except && r.state.profileId === profileId && r.state.currency === currency)
+      .sort((a, b) => b.state.updatedAt.localeCompare(a.state.updatedAt))
+    let taken = 0
+    for (const other of others) {
+      if (taken >= FEE_BASIS_MAX) break
+      for (let i = other.rows.length - 1; i >= 0 && taken < FEE_BASIS_MAX; i--) {
+        const row = other.rows[i]!
+        if (row.fee === undefined) continue
+        seen.push({ amount: toMinorUnits(row.item.amount), fee: toMinorUnits(row.fee), at: other.state.updatedAt })
+        taken++
+      }
+    }
+    return latestFees(seen)
   }
 
   /** The run that retries `runId`'s failed rows, if one was made. */
@@ -187,7 +228,11 @@ export class RunService {
     const fileSha256 = sha256Hex(input.bytes)
     const createdAt = this.options.now().toISOString()
     const id = this.newRunId(createdAt, fileSha256)
-    const made = importedRun({ id, createdAt, profileId, mode, fileSha256 }, input)
+    const merchantBearsCost = input.merchantBearsCost ?? (await this.options.feePayer?.recall(profileId))
+    const made = importedRun(
+      { id, createdAt, profileId, mode, fileSha256 },
+      { ...input, ...(merchantBearsCost !== undefined ? { merchantBearsCost } : {}) },
+    )
     return this.store(made, input.bytes, 'import:run-written')
   }
 
@@ -203,24 +248,23 @@ export class RunService {
       { bytes, mapping: { file: state.fileName, sheet: state.sheet, header: state.header } },
       () => this.options.checkpoint?.(checkpoint, state.id),
     )
-    const run = this.live(state, made.rows)
+    const run = liveRun(state, made.rows)
     this.runs.set(state.id, run)
-    this.changed(run)
+    this.autosave.changed(run)
     return this.view(state.id)
   }
 
   /** Name checks for every row not yet checked, with bounded concurrency; Cancel stops them. */
   async startResolution(runId: string): Promise<RunView> {
     const run = this.get(runId)
-    if (run.state.stage !== 'resolving' && run.state.stage !== 'review')
-      throw new AppFailure('conflict', 'Names can be checked only before the run is sent.')
     // Asked again while the checks run (a double click): they are under way.
     if (run.state.stage === 'resolving' && run.state.resolving) return this.view(runId)
+    assertMove(run.state.stage, 'resolving', 'check_names')
     if (run.task) throw new AppFailure('conflict', 'This run is already working.')
-    run.state.stage = 'resolving'
+    moveTo(run.state, 'resolving', 'check_names')
     run.state.resolving = true
-    await this.saveState(run)
-    this.startTask(run, () => this.resolve(run))
+    await this.autosave.saveState(run)
+    this.startTask(run, () => this.checkNames(run))
     return this.view(runId)
   }
 
@@ -236,10 +280,8 @@ export class RunService {
   async toReview(runId: string): Promise<RunView> {
     const run = this.get(runId)
     if (run.task) throw new AppFailure('conflict', 'Wait for the name checks to finish, or cancel them.')
-    if (run.state.stage !== 'resolving' && run.state.stage !== 'review')
-      throw new AppFailure('conflict', 'This run is past its review.')
-    run.state.stage = 'review'
-    await this.saveState(run)
+    moveTo(run.state, 'review', 'open_review')
+    await this.autosave.saveState(run)
     return this.view(runId)
   }
 
@@ -256,12 +298,15 @@ export class RunService {
       row.resolution = 'unchecked'
       delete row.resolvedName
       delete row.resolutionMessage
+      delete row.nameCheck
+      // An acknowledgement was of the names as they were.
+      delete row.acknowledged
     }
-    this.revalidate(run, row)
-    if (accountChanged && row.errors.length === 0) await this.resolveRow(run, row)
-    this.rowChanged(run, row)
-    await this.saveRowsNow(run)
-    this.changed(run)
+    revalidateRow(row, run.state.currency)
+    if (accountChanged && row.errors.length === 0) await checkRowName(run, row, this.options)
+    this.autosave.rowChanged(run, row)
+    await this.autosave.saveRowsNow(run)
+    this.autosave.changed(run)
     return row
   }
 
@@ -271,20 +316,57 @@ export class RunService {
     for (const index of indexes) {
       const row = this.rowOf(run, index)
       row.excluded = excluded
-      this.rowChanged(run, row)
+      if (excluded) row.excludedWhy = 'by_hand'
+      else delete row.excludedWhy
+      this.autosave.rowChanged(run, row)
     }
-    await this.saveRowsNow(run)
-    this.changed(run)
+    await this.autosave.saveRowsNow(run)
+    this.autosave.changed(run)
     return this.view(runId)
   }
 
   async setOptions(runId: string, options: { merchantBearsCost?: boolean; description?: string }): Promise<RunView> {
     const run = this.get(runId)
     this.assertEditable(run)
-    if (options.merchantBearsCost !== undefined) run.state.merchantBearsCost = options.merchantBearsCost
+    if (options.merchantBearsCost !== undefined) {
+      run.state.merchantBearsCost = options.merchantBearsCost
+      await this.options.feePayer?.remember(run.state.profileId, options.merchantBearsCost)
+    }
     if (options.description !== undefined) run.state.description = options.description.trim()
-    await this.saveState(run)
+    await this.autosave.saveState(run)
     return this.view(runId)
+  }
+
+  /**
+   * "I have checked these names": records who acknowledged the no-match names of these rows, and
+   * when, in the rows and in the run (its report and evidence pack carry both). Rows whose name
+   * needs no acknowledgement are left as they are. Live runs are not sent without it.
+   */
+  async acknowledgeNames(runId: string, indexes: number[]): Promise<RunView> {
+    const run = this.get(runId)
+    this.assertEditable(run)
+    const rows = indexes.map((index) => this.rowOf(run, index)).filter(needsNameAcknowledgement)
+    if (rows.length === 0) return this.view(runId)
+    const acknowledgement = { at: this.options.now().toISOString(), by: this.actor() }
+    for (const row of rows) {
+      row.acknowledged = { ...acknowledgement }
+      this.autosave.rowChanged(run, row)
+    }
+    run.state.nameAcknowledgements = [
+      ...(run.state.nameAcknowledgements ?? []),
+      { ...acknowledgement, rows: rows.map((r) => r.item.row) },
+    ]
+    await Promise.all([this.autosave.saveRowsNow(run), this.autosave.saveState(run)])
+    return this.view(runId)
+  }
+
+  private actor(): string {
+    if (this.options.actor) return this.options.actor()
+    try {
+      return userInfo().username
+    } catch {
+      return 'this desk'
+    }
   }
 
   /**
@@ -295,7 +377,7 @@ export class RunService {
     const run = this.get(runId)
     // Sent already (a second click, or a click after a restart): sending is under way or done.
     if (run.state.stage !== 'review' && run.state.batches.length > 0) return this.view(runId)
-    if (run.state.stage !== 'review') throw new AppFailure('conflict', 'Review the run before sending it.')
+    assertMove(run.state.stage, 'submitting', 'send')
     // Name checks that have just finished (the run is in review) are still closing: wait for them.
     if (run.task) await run.task
     // Sent meanwhile (the other click of a double click): that is this send.
@@ -311,6 +393,18 @@ export class RunService {
       )
     const totals = totalsOf(run.state, run.rows)
     if (run.state.mode === 'live') {
+      const unacknowledged = sendable.filter(needsNameAcknowledgement)
+      if (unacknowledged.length > 0)
+        throw new AppFailure(
+          'bad_request',
+          `${unacknowledged.length} ${unacknowledged.length === 1 ? 'name does' : 'names do'} not match the bank's (sheet rows ${unacknowledged
+            .slice(0, 10)
+            .map((r) => r.item.row)
+            .join(
+              ', ',
+            )}${unacknowledged.length > 10 ? ', …' : ''}): check them and acknowledge them, or exclude those rows, before sending a live run.`,
+          { rows: unacknowledged.map((r) => r.item.row) },
+        )
       const typed = confirm.total?.replace(/,/g, '').trim() ?? ''
       let matches = false
       try {
@@ -324,13 +418,13 @@ export class RunService {
           `Type the total ${totals.amount} ${totals.currency} exactly to confirm a live run.`,
         )
     }
+    moveTo(run.state, 'submitting', 'send')
     run.state.batches = planBatches(run.state.id, run.rows)
     markBatchReferences(run)
-    run.state.stage = 'submitting'
     delete run.state.message
     // The plan is in state.json (rows.json only repeats each row's batch reference, and is marked
     // again from the plan on load): both written together, before the first intent is journaled.
-    await Promise.all([this.saveRowsNow(run), this.saveState(run)])
+    await Promise.all([this.autosave.saveRowsNow(run), this.autosave.saveState(run)])
     this.startTask(run, () => this.send(run))
     return this.view(runId)
   }
@@ -341,11 +435,10 @@ export class RunService {
     // Asked again once the check has started (a double click): it is under way, or done.
     if (run.state.stage === 'submitting' || run.state.stage === 'monitoring' || run.state.stage === 'completed')
       return this.view(runId)
-    if (run.state.stage !== 'attention' || run.task)
-      throw new AppFailure('conflict', 'Nothing in this run waits for a check.')
-    run.state.stage = 'submitting'
+    if (run.task) throw new AppFailure('conflict', 'This run is already working.')
+    moveTo(run.state, 'submitting', 'recheck')
     delete run.state.message
-    await this.saveState(run)
+    await this.autosave.saveState(run)
     this.startTask(run, () => this.send(run))
     return this.view(runId)
   }
@@ -380,280 +473,57 @@ export class RunService {
     for (const wake of [...this.pauses]) wake()
     await Promise.all([...this.runs.values()].map((r) => r.task?.catch(() => undefined)))
     for (const run of this.runs.values()) {
-      if (run.rowsDirty) await this.saveRowsNow(run)
-      if (run.stateTimer) await this.saveState(run)
+      await this.autosave.flush(run)
     }
   }
 
   // ---- steps
 
-  private async resolve(run: LiveRun): Promise<void> {
-    const todo = run.rows.filter((r) => !r.excluded && r.resolution === 'unchecked' && r.errors.length === 0)
-    const started = Date.now()
-    let done = 0
-    this.setProgress(run, { step: 'resolving', done, total: todo.length, etaSeconds: null })
-    // One profile look-up (key from the keychain, one client) for the whole step, not one per row;
-    // and one request per distinct account: rows paying the same account share its answer.
-    const { lookups } = await this.options.apiFor(run.state.profileId)
-    const answers = new Map<string, Promise<BankResolution>>()
-    const resolveOnce = (bank: string, account: string): Promise<BankResolution> => {
-      const key = `${bank}\u0000${account}`
-      let answer = answers.get(key)
-      if (!answer) {
-        answer = lookups.resolveBank({ bank, account, currency: resolutionCountryOf(run.state.currency) })
-        answers.set(key, answer)
-      }
-      return answer
-    }
-    let lastProgressAt = 0
-    await runPool(
-      todo,
-      this.resolveConcurrency,
-      async (row) => {
-        await this.resolveRow(run, row, resolveOnce)
-        this.rowChanged(run, row)
-        this.scheduleRowsSave(run)
-        done++
-        // Progress (and the rows changed with it) goes out at most every PROGRESS_EVERY_MS, not per row.
-        const now = Date.now()
-        if (now - lastProgressAt < PROGRESS_EVERY_MS && done < todo.length) return
-        lastProgressAt = now
-        const elapsed = (now - started) / 1000
-        this.setProgress(run, {
-          step: 'resolving',
-          done,
-          total: todo.length,
-          etaSeconds: done > 0 ? Math.round((elapsed / done) * (todo.length - done)) : null,
-        })
-      },
-      () => run.cancelled,
-    )
-    const finished = !run.cancelled
-    run.state.resolving = false
-    if (finished) run.state.stage = 'review'
-    this.setProgress(run, null)
-    await Promise.all([this.saveRowsNow(run), this.saveState(run)])
-  }
-
-  private async resolveRow(
-    run: LiveRun,
-    row: RunRow,
-    resolveBank?: (bank: string, account: string) => Promise<BankResolution>,
-  ): Promise<void> {
-    try {
-      let resolved: BankResolution
-      if (resolveBank) resolved = await resolveBank(row.item.bank_code, row.item.account_number)
-      else {
-        const { lookups } = await this.options.apiFor(run.state.profileId)
-        resolved = await lookups.resolveBank({
-          bank: row.item.bank_code,
-          account: row.item.account_number,
-          currency: resolutionCountryOf(run.state.currency),
-        })
-      }
-      row.resolvedName = resolved.accountName
-      row.resolution = namesMatch(resolved.accountName, row.item.customer_name) ? 'matched' : 'mismatch'
-      delete row.resolutionMessage
-    } catch (error) {
-      if (error instanceof ApiFailure && error.code === 'rejected') {
-        row.resolution = 'unresolvable'
-        row.resolutionMessage = error.message
-      } else {
-        // Unreachable or unreadable: the row stays unchecked, a later check can do it.
-        row.resolution = 'unchecked'
-        row.resolutionMessage = `Name check failed: ${(error as Error).message}`
-      }
-    }
-    this.revalidate(run, row)
+  private checkNames(run: LiveRun): Promise<void> {
+    return checkNames(run, this.stepContext(), this.resolveConcurrency)
   }
 
   /** Submission then monitoring, until every item is final. */
   private async send(run: LiveRun): Promise<void> {
+    const context = this.stepContext()
     if (run.state.stage === 'submitting') {
-      await this.sendBatches(run)
+      await submitBatches(run, context, {
+        concurrency: this.submitConcurrency,
+        backoffMs: Math.min(this.pollMs, 1000),
+        sleep: this.sleep,
+        ...(this.options.checkpoint ? { checkpoint: this.options.checkpoint } : {}),
+        ...(this.options.beforeBatchLeaves ? { beforeBatchLeaves: this.options.beforeBatchLeaves } : {}),
+      })
       // The batches as answered (a cache of the journal, where every answer is by now) and the rows.
-      await Promise.all([this.saveState(run), this.saveRowsNow(run)])
+      await Promise.all([this.autosave.saveState(run), this.autosave.saveRowsNow(run)])
       if (this.closed) return
       const open = run.state.batches.filter((b) => !isSettled(b))
       if (open.length > 0) {
-        run.state.stage = 'attention'
+        moveTo(run.state, 'attention', 'needs_attention')
         run.state.message = `${open.length} batch(es) could not be confirmed yet: ${open[0]?.message ?? ''}`.trim()
-        await this.saveState(run)
+        await this.autosave.saveState(run)
         return
       }
-      run.state.stage = 'monitoring'
-      await this.saveState(run)
+      moveTo(run.state, 'monitoring', 'batches_settled')
+      await this.autosave.saveState(run)
     }
-    if (run.state.stage === 'monitoring') await this.monitor(run)
-  }
-
-  private async sendBatches(run: LiveRun): Promise<void> {
-    const { journal } = this.options
-    const { bulk } = await this.options.apiFor(run.state.profileId)
-    const who = { profileId: run.state.profileId, mode: run.state.mode, runId: run.state.id }
-    const todo = run.state.batches.filter((b) => !isSettled(b))
-    const total = run.state.batches.length
-    const started = Date.now()
-    let done = total - todo.length
-    this.setProgress(run, { step: 'submitting', done, total, etaSeconds: null })
-
-    // A pool of `concurrency` lanes. Intents are journaled ahead of the lanes with one fsync per
-    // chunk (appendMany): up to four rounds of batches ahead, topped up once fewer than two rounds
-    // are left, so the next intents are on disk while the current batches are in flight (an fsync
-    // slowed by a busy disk has two rounds to finish); a lane sends only a batch whose intent is
-    // on disk. A lane does not wait for the fsync of an acceptance to send its next batch (that
-    // answer is re-verifiable by reference); all of them are on disk before the run leaves
-    // 'submitting'.
-    const fresh = new Set<string>()
-    const ahead = 4 * this.submitConcurrency
-    const intentsOnDisk: Array<Promise<void>> = []
-    let requested = 0
-    const journalUpTo = (end: number): void => {
-      end = Math.min(end, todo.length)
-      if (end <= requested) return
-      const intents = todo
-        .slice(requested, end)
-        .filter((b) => !journal.has(b.reference))
-        .map((b) => {
-          fresh.add(b.reference)
-          return { intent: batchIntent(batchBody(run.state, b, run.rows), who) }
-        })
-      const written = intents.length > 0 ? journal.appendMany(intents) : Promise.resolve()
-      // Awaited by the lane that sends each batch; one that never runs (closing) must not leave an unhandled rejection.
-      written.catch(() => undefined)
-      for (let k = requested; k < end; k++) intentsOnDisk[k] = written
-      requested = end
-    }
-    const acceptedRecords: Array<Promise<unknown>> = []
-    let recordFailure: unknown = null
-    const deferAcceptedRecord = (written: Promise<unknown>): void => {
-      acceptedRecords.push(
-        written.catch((error: unknown) => {
-          recordFailure ??= error
-        }),
-      )
-    }
-    await runPool(
-      todo,
-      this.submitConcurrency,
-      async (batch, index) => {
-        if (requested - index <= 2 * this.submitConcurrency) journalUpTo(index + ahead)
-        await intentsOnDisk[index]
-        if (recordFailure) throw recordFailure
-        batch.state = 'sending'
-        batch.attempts++
-        // A batch journaled before is resent exactly as journaled.
-        const body = journal.get(batch.reference)!.request as unknown as BulkPayoutRequest
-        const outcome = await settleBatch(journal, bulk, body, fresh.has(batch.reference), {
-          maxAttempts: 6,
-          backoffMs: Math.min(this.pollMs, 1000),
-          sleep: this.sleep,
-          deferAcceptedRecord,
-          hooks: checkpointHooks(this.options.checkpoint),
-        })
-        applyBatchOutcome(run.rows, batch, outcome, (row) => this.rowChanged(run, row))
-        done++
-        const elapsed = (Date.now() - started) / 1000
-        const sent = done - (total - todo.length)
-        this.setProgress(run, {
-          step: 'submitting',
-          done,
-          total,
-          etaSeconds: sent > 0 ? Math.round((elapsed / sent) * (total - done)) : null,
-        })
-        this.scheduleStateSave(run)
-      },
-      () => this.closed,
-    )
-    await Promise.all(acceptedRecords)
-    if (recordFailure) throw recordFailure
-    this.setProgress(run, null)
-  }
-
-  private async monitor(run: LiveRun): Promise<void> {
-    const { bulk } = await this.options.apiFor(run.state.profileId)
-    const { journal } = this.options
-    const items = run.state.batches.reduce((n, b) => n + b.rows.length, 0)
-    const changed = (row: RunRow): void => this.rowChanged(run, row)
-    while (!this.closed) {
-      const open = run.state.batches.filter((b) => b.state === 'accepted' || b.state === 'items_exist')
-      const finals: Array<{ reference: string; event: Parameters<Journal['append']>[1] }> = []
-      await runPool(open, this.resolveConcurrency, async (batch) => {
-        try {
-          if (batch.state === 'items_exist') {
-            // The service holds these rows' payouts under their own references: follow each.
-            await followItems(bulk, batch, run.rows, { concurrency: this.resolveConcurrency, changed })
-            if (allRowsFinal(batch, run.rows)) batch.state = 'complete'
-            return
-          }
-          const record = await bulk.batch(batch.reference)
-          const pending = record.pendingTransactions + record.processingTransactions
-          await readBatchItems(bulk, batch, run.rows, {
-            settled: pending === 0,
-            concurrency: this.resolveConcurrency,
-            changed,
-          })
-          // Final only when the counters show nothing open and every item has its final status,
-          // whatever the batch's own status says ("complete" with items still paying is not).
-          if (pending === 0 && allRowsFinal(batch, run.rows)) {
-            batch.state = 'complete'
-            if (!batch.totalChargeable) batch.totalChargeable = this.chargeableFromRows(run, batch)
-            const movement = journal.get(batch.reference)
-            if (movement && !isFinal(movement.state))
-              finals.push({
-                reference: batch.reference,
-                event: {
-                  state: 'success',
-                  note: `Batch complete: ${record.successfulTransactions} paid, ${record.failedTransactions} failed`,
-                  data: { successful: record.successfulTransactions, failed: record.failedTransactions },
-                },
-              })
-          }
-        } catch (error) {
-          this.options.log?.warn(`Polling batch ${batch.reference} failed; asking again later`, error)
-        }
+    if (run.state.stage === 'monitoring')
+      await monitorBatches(run, context, {
+        concurrency: this.resolveConcurrency,
+        pollMs: this.pollMs,
+        pause: (ms) => this.pause(ms),
+        notify: (notice) => this.options.notify(notice),
       })
-      if (finals.length > 0) await journal.appendMany(finals)
-      const counts = countRows(run.rows)
-      this.setProgress(run, {
-        step: 'monitoring',
-        done: counts.success + counts.failed,
-        total: items,
-        etaSeconds: null,
-      })
-      this.flushRowEvents(run)
-      this.scheduleRowsSave(run)
-      if (run.state.batches.every((b) => b.state === 'complete' || b.state === 'refused')) break
-      this.changed(run)
-      await this.pause(this.pollMs)
-    }
-    if (this.closed) return
-    run.state.stage = 'completed'
-    this.setProgress(run, null)
-    await this.saveRowsNow(run)
-    await this.saveState(run)
-    const counts = countRows(run.rows)
-    this.options.notify({
-      kind: counts.failed === 0 ? 'success' : 'failure',
-      title: counts.failed === 0 ? 'Bulk run paid' : 'Bulk run finished with failures',
-      body:
-        counts.failed === 0
-          ? `${counts.success} payouts of ${run.state.fileName} succeeded.`
-          : `${counts.success} paid, ${counts.failed} failed in ${run.state.fileName}. Open the run to retry the failed rows.`,
-    })
   }
 
-  private chargeableFromRows(run: LiveRun, batch: RunState['batches'][number]): string | undefined {
-    let sum = 0n
-    for (const i of batch.rows) {
-      const row = run.rows[i]!
-      sum += toMinorUnits(row.item.amount)
-      if (run.state.merchantBearsCost) {
-        if (row.fee === undefined) return undefined
-        sum += toMinorUnits(row.fee)
-      }
+  private stepContext(): RunStepContext {
+    return {
+      apiFor: this.options.apiFor,
+      journal: this.options.journal,
+      autosave: this.autosave,
+      ...(this.options.log ? { log: this.options.log } : {}),
+      isClosed: () => this.closed,
     }
-    return formatMinorUnits(sum)
   }
 
   // ---- plumbing
@@ -674,20 +544,6 @@ export class RunService {
     })
   }
 
-  private live(state: RunState, rows: RunRow[]): LiveRun {
-    return {
-      state,
-      rows,
-      progress: null,
-      task: null,
-      cancelled: false,
-      rowsDirty: false,
-      saveTimer: null,
-      stateTimer: null,
-      pendingRowEvents: new Map(),
-    }
-  }
-
   private get(runId: string): LiveRun {
     const run = this.runs.get(runId)
     if (!run) throw new AppFailure('not_found', `There is no bulk run ${runId}.`)
@@ -705,67 +561,23 @@ export class RunService {
       throw new AppFailure('conflict', 'Rows cannot change once the run has been sent.')
   }
 
-  private revalidate(run: LiveRun, row: RunRow): void {
-    const problems = rowProblems(row.item, run.state.currency)
-    if (row.resolution === 'unresolvable')
-      problems.push({
-        row: row.item.row,
-        column: 'account_number',
-        code: 'unresolvable',
-        message: `The account could not be resolved: ${row.resolutionMessage ?? 'unknown account'}`,
-      })
-    // Warnings the importer found stay; the name check's own warning is recomputed.
-    const warnings = row.warnings.filter((w) => w.code !== 'name_mismatch' && w.code !== 'name_unchecked')
-    if (row.resolution === 'mismatch')
-      warnings.push({
-        row: row.item.row,
-        column: 'customer_name',
-        code: 'name_mismatch',
-        message: `The bank has this account as "${row.resolvedName ?? ''}", not "${row.item.customer_name}".`,
-      })
-    // References repeated in the sheet are the importer's finding; kept unless the reference changed.
-    const kept = row.errors.filter((e) => e.code === 'reference_duplicate')
-    row.errors = [...problems, ...kept]
-    row.warnings = warnings
-  }
-
   private startTask(run: LiveRun, work: () => Promise<void>): void {
     run.cancelled = false
     run.task = work()
       .catch(async (error: unknown) => {
         this.options.log?.error(`Bulk run ${run.state.id} stopped`, error)
-        run.state.stage = run.state.stage === 'resolving' ? 'resolving' : 'attention'
+        // Name checks that stopped stay at their stage (they can be asked for again); anything else waits for a check.
+        if (run.state.stage !== 'resolving' && canMove(run.state.stage, 'attention', 'needs_attention'))
+          moveTo(run.state, 'attention', 'needs_attention')
         run.state.message = `Stopped: ${(error as Error).message}`
         run.state.resolving = false
-        await this.saveState(run).catch(() => undefined)
+        await this.autosave.saveState(run).catch(() => undefined)
       })
       .finally(() => {
         run.task = null
-        this.flushRowEvents(run)
-        this.changed(run)
+        this.autosave.flushRowEvents(run)
+        this.autosave.changed(run)
       })
-  }
-
-  private setProgress(run: LiveRun, progress: RunProgress | null): void {
-    run.progress = progress
-    this.options.events.progress(run.state.id, progress)
-    this.flushRowEvents(run)
-  }
-
-  private rowChanged(run: LiveRun, row: RunRow): void {
-    run.pendingRowEvents.set(row.index, row)
-    run.rowsDirty = true
-  }
-
-  private flushRowEvents(run: LiveRun): void {
-    if (run.pendingRowEvents.size === 0) return
-    const rows = [...run.pendingRowEvents.values()]
-    run.pendingRowEvents.clear()
-    this.options.events.rowsChanged(run.state.id, rows)
-  }
-
-  private changed(run: LiveRun): void {
-    this.options.events.runChanged(this.summary(run))
   }
 
   private summary(run: LiveRun): RunSummary {
@@ -785,63 +597,10 @@ export class RunService {
     }
   }
 
-  private async saveState(run: LiveRun): Promise<void> {
-    if (run.stateTimer) {
-      clearTimeout(run.stateTimer)
-      run.stateTimer = null
-    }
-    run.state.updatedAt = this.options.now().toISOString()
-    await this.options.store.saveState(run.state)
-    this.changed(run)
-  }
-
-  /** Batch states in state.json are a cache of the journal: written at most once a second while sending. */
-  private scheduleStateSave(run: LiveRun): void {
-    if (run.stateTimer) return
-    run.stateTimer = setTimeout(() => {
-      run.stateTimer = null
-      void this.saveState(run).catch((error: unknown) => this.options.log?.error('Saving the run failed', error))
-    }, 1000)
-  }
-
-  /**
-   * rows.json again, soon. A large run waits longer between saves (10 s at 100,000 rows): each save
-   * serialises every row, and what it keeps (name checks, statuses) can be asked for again.
-   */
-  private scheduleRowsSave(run: LiveRun): void {
-    if (run.saveTimer) return
-    run.saveTimer = setTimeout(
-      () => {
-        run.saveTimer = null
-        void this.saveRowsNow(run).catch((error: unknown) => this.options.log?.error('Saving rows failed', error))
-      },
-      Math.max(this.options.saveRowsEveryMs ?? 1000, run.rows.length / 10),
-    )
-  }
-
-  private async saveRowsNow(run: LiveRun): Promise<void> {
-    if (run.saveTimer) {
-      clearTimeout(run.saveTimer)
-      run.saveTimer = null
-    }
-    run.rowsDirty = false
-    this.flushRowEvents(run)
-    await this.options.store.saveRows(run.state.id, run.rows)
-  }
-
   private newRunId(createdAt: string, sha256: string): string {
     for (let n = 0; ; n++) {
       const id = runIdOf(createdAt, sha256, randomBytes(2).toString('hex'), n)
       if (!this.runs.has(id)) return id
     }
   }
-}
-
-/** Each planned row carries its batch's reference (the plan in state.json is the source). */
-function markBatchReferences(run: LiveRun): void {
-  for (const batch of run.state.batches)
-    for (const i of batch.rows) {
-      const row = run.rows[i]
-      if (row) row.batchReference = batch.reference
-    }
 }

@@ -12,7 +12,7 @@ import { mkdir, open, readFile, readdir, rename, rm, writeFile } from 'node:fs/p
 import { dirname, join } from 'node:path'
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { BulkHeader, ImportRecord } from '../../../../../shared/domain/bulk'
-import type { RunBatch, RunRow, RunStage } from '../../../../../shared/domain/bulk-run'
+import type { NameAcknowledgement, RunBatch, RunRow, RunStage } from '../../../../../shared/domain/bulk-run'
 import { syncDirectory } from '../../files/sync-directory'
 import { writeJsonAtomically } from '../../settings/atomic-json-file'
 
@@ -43,6 +43,8 @@ export interface RunState {
   resolving?: boolean
   /** What the import left out, its control total and its bank names (issue 17); absent for a retry. */
   imported?: ImportRecord
+  /** Each "I have checked these names" of no-match rows: who, when, which rows (sheet row numbers). */
+  nameAcknowledgements?: Array<NameAcknowledgement & { rows: number[] }>
 }
 
 export interface StoredRun {

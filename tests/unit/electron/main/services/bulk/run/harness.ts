@@ -38,6 +38,15 @@ export async function openHarness(options: {
   saveRowsEveryMs?: number
   /** Crash tests' kill points (electron/main/services/checkpoints.ts). */
   checkpoint?: Checkpoints
+  /** The gate each batch passes before it leaves (steps/submission.ts). */
+  beforeBatchLeaves?: (runId: string, batchReference: string) => Promise<void>
+  /** Who acts at the desk (recorded with name acknowledgements). */
+  actor?: () => string
+  /** Who pays the fees, remembered per profile. */
+  feePayer?: {
+    recall(profileId: string): Promise<boolean | undefined>
+    remember(profileId: string, value: boolean): Promise<void>
+  }
   /** Told when a run could not be read at start (it must never happen). */
   onWarning?: (message: string) => void
   /** Wraps the endpoints the run uses (to watch or count its requests). */
@@ -73,6 +82,9 @@ export async function openHarness(options: {
     ...(options.submitConcurrency ? { submitConcurrency: options.submitConcurrency } : {}),
     saveRowsEveryMs: options.saveRowsEveryMs ?? 1000,
     ...(options.checkpoint ? { checkpoint: options.checkpoint } : {}),
+    ...(options.beforeBatchLeaves ? { beforeBatchLeaves: options.beforeBatchLeaves } : {}),
+    ...(options.actor ? { actor: options.actor } : {}),
+    ...(options.feePayer ? { feePayer: options.feePayer } : {}),
     log: {
       warn: (message) => options.onWarning?.(message),
       error: (message) => options.onWarning?.(message),

@@ -1,0 +1,61 @@
+/**
+ * A run as main holds it while the app runs: its state and rows (the files' contents), the long
+ * step at work on it, and what is waiting to be saved or told to the screen. Shared by the
+ * RunService facade, its steps (steps/) and the autosave.
+ */
+import type { RunProgress, RunRow } from '../../../../../shared/domain/bulk-run'
+import type { BankResolution } from '../../../../../shared/domain/lookups'
+import type { BulkEndpoints } from '../../api/bulk'
+import type { LookupEndpoints } from '../../api/lookups'
+import type { RunState } from './run-store'
+
+export interface LiveRun {
+  state: RunState
+  rows: RunRow[]
+  progress: RunProgress | null
+  /** The long step running now, if any; one at a time per run. */
+  task: Promise<void> | null
+  cancelled: boolean
+  rowsDirty: boolean
+  saveTimer: ReturnType<typeof setTimeout> | null
+  stateTimer: ReturnType<typeof setTimeout> | null
+  pendingRowEvents: Map<number, RunRow>
+}
+
+/** The profile's identity, its bulk endpoints and the account-name check (spec 4.1). */
+export type RunApiFor = (profileId?: string) => Promise<{
+  profileId: string
+  mode: RunState['mode']
+  bulk: BulkEndpoints
+  lookups: Pick<LookupEndpoints, 'resolveBank'>
+}>
+
+export type ResolveBank = (bank: string, account: string) => Promise<BankResolution>
+
+export interface RunLog {
+  warn(message: string, detail?: unknown): void
+  error(message: string, detail?: unknown): void
+}
+
+export function liveRun(state: RunState, rows: RunRow[]): LiveRun {
+  return {
+    state,
+    rows,
+    progress: null,
+    task: null,
+    cancelled: false,
+    rowsDirty: false,
+    saveTimer: null,
+    stateTimer: null,
+    pendingRowEvents: new Map(),
+  }
+}
+
+/** Each planned row carries its batch's reference (the plan in state.json is the source). */
+export function markBatchReferences(run: LiveRun): void {
+  for (const batch of run.state.batches)
+    for (const i of batch.rows) {
+      const row = run.rows[i]
+      if (row) row.batchReference = batch.reference
+    }
+}

@@ -1,0 +1,114 @@
+/**
+ * The monitoring step: every accepted batch polled (spec 2.10, 2.11) until each of its items has
+ * its final status, `concurrency` batches at a time, every `pollMs`; a batch the service did not
+ * take because its payouts exist already follows each payout by its own reference. A batch is
+ * final in the journal once its counters show nothing open and every item is final. When every
+ * batch is complete or refused the run moves to 'completed' and the desktop is told.
+ */
+import type { RunRow } from '../../../../../../shared/domain/bulk-run'
+import { isFinal } from '../../../../../../shared/domain/journal'
+import { formatMinorUnits, toMinorUnits } from '../../../../../../shared/money'
+import type { DesktopNotice } from '../../../../adapters/desktop'
+import type { Journal } from '../../../journal/journal'
+import { allRowsFinal, followItems, readBatchItems } from '../batch-items'
+import type { LiveRun } from '../live-run'
+import { runPool } from '../pool'
+import { countRows } from '../run-rows'
+import type { RunState } from '../run-store'
+import { moveTo } from '../stages'
+import type { RunStepContext } from './step-context'
+
+export interface MonitoringOptions {
+  concurrency: number
+  pollMs: number
+  /** Waits between polls; ends early when the service closes. */
+  pause(ms: number): Promise<void>
+  notify(notice: DesktopNotice): void
+}
+
+export async function monitorBatches(run: LiveRun, context: RunStepContext, options: MonitoringOptions): Promise<void> {
+  const { journal, autosave } = context
+  const { bulk } = await context.apiFor(run.state.profileId)
+  const items = run.state.batches.reduce((n, b) => n + b.rows.length, 0)
+  const changed = (row: RunRow): void => autosave.rowChanged(run, row)
+  while (!context.isClosed()) {
+    const open = run.state.batches.filter((b) => b.state === 'accepted' || b.state === 'items_exist')
+    const finals: Array<{ reference: string; event: Parameters<Journal['append']>[1] }> = []
+    await runPool(open, options.concurrency, async (batch) => {
+      try {
+        if (batch.state === 'items_exist') {
+          // The service holds these rows' payouts under their own references: follow each.
+          await followItems(bulk, batch, run.rows, { concurrency: options.concurrency, changed })
+          if (allRowsFinal(batch, run.rows)) batch.state = 'complete'
+          return
+        }
+        const record = await bulk.batch(batch.reference)
+        const pending = record.pendingTransactions + record.processingTransactions
+        await readBatchItems(bulk, batch, run.rows, {
+          settled: pending === 0,
+          concurrency: options.concurrency,
+          changed,
+        })
+        // Final only when the counters show nothing open and every item has its final status,
+        // whatever the batch's own status says ("complete" with items still paying is not).
+        if (pending === 0 && allRowsFinal(batch, run.rows)) {
+          batch.state = 'complete'
+          if (!batch.totalChargeable) batch.totalChargeable = chargeableFromRows(run, batch)
+          const movement = journal.get(batch.reference)
+          if (movement && !isFinal(movement.state))
+            finals.push({
+              reference: batch.reference,
+              event: {
+                state: 'success',
+                note: `Batch complete: ${record.successfulTransactions} paid, ${record.failedTransactions} failed`,
+                data: { successful: record.successfulTransactions, failed: record.failedTransactions },
+              },
+            })
+        }
+      } catch (error) {
+        context.log?.warn(`Polling batch ${batch.reference} failed; asking again later`, error)
+      }
+    })
+    if (finals.length > 0) await journal.appendMany(finals)
+    const counts = countRows(run.rows)
+    autosave.setProgress(run, {
+      step: 'monitoring',
+      done: counts.success + counts.failed,
+      total: items,
+      etaSeconds: null,
+    })
+    autosave.flushRowEvents(run)
+    autosave.scheduleRowsSave(run)
+    if (run.state.batches.every((b) => b.state === 'complete' || b.state === 'refused')) break
+    autosave.changed(run)
+    await options.pause(options.pollMs)
+  }
+  if (context.isClosed()) return
+  moveTo(run.state, 'completed', 'all_final')
+  autosave.setProgress(run, null)
+  await autosave.saveRowsNow(run)
+  await autosave.saveState(run)
+  const counts = countRows(run.rows)
+  options.notify({
+    kind: counts.failed === 0 ? 'success' : 'failure',
+    title: counts.failed === 0 ? 'Bulk run paid' : 'Bulk run finished with failures',
+    body:
+      counts.failed === 0
+        ? `${counts.success} payouts of ${run.state.fileName} succeeded.`
+        : `${counts.success} paid, ${counts.failed} failed in ${run.state.fileName}. Open the run to retry the failed rows.`,
+  })
+}
+
+/** A batch's total chargeable when the service did not give it: its amounts, plus fees if we pay them. */
+function chargeableFromRows(run: LiveRun, batch: RunState['batches'][number]): string | undefined {
+  let sum = 0n
+  for (const i of batch.rows) {
+    const row = run.rows[i]!
+    sum += toMinorUnits(row.item.amount)
+    if (run.state.merchantBearsCost) {
+      if (row.fee === undefined) return undefined
+      sum += toMinorUnits(row.fee)
+    }
+  }
+  return formatMinorUnits(sum)
+}

@@ -1,0 +1,107 @@
+/**
+ * The name-checks step: the account name of every row not yet checked, from the service's bank
+ * account resolution (spec 4.1), one request per distinct account, `concurrency` at a time;
+ * Cancel stops it between rows. A row whose check cannot reach the service stays unchecked (a
+ * later check does it); an account the service refuses makes the row unsendable. Finished, the
+ * run moves to review.
+ */
+import type { RunRow } from '../../../../../../shared/domain/bulk-run'
+import type { BankResolution } from '../../../../../../shared/domain/lookups'
+import { checkName } from '../../../../../../shared/rules/name-check'
+import { resolutionCountryOf } from '../../../api/lookups'
+import { ApiFailure } from '../../../api/payments-client'
+import type { LiveRun, ResolveBank } from '../live-run'
+import { runPool } from '../pool'
+import { revalidateRow } from '../run-rows'
+import { moveTo } from '../stages'
+import type { RunStepContext } from './step-context'
+
+/** How often a long step reports its progress (and the rows it changed) to the screen. */
+export const PROGRESS_EVERY_MS = 100
+
+export async function checkNames(run: LiveRun, context: RunStepContext, concurrency: number): Promise<void> {
+  const { autosave } = context
+  const todo = run.rows.filter((r) => !r.excluded && r.resolution === 'unchecked' && r.errors.length === 0)
+  const started = Date.now()
+  let done = 0
+  autosave.setProgress(run, { step: 'resolving', done, total: todo.length, etaSeconds: null })
+  // One profile look-up (key from the keychain, one client) for the whole step, not one per row;
+  // and one request per distinct account: rows paying the same account share its answer.
+  const { lookups } = await context.apiFor(run.state.profileId)
+  const answers = new Map<string, Promise<BankResolution>>()
+  const resolveOnce: ResolveBank = (bank, account) => {
+    const key = `${bank}\u0000${account}`
+    let answer = answers.get(key)
+    if (!answer) {
+      answer = lookups.resolveBank({ bank, account, currency: resolutionCountryOf(run.state.currency) })
+      answers.set(key, answer)
+    }
+    return answer
+  }
+  let lastProgressAt = 0
+  await runPool(
+    todo,
+    concurrency,
+    async (row) => {
+      await checkRowName(run, row, context, resolveOnce)
+      autosave.rowChanged(run, row)
+      autosave.scheduleRowsSave(run)
+      done++
+      // Progress (and the rows changed with it) goes out at most every PROGRESS_EVERY_MS, not per row.
+      const now = Date.now()
+      if (now - lastProgressAt < PROGRESS_EVERY_MS && done < todo.length) return
+      lastProgressAt = now
+      const elapsed = (now - started) / 1000
+      autosave.setProgress(run, {
+        step: 'resolving',
+        done,
+        total: todo.length,
+        etaSeconds: done > 0 ? Math.round((elapsed / done) * (todo.length - done)) : null,
+      })
+    },
+    () => run.cancelled,
+  )
+  const finished = !run.cancelled
+  run.state.resolving = false
+  if (finished) moveTo(run.state, 'review', 'checks_finished')
+  autosave.setProgress(run, null)
+  await Promise.all([autosave.saveRowsNow(run), autosave.saveState(run)])
+}
+
+/** Checks one row's account name (with the step's shared answers, or alone after an edit). */
+export async function checkRowName(
+  run: LiveRun,
+  row: RunRow,
+  context: Pick<RunStepContext, 'apiFor'>,
+  resolveBank?: ResolveBank,
+): Promise<void> {
+  try {
+    let resolved: BankResolution
+    if (resolveBank) resolved = await resolveBank(row.item.bank_code, row.item.account_number)
+    else {
+      const { lookups } = await context.apiFor(run.state.profileId)
+      resolved = await lookups.resolveBank({
+        bank: row.item.bank_code,
+        account: row.item.account_number,
+        currency: resolutionCountryOf(run.state.currency),
+      })
+    }
+    row.resolvedName = resolved.accountName
+    const { result } = checkName(row.item.customer_name, resolved.accountName)
+    // Confirmation of Payee's classes: only a match is 'matched'; a close match shows both names,
+    // a no match needs an acknowledgement before a live run is sent.
+    row.nameCheck = result
+    row.resolution = result === 'match' ? 'matched' : 'mismatch'
+    delete row.resolutionMessage
+  } catch (error) {
+    if (error instanceof ApiFailure && error.code === 'rejected') {
+      row.resolution = 'unresolvable'
+      row.resolutionMessage = error.message
+    } else {
+      // Unreachable or unreadable: the row stays unchecked, a later check can do it.
+      row.resolution = 'unchecked'
+      row.resolutionMessage = `Name check failed: ${(error as Error).message}`
+    }
+  }
+  revalidateRow(row, run.state.currency)
+}

@@ -1,0 +1,119 @@
+/**
+ * The submission step: the run's planned batches sent to the service (spec 2.9), `concurrency` at
+ * a time, each after its intent is on disk in the journal, each settled by the one send policy
+ * (batch-sender.ts: accepted, refused, exists -> verify, unknown -> verify, never a new reference).
+ *
+ * Hook for gates (team mode, issue 16): `beforeBatchLeaves(runId, batchReference)` is awaited in
+ * the lane that sends a batch, after the batch's intent is journaled and immediately before its
+ * request leaves. Throwing stops the step: no further batch leaves, the lanes at work finish, and
+ * the run goes to 'attention' with the error's message ("Stopped: ..."). The batch it refused
+ * stays 'planned'; its intent in the journal is harmless (a batch journaled but never sent is
+ * verified by reference and then sent with the same reference when the run carries on, by
+ * Recheck or at the next start). A claim taken by the hook should therefore be idempotent per
+ * batch reference: the same batch may be asked about again after a restart.
+ */
+import type { BulkPayoutRequest } from '../../../api/bulk'
+import type { Checkpoints } from '../../../checkpoints'
+import { checkpointHooks } from '../../../sending/send-policy'
+import { applyBatchOutcome, isSettled } from '../batch-items'
+import { batchIntent, settleBatch } from '../batch-sender'
+import type { LiveRun } from '../live-run'
+import { runPool } from '../pool'
+import { batchBody } from '../run-rows'
+import type { RunStepContext } from './step-context'
+
+/** A gate every batch passes just before it leaves; throwing stops sending (see the header). */
+export type BeforeBatchLeaves = (runId: string, batchReference: string) => Promise<void>
+
+export interface SubmissionOptions {
+  concurrency: number
+  /** Pause between attempts of a batch whose answer was unclear (at most 1 s). */
+  backoffMs: number
+  sleep(ms: number): Promise<void>
+  checkpoint?: Checkpoints
+  beforeBatchLeaves?: BeforeBatchLeaves
+}
+
+export async function submitBatches(run: LiveRun, context: RunStepContext, options: SubmissionOptions): Promise<void> {
+  const { journal, autosave } = context
+  const { bulk } = await context.apiFor(run.state.profileId)
+  const who = { profileId: run.state.profileId, mode: run.state.mode, runId: run.state.id }
+  const todo = run.state.batches.filter((b) => !isSettled(b))
+  const total = run.state.batches.length
+  const started = Date.now()
+  let done = total - todo.length
+  autosave.setProgress(run, { step: 'submitting', done, total, etaSeconds: null })
+
+  // A pool of `concurrency` lanes. Intents are journaled ahead of the lanes with one fsync per
+  // chunk (appendMany): up to four rounds of batches ahead, topped up once fewer than two rounds
+  // are left, so the next intents are on disk while the current batches are in flight (an fsync
+  // slowed by a busy disk has two rounds to finish); a lane sends only a batch whose intent is
+  // on disk. A lane does not wait for the fsync of an acceptance to send its next batch (that
+  // answer is re-verifiable by reference); all of them are on disk before the run leaves
+  // 'submitting'.
+  const fresh = new Set<string>()
+  const ahead = 4 * options.concurrency
+  const intentsOnDisk: Array<Promise<void>> = []
+  let requested = 0
+  const journalUpTo = (end: number): void => {
+    end = Math.min(end, todo.length)
+    if (end <= requested) return
+    const intents = todo
+      .slice(requested, end)
+      .filter((b) => !journal.has(b.reference))
+      .map((b) => {
+        fresh.add(b.reference)
+        return { intent: batchIntent(batchBody(run.state, b, run.rows), who) }
+      })
+    const written = intents.length > 0 ? journal.appendMany(intents) : Promise.resolve()
+    // Awaited by the lane that sends each batch; one that never runs (closing) must not leave an unhandled rejection.
+    written.catch(() => undefined)
+    for (let k = requested; k < end; k++) intentsOnDisk[k] = written
+    requested = end
+  }
+  const acceptedRecords: Array<Promise<unknown>> = []
+  let recordFailure: unknown = null
+  const deferAcceptedRecord = (written: Promise<unknown>): void => {
+    acceptedRecords.push(
+      written.catch((error: unknown) => {
+        recordFailure ??= error
+      }),
+    )
+  }
+  await runPool(
+    todo,
+    options.concurrency,
+    async (batch, index) => {
+      if (requested - index <= 2 * options.concurrency) journalUpTo(index + ahead)
+      await intentsOnDisk[index]
+      if (recordFailure) throw recordFailure
+      if (options.beforeBatchLeaves) await options.beforeBatchLeaves(run.state.id, batch.reference)
+      batch.state = 'sending'
+      batch.attempts++
+      // A batch journaled before is resent exactly as journaled.
+      const body = journal.get(batch.reference)!.request as unknown as BulkPayoutRequest
+      const outcome = await settleBatch(journal, bulk, body, fresh.has(batch.reference), {
+        maxAttempts: 6,
+        backoffMs: options.backoffMs,
+        sleep: options.sleep,
+        deferAcceptedRecord,
+        hooks: checkpointHooks(options.checkpoint),
+      })
+      applyBatchOutcome(run.rows, batch, outcome, (row) => autosave.rowChanged(run, row))
+      done++
+      const elapsed = (Date.now() - started) / 1000
+      const sent = done - (total - todo.length)
+      autosave.setProgress(run, {
+        step: 'submitting',
+        done,
+        total,
+        etaSeconds: sent > 0 ? Math.round((elapsed / sent) * (total - done)) : null,
+      })
+      autosave.scheduleStateSave(run)
+    },
+    () => context.isClosed(),
+  )
+  await Promise.all(acceptedRecords)
+  if (recordFailure) throw recordFailure
+  autosave.setProgress(run, null)
+}

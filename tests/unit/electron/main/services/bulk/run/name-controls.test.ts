@@ -1,0 +1,232 @@
+/**
+ * Name checks as a control (issue 17 §5), over the simulator: each row is classed match, close
+ * match (both names kept) or no match; a live run with no-match rows nobody acknowledged is refused
+ * by main, naming the rows; "I have checked these names" records who, when and which rows, in the
+ * rows, the run, the report and the evidence pack; a changed name voids its acknowledgement. Rows
+ * the import found repeated are left out with their reason; who pays the fees is remembered per
+ * profile and changes the estimated debit, and the service's total chargeable is shown after.
+ */
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { strFromU8, unzipSync } from 'fflate'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { startSandbox, type RunningSandbox } from '../../../../../../../electron/sandbox'
+import { accountNameFor } from '../../../../../../../electron/sandbox/catalog'
+import { evidencePack, reportTable } from '../../../../../../../electron/main/services/bulk/run/run-report'
+import { tableToCsv } from '../../../../../../../electron/main/services/export/table-export'
+import { FeePayerMemory } from '../../../../../../../electron/main/services/fees/fee-payer-memory'
+import { AppFailure } from '../../../../../../../shared/result'
+import { csvBytes, openHarness, sheetOf, type Harness } from './harness'
+
+const KEY = 'sk_test_name_controls'
+let sandbox: RunningSandbox
+let dir: string
+let harness: Harness | undefined
+
+beforeEach(async () => {
+  sandbox = await startSandbox({
+    secretKey: KEY,
+    encryptionKey: 'name-controls-test-encryption-32',
+    settleMs: 50,
+    admin: true,
+  })
+  dir = await mkdtemp(join(tmpdir(), 'name-controls-'))
+})
+afterEach(async () => {
+  await harness?.close()
+  harness = undefined
+  await sandbox.close()
+  await rm(dir, { recursive: true, force: true })
+})
+
+/** Four rows: names as the bank has them (0), with a letter off (1), in another order (2), and someone else's (3). */
+function namedSheet() {
+  const sheet = sheetOf(4)
+  const bank = sheet.items.map((item) => accountNameFor(item.account_number))
+  const [first0, last0] = bank[0]!.split(' ')
+  const [first1, last1] = bank[1]!.split(' ')
+  const [first2, last2] = bank[2]!.split(' ')
+  sheet.items[0]!.customer_name = `${first0} ${last0}`.toLowerCase()
+  sheet.items[1]!.customer_name = `${first1} ${last1!.slice(0, -1)}x`
+  sheet.items[2]!.customer_name = `${last2} ${first2}`
+  sheet.items[3]!.customer_name = 'Zebedee Quarshie'
+  return { sheet, bank }
+}
+
+describe('name checks as a control', () => {
+  it('classes each name, refuses a live run with an unacknowledged no match, and records the acknowledgement everywhere', async () => {
+    harness = await openHarness({
+      userDataDir: dir,
+      sandboxUrl: sandbox.url,
+      secretKey: KEY,
+      mode: 'live',
+      actor: () => 'ada.accountant',
+    })
+    const { service, journal } = harness
+    const { sheet, bank } = namedSheet()
+    const view = await service.create({ result: sheet, bytes: csvBytes(sheet), currency: 'NGN' })
+    await service.startResolution(view.id)
+    await service.idle()
+    const rows = service.rows(view.id)
+    expect(rows.map((r) => r.nameCheck)).toEqual(['match', 'close_match', 'close_match', 'no_match'])
+    expect(rows.map((r) => r.resolution)).toEqual(['matched', 'mismatch', 'mismatch', 'mismatch'])
+    expect(rows[1]!.resolvedName).toBe(bank[1])
+    expect(rows[1]!.warnings.map((w) => w.code)).toEqual(['name_close'])
+    expect(rows[1]!.warnings[0]!.message).toContain(bank[1]!)
+    expect(rows[1]!.warnings[0]!.message).toContain(sheet.items[1]!.customer_name)
+    expect(rows[3]!.warnings.map((w) => w.code)).toEqual(['name_mismatch'])
+
+    const total = service.view(view.id).totals.amount
+    // Main refuses the live run, naming the sheet row, however the total is typed.
+    const refused = await service.submit(view.id, { total }).then(
+      () => null,
+      (error: unknown) => error,
+    )
+    expect(refused).toBeInstanceOf(AppFailure)
+    expect((refused as AppFailure).message).toMatch(/^1 name does not match the bank's \(sheet rows 5\)/)
+    expect(service.view(view.id).batches).toEqual([])
+
+    // Acknowledging a matching or close row records nothing; the no-match row is acknowledged.
+    await service.acknowledgeNames(view.id, [0, 1])
+    expect(service.stateOf(view.id).nameAcknowledgements).toBeUndefined()
+    const before = Date.now()
+    await service.acknowledgeNames(view.id, [3])
+    const acknowledged = service.rows(view.id)[3]!.acknowledged!
+    expect(acknowledged.by).toBe('ada.accountant')
+    expect(Date.parse(acknowledged.at)).toBeGreaterThanOrEqual(before - 1000)
+    expect(service.stateOf(view.id).nameAcknowledgements).toEqual([{ ...acknowledged, rows: [5] }])
+
+    // A changed name is a new check: its acknowledgement goes, and the live run is refused again.
+    await service.editRow(view.id, 3, 'customer_name', 'Zebedee Q. Quarshie')
+    expect(service.rows(view.id)[3]!.acknowledged).toBeUndefined()
+    expect(service.rows(view.id)[3]!.nameCheck).toBe('no_match')
+    await expect(service.submit(view.id, { total })).rejects.toThrow(/1 name does not match/)
+    await service.acknowledgeNames(view.id, [3])
+    expect(service.stateOf(view.id).nameAcknowledgements).toHaveLength(2)
+
+    await service.toReview(view.id)
+    await service.submit(view.id, { total })
+    await service.idle()
+    expect(service.view(view.id).stage).toBe('completed')
+
+    // The report: the name at the bank, the class, the acknowledgement, the reason.
+    const csv = tableToCsv(reportTable(service.stateOf(view.id), service.rows(view.id))).data.replace(/^\uFEFF/, '')
+    const lines = csv.trim().split(/\r?\n/)
+    expect(lines[0]).toContain('Name at the bank,Name check,Name acknowledged,Reason')
+    expect(lines[2]).toContain(`,${bank[1]},Close match,,`)
+    expect(lines[4]).toContain(
+      `,${bank[3]},No match,by ada.accountant at ${service.rows(view.id)[3]!.acknowledged!.at},`,
+    )
+    // The evidence pack carries the record in the run and in the rows.
+    const zip = unzipSync(
+      evidencePack({
+        state: service.stateOf(view.id),
+        rows: service.rows(view.id),
+        original: csvBytes(sheet),
+        journal: journal.list({ runId: view.id }),
+        reportCsv: csv,
+      }),
+    )
+    const run = JSON.parse(strFromU8(zip['run.json']!)) as {
+      nameAcknowledgements: Array<{ by: string; rows: number[] }>
+    }
+    expect(run.nameAcknowledgements.map((a) => [a.by, a.rows])).toEqual([
+      ['ada.accountant', [5]],
+      ['ada.accountant', [5]],
+    ])
+    const packedRows = JSON.parse(strFromU8(zip['rows.json']!)) as Array<{ acknowledged?: { by: string } }>
+    expect(packedRows[3]!.acknowledged?.by).toBe('ada.accountant')
+  })
+
+  it('a sandbox run is sent with no-match names (the rule is for live runs)', async () => {
+    harness = await openHarness({ userDataDir: dir, sandboxUrl: sandbox.url, secretKey: KEY })
+    const { service } = harness
+    const { sheet } = namedSheet()
+    const view = await service.create({ result: sheet, bytes: csvBytes(sheet), currency: 'NGN' })
+    await service.startResolution(view.id)
+    await service.idle()
+    await service.submit(view.id)
+    await service.idle()
+    expect(service.view(view.id).counts.success).toBe(4)
+  })
+})
+
+describe('rows left out with their reason, and the fees', () => {
+  it('leaves a repeated row out as a duplicate in the sheet; excluding by hand says so; the report gives each reason', async () => {
+    harness = await openHarness({ userDataDir: dir, sandboxUrl: sandbox.url, secretKey: KEY })
+    const { service } = harness
+    const sheet = sheetOf(4, new Set([2]))
+    sheet.warnings.push({
+      row: 5,
+      column: null,
+      code: 'possible_duplicate',
+      message: 'Same bank, account and amount as row 2',
+    })
+    const view = await service.create({ result: sheet, bytes: csvBytes(sheet), currency: 'NGN' })
+    let rows = service.rows(view.id)
+    expect(rows.map((r) => [r.excluded, r.excludedWhy])).toEqual([
+      [false, undefined],
+      [false, undefined],
+      [false, undefined],
+      [true, 'duplicate_in_sheet'],
+    ])
+    await service.setExcluded(view.id, [1], true)
+    expect(service.rows(view.id)[1]!.excludedWhy).toBe('by_hand')
+    // Included again: no reason left.
+    await service.setExcluded(view.id, [3], false)
+    rows = service.rows(view.id)
+    expect(rows[3]!.excluded).toBe(false)
+    expect(rows[3]!.excludedWhy).toBeUndefined()
+    await service.setExcluded(view.id, [3], true)
+    await service.toReview(view.id)
+    await service.submit(view.id)
+    await service.idle()
+    const lines = tableToCsv(reportTable(service.stateOf(view.id), service.rows(view.id)))
+      .data.replace(/^\uFEFF/, '')
+      .trim()
+      .split(/\r?\n/)
+    expect(lines[2]!.endsWith(',Excluded by hand')).toBe(true)
+    expect(lines[3]).toMatch(/,"Bank is not available in test mode, use bank code 044, 033 or 058"$/)
+    expect(lines[4]!.endsWith(',Excluded by hand')).toBe(true)
+  })
+
+  it('estimates the fees from earlier runs, remembers who pays per profile, and shows the chargeable once sent', async () => {
+    const memory = new FeePayerMemory(dir)
+    harness = await openHarness({ userDataDir: dir, sandboxUrl: sandbox.url, secretKey: KEY, feePayer: memory })
+    const { service } = harness
+    const first = sheetOf(3, new Set(), 'A')
+    const one = await service.create({ result: first, bytes: csvBytes(first), currency: 'NGN' })
+    expect(one.merchantBearsCost).toBe(false)
+    expect(one.fees).toMatchObject({ basis: 0, fees: null, debit: { estimate: one.totals.amount }, chargeable: null })
+    await service.setOptions(one.id, { merchantBearsCost: true })
+    // We pay, and no fee was seen yet: the debit is not known.
+    expect(service.view(one.id).fees).toMatchObject({ basis: 0, fees: null, debit: null })
+    await service.toReview(one.id)
+    await service.submit(one.id)
+    await service.idle()
+    const sent = service.view(one.id)
+    // The simulator's fee is 1%: 10.01 + 10.02 + 10.03, on 1000.50 + 1001.50 + 1002.50.
+    expect(sent.fees!.chargeable).toBe('3034.56')
+    expect(sent.fees!.chargeable).toBe(sent.totals.chargeable)
+
+    // The next run of this profile: who pays is remembered, and the fees are learned from the first.
+    const second = sheetOf(2, new Set(), 'B')
+    const two = await service.create({ result: second, bytes: csvBytes(second), currency: 'NGN' })
+    expect(two.merchantBearsCost).toBe(true)
+    expect(await memory.recall('sandbox')).toBe(true)
+    expect(two.fees).toMatchObject({
+      basis: 3,
+      perPayout: { low: '10.01', high: '10.03' },
+      // 2002.00 × 30.06 / 3004.50 = 20.0306... -> 20.03
+      fees: { estimate: '20.03' },
+      debit: { estimate: '2022.03' },
+      chargeable: null,
+    })
+    await service.setOptions(two.id, { merchantBearsCost: false })
+    expect(service.view(two.id).fees!.debit!.estimate).toBe('2002.00')
+    // A KES run learns nothing from NGN fees.
+    const kes = await service.create({ result: sheetOf(2, new Set(), 'C'), bytes: csvBytes(second), currency: 'KES' })
+    expect(kes.fees).toMatchObject({ basis: 0, fees: null })
+  })
+})

@@ -1,0 +1,110 @@
+/**
+ * The RunService as a stage machine (issue 17 §9), over the simulator: a user action the run's
+ * stage does not allow is refused naming the stage, and nothing changes; the submission step's
+ * gate (`beforeBatchLeaves`, for team claims) sees every batch just before it leaves, and a gate
+ * that refuses stops the sending with its reason, sends nothing more, and the run carries on
+ * from where it stopped once the gate lets it, paying every row exactly once.
+ */
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { startSandbox, type RunningSandbox } from '../../../../../../../electron/sandbox'
+import { AppFailure } from '../../../../../../../shared/result'
+import { csvBytes, openHarness, sheetOf, simulatorPayouts, type Harness } from './harness'
+
+const KEY = 'sk_test_run_stages'
+let sandbox: RunningSandbox
+let dir: string
+let harness: Harness | undefined
+
+beforeEach(async () => {
+  sandbox = await startSandbox({
+    secretKey: KEY,
+    encryptionKey: 'run-stages-test-encryption-key32',
+    settleMs: 50,
+    admin: true,
+  })
+  dir = await mkdtemp(join(tmpdir(), 'run-stages-'))
+})
+afterEach(async () => {
+  await harness?.close()
+  harness = undefined
+  await sandbox.close()
+  await rm(dir, { recursive: true, force: true })
+})
+
+async function refusal(action: Promise<unknown>): Promise<AppFailure> {
+  const failure = await action.then(
+    () => null,
+    (error: unknown) => error,
+  )
+  expect(failure).toBeInstanceOf(AppFailure)
+  return failure as AppFailure
+}
+
+describe('the run as a stage machine', () => {
+  it('refuses actions its stage does not allow, naming the stage, and changes nothing', async () => {
+    harness = await openHarness({ userDataDir: dir, sandboxUrl: sandbox.url, secretKey: KEY })
+    const { service } = harness
+    const sheet = sheetOf(4)
+    const view = await service.create({ result: sheet, bytes: csvBytes(sheet), currency: 'NGN' })
+    expect(view.stage).toBe('resolving')
+    // Nothing waits for a check in a run never sent.
+    const recheck = await refusal(service.recheck(view.id))
+    expect(recheck.code).toBe('conflict')
+    expect(recheck.message).toContain('stage "resolving"')
+    // Sending needs the review first.
+    expect((await refusal(service.submit(view.id))).message).toContain('stage "resolving"')
+    expect(service.view(view.id).stage).toBe('resolving')
+    expect(service.view(view.id).batches).toEqual([])
+
+    await service.toReview(view.id)
+    await service.submit(view.id)
+    await service.idle()
+    expect(service.view(view.id).stage).toBe('completed')
+    // A completed run cannot go back to its name checks or its review.
+    expect((await refusal(service.startResolution(view.id))).message).toContain('stage "completed"')
+    expect((await refusal(service.toReview(view.id))).message).toContain('stage "completed"')
+    expect(service.view(view.id).stage).toBe('completed')
+  })
+
+  it('passes every batch through the gate before it leaves; a refusing gate stops the sending until it lets it', async () => {
+    let open = false
+    const asked: string[] = []
+    harness = await openHarness({
+      userDataDir: dir,
+      sandboxUrl: sandbox.url,
+      secretKey: KEY,
+      submitConcurrency: 1,
+      beforeBatchLeaves: async (runId, reference) => {
+        asked.push(`${runId} ${reference}`)
+        if (!open && asked.length === 2) throw new Error('Another desk has claimed this batch')
+      },
+    })
+    const { service } = harness
+    const sheet = sheetOf(150) // three batches of 50
+    const view = await service.create({ result: sheet, bytes: csvBytes(sheet), currency: 'NGN' })
+    await service.toReview(view.id)
+    await service.submit(view.id)
+    await service.idle()
+
+    const stopped = service.view(view.id)
+    expect(stopped.stage).toBe('attention')
+    expect(stopped.message).toBe('Stopped: Another desk has claimed this batch')
+    expect(asked).toEqual([
+      `${view.id} ${stopped.batches[0]!.reference}`,
+      `${view.id} ${stopped.batches[1]!.reference}`,
+    ])
+    expect(stopped.batches.map((b) => b.state)).toEqual(['accepted', 'planned', 'planned'])
+    // Only the first batch left.
+    expect((await simulatorPayouts(sandbox.url, KEY)).length).toBe(50)
+
+    open = true
+    await service.recheck(view.id)
+    await service.idle()
+    expect(service.view(view.id).stage).toBe('completed')
+    const paid = (await simulatorPayouts(sandbox.url, KEY)).map((p) => p.reference)
+    expect(paid.sort()).toEqual(sheet.items.map((i) => i.reference).sort())
+  })
+})
