@@ -9,6 +9,8 @@ import type { ExportTable } from '../../../../../shared/domain/export'
 import type { RunRow } from '../../../../../shared/domain/bulk-run'
 import type { MovementView } from '../../../../../shared/domain/journal'
 import { amountProblemOf } from '../../../../../shared/bulk/amount'
+import type { ChangeGroup } from '../../../../../shared/domain/bulk-changes'
+import { CHANGED_COLUMN_LABELS } from '../../../../../shared/domain/bulk-changes'
 import type { RunState } from './run-store'
 import { sha256Hex } from './run-store'
 
@@ -23,7 +25,12 @@ const ORIGINAL_COLUMNS = [
   ['narration', 'Narration', 'text'],
 ] as const
 
-export function reportTable(state: RunState, rows: readonly RunRow[]): ExportTable {
+export function reportTable(
+  state: RunState,
+  rows: readonly RunRow[],
+  changes: readonly ChangeGroup[] = [],
+): ExportTable {
+  const changed = changesByRow(changes)
   return {
     title: `Bulk run ${state.id}`,
     columns: [
@@ -35,6 +42,7 @@ export function reportTable(state: RunState, rows: readonly RunRow[]): ExportTab
       { key: 'fee', header: 'Fee', kind: 'amount' },
       { key: 'trace_id', header: 'Trace id', kind: 'text' },
       { key: 'message', header: 'Message', kind: 'text' },
+      { key: 'changes', header: 'Changes', kind: 'text' },
     ],
     rows: rows.map((row) => ({
       row: row.item.row,
@@ -56,14 +64,34 @@ export function reportTable(state: RunState, rows: readonly RunRow[]): ExportTab
         (amountProblemOf(row.item.amount) ? `Amount as read: ${row.item.amount}. ` : '') +
         (row.message ??
           (row.errors.length > 0 ? row.errors.map((e) => e.message).join('; ') : (row.resolutionMessage ?? ''))),
+      changes: changed.get(row.index) ?? null,
     })),
     summary: { groupBy: ['status', 'currency'], amount: 'amount' },
   }
 }
 
+/**
+ * Each row's changes in words, in the order made: "2026-11-23T22:41:16Z Amount 12.345 → 12.35 (edit)".
+ * Every change of the log is there, undo and redo too, so the report tells how the rows got so.
+ */
+export function changesByRow(changes: readonly ChangeGroup[]): Map<number, string> {
+  const byRow = new Map<number, string[]>()
+  for (const group of changes)
+    for (const cell of group.cells) {
+      const from = cell.from ? ` from "${cell.from}"` : ''
+      const line = `${group.at} ${CHANGED_COLUMN_LABELS[cell.column]} "${cell.before}" → "${cell.after}"${from} (${group.kind})`
+      const list = byRow.get(cell.index)
+      if (list) list.push(line)
+      else byRow.set(cell.index, [line])
+    }
+  return new Map([...byRow].map(([index, lines]) => [index, lines.join('; ')]))
+}
+
 export interface EvidenceInput {
   state: RunState
   rows: readonly RunRow[]
+  /** The run's changes before it was sent, oldest first (changes.json). */
+  changes?: readonly ChangeGroup[]
   original: Uint8Array
   journal: MovementView[]
   reportCsv: string
@@ -80,6 +108,7 @@ export function evidencePack(input: EvidenceInput): Uint8Array {
     'run.json': json(state),
     'journal.json': json(input.journal),
     'report.csv': strToU8(input.reportCsv),
+    'changes.json': json(input.changes ?? []),
   }
   const manifest = {
     run: state.id,

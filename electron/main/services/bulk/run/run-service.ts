@@ -9,7 +9,6 @@ import type { BulkCurrency, BulkField, BulkImportResult } from '../../../../../s
 import type { RunProgress, RunRow, RunSummary, RunView } from '../../../../../shared/domain/bulk-run'
 import { rowProblems, runIdOf } from '../../../../../shared/domain/bulk-run'
 import { isFinal } from '../../../../../shared/domain/journal'
-import { normaliseAmount } from '../../../../../shared/bulk/amount'
 import { formatMinorUnits, toMinorUnits } from '../../../../../shared/money'
 import { AppFailure } from '../../../../../shared/result'
 import { namesMatch } from '../../../../../shared/rules/common'
@@ -30,6 +29,15 @@ import { importedRun, retryRun } from './run-creation'
 import { batchBody, countRows, isSendable, planBatches, totalsOf } from './run-rows'
 import type { RunState, RunStore, StoredRun } from './run-store'
 import { sha256Hex } from './run-store'
+import type {
+  CellEdit,
+  CellEditKind,
+  ChangeGroup,
+  RunChangesView,
+  RunEditAnswer,
+} from '../../../../../shared/domain/bulk-changes'
+import { RunEditor } from './run-editing'
+import { assertArchivable, assertDeletable, removeRunFolder } from './run-removal'
 
 export interface RunServiceEvents {
   runChanged(summary: RunSummary): void
@@ -107,6 +115,10 @@ export class RunService {
   private readonly pollMs: number
   /** Monitoring's pauses between polls: close() ends them at once (a quit does not wait out a poll). */
   private readonly pauses = new Set<() => void>()
+  /** Each run's edits, undo and redo (run-editing.ts), made when the run is first changed. */
+  private readonly editors = new Map<string, RunEditor>()
+  /** Runs deleted since start: a second Delete (a double click) is answered as the first was. */
+  private readonly deleted = new Set<string>()
 
   constructor(private readonly options: RunServiceOptions) {
     this.sleep = options.sleep ?? ((ms) => new Promise((done) => setTimeout(done, ms)))
@@ -246,36 +258,95 @@ export class RunService {
   async editRow(runId: string, index: number, field: BulkField, value: string): Promise<RunRow> {
     const run = this.get(runId)
     this.assertEditable(run)
-    const row = this.rowOf(run, index)
+    this.rowOf(run, index)
     if (!ROW_FIELDS.includes(field)) throw new AppFailure('bad_request', `Unknown field ${field}.`)
-    const text = value.trim()
-    // Amounts are kept as the importer normalises them ("1,000.5" -> "1000.50") when they parse.
-    row.item = { ...row.item, [field]: field === 'amount' ? (normaliseAmount(text, run.state.currency) ?? text) : text }
-    const accountChanged = field === 'bank_code' || field === 'account_number' || field === 'customer_name'
-    if (accountChanged) {
-      row.resolution = 'unchecked'
-      delete row.resolvedName
-      delete row.resolutionMessage
-    }
-    this.revalidate(run, row)
-    if (accountChanged && row.errors.length === 0) await this.resolveRow(run, row)
-    this.rowChanged(run, row)
-    await this.saveRowsNow(run)
-    this.changed(run)
-    return row
+    await this.editorOf(run).editCells([{ index, field, value }], 'edit')
+    return this.rowOf(run, index)
   }
 
   async setExcluded(runId: string, indexes: number[], excluded: boolean): Promise<RunView> {
     const run = this.get(runId)
     this.assertEditable(run)
-    for (const index of indexes) {
-      const row = this.rowOf(run, index)
-      row.excluded = excluded
-      this.rowChanged(run, row)
-    }
-    await this.saveRowsNow(run)
-    this.changed(run)
+    for (const index of indexes) this.rowOf(run, index)
+    await this.editorOf(run).setExcluded(indexes, excluded)
     return this.view(runId)
+  }
+
+  // ---- changes before sending, with undo and redo (run-editing.ts, run-changes.ts)
+
+  async editCells(runId: string, edits: CellEdit[], kind: CellEditKind): Promise<RunEditAnswer> {
+    const run = this.get(runId)
+    this.assertEditable(run)
+    return this.editorOf(run).editCells(edits, kind)
+  }
+
+  async undo(runId: string): Promise<RunEditAnswer> {
+    const run = this.get(runId)
+    this.assertEditable(run)
+    return this.editorOf(run).undo()
+  }
+
+  async redo(runId: string): Promise<RunEditAnswer> {
+    const run = this.get(runId)
+    this.assertEditable(run)
+    return this.editorOf(run).redo()
+  }
+
+  changes(runId: string, limit: number): Promise<RunChangesView> {
+    return this.editorOf(this.get(runId)).view(limit)
+  }
+
+  /** Every change of the run, oldest first (report, evidence pack). */
+  changeLog(runId: string): Promise<ChangeGroup[]> {
+    return this.editorOf(this.get(runId)).log()
+  }
+
+  private editorOf(run: LiveRun): RunEditor {
+    let editor = this.editors.get(run.state.id)
+    if (!editor) {
+      editor = new RunEditor({
+        runId: run.state.id,
+        rows: run.rows,
+        currency: run.state.currency,
+        folder: this.options.store.folderOf(run.state.id),
+        now: () => this.options.now(),
+        revalidate: (row) => this.revalidate(run, row),
+        resolve: (rows) => runPool(rows, this.resolveConcurrency, (row) => this.resolveRow(run, row)),
+        rowChanged: (row) => this.rowChanged(run, row),
+        saved: async () => {
+          await this.saveRowsNow(run)
+          this.changed(run)
+        },
+      })
+      this.editors.set(run.state.id, editor)
+    }
+    return editor
+  }
+
+  // ---- delete and archive (run-removal.ts)
+
+  /** Deletes a run of which nothing was sent: its folder goes. */
+  async remove(runId: string): Promise<{ deleted: string }> {
+    if (this.deleted.has(runId)) return { deleted: runId }
+    const run = this.get(runId)
+    assertDeletable(run.state, this.options.journal.list({ runId }).length, run.task !== null)
+    this.runs.delete(runId)
+    this.editors.delete(runId)
+    this.deleted.add(runId)
+    if (run.saveTimer) clearTimeout(run.saveTimer)
+    if (run.stateTimer) clearTimeout(run.stateTimer)
+    await removeRunFolder(this.options.store.folderOf(runId))
+    return { deleted: runId }
+  }
+
+  /** Hides a run with anything sent from the list (or shows it again); it stays on disk and in the journal. */
+  async archive(runId: string, archived: boolean): Promise<RunSummary> {
+    const run = this.get(runId)
+    if (archived) assertArchivable(run.state, this.options.journal.list({ runId }).length)
+    if (archived) run.state.archived = true
+    else delete run.state.archived
+    await this.saveState(run)
+    return this.summary(run)
   }
 
   async setOptions(runId: string, options: { merchantBearsCost?: boolean; description?: string }): Promise<RunView> {
@@ -782,6 +853,8 @@ export class RunService {
       rows: run.rows.length,
       ...(state.retryOf ? { retryOf: state.retryOf } : {}),
       counts: countRows(run.rows),
+      total: totalsOf(state, run.rows).amount,
+      ...(state.archived ? { archived: true } : {}),
     }
   }
 

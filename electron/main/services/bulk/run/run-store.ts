@@ -43,6 +43,8 @@ export interface RunState {
   resolving?: boolean
   /** What the import left out, its control total and its bank names (issue 17); absent for a retry. */
   imported?: ImportRecord
+  /** Hidden from the list (issue 17 §4): a run with anything sent is archived, never deleted. */
+  archived?: boolean
 }
 
 export interface StoredRun {
