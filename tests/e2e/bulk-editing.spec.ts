@@ -129,6 +129,15 @@ test('a messy payroll fixed like a spreadsheet, with undo; sent; its failed rows
   await page.keyboard.press('Control+y')
   await expect(cell(page, 8, 'narration')).toHaveText('March 2026 salary extra')
 
+  // A bank chosen in the grid from its list of names (typed letters narrow it): kept as its code, shown by name.
+  await cell(page, 14, 'bank_code').click()
+  await page.keyboard.press('Enter')
+  await expect(page.getByTestId('bulk-cell-editor')).toHaveValue('058')
+  await expect(page.getByTestId('bulk-cell-editor')).toHaveAttribute('list', /bulk-bank-options/)
+  await page.getByTestId('bulk-cell-editor').fill('United Bank for Africa (033)')
+  await page.keyboard.press('Enter')
+  await expect(cell(page, 14, 'bank_code')).toHaveText('United Bank for Africa (033)')
+
   // An exclusion is undone and redone too (Ctrl+Shift+Z).
   await page.getByTestId('bulk-include-16').click()
   await expect(page.getByTestId('bulk-count-excluded')).toHaveText('1')
@@ -140,12 +149,13 @@ test('a messy payroll fixed like a spreadsheet, with undo; sent; its failed rows
 
   // Every change is listed under Changes: row, column, before, after, when, how.
   const changes = page.getByTestId('bulk-changes')
-  await expect(changes.getByTestId('bulk-changes-count')).toContainText('13 changes')
+  await expect(changes.getByTestId('bulk-changes-count')).toContainText('14 changes')
   await expect(changes.getByTestId('bulk-change').first()).toContainText('16Included')
   await expect(changes).toContainText('5Amount150000.00160000.00Typed')
   await expect(changes).toContainText('Pasted')
   await expect(changes).toContainText('Filled down')
   await expect(changes).toContainText('Replaced')
+  await expect(changes).toContainText('14Bank058033Bank chosen ("United Bank for Africa (033)")')
   await axeInBothThemes(page, '[data-testid="screen-bulk"]')
   await app.screenshot('bulk-editing')
 
