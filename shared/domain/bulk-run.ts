@@ -87,6 +87,10 @@ export interface RunSummary {
   rows: number
   retryOf?: string
   counts: RunCounts
+  /** What the run pays (or will pay), exact: the sendable rows, or once planned, the batches. */
+  total: string
+  /** Hidden from the runs list; shown with "Show archived". */
+  archived?: boolean
 }
 
 export interface RunCounts {

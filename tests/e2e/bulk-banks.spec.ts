@@ -101,9 +101,11 @@ test('a messy payroll with bank names goes from import to review: matches accept
     "Left out of the run: row 17 (the sheet's total), row 18 (a note below the data), row 19 (a note below the data).",
   )
   const gtb = page.getByTestId('bulk-row-13')
-  await expect(gtb.locator('[data-field="bank_code"]')).toHaveText('058')
+  await expect(gtb.locator('[data-field="bank_code"]')).toHaveText('Guaranty Trust Bank (058)')
   await expect(gtb.locator('[data-field="amount"]')).toHaveText('58,000.00')
-  await expect(page.getByTestId('bulk-row-15').locator('[data-field="bank_code"]')).toHaveText('011')
+  await expect(page.getByTestId('bulk-row-15').locator('[data-field="bank_code"]')).toHaveText(
+    'First Bank of Nigeria (011)',
+  )
   // The duplicate row is flagged and left out from the start (one click includes it again).
   await expect(page.getByTestId('bulk-row-16').locator('[data-field="problems"]')).toContainText('row 7')
   await expect(page.getByTestId('bulk-include-16')).not.toBeChecked()

@@ -1,5 +1,5 @@
 import { defineStore } from 'pinia'
-import { computed, ref, shallowRef } from 'vue'
+import { computed, ref, shallowRef, triggerRef } from 'vue'
 import { api } from '../api'
 import type { Unsubscribe } from '../../../shared/ipc/contract'
 import type { BulkOpened } from '../../../shared/ipc/channels/bulk'
@@ -12,6 +12,7 @@ import type {
 } from '../../../shared/domain/bulk'
 import type { RunProgress, RunRow, RunSummary, RunView } from '../../../shared/domain/bulk-run'
 import type { AppError, Result } from '../../../shared/result'
+import type { CellEdit, CellEditKind, RunChangesView, RunEditAnswer } from '../../../shared/domain/bulk-changes'
 import { callApi, callWithDroppedFile } from './call'
 
 /**
@@ -30,10 +31,13 @@ export const useBulkStore = defineStore('bulk', () => {
   const current = ref<RunView | null>(null)
   /**
    * The rows of the current run, at their indexes; shallow (100,000 rows): the row objects are never
-   * made reactive, and a change replaces the array (one copy per batch of changes) so that whatever
-   * reads it recomputes.
+   * made reactive. Changed rows are put in place (never a copy of the array) and `rowsVersion`
+   * counts the changes, so whatever shows the rows (the grid gets the same array) recomputes.
    */
   const rows = shallowRef<RunRow[]>([])
+  const rowsVersion = ref(0)
+  /** The current run's changes (latest first) and what can be undone and redone. */
+  const changes = ref<RunChangesView | null>(null)
   /** While the pages after the first are read: how many rows are in, of how many. */
   const rowsLoading = ref<{ loaded: number; total: number } | null>(null)
   const progress = ref<RunProgress | null>(null)
@@ -67,12 +71,7 @@ export const useBulkStore = defineStore('bulk', () => {
           if (summary.id === currentId.value) void refreshView()
         }),
         api.bulk.onRowsChanged(({ runId, rows: changed }) => {
-          if (runId !== currentId.value) return
-          // A new array (one copy per batch of changes) so the grid, which gets it as a prop, re-renders.
-          // A row not read yet comes with its page, as main has it then.
-          const next = rows.value.slice()
-          for (const row of changed) if (row.index < next.length) next[row.index] = row
-          rows.value = next
+          if (runId === currentId.value) putRows(changed)
         }),
         api.bulk.onProgress(({ runId, progress: next }) => {
           if (runId === currentId.value) progress.value = next
@@ -80,6 +79,15 @@ export const useBulkStore = defineStore('bulk', () => {
       ]
     }
     return loadRuns()
+  }
+
+  /** Changed rows in place, by index (a row not read yet comes with its page, as main has it then). */
+  function putRows(changed: readonly RunRow[]): void {
+    if (changed.length === 0) return
+    const list = rows.value
+    for (const row of changed) if (row.index < list.length) list[row.index] = row
+    rowsVersion.value++
+    triggerRef(rows)
   }
 
   function dispose(): void {
@@ -117,8 +125,11 @@ export const useBulkStore = defineStore('bulk', () => {
     current.value = view.data
     progress.value = view.data.progress
     rows.value = first.data
+    rowsVersion.value++
     rowsLoading.value = null
     opened.value = null
+    changes.value = null
+    void loadChanges()
     if (first.data.length === ROWS_PAGE) void readRemainingRows(runId, ticket, view.data.rows)
   }
 
@@ -129,7 +140,10 @@ export const useBulkStore = defineStore('bulk', () => {
       const page = await callApi(() => api.bulk.rows({ runId, offset, limit: ROWS_PAGE }))
       if (ticket !== openTicket) return
       if (!page.ok) lastError.value = page.error
-      else if (page.data.length > 0) rows.value = rows.value.concat(page.data)
+      else if (page.data.length > 0) {
+        rows.value = rows.value.concat(page.data)
+        rowsVersion.value++
+      }
       if (!page.ok || page.data.length < ROWS_PAGE) break
     }
     if (ticket === openTicket) rowsLoading.value = null
@@ -140,6 +154,7 @@ export const useBulkStore = defineStore('bulk', () => {
     // What was said about this run is not left for the next one.
     lastError.value = null
     current.value = null
+    changes.value = null
     rows.value = []
     rowsLoading.value = null
     progress.value = null
@@ -227,19 +242,67 @@ export const useBulkStore = defineStore('bulk', () => {
     if (!id) return
     const result = await track('exclude', () => api.bulk.exclude({ runId: id, indexes, excluded }))
     if (result.ok) current.value = result.data
+    await loadChanges()
   }
 
-  async function editRow(index: number, field: BulkField, value: string): Promise<boolean> {
+  /** The run's changes for the Changes list and the Undo and Redo buttons. */
+  async function loadChanges(): Promise<void> {
+    const id = currentId.value
+    if (!id) return
+    const result = await callApi(() => api.bulk.changes({ runId: id }))
+    if (result.ok && id === currentId.value) changes.value = result.data
+  }
+
+  /** Takes an edit's answer: its rows in place, the counts, the changes. */
+  async function edited(id: string, result: Result<RunEditAnswer>): Promise<boolean> {
+    if (!result.ok || id !== currentId.value) return false
+    putRows(result.data.rows)
+    if (result.data.change) await Promise.all([refreshView(), loadChanges()])
+    return true
+  }
+
+  /** Cells typed, pasted, filled down or replaced in the grid: one change, one undo. */
+  async function editCells(kind: CellEditKind, edits: CellEdit[]): Promise<boolean> {
+    const id = currentId.value
+    if (!id || edits.length === 0) return false
+    return edited(id, await track('edit', () => api.bulk.editCells({ runId: id, kind, edits })))
+  }
+
+  const editRow = (index: number, field: BulkField, value: string) => editCells('edit', [{ index, field, value }])
+
+  async function undo(): Promise<boolean> {
     const id = currentId.value
     if (!id) return false
-    const result = await track('edit', () => api.bulk.editRow({ runId: id, index, field, value }))
+    return edited(id, await track('undo', () => api.bulk.undo({ runId: id })))
+  }
+
+  async function redo(): Promise<boolean> {
+    const id = currentId.value
+    if (!id) return false
+    return edited(id, await track('redo', () => api.bulk.redo({ runId: id })))
+  }
+
+  /** Deletes a run of which nothing was sent. */
+  async function deleteRun(runId: string): Promise<boolean> {
+    const result = await track('delete', () => api.bulk.delete({ runId }))
+    if (result.ok) runs.value = runs.value.filter((r) => r.id !== runId)
+    return result.ok
+  }
+
+  /** Hides a run with anything sent from the list, or shows it again. */
+  async function archiveRun(runId: string, archived: boolean): Promise<boolean> {
+    const result = await track('archive', () => api.bulk.archive({ runId, archived }))
     if (result.ok) {
-      const next = rows.value.slice()
-      next[index] = result.data
-      rows.value = next
-      await refreshView()
+      const index = runs.value.findIndex((r) => r.id === runId)
+      if (index >= 0) runs.value[index] = result.data
     }
     return result.ok
+  }
+
+  /** Saves the payout template; the path it went to, or null when the user cancelled. */
+  async function saveTemplate(format: 'xlsx' | 'csv'): Promise<string | null> {
+    const result = await track('template', () => api.bulk.saveTemplate({ format }))
+    return result.ok ? result.data.path : null
   }
 
   async function retryFailed(): Promise<void> {
@@ -270,6 +333,8 @@ export const useBulkStore = defineStore('bulk', () => {
     runs,
     current,
     rows,
+    rowsVersion,
+    changes,
     rowsLoading,
     progress,
     opened,
@@ -296,6 +361,13 @@ export const useBulkStore = defineStore('bulk', () => {
     submit,
     exclude,
     editRow,
+    editCells,
+    undo,
+    redo,
+    loadChanges,
+    deleteRun,
+    archiveRun,
+    saveTemplate,
     retryFailed,
     exportReport,
     exportEvidence,

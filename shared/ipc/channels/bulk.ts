@@ -4,6 +4,8 @@ import { BULK_CURRENCIES, BULK_FIELDS } from '../../domain/bulk'
 import type { BulkBankReview, BulkWorkbookSummary } from '../../domain/bulk'
 import type { RunProgress, RunRow, RunSummary, RunView } from '../../domain/bulk-run'
 import type { ExportResult } from '../../domain/export'
+import { CELL_EDIT_KINDS } from '../../domain/bulk-changes'
+import type { RunChangesView, RunEditAnswer } from '../../domain/bulk-changes'
 import { droppedFile, noInput, returns } from '../define'
 import { IMPORT_LIMITS } from '../../bulk/limits'
 
@@ -38,6 +40,35 @@ export const bulkRunChannels = {
     }),
     result: returns<RunRow>(),
   },
+  /**
+   * Cells typed, pasted, filled down, replaced or banks chosen in the grid, as one change (one
+   * undo); answers the rows it changed, only those.
+   */
+  'bulk:editCells': {
+    input: z.strictObject({
+      runId,
+      kind: z.enum(CELL_EDIT_KINDS),
+      edits: z
+        .array(
+          z.strictObject({ index: z.number().int().min(0), field: z.enum(BULK_FIELDS), value: z.string().max(500) }),
+        )
+        .min(1)
+        .max(BULK_ROWS_PAGE_MAX * BULK_FIELDS.length),
+    }),
+    result: returns<RunEditAnswer>(),
+  },
+  /** Undoes the last change (edit, paste, fill, replace, bank choice, exclusion) until the run is sent. */
+  'bulk:undo': { input: byRun, result: returns<RunEditAnswer>() },
+  'bulk:redo': { input: byRun, result: returns<RunEditAnswer>() },
+  /** The run's changes, latest first (at most `limit`, default 200). */
+  'bulk:changes': {
+    input: z.strictObject({ runId, limit: z.number().int().min(1).max(10_000).optional() }),
+    result: returns<RunChangesView>(),
+  },
+  /** Deletes a run of which nothing was sent; refused for a run with anything sent (archive it). */
+  'bulk:delete': { input: byRun, result: returns<{ deleted: string }>() },
+  /** Hides a run with anything sent from the list (archived: false shows it again); refused for a run never sent. */
+  'bulk:archive': { input: z.strictObject({ runId, archived: z.boolean() }), result: returns<RunSummary>() },
   'bulk:exclude': {
     input: z.strictObject({ runId, indexes: z.array(z.number().int().min(0)).max(200_000), excluded: z.boolean() }),
     result: returns<RunView>(),
@@ -81,6 +112,11 @@ export type BulkImportAnswer = { kind: 'run'; run: RunView } | { kind: 'banks'; 
 const importId = z.string().regex(/^[0-9a-f]{32}$/, 'must be an import id')
 
 export const bulkImportChannels = {
+  /** Saves the payout template (XLSX or CSV) where the user chooses (a download in the browser). */
+  'bulk:saveTemplate': {
+    input: z.strictObject({ format: z.enum(['xlsx', 'csv']) }),
+    result: returns<{ path: string | null }>(),
+  },
   /** Shows the Open dialog; null when the user cancelled. */
   'bulk:open': { input: noInput, result: returns<BulkOpened | null>() },
   'bulk:drop': { input: z.strictObject({ file: droppedFile }), result: returns<BulkOpened>() },

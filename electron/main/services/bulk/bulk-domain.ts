@@ -21,6 +21,7 @@ import type { ServiceContext } from '../service-context'
 import { lookupCacheOf } from '../lookups/lookup-cache'
 import { BankNameMemory } from './import/bank-name-memory'
 import { createBulkImportService } from './import/import-service'
+import { saveTemplate } from './import/save-template'
 import { bulkBatchVerifier } from './run/batch-sender'
 import { exportTableWithDialog, tableToCsv } from '../export/table-export'
 import { evidencePack, reportTable } from './run/run-report'
@@ -97,7 +98,7 @@ export function createBulkDomain(context: ServiceContext): BulkDomain {
   /** The report as XLSX or CSV through the export writer every screen uses (Summary sheet, injection neutralised). */
   async function saveReport(runId: string, format: 'xlsx' | 'csv'): Promise<ExportResult> {
     await ready()
-    const table = reportTable(runs.stateOf(runId), runs.rows(runId))
+    const table = reportTable(runs.stateOf(runId), runs.rows(runId), await runs.changeLog(runId))
     const result = await exportTableWithDialog(context, table, format)
     // The report is kept with the run too.
     if (result.path) await runs.keepReport(runId, tableToCsv(table).data)
@@ -115,10 +116,12 @@ export function createBulkDomain(context: ServiceContext): BulkDomain {
       filters: [{ name: 'ZIP archive', extensions: ['zip'] }],
     })
     if (!path) return { path: null, rows: 0 }
-    const table = reportTable(state, rows)
+    const changes = await runs.changeLog(runId)
+    const table = reportTable(state, rows, changes)
     const bytes = evidencePack({
       state,
       rows,
+      changes,
       original: await runs.originalFile(runId),
       journal: context.journal.list({ runId }),
       reportCsv: tableToCsv(table).data,
@@ -143,6 +146,8 @@ export function createBulkDomain(context: ServiceContext): BulkDomain {
   // or a click once the first is done) joins the first or is answered with the run it made.
   const importing = new InFlight<BulkImportAnswer>()
   const confirming = new InFlight<RunView>()
+  // A second Delete of the same run (a double click) joins the first.
+  const removing = new InFlight<{ deleted: string }>()
   /** The run each import made, by import id (a few kept, like the open files). */
   const imported = new Map<string, string>()
 
@@ -278,6 +283,13 @@ export function createBulkDomain(context: ServiceContext): BulkDomain {
         await ready(),
         runs.editRow(runId, index, field, value)
       ),
+      'bulk:editCells': async ({ runId, kind, edits }) => (await ready(), runs.editCells(runId, edits, kind)),
+      'bulk:undo': async ({ runId }) => (await ready(), runs.undo(runId)),
+      'bulk:redo': async ({ runId }) => (await ready(), runs.redo(runId)),
+      'bulk:changes': async ({ runId, limit = 200 }) => (await ready(), runs.changes(runId, limit)),
+      'bulk:delete': ({ runId }) => removing.run(runId, async () => (await ready(), runs.remove(runId))),
+      'bulk:archive': async ({ runId, archived }) => (await ready(), runs.archive(runId, archived)),
+      'bulk:saveTemplate': ({ format }) => saveTemplate(context, format),
       'bulk:exclude': async ({ runId, indexes, excluded }) => (
         await ready(),
         runs.setExcluded(runId, indexes, excluded)

@@ -9,6 +9,8 @@ import type { ExportTable } from '../../../../../shared/domain/export'
 import type { ExcludedWhy, RunRow } from '../../../../../shared/domain/bulk-run'
 import type { MovementView } from '../../../../../shared/domain/journal'
 import { amountProblemOf } from '../../../../../shared/bulk/amount'
+import type { ChangeGroup } from '../../../../../shared/domain/bulk-changes'
+import { CHANGED_COLUMN_LABELS } from '../../../../../shared/domain/bulk-changes'
 import type { RunState } from './run-store'
 import { sha256Hex } from './run-store'
 
@@ -23,7 +25,12 @@ const ORIGINAL_COLUMNS = [
   ['narration', 'Narration', 'text'],
 ] as const
 
-export function reportTable(state: RunState, rows: readonly RunRow[]): ExportTable {
+export function reportTable(
+  state: RunState,
+  rows: readonly RunRow[],
+  changes: readonly ChangeGroup[] = [],
+): ExportTable {
+  const changed = changesByRow(changes)
   return {
     title: `Bulk run ${state.id}`,
     columns: [
@@ -39,6 +46,7 @@ export function reportTable(state: RunState, rows: readonly RunRow[]): ExportTab
       { key: 'name_check', header: 'Name check', kind: 'text' },
       { key: 'name_acknowledged', header: 'Name acknowledged', kind: 'text' },
       { key: 'reason', header: 'Reason', kind: 'text' },
+      { key: 'changes', header: 'Changes', kind: 'text' },
     ],
     rows: rows.map((row) => ({
       row: row.item.row,
@@ -64,6 +72,7 @@ export function reportTable(state: RunState, rows: readonly RunRow[]): ExportTab
       name_check: row.nameCheck ? NAME_CHECK_WORDS[row.nameCheck] : null,
       name_acknowledged: row.acknowledged ? `by ${row.acknowledged.by} at ${row.acknowledged.at}` : null,
       reason: reasonOf(row),
+      changes: changed.get(row.index) ?? null,
     })),
     summary: { groupBy: ['status', 'currency'], amount: 'amount' },
   }
@@ -89,9 +98,28 @@ function reasonOf(row: RunRow): string | null {
   return null
 }
 
+/**
+ * Each row's changes in words, in the order made: "2026-11-23T22:41:16Z Amount 12.345 → 12.35 (edit)".
+ * Every change of the log is there, undo and redo too, so the report tells how the rows got so.
+ */
+export function changesByRow(changes: readonly ChangeGroup[]): Map<number, string> {
+  const byRow = new Map<number, string[]>()
+  for (const group of changes)
+    for (const cell of group.cells) {
+      const from = cell.from ? ` from "${cell.from}"` : ''
+      const line = `${group.at} ${CHANGED_COLUMN_LABELS[cell.column]} "${cell.before}" → "${cell.after}"${from} (${group.kind})`
+      const list = byRow.get(cell.index)
+      if (list) list.push(line)
+      else byRow.set(cell.index, [line])
+    }
+  return new Map([...byRow].map(([index, lines]) => [index, lines.join('; ')]))
+}
+
 export interface EvidenceInput {
   state: RunState
   rows: readonly RunRow[]
+  /** The run's changes before it was sent, oldest first (changes.json). */
+  changes?: readonly ChangeGroup[]
   original: Uint8Array
   journal: MovementView[]
   reportCsv: string
@@ -108,6 +136,7 @@ export function evidencePack(input: EvidenceInput): Uint8Array {
     'run.json': json(state),
     'journal.json': json(input.journal),
     'report.csv': strToU8(input.reportCsv),
+    'changes.json': json(input.changes ?? []),
   }
   const manifest = {
     run: state.id,

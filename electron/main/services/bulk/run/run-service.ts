@@ -13,7 +13,6 @@ import { userInfo } from 'node:os'
 import type { BulkCurrency, BulkField, BulkImportResult } from '../../../../../shared/domain/bulk'
 import type { RunFees, RunProgress, RunRow, RunSummary, RunView } from '../../../../../shared/domain/bulk-run'
 import { needsNameAcknowledgement, runIdOf } from '../../../../../shared/domain/bulk-run'
-import { normaliseAmount } from '../../../../../shared/bulk/amount'
 import { toMinorUnits } from '../../../../../shared/money'
 import { AppFailure } from '../../../../../shared/result'
 import type { DesktopNotice } from '../../../adapters/desktop'
@@ -35,7 +34,17 @@ import { checkNames, checkRowName } from './steps/name-checks'
 import { monitorBatches } from './steps/monitoring'
 import type { BeforeBatchLeaves } from './steps/submission'
 import { submitBatches } from './steps/submission'
+import { runPool } from './pool'
 import type { RunStepContext } from './steps/step-context'
+import type {
+  CellEdit,
+  CellEditKind,
+  ChangeGroup,
+  RunChangesView,
+  RunEditAnswer,
+} from '../../../../../shared/domain/bulk-changes'
+import { RunEditor } from './run-editing'
+import { assertArchivable, assertDeletable, removeRunFolder } from './run-removal'
 
 export interface RunServiceEvents {
   runChanged(summary: RunSummary): void
@@ -99,6 +108,10 @@ export class RunService {
   /** Monitoring's pauses between polls: close() ends them at once (a quit does not wait out a poll). */
   private readonly pauses = new Set<() => void>()
   private readonly autosave: RunAutosave
+  /** Each run's edits, undo and redo (run-editing.ts), made when the run is first changed. */
+  private readonly editors = new Map<string, RunEditor>()
+  /** Runs deleted since start: a second Delete (a double click) is answered as the first was. */
+  private readonly deleted = new Set<string>()
 
   constructor(private readonly options: RunServiceOptions) {
     this.autosave = new RunAutosave({
@@ -288,41 +301,102 @@ export class RunService {
   async editRow(runId: string, index: number, field: BulkField, value: string): Promise<RunRow> {
     const run = this.get(runId)
     this.assertEditable(run)
-    const row = this.rowOf(run, index)
+    this.rowOf(run, index)
     if (!ROW_FIELDS.includes(field)) throw new AppFailure('bad_request', `Unknown field ${field}.`)
-    const text = value.trim()
-    // Amounts are kept as the importer normalises them ("1,000.5" -> "1000.50") when they parse.
-    row.item = { ...row.item, [field]: field === 'amount' ? (normaliseAmount(text, run.state.currency) ?? text) : text }
-    const accountChanged = field === 'bank_code' || field === 'account_number' || field === 'customer_name'
-    if (accountChanged) {
-      row.resolution = 'unchecked'
-      delete row.resolvedName
-      delete row.resolutionMessage
-      delete row.nameCheck
-      // An acknowledgement was of the names as they were.
-      delete row.acknowledged
-    }
-    revalidateRow(row, run.state.currency)
-    if (accountChanged && row.errors.length === 0) await checkRowName(run, row, this.options)
-    this.autosave.rowChanged(run, row)
-    await this.autosave.saveRowsNow(run)
-    this.autosave.changed(run)
-    return row
+    await this.editorOf(run).editCells([{ index, field, value }], 'edit')
+    return this.rowOf(run, index)
   }
 
   async setExcluded(runId: string, indexes: number[], excluded: boolean): Promise<RunView> {
     const run = this.get(runId)
     this.assertEditable(run)
-    for (const index of indexes) {
-      const row = this.rowOf(run, index)
-      row.excluded = excluded
-      if (excluded) row.excludedWhy = 'by_hand'
-      else delete row.excludedWhy
-      this.autosave.rowChanged(run, row)
-    }
-    await this.autosave.saveRowsNow(run)
-    this.autosave.changed(run)
+    for (const index of indexes) this.rowOf(run, index)
+    await this.editorOf(run).setExcluded(indexes, excluded)
     return this.view(runId)
+  }
+
+  // ---- changes before sending, with undo and redo (run-editing.ts, run-changes.ts)
+
+  async editCells(runId: string, edits: CellEdit[], kind: CellEditKind): Promise<RunEditAnswer> {
+    const run = this.get(runId)
+    this.assertEditable(run)
+    return this.editorOf(run).editCells(edits, kind)
+  }
+
+  async undo(runId: string): Promise<RunEditAnswer> {
+    const run = this.get(runId)
+    this.assertEditable(run)
+    return this.editorOf(run).undo()
+  }
+
+  async redo(runId: string): Promise<RunEditAnswer> {
+    const run = this.get(runId)
+    this.assertEditable(run)
+    return this.editorOf(run).redo()
+  }
+
+  changes(runId: string, limit: number): Promise<RunChangesView> {
+    return this.editorOf(this.get(runId)).view(limit)
+  }
+
+  /** Every change of the run, oldest first (report, evidence pack). */
+  changeLog(runId: string): Promise<ChangeGroup[]> {
+    return this.editorOf(this.get(runId)).log()
+  }
+
+  private editorOf(run: LiveRun): RunEditor {
+    let editor = this.editors.get(run.state.id)
+    if (!editor) {
+      editor = new RunEditor({
+        runId: run.state.id,
+        rows: run.rows,
+        currency: run.state.currency,
+        folder: this.options.store.folderOf(run.state.id),
+        now: () => this.options.now(),
+        revalidate: (row) => revalidateRow(row, run.state.currency),
+        resolve: async (rows) => {
+          await runPool(
+            rows.filter((row) => row.errors.length === 0),
+            this.resolveConcurrency,
+            (row) => checkRowName(run, row, this.options),
+          )
+        },
+        rowChanged: (row) => this.autosave.rowChanged(run, row),
+        saved: async () => {
+          await this.autosave.saveRowsNow(run)
+          this.autosave.changed(run)
+        },
+      })
+      this.editors.set(run.state.id, editor)
+    }
+    return editor
+  }
+
+  // ---- delete and archive (run-removal.ts)
+
+  /** Deletes a run of which nothing was sent: its folder goes. */
+  async remove(runId: string): Promise<{ deleted: string }> {
+    if (this.deleted.has(runId)) return { deleted: runId }
+    const run = this.get(runId)
+    assertDeletable(run.state, this.options.journal.list({ runId }).length, run.task !== null)
+    this.runs.delete(runId)
+    this.editors.delete(runId)
+    this.deleted.add(runId)
+    if (run.saveTimer) clearTimeout(run.saveTimer)
+    if (run.stateTimer) clearTimeout(run.stateTimer)
+    run.saveTimer = run.stateTimer = null
+    await removeRunFolder(this.options.store.folderOf(runId))
+    return { deleted: runId }
+  }
+
+  /** Hides a run with anything sent from the list (or shows it again); it stays on disk and in the journal. */
+  async archive(runId: string, archived: boolean): Promise<RunSummary> {
+    const run = this.get(runId)
+    if (archived) assertArchivable(run.state, this.options.journal.list({ runId }).length)
+    if (archived) run.state.archived = true
+    else delete run.state.archived
+    await this.autosave.saveState(run)
+    return this.summary(run)
   }
 
   async setOptions(runId: string, options: { merchantBearsCost?: boolean; description?: string }): Promise<RunView> {
@@ -594,6 +668,8 @@ export class RunService {
       rows: run.rows.length,
       ...(state.retryOf ? { retryOf: state.retryOf } : {}),
       counts: countRows(run.rows),
+      total: totalsOf(state, run.rows).amount,
+      ...(state.archived ? { archived: true } : {}),
     }
   }
 

@@ -45,6 +45,8 @@ export interface RunState {
   imported?: ImportRecord
   /** Each "I have checked these names" of no-match rows: who, when, which rows (sheet row numbers). */
   nameAcknowledgements?: Array<NameAcknowledgement & { rows: number[] }>
+  /** Hidden from the list (issue 17 §4): a run with anything sent is archived, never deleted. */
+  archived?: boolean
 }
 
 export interface StoredRun {

@@ -207,7 +207,7 @@ describe('a bulk run against the simulator', () => {
       .trim()
       .split('\r\n')
     expect(lines[0]).toBe(
-      'Row,Reference,Amount,Bank code,Account number,Customer name,Customer email,Narration,Currency,Status,Payout reference,Batch reference,Fee,Trace id,Message,Name at the bank,Name check,Name acknowledged,Reason',
+      'Row,Reference,Amount,Bank code,Account number,Customer name,Customer email,Narration,Currency,Status,Payout reference,Batch reference,Fee,Trace id,Message,Name at the bank,Name check,Name acknowledged,Reason,Changes',
     )
     expect(lines[1]).toContain(`'=HYPERLINK(""http://evil"")`)
     expect(lines[3]).toContain(',failed,T-row-000003,')
@@ -218,6 +218,7 @@ describe('a bulk run against the simulator', () => {
     const manifest = JSON.parse(strFromU8(zip['manifest.json']!)) as { files: Array<{ name: string; sha256: string }> }
     expect(manifest.files.map((f) => f.name).sort()).toEqual(
       [
+        'changes.json',
         'journal.json',
         'mapping.json',
         'original.csv',
