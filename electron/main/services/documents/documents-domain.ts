@@ -22,7 +22,7 @@ import { adviceFileName, paymentAdvicePdf } from './payment-advice'
 import type { PaymentAdvice } from './payment-advice'
 import { writeZipStreaming } from './pdf-zip'
 import type { ZipFile } from './pdf-zip'
-import { runSummaryOf } from './run-summary'
+import { runSummaryOf, summaryExtrasOf } from './run-summary'
 import { runSummaryFileName, runSummaryPdf } from './run-summary-pdf'
 
 export interface DocumentDomainOptions {
@@ -131,6 +131,7 @@ export function createDocumentDomain(
         const runs = await options.runs()
         const state = runs.stateOf(runId)
         const profile = await profileOf(state.profileId)
+        const extras = summaryExtrasOf(state.imported)
         const summary = runSummaryOf({
           runId: state.id,
           fileName: state.fileName,
@@ -149,6 +150,7 @@ export function createDocumentDomain(
           rows: runs.rows(runId),
           batchesChargeable: state.batches.flatMap((batch) => (batch.totalChargeable ? [batch.totalChargeable] : [])),
           directory: await directoryFor(state.profileId, [state.currency]),
+          ...(extras ? { extras } : {}),
         })
         const bytes = await runSummaryPdf(summary, { issuedAt: context.now(), ...zone() })
         return deliver({ title: `Run summary ${state.id}`, fileName: runSummaryFileName(summary), bytes }, output)
