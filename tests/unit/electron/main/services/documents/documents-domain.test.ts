@@ -331,6 +331,55 @@ describe('documents of a bulk run', () => {
     expect((await readdir(directory)).filter((name) => name.includes('.partial'))).toEqual([])
   })
 
+  it('tells the progress of a ZIP of advices as it is made, and ends it', async () => {
+    rows = Array.from({ length: 12 }, (_, i) => runRow(i, 'success', '100.25'))
+    const told: Array<{ runId: string; progress: { done: number; total: number } | null }> = []
+    context.emit = ((event: string, payload: never) => {
+      if (event === 'documents:advicesProgress') told.push(payload)
+    }) as ServiceContext['emit']
+    const path = join(directory, 'advices-progress.zip')
+    desktop.queueSavePath(path)
+    const result = await domain()['documents:runAdvices']({ runId: RUN_ID })
+    expect(result.documents).toBe(12)
+    expect(told[0]).toEqual({ runId: RUN_ID, progress: { done: 0, total: 12 } })
+    expect(told.at(-2)).toEqual({ runId: RUN_ID, progress: { done: 12, total: 12 } })
+    expect(told.at(-1)).toEqual({ runId: RUN_ID, progress: null })
+    const dones = told.flatMap((t) => (t.progress ? [t.progress.done] : []))
+    expect(dones).toEqual([...dones].sort((a, b) => a - b))
+  })
+
+  it('cancels a ZIP of advices part way: nothing is saved, no partial file is left, and it can be made again', async () => {
+    rows = Array.from({ length: 40 }, (_, i) => runRow(i, 'success', '100.25'))
+    const handlers = domain()
+    let cancelAnswer: { cancelled: boolean } | undefined
+    context.emit = ((event: string, payload: { progress: { done: number } | null }) => {
+      if (event === 'documents:advicesProgress' && payload.progress && payload.progress.done >= 1 && !cancelAnswer)
+        cancelAnswer = handlers['documents:cancelAdvices']({ runId: RUN_ID }) as { cancelled: boolean }
+    }) as ServiceContext['emit']
+    const path = join(directory, 'advices-cancelled.zip')
+    desktop.queueSavePath(path)
+    // The first progress event is at 0 done; force a later one by cancelling from the test too.
+    const making = handlers['documents:runAdvices']({ runId: RUN_ID })
+    await new Promise((r) => setTimeout(r, 300))
+    if (!cancelAnswer) cancelAnswer = handlers['documents:cancelAdvices']({ runId: RUN_ID }) as { cancelled: boolean }
+    const result = await making
+    expect(cancelAnswer).toEqual({ cancelled: true })
+    expect(result).toEqual({
+      fileName: `Payment advices ${RUN_ID}.zip`,
+      path: null,
+      printed: null,
+      documents: 0,
+      cancelled: true,
+    })
+    expect(await readdir(directory)).not.toContain('advices-cancelled.zip')
+    expect((await readdir(directory)).filter((name) => name.includes('.partial'))).toEqual([])
+    // Nothing is being made any more: cancelling again says so; a new ZIP is made whole.
+    expect(handlers['documents:cancelAdvices']({ runId: RUN_ID })).toEqual({ cancelled: false })
+    context.emit = () => undefined
+    desktop.queueSavePath(path)
+    expect((await handlers['documents:runAdvices']({ runId: RUN_ID })).documents).toBe(40)
+  })
+
   it('refuses a ZIP of advices for a run with no paid row, before any dialog', async () => {
     rows = rows.map((r) => ({ ...r, status: 'failed' }))
     await expect(domain()['documents:runAdvices']({ runId: RUN_ID })).rejects.toThrow(/has no paid rows yet/)
