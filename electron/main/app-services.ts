@@ -14,6 +14,7 @@ import type { ChannelHandlers } from './ipc/router'
 import type { Checkpoints } from './services/checkpoints'
 import { createPaymentsApi } from './services/api'
 import { createPaymentsClient } from './services/api/payments-client'
+import { createProfileApis } from './services/api/profile-apis'
 import { createBulkDomain } from './services/bulk/bulk-domain'
 import { createCardDomain } from './services/cards/cards-domain'
 import { createChargeDomain } from './services/charges/charges-domain'
@@ -107,6 +108,7 @@ export async function createAppServices(options: {
     keychain: options.keychain,
     sandbox: { url: sandbox.url, ...sandboxKeys },
     onChange: (list) => {
+      apis.keep(list.profiles.map((profile) => profile.id))
       options.emit('profiles:changed', list)
       void team.profileChanged().catch((error: unknown) => log.error('Team mode did not follow the profile', error))
     },
@@ -123,6 +125,23 @@ export async function createAppServices(options: {
     },
     onStatus: (status) => options.emit('team:connection', status),
     onChange: (change) => options.emit('team:changed', change),
+  })
+
+  const apis = createProfileApis({
+    credentialsOf: (profileId) => profiles.credentialsOf(profileId),
+    build: ({ baseUrl, secretKey }) =>
+      createPaymentsApi(
+        createPaymentsClient({
+          baseUrl,
+          secretKey,
+          ...(options.apiTimeoutMs ? { timeoutMs: options.apiTimeoutMs } : {}),
+          onRateLimited: ({ retryAfterSeconds, where }) =>
+            options.emit('app:notice', {
+              kind: 'warning',
+              message: `The payments service asked us to slow down (${where}); asking again in ${retryAfterSeconds} s.`,
+            }),
+        }),
+      ),
   })
 
   const journalDir = join(options.userDataDir, 'journal')
@@ -144,20 +163,7 @@ export async function createAppServices(options: {
     log,
     emit: options.emit,
     profiles,
-    async apiFor(profileId) {
-      const credentials = await profiles.credentialsOf(profileId)
-      const client = createPaymentsClient({
-        baseUrl: credentials.baseUrl,
-        secretKey: credentials.secretKey,
-        ...(options.apiTimeoutMs ? { timeoutMs: options.apiTimeoutMs } : {}),
-        onRateLimited: ({ retryAfterSeconds, where }) =>
-          options.emit('app:notice', {
-            kind: 'warning',
-            message: `The payments service asked us to slow down (${where}); asking again in ${retryAfterSeconds} s.`,
-          }),
-      })
-      return { profileId: credentials.profileId, mode: credentials.mode, api: createPaymentsApi(client) }
-    },
+    apiFor: (profileId) => apis.apiFor(profileId),
     journal,
     reconciler,
     desktop: options.desktop,

@@ -1,4 +1,5 @@
 /** The real main services served over the loopback bridge (see ipc/bridge-transport.ts). */
+import type { EventName, EventPayload } from '../../shared/ipc/contract'
 import { createBridgeDesktop } from './adapters/bridge-desktop'
 import type { BridgeDesktop } from './adapters/bridge-desktop'
 import { createAppServices } from './app-services'
@@ -26,6 +27,8 @@ export async function startBridgeApp(options: {
   apiTimeoutMs?: number
   keychain?: SecretStore
   onResponse?: (channel: string, body: string) => void
+  /** Sees every event main sends to the renderer (benchmarks count what crosses). */
+  onEvent?: <E extends EventName>(event: E, payload: EventPayload<E>) => void
   /**
    * The desktop stand-ins a test drives (queued dialog paths, an in-memory clipboard) instead of
    * the browser surface a person uses (file picker, downloads, the browser's clipboard).
@@ -43,7 +46,10 @@ export async function startBridgeApp(options: {
     userDataDir: options.userDataDir,
     keychain: options.keychain ?? new KeytarSecretStore(),
     info: { name: 'Payout Desk', version: process.env['npm_package_version'] ?? '0.0.0', transport: 'bridge' },
-    emit: (event, payload) => relay.bridge?.emit(event, payload),
+    emit: (event, payload) => {
+      options.onEvent?.(event, payload)
+      relay.bridge?.emit(event, payload)
+    },
     desktop,
     ...(options.apiTimeoutMs === undefined ? {} : { apiTimeoutMs: options.apiTimeoutMs }),
     ...(options.sandboxSettleMs === undefined ? {} : { sandboxSettleMs: options.sandboxSettleMs }),

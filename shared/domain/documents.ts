@@ -18,6 +18,8 @@ export interface DocumentResult {
   printed: PrintOutcome | null
   /** Documents in the file: 1, or the advices in a ZIP. */
   documents: number
+  /** The user cancelled while it was being made: nothing was saved. */
+  cancelled?: true
 }
 
 /** A PDF handed to the browser's own print (bridge only): the renderer opens it in a tab. */

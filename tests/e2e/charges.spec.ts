@@ -134,12 +134,12 @@ test('NO_AUTH: charged, verified, with amount paid, fee and card, and listed fro
   await expect(page.getByTestId('charge-scheme')).toHaveText('Mastercard')
   const { reference, session } = await charge(page, CARDS.noAuth, 'noauth')
   await expect(session).toHaveAttribute('data-stage', 'success')
-  await expect(session.getByTestId('verified-amount-paid')).toHaveText('NGN 2500.50 of 2500.50')
-  await expect(session.getByTestId('verified-fee')).toHaveText('NGN 37.51')
+  await expect(session.getByTestId('verified-amount-paid')).toHaveText('2,500.50 NGN of 2,500.50 NGN')
+  await expect(session.getByTestId('verified-fee')).toHaveText('37.51 NGN')
   await expect(session.getByTestId('verified-card')).toContainText('mastercard 518851······2975')
   const row = page.getByTestId(`history-row-${reference}`)
   await expect(row).toHaveAttribute('data-state', 'success')
-  await expect(row).toContainText('Paid NGN 2500.50, fee 37.51')
+  await expect(row).toContainText('Paid 2,500.50 NGN, fee 37.51 NGN')
   // The search every list has: by reference, e-mail or the card's last four digits.
   await page.getByTestId('charge-history-search').fill('no such charge')
   await expect(page.getByTestId('charge-history-count')).toHaveText('0 of 1 charge')
@@ -219,7 +219,7 @@ test('3DS: the simulator page is completed in the popup, the desk sees the retur
   await popupClosed
   await expect(session).toHaveAttribute('data-stage', 'success')
   await expect(session.getByTestId('three-ds-outcome')).toHaveText('The customer finished 3-D Secure.')
-  await expect(session.getByTestId('verified-amount-paid')).toHaveText('NGN 2500.50 of 2500.50')
+  await expect(session.getByTestId('verified-amount-paid')).toHaveText('2,500.50 NGN of 2,500.50 NGN')
   const notes = app.running.services.journal.get(reference)!.timeline.map((event) => event.note)
   expect(notes).toContain('3-D Secure window reached the return address; verifying')
   await expectNoCardData(app)
@@ -266,7 +266,7 @@ test('wrong OTP: verified failed with its reason', async ({ app }) => {
   await authorize(page, session, { 'auth-otp': '000000' })
   await expect(session).toHaveAttribute('data-stage', 'failed')
   await expect(session.getByTestId('charge-explanation')).toContainText('The OTP entered is invalid')
-  await expect(session.getByTestId('verified-amount-paid')).toHaveText('NGN 0.00 of 2500.50')
+  await expect(session.getByTestId('verified-amount-paid')).toHaveText('0.00 NGN of 2,500.50 NGN')
 })
 
 test('duplicate reference: refused by the desk before sending; used elsewhere, the service’s payment is verified, never failed', async ({
@@ -327,7 +327,7 @@ test('a 503 on the charge after it was accepted ends verified, not failed', asyn
   await expect(session).toHaveAttribute('data-stage', 'success')
   await expect(session.getByTestId('charge-explanation')).toContainText('No clear answer from the service')
   await expect(session.getByTestId('charge-explanation')).toContainText('HTTP 503')
-  await expect(session.getByTestId('verified-amount-paid')).toHaveText('NGN 2500.50 of 2500.50')
+  await expect(session.getByTestId('verified-amount-paid')).toHaveText('2,500.50 NGN of 2,500.50 NGN')
   const states = app.running.services.journal.get(reference)!.timeline.map((event) => event.state)
   expect(states).toContain('unknown')
   expect(states).not.toContain('failed')

@@ -83,7 +83,7 @@ test('the advice of a paid payout names the payer, the bank by name and the mask
     'E-mail zoe@example.com',
     'Bank Access Bank',
     'Account ••••••6789',
-    'Amount NGN 1,500.50',
+    'Amount 1,500.50 NGN',
     'Narration March rent',
     'Reference ADVICE-0001',
     `Trace ID ${traceId}`,
@@ -159,17 +159,17 @@ test('a run’s summary, the advice of a paid row and the ZIP of every paid row�
     `SHA-256 of the file ${opened.summary.sha256}`,
     `Run ID ${view.id}`,
     'Stage Completed',
-    'Paid 2 NGN 2,250.75',
-    'Failed 1 NGN 300.00',
-    'All rows 3 NGN 2,550.75',
+    'Paid 2 2,250.75 NGN',
+    'Failed 1 300.00 NGN',
+    'All rows 3 2,550.75 NGN',
   ])
     expect(summary[0]).toContain(line)
   expect(summary[0]).toMatch(/Prepared by \S+ \(profile “Sandbox”\)/)
-  expect(summary[1]).toContain('2 RUNDOC-0001 Ada Obi Access Bank ••••••6789 NGN 1,000.50 Paid')
-  expect(summary[1]).toContain('4 RUNDOC-0003 Chidínma Ọkọ́nkwọ́ Guaranty Trust Bank ••••••6791 NGN 1,250.25 Paid')
-  expect(summary[1]).toMatch(/3 RUNDOC-0002 Efe Uko First Bank of Nigeria ••••••6790 NGN 300\.00 Failed \S/)
+  expect(summary[1]).toContain('2 RUNDOC-0001 Ada Obi Access Bank ••••••6789 1,000.50 NGN Paid')
+  expect(summary[1]).toContain('4 RUNDOC-0003 Chidínma Ọkọ́nkwọ́ Guaranty Trust Bank ••••••6791 1,250.25 NGN Paid')
+  expect(summary[1]).toMatch(/3 RUNDOC-0002 Efe Uko First Bank of Nigeria ••••••6790 300\.00 NGN Failed \S/)
   expect(summary[1]).toContain(
-    'Page total: NGN 2,550.75 (3 rows) Running total: NGN 2,550.75 Paid so far: NGN 2,250.75',
+    'Page total: 2,550.75 NGN (3 rows) Running total: 2,550.75 NGN Paid so far: 2,250.75 NGN',
   )
   for (const rendered of await renderPages(await readFile(summaryPath))) expect(rendered.ink).toBeGreaterThan(0.01)
 
@@ -183,7 +183,7 @@ test('a run’s summary, the advice of a paid row and the ZIP of every paid row�
   const advice = pdfPages(await readFile(rowPath))[0] ?? ''
   expect(advice).toContain('Paid to Chidínma Ọkọ́nkwọ́')
   expect(advice).toContain('Bank Guaranty Trust Bank')
-  expect(advice).toContain('Amount NGN 1,250.25')
+  expect(advice).toContain('Amount 1,250.25 NGN')
   expect(advice).toContain(`Batch reference ${view.id}-B0001`)
   expect(advice).toContain(`Source Bulk run ${view.id} (march.csv), row 4`)
 
@@ -198,7 +198,7 @@ test('a run’s summary, the advice of a paid row and the ZIP of every paid row�
     'Payment advice RUNDOC-0003.pdf',
     'README.txt',
   ])
-  expect(pdfPages(files['Payment advice RUNDOC-0001.pdf']!)[0]).toContain('Amount NGN 1,000.50')
+  expect(pdfPages(files['Payment advice RUNDOC-0001.pdf']!)[0]).toContain('Amount 1,000.50 NGN')
 
   // The summary printed: a tab in the browser.
   const popup = page.waitForEvent('popup')

@@ -94,7 +94,7 @@ test('history pages both ways, exports to XLSX and CSV, and the same files revie
     [count('processing'), count('success')].filter((n) => n > 0).map(String),
   )
   const sum = (await page.getByTestId('history-total-amount').allInnerTexts())
-    .map((text) => toMinorUnits(text))
+    .map((text) => toMinorUnits(text.replace(/ NGN$/, '').replace(/,/g, '')))
     .reduce((a, b) => a + b, 0n)
   expect(sum).toBe(185079n)
   await expect(page.getByTestId('history-chart').locator('canvas')).toBeVisible()

@@ -16,7 +16,16 @@ export const useDocumentsStore = defineStore('documents', () => {
   /** A PDF the browser would not open in a tab by itself: the screen offers a link to it. */
   const blockedTab = ref<{ title: string; url: string } | null>(null)
 
+  /** The ZIP of advices being made, by run: how many advices are done of how many. */
+  const advicesProgress = ref<Record<string, { done: number; total: number }>>({})
+
   api.documents.onPrintInBrowser((document) => openInTab(document))
+  api.documents.onAdvicesProgress(({ runId, progress }) => {
+    const next = { ...advicesProgress.value }
+    if (progress) next[runId] = progress
+    else delete next[runId]
+    advicesProgress.value = next
+  })
 
   function openInTab(document: PrintInBrowser): void {
     const bytes = Uint8Array.from(atob(document.base64), (char) => char.charCodeAt(0))
@@ -44,5 +53,8 @@ export const useDocumentsStore = defineStore('documents', () => {
     runSummary: (runId: string, output: DocumentOutput) =>
       make(`summary:${runId}:${output}`, () => api.documents.runSummary({ runId, output })),
     runAdvices: (runId: string) => make(`advices:${runId}`, () => api.documents.runAdvices({ runId })),
+    advicesProgress,
+    /** Stops the ZIP of advices being made for a run (nothing is saved). */
+    cancelAdvices: (runId: string) => callApi(() => api.documents.cancelAdvices({ runId })),
   }
 })

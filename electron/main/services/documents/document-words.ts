@@ -3,22 +3,19 @@
  * units, never a float) with thousands separators and their currency; this is the one place the
  * documents format them, so the app-wide amount display can take it over in one edit.
  */
-import { formatMinorUnits, toMinorUnits } from '../../../../shared/money'
+import { formatMoney, groupDigits } from '../../../../shared/money'
 import type { ProfileMode } from '../../../../shared/domain/profiles'
 
 const SYMBOLS: Readonly<Record<string, string>> = { NGN: '₦', KES: 'KSh ', GHS: 'GH₵', ZAR: 'R ', USD: '$' }
 
-/** "1,500.50": exact, two decimals, grouped by thousands. */
+/** "1,500.50": exact, two decimals, grouped by thousands (the app's one grouping, shared/money.ts). */
 export function groupedAmount(amount: string | bigint): string {
-  const exact = typeof amount === 'bigint' ? formatMinorUnits(amount) : formatMinorUnits(toMinorUnits(amount))
-  const negative = exact.startsWith('-')
-  const [whole = '0', fraction = '00'] = (negative ? exact.slice(1) : exact).split('.')
-  return `${negative ? '-' : ''}${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${fraction}`
+  return groupDigits(amount)
 }
 
-/** "NGN 1,500.50": for tables, where the currency code lines up. */
+/** "1,500.50 NGN": the app's one way of showing an amount (shared/money.ts formatMoney), on paper too. */
 export function amountFigures(amount: string | bigint, currency: string): string {
-  return `${currency} ${groupedAmount(amount)}`
+  return formatMoney(amount, currency)
 }
 
 /** "₦1,500.50": for the one amount an advice is about (the code is said next to it). */

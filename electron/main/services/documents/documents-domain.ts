@@ -22,7 +22,7 @@ import { adviceFileName, paymentAdvicePdf } from './payment-advice'
 import type { PaymentAdvice } from './payment-advice'
 import { writeZipStreaming } from './pdf-zip'
 import type { ZipFile } from './pdf-zip'
-import { runSummaryOf } from './run-summary'
+import { runSummaryOf, summaryExtrasOf } from './run-summary'
 import { runSummaryFileName, runSummaryPdf } from './run-summary-pdf'
 
 export interface DocumentDomainOptions {
@@ -47,6 +47,8 @@ export function createDocumentDomain(
   options: DocumentDomainOptions,
 ): DomainService<keyof typeof documentChannels> {
   const osUser = options.osUser ?? computerUser
+  /** The ZIPs of advices being made, by run: one at a time per run, each cancellable. */
+  const making = new Map<string, { cancelled: boolean }>()
 
   const directoryFor = (profileId: string, currencies: readonly string[]): Promise<InstitutionDirectory> =>
     institutionNames(context, currencies, profileId)
@@ -131,6 +133,7 @@ export function createDocumentDomain(
         const runs = await options.runs()
         const state = runs.stateOf(runId)
         const profile = await profileOf(state.profileId)
+        const extras = summaryExtrasOf(state.imported)
         const summary = runSummaryOf({
           runId: state.id,
           fileName: state.fileName,
@@ -149,9 +152,16 @@ export function createDocumentDomain(
           rows: runs.rows(runId),
           batchesChargeable: state.batches.flatMap((batch) => (batch.totalChargeable ? [batch.totalChargeable] : [])),
           directory: await directoryFor(state.profileId, [state.currency]),
+          ...(extras ? { extras } : {}),
         })
         const bytes = await runSummaryPdf(summary, { issuedAt: context.now(), ...zone() })
         return deliver({ title: `Run summary ${state.id}`, fileName: runSummaryFileName(summary), bytes }, output)
+      },
+
+      'documents:cancelAdvices': ({ runId }) => {
+        const job = making.get(runId)
+        if (job) job.cancelled = true
+        return { cancelled: job !== undefined }
       },
 
       'documents:runAdvices': async ({ runId }) => {
@@ -174,33 +184,61 @@ export function createDocumentDomain(
             directory,
           ),
         )
+        if (making.has(runId)) throw new AppFailure('conflict', `The advices of run ${runId} are being saved already.`)
         const path = await choosePath('Save the payment advices', fileName, 'ZIP archive', 'zip')
         if (path === null) return { fileName, path, printed: null, documents: 0 }
+        const job = { cancelled: false }
+        making.set(runId, job)
+        const total = advices.length
+        const progress = (done: number | null): void =>
+          context.emit('documents:advicesProgress', { runId, progress: done === null ? null : { done, total } })
         const names = new Set<string>()
         async function* files(): AsyncGenerator<ZipFile> {
           yield {
             name: 'README.txt',
             bytes: strToU8(
-              `Payment advices of bulk run ${state.id} (${state.fileName}): one PDF per paid row, ${advices.length} in all.\r\n`,
+              `Payment advices of bulk run ${state.id} (${state.fileName}): one PDF per paid row, ${total} in all.\r\n`,
             ),
           }
+          let done = 0
+          let toldAt = 0
+          progress(0)
           for (const advice of advices) {
+            if (job.cancelled) throw new AdvicesCancelled()
             yield { name: uniqueName(names, adviceFileName(advice)), bytes: (await advicePdf(advice)).bytes }
-            // Main answers other work between advices.
+            done += 1
+            // Progress a few times a second, not once per advice.
+            if (Date.now() - toldAt >= PROGRESS_EVERY_MS || done === total) {
+              toldAt = Date.now()
+              progress(done)
+            }
+            // Main answers other work (and a Cancel) between advices.
             await nextTurn()
           }
+          if (job.cancelled) throw new AdvicesCancelled()
         }
         try {
           await writeZipStreaming(path, files())
         } catch (error) {
+          // writeZipStreaming removed the partial file: a cancelled ZIP leaves nothing behind.
+          if (error instanceof AdvicesCancelled)
+            return { fileName, path: null, printed: null, documents: 0, cancelled: true }
           if (error instanceof AppFailure) throw error
           throw new AppFailure('internal', `Could not write ${path}: ${(error as Error).message}`)
+        } finally {
+          making.delete(runId)
+          progress(null)
         }
         return { fileName, path, printed: null, documents: advices.length }
       },
     },
   }
 }
+
+/** How often the ZIP of advices tells its progress. */
+const PROGRESS_EVERY_MS = 200
+
+class AdvicesCancelled extends Error {}
 
 /** A file name not yet in the archive: two rows with one reference get "(2)". */
 function uniqueName(taken: Set<string>, name: string): string {

@@ -4,6 +4,7 @@
  * Sections that need data the run does not hold yet (the sheet's own TOTAL row, a fee estimate,
  * rows dropped at import) are optional inputs: present, they are shown; absent, they are left out.
  */
+import type { ImportRecord, SkippedRow } from '../../../../shared/domain/bulk'
 import type { RunRow, RunStage } from '../../../../shared/domain/bulk-run'
 import type { ProfileMode } from '../../../../shared/domain/profiles'
 import { amountProblemOf } from '../../../../shared/bulk/amount'
@@ -20,6 +21,33 @@ export interface RunSummaryExtras {
   feesEstimate?: { total: string; basis: string }
   /** Rows the importer left out before the run was made (a TOTAL row, notes, duplicates), by reason. */
   droppedAtImport?: ReadonlyArray<{ reason: string; rows: number }>
+}
+
+const SKIPPED_WORDS: Readonly<Record<SkippedRow['why'], string>> = {
+  totals: "the sheet's totals row (its figure is the control total)",
+  notes: 'a note below the data',
+}
+
+/**
+ * The sections a run's import record gives the summary: the sheet's control total (with the row
+ * it was on) and the rows the importer left out, by reason. None when the run kept no record.
+ */
+export function summaryExtrasOf(imported: ImportRecord | undefined): RunSummaryExtras | undefined {
+  if (!imported) return undefined
+  const totalsRow = imported.skipped.find((skipped) => skipped.why === 'totals')?.row
+  const counts = new Map<SkippedRow['why'], number>()
+  for (const skipped of imported.skipped) counts.set(skipped.why, (counts.get(skipped.why) ?? 0) + 1)
+  return {
+    ...(imported.control_total
+      ? {
+          controlTotal: {
+            sheetTotal: imported.control_total.sheet,
+            ...(totalsRow === undefined ? {} : { sheetRow: totalsRow }),
+          },
+        }
+      : {}),
+    droppedAtImport: [...counts].map(([why, rows]) => ({ reason: SKIPPED_WORDS[why], rows })),
+  }
 }
 
 export interface RunSummaryInput {

@@ -54,6 +54,24 @@ export function createProfileService(deps: {
   rememberSecret?: (value: string) => void
 }): ProfileService {
   const { settings, keychain, sandbox } = deps
+  /**
+   * The keys of each profile as last read from the keychain: one read pair per profile, not one per
+   * API call. Forgotten whenever this service changes them (setKey, clearKey, remove); a read that
+   * fails is not kept, so a keychain that comes back is asked again.
+   */
+  const keysRead = new Map<string, Promise<{ secretKey: string | null; encryptionKey: string | null }>>()
+  function keysOf(profileId: string): Promise<{ secretKey: string | null; encryptionKey: string | null }> {
+    let keys = keysRead.get(profileId)
+    if (!keys) {
+      keys = (async () => ({
+        secretKey: await readKey(profileId, 'secret'),
+        encryptionKey: await readKey(profileId, 'encryption'),
+      }))()
+      keysRead.set(profileId, keys)
+      keys.catch(() => keysRead.delete(profileId))
+    }
+    return keys
+  }
 
   async function findStored(id: string): Promise<StoredProfile> {
     const found = (await settings.read()).profiles.find((profile) => profile.id === id)
@@ -205,8 +223,11 @@ export function createProfileService(deps: {
       refuseSandbox(profileId, 'given keys: it generates its own')
       await findStored(profileId)
       deps.rememberSecret?.(value)
+      keysRead.delete(profileId)
       try {
         await keychain.set(profileId, kind, value)
+        // Again after the write: a read that ran during it may have kept the old key.
+        keysRead.delete(profileId)
       } catch (error) {
         if (error instanceof KeychainUnavailableError) throw new AppFailure('keychain_unavailable', error.message)
         throw error
@@ -236,7 +257,7 @@ export function createProfileService(deps: {
         }
       }
       const profile = await findStored(id)
-      const secretKey = await readKey(id, 'secret')
+      const { secretKey, encryptionKey } = await keysOf(id)
       if (!secretKey)
         throw new AppFailure('keys_missing', `The profile "${profile.name}" has no secret key yet. Add it in Settings.`)
       return {
@@ -244,14 +265,16 @@ export function createProfileService(deps: {
         mode: profile.mode,
         baseUrl: profile.baseUrl,
         secretKey,
-        encryptionKey: await readKey(id, 'encryption'),
+        encryptionKey,
       }
     },
   }
 
   async function deleteKey(profileId: string, kind: SecretKind): Promise<void> {
+    keysRead.delete(profileId)
     try {
       await keychain.delete(profileId, kind)
+      keysRead.delete(profileId)
     } catch (error) {
       if (error instanceof KeychainUnavailableError) throw new AppFailure('keychain_unavailable', error.message)
       throw error

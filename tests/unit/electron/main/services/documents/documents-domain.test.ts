@@ -182,8 +182,8 @@ describe('payment advice of a payout of the journal', () => {
       'Paid to Zoë Müller',
       'Bank Guaranty Trust Bank',
       'Account ••••••6789',
-      'Amount NGN 1,500.50',
-      'Fee NGN 53.75',
+      'Amount 1,500.50 NGN',
+      'Fee 53.75 NGN',
       'Narration March rent',
       'Reference PD-DOC-0001',
       'Trace ID TRACE-77',
@@ -252,7 +252,7 @@ describe('documents of a bulk run', () => {
     await domain()['documents:runRowAdvice']({ runId: RUN_ID, index: 2, output: 'save' })
     const text = pdfPages(await readFile(path))[0] ?? ''
     expect(text).toContain('Paid to Beneficiary 2')
-    expect(text).toContain('Amount NGN 100.25')
+    expect(text).toContain('Amount 100.25 NGN')
     expect(text).toContain(`Batch reference ${RUN_ID}-B0001`)
     expect(text).toContain('Trace ID TRACE-2')
     expect(text).toContain(`Source Bulk run ${RUN_ID} (payroll.xlsx), row 4`)
@@ -273,10 +273,47 @@ describe('documents of a bulk run', () => {
     expect(result).toMatchObject({ fileName: `Run summary ${RUN_ID}.pdf`, path })
     const pages = pdfPages(await readFile(path))
     expect(pages[0]).toContain('Prepared by ada (profile “Acme test”)')
-    expect(pages[0]).toContain('Paid 2 NGN 200.50')
-    expect(pages[0]).toContain('Failed 1 NGN 100.00')
-    expect(pages[0]).toContain('Total chargeable NGN 300.50 (accepted batches)')
-    expect(pages[1]).toContain('3 PAY-ROW-1 Beneficiary 1 Guaranty Trust Bank ••••••6781 NGN 100.00 Failed')
+    expect(pages[0]).toContain('Paid 2 200.50 NGN')
+    expect(pages[0]).toContain('Failed 1 100.00 NGN')
+    expect(pages[0]).toContain('Total chargeable 300.50 NGN (accepted batches)')
+    expect(pages[1]).toContain('3 PAY-ROW-1 Beneficiary 1 Guaranty Trust Bank ••••••6781 100.00 NGN Failed')
+  })
+
+  it("shows the sheet's control total and the rows left out at import, by reason, from the run's import record", async () => {
+    const imported = {
+      skipped: [
+        { row: 5, why: 'totals' },
+        { row: 7, why: 'notes' },
+        { row: 8, why: 'notes' },
+      ],
+      control_total: { sheet: '300.50', computed: '300.50', match: true },
+      bank_names: [],
+    }
+    const runs = { stateOf: () => ({ ...STATE, imported }), rows: () => rows } as unknown as RunService
+    const handlers = createDocumentDomain(context, {
+      runs: async () => runs,
+      timeZone: 'UTC',
+      osUser: () => 'ada',
+    }).handlers
+    const path = join(directory, 'summary-imported.pdf')
+    desktop.queueSavePath(path)
+    await handlers['documents:runSummary']({ runId: RUN_ID, output: 'save' })
+    const first = pdfPages(await readFile(path))[0]!
+    expect(first).toContain("Sheet's TOTAL (row 5) 300.50 NGN")
+    expect(first).toContain('Sum of the rows 300.50 NGN')
+    expect(first).toContain('Check Matches')
+    expect(first).toContain("Left out at import: the sheet's totals row (its figure is the control total) 1")
+    expect(first).toContain('Left out at import: a note below the data 2')
+
+    // A TOTAL that differs says by how much, and which side is larger.
+    const differing = { ...imported, control_total: { sheet: '301.75', computed: '300.50', match: false } }
+    const runs2 = { stateOf: () => ({ ...STATE, imported: differing }), rows: () => rows } as unknown as RunService
+    const other = join(directory, 'summary-differs.pdf')
+    desktop.queueSavePath(other)
+    await createDocumentDomain(context, { runs: async () => runs2, timeZone: 'UTC', osUser: () => 'ada' }).handlers[
+      'documents:runSummary'
+    ]({ runId: RUN_ID, output: 'save' })
+    expect(pdfPages(await readFile(other))[0]).toContain('Check TOTAL exceeds the rows by 1.25 NGN')
   })
 
   it('saves one ZIP with the advice of every paid row, and only the paid rows', async () => {
@@ -292,6 +329,55 @@ describe('documents of a bulk run', () => {
     ])
     expect(pdfPages(files['Payment advice PAY-ROW-0.pdf'] ?? new Uint8Array())[0]).toContain('Trace ID TRACE-0')
     expect((await readdir(directory)).filter((name) => name.includes('.partial'))).toEqual([])
+  })
+
+  it('tells the progress of a ZIP of advices as it is made, and ends it', async () => {
+    rows = Array.from({ length: 12 }, (_, i) => runRow(i, 'success', '100.25'))
+    const told: Array<{ runId: string; progress: { done: number; total: number } | null }> = []
+    context.emit = ((event: string, payload: never) => {
+      if (event === 'documents:advicesProgress') told.push(payload)
+    }) as ServiceContext['emit']
+    const path = join(directory, 'advices-progress.zip')
+    desktop.queueSavePath(path)
+    const result = await domain()['documents:runAdvices']({ runId: RUN_ID })
+    expect(result.documents).toBe(12)
+    expect(told[0]).toEqual({ runId: RUN_ID, progress: { done: 0, total: 12 } })
+    expect(told.at(-2)).toEqual({ runId: RUN_ID, progress: { done: 12, total: 12 } })
+    expect(told.at(-1)).toEqual({ runId: RUN_ID, progress: null })
+    const dones = told.flatMap((t) => (t.progress ? [t.progress.done] : []))
+    expect(dones).toEqual([...dones].sort((a, b) => a - b))
+  })
+
+  it('cancels a ZIP of advices part way: nothing is saved, no partial file is left, and it can be made again', async () => {
+    rows = Array.from({ length: 40 }, (_, i) => runRow(i, 'success', '100.25'))
+    const handlers = domain()
+    let cancelAnswer: { cancelled: boolean } | undefined
+    context.emit = ((event: string, payload: { progress: { done: number } | null }) => {
+      if (event === 'documents:advicesProgress' && payload.progress && payload.progress.done >= 1 && !cancelAnswer)
+        cancelAnswer = handlers['documents:cancelAdvices']({ runId: RUN_ID }) as { cancelled: boolean }
+    }) as ServiceContext['emit']
+    const path = join(directory, 'advices-cancelled.zip')
+    desktop.queueSavePath(path)
+    // The first progress event is at 0 done; force a later one by cancelling from the test too.
+    const making = handlers['documents:runAdvices']({ runId: RUN_ID })
+    await new Promise((r) => setTimeout(r, 300))
+    if (!cancelAnswer) cancelAnswer = handlers['documents:cancelAdvices']({ runId: RUN_ID }) as { cancelled: boolean }
+    const result = await making
+    expect(cancelAnswer).toEqual({ cancelled: true })
+    expect(result).toEqual({
+      fileName: `Payment advices ${RUN_ID}.zip`,
+      path: null,
+      printed: null,
+      documents: 0,
+      cancelled: true,
+    })
+    expect(await readdir(directory)).not.toContain('advices-cancelled.zip')
+    expect((await readdir(directory)).filter((name) => name.includes('.partial'))).toEqual([])
+    // Nothing is being made any more: cancelling again says so; a new ZIP is made whole.
+    expect(handlers['documents:cancelAdvices']({ runId: RUN_ID })).toEqual({ cancelled: false })
+    context.emit = () => undefined
+    desktop.queueSavePath(path)
+    expect((await handlers['documents:runAdvices']({ runId: RUN_ID })).documents).toBe(40)
   })
 
   it('refuses a ZIP of advices for a run with no paid row, before any dialog', async () => {

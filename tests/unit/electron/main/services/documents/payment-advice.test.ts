@@ -48,8 +48,8 @@ describe('payment advice', () => {
         'E-mail chi@example.com',
         'Bank Guaranty Trust Bank',
         'Account ••••••6789',
-        'Amount NGN 1,234,567.50',
-        'Fee NGN 53.75',
+        'Amount 1,234,567.50 NGN',
+        'Fee 53.75 NGN',
         'Narration March salary',
         'Reference PAY-2026-0001',
         'Trace ID TRC-0042-77',
@@ -101,7 +101,7 @@ describe('payment advice', () => {
       )[0] ?? ''
     expect(text).toContain('Mobile money operator M-Pesa')
     expect(text).toContain('Mobile number ••••••••5678')
-    expect(text).toContain('Amount KES 2,500.00')
+    expect(text).toContain('Amount 2,500.00 KES')
     expect(text).toContain('KSh 2,500.00')
     expect(text).toContain('Batch reference BR20261123T195012Zabc123-B0001')
     expect(text).toContain('Trace ID not given by the service')

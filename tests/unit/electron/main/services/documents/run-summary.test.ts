@@ -169,17 +169,17 @@ describe('the run summary PDF', () => {
         'Prepared on 24 November 2026, 08:00:00 (UTC)',
         'Who pays the fees We do (merchant bears the cost)',
         'Status Rows Amount',
-        'Paid 2 NGN 1,500.60',
-        'Failed 1 NGN 0.20',
-        'Processing 1 NGN 99,999,999.99',
-        'Not sent: error 1 NGN 7.00',
-        'Excluded 1 NGN 5.00',
-        'All rows 6 NGN 100,001,512.79',
-        'Fees charged NGN 10.75 on 1 row',
-        'Total chargeable NGN 100,001,500.79 (accepted batches)',
+        'Paid 2 1,500.60 NGN',
+        'Failed 1 0.20 NGN',
+        'Processing 1 99,999,999.99 NGN',
+        'Not sent: error 1 7.00 NGN',
+        'Excluded 1 5.00 NGN',
+        'All rows 6 100,001,512.79 NGN',
+        'Fees charged 10.75 NGN on 1 row',
+        'Total chargeable 100,001,500.79 NGN (accepted batches)',
         'Reason Rows Amount',
-        'Bank not known to the service 1 NGN 7.00',
-        'Excluded on review 1 NGN 5.00',
+        'Bank not known to the service 1 7.00 NGN',
+        'Excluded on review 1 5.00 NGN',
       ]),
     )
     // Sections for data the run does not hold are left out, not shown empty.
@@ -193,13 +193,13 @@ describe('the run summary PDF', () => {
     expect(lines).toEqual(
       expect.arrayContaining([
         'Row Reference Beneficiary Bank Account Amount Status Reason',
-        '2 PAY-00000 Chidínma Ọkọ́nkwọ́ 0 Guaranty Trust Bank ••••••0000 NGN 1,500.50 Paid',
-        '3 PAY-00001 Chidínma Ọkọ́nkwọ́ 1 Access Bank ••••••0001 NGN 0.10 Paid',
-        '4 PAY-00002 Chidínma Ọkọ́nkwọ́ 2 Guaranty Trust Bank ••••••0002 NGN 0.20 Failed Invalid account number',
-        '5 PAY-00003 Chidínma Ọkọ́nkwọ́ 3 Access Bank ••••••0003 NGN 99,999,999.99 Processing',
-        '6 PAY-00004 Chidínma Ọkọ́nkwọ́ 4 Guaranty Trust Bank ••••••0004 NGN 5.00 Excluded Excluded on review',
-        '7 PAY-00005 Chidínma Ọkọ́nkwọ́ 5 Bank 999 ••••••0005 NGN 7.00 Not sent: error Bank not known to the service',
-        'Page total: NGN 100,001,512.79 (6 rows) Running total: NGN 100,001,512.79 Paid so far: NGN 1,500.60',
+        '2 PAY-00000 Chidínma Ọkọ́nkwọ́ 0 Guaranty Trust Bank ••••••0000 1,500.50 NGN Paid',
+        '3 PAY-00001 Chidínma Ọkọ́nkwọ́ 1 Access Bank ••••••0001 0.10 NGN Paid',
+        '4 PAY-00002 Chidínma Ọkọ́nkwọ́ 2 Guaranty Trust Bank ••••••0002 0.20 NGN Failed Invalid account number',
+        '5 PAY-00003 Chidínma Ọkọ́nkwọ́ 3 Access Bank ••••••0003 99,999,999.99 NGN Processing',
+        '6 PAY-00004 Chidínma Ọkọ́nkwọ́ 4 Guaranty Trust Bank ••••••0004 5.00 NGN Excluded Excluded on review',
+        '7 PAY-00005 Chidínma Ọkọ́nkwọ́ 5 Bank 999 ••••••0005 7.00 NGN Not sent: error Bank not known to the service',
+        'Page total: 100,001,512.79 NGN (6 rows) Running total: 100,001,512.79 NGN Paid so far: 1,500.60 NGN',
       ]),
     )
     // No full account number ever: the masked last four only.
@@ -222,14 +222,14 @@ describe('the run summary PDF', () => {
       const text = pages[page + 1] ?? ''
       const onPage = rows.slice(page * ROWS_PER_PAGE, (page + 1) * ROWS_PER_PAGE)
       if (page > 0) {
-        expect(text).toContain(`Carried forward: NGN ${groupedAmount(running)} · paid NGN ${groupedAmount(paid)}`)
+        expect(text).toContain(`Carried forward: ${groupedAmount(running)} NGN · paid ${groupedAmount(paid)} NGN`)
       }
       const pageTotal = onPage.reduce((sum, r) => sum + toMinorUnits(r.item.amount), 0n)
       running += pageTotal
       paid += onPage.filter((r) => r.status === 'success').reduce((sum, r) => sum + toMinorUnits(r.item.amount), 0n)
       for (const r of onPage) expect(text).toContain(`${r.item.row} ${r.item.reference} `)
       expect(text).toContain(
-        `Page total: NGN ${groupedAmount(pageTotal)} (${onPage.length} rows) Running total: NGN ${groupedAmount(running)} Paid so far: NGN ${groupedAmount(paid)}`,
+        `Page total: ${groupedAmount(pageTotal)} NGN (${onPage.length} rows) Running total: ${groupedAmount(running)} NGN Paid so far: ${groupedAmount(paid)} NGN`,
       )
     }
     expect(formatMinorUnits(running)).toBe(runSummaryOf(input({ rows })).listedTotal)
@@ -246,13 +246,13 @@ describe('the run summary PDF', () => {
       }),
     )
     const text = pdfPages(await runSummaryPdf(summary, ISSUED))[0] ?? ''
-    expect(text).toContain("Sheet's TOTAL (row 9) NGN 100,001,500.00")
-    expect(text).toContain('Sum of the rows NGN 100,001,512.79')
-    expect(text).toContain('Check Rows exceed the TOTAL by NGN 12.79')
-    expect(text).toContain('Fees estimated NGN 64.50 (6 rows at the service’s fee)')
+    expect(text).toContain("Sheet's TOTAL (row 9) 100,001,500.00 NGN")
+    expect(text).toContain('Sum of the rows 100,001,512.79 NGN')
+    expect(text).toContain('Check Rows exceed the TOTAL by 12.79 NGN')
+    expect(text).toContain('Fees estimated 64.50 NGN (6 rows at the service’s fee)')
     expect(text).toContain('Left out at import: TOTAL row 1')
     const matching = runSummaryOf(input({ extras: { controlTotal: { sheetTotal: '100001512.79' } } }))
-    expect(pdfPages(await runSummaryPdf(matching, ISSUED))[0]).toContain("Sheet's TOTAL NGN 100,001,512.79")
+    expect(pdfPages(await runSummaryPdf(matching, ISSUED))[0]).toContain("Sheet's TOTAL 100,001,512.79 NGN")
     expect(pdfPages(await runSummaryPdf(matching, ISSUED))[0]).toContain('Check Matches')
   })
 

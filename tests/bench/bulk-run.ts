@@ -1,0 +1,346 @@
+/**
+ * Benchmark (issue 17 §8): a whole bulk run end to end through the real main services behind the
+ * loopback bridge, against the Sandbox in its own process with latency on every request:
+ * import, name checks (one request per distinct account, concurrency 8), submission (batches of
+ * at most 50, concurrency 4), monitoring until every row is final.
+ *
+ * Per stage it prints the wall time against its bound (requests to the service x latency /
+ * concurrency: the requests are counted as they leave), main's CPU time and peak memory (this
+ * process is main: services, router, bridge), the bytes of bulk events main sent towards the
+ * renderer, and throughout, the p99 latency of a cheap IPC call (`app:info`, every 50 ms, through
+ * the bridge and the router) while the run works. With --renderer (the default) the built
+ * renderer runs in Debian's Chromium on the run's screen and its JS heap is sampled.
+ *
+ * Run: npm run bench:bulk-run -- [--rows 100000] [--accounts N] [--latency-ms 100] [--no-renderer]
+ * (build first: npm run build, for the renderer)
+ */
+import { writeFile, mkdtemp, rm } from 'node:fs/promises'
+import { existsSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import type { EventName } from '../../shared/ipc/contract'
+import type { RunSummary, RunView } from '../../shared/domain/bulk-run'
+import type { BulkImportAnswer, BulkOpened } from '../../shared/ipc/channels/bulk'
+import { startBridgeApp } from '../../electron/main/bridge-app'
+import type { SecretKind, SecretStore } from '../../electron/main/services/secrets/secret-store'
+import { startBenchSandbox } from './bulk-bench-sandbox'
+
+const { values: flags } = parseArgs({
+  options: {
+    rows: { type: 'string', default: '100000' },
+    accounts: { type: 'string' },
+    'latency-ms': { type: 'string', default: '100' },
+    'settle-ms': { type: 'string', default: '2000' },
+    'no-renderer': { type: 'boolean', default: false },
+  },
+})
+const ROWS = Number(flags.rows)
+// Payroll lines paying the same account (several lines a person) share one name check.
+const ACCOUNTS = Number(flags.accounts ?? Math.max(2, Math.ceil(ROWS / 4)))
+const LATENCY_MS = Number(flags['latency-ms'])
+const RESOLVE_CONCURRENCY = 8
+const SUBMIT_CONCURRENCY = 4
+const KEY = 'sk_test_bench_bulk_run_0001'
+const MB = 1024 * 1024
+
+class MemoryKeychain implements SecretStore {
+  private readonly values = new Map<string, string>()
+  async get(profileId: string, kind: SecretKind) {
+    return this.values.get(`${profileId}/${kind}`) ?? null
+  }
+  async set(profileId: string, kind: SecretKind, value: string) {
+    this.values.set(`${profileId}/${kind}`, value)
+  }
+  async delete(profileId: string, kind: SecretKind) {
+    this.values.delete(`${profileId}/${kind}`)
+  }
+}
+
+type Stage = 'setup' | 'import' | 'name checks' | 'submission' | 'monitoring' | 'done'
+interface StageFigures {
+  started: number
+  ended: number
+  requests: number
+  cpuUser: number
+  cpuSystem: number
+  peakRss: number
+  peakHeap: number
+  eventBytes: number
+  events: number
+  rowsInEvents: number
+  probes: number[]
+}
+
+function csvOf(rows: number, accounts: number): string {
+  const lines = ['Reference,Amount,Bank code,Account number,Customer name,Customer email,Narration']
+  for (let i = 0; i < rows; i++) {
+    const account = i % accounts
+    lines.push(
+      `BENCH-${String(i + 1).padStart(7, '0')},${1000 + (i % 5000)}.50,044,${String(1_000_000_000 + account * 7)},Customer ${account + 1},customer${account + 1}@example.com,Payroll line ${i + 1}`,
+    )
+  }
+  return lines.join('\n') + '\n'
+}
+
+function p99(values: number[]): number {
+  if (values.length === 0) return 0
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.99) - 1)]!
+}
+
+async function main(): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'bench-bulk-run-'))
+  const sandbox = await startBenchSandbox(KEY, Number(flags['settle-ms']))
+  const admin = async (method: string, path: string, body?: unknown): Promise<void> => {
+    const answer = await fetch(`${sandbox.url}${path}`, {
+      method,
+      headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    })
+    if (!answer.ok) throw new Error(`sandbox admin ${path}: ${answer.status} ${await answer.text()}`)
+  }
+
+  // Requests to the service, counted as they leave this process (the payments client uses fetch).
+  let stage: Stage = 'setup'
+  const figures = new Map<Stage, StageFigures>()
+  const fresh = (): StageFigures => ({
+    started: performance.now(),
+    ended: 0,
+    requests: 0,
+    cpuUser: 0,
+    cpuSystem: 0,
+    peakRss: 0,
+    peakHeap: 0,
+    eventBytes: 0,
+    events: 0,
+    rowsInEvents: 0,
+    probes: [],
+  })
+  let current = fresh()
+  let cpuAtStart = process.cpuUsage()
+  const enter = (next: Stage): void => {
+    const cpu = process.cpuUsage(cpuAtStart)
+    current.cpuUser = cpu.user / 1000
+    current.cpuSystem = cpu.system / 1000
+    current.ended = performance.now()
+    figures.set(stage, current)
+    console.error(`bulk-run: ${new Date().toISOString()} ${stage} done; ${next}`)
+    stage = next
+    current = fresh()
+    cpuAtStart = process.cpuUsage()
+  }
+  const realFetch = globalThis.fetch
+  globalThis.fetch = (input, init) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url
+    if (url.startsWith(sandbox.url) && !url.includes('/__sandbox/')) current.requests++
+    return realFetch(input, init)
+  }
+
+  let lastLog = 0
+  const staticDir = resolve('out/renderer')
+  const app = await startBridgeApp({
+    userDataDir: dir,
+    keychain: new MemoryKeychain(),
+    testMode: true,
+    ...(existsSync(staticDir) ? { staticDir } : {}),
+    onEvent: (event: EventName, payload) => {
+      if (!event.startsWith('bulk:')) return
+      current.events++
+      current.eventBytes += Buffer.byteLength(JSON.stringify(payload))
+      if (event === 'bulk:rowsChanged') current.rowsInEvents += (payload as { rows: unknown[] }).rows.length
+      if (event === 'bulk:progress') {
+        const { progress } = payload as { progress: { step: string; done: number; total: number } | null }
+        if (progress && performance.now() - lastLog > 10_000) {
+          lastLog = performance.now()
+          console.error(`bulk-run: ${new Date().toISOString()} ${progress.step} ${progress.done}/${progress.total}`)
+        }
+      }
+    },
+  })
+  const origin = new URL(app.bridge.url).origin
+  const call = async <T>(channel: string, payload?: unknown): Promise<T> => {
+    const answer = await realFetch(`${origin}/ipc/${encodeURIComponent(channel)}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${app.bridge.token}`, 'content-type': 'application/json', origin },
+      body: JSON.stringify({ payload }),
+    })
+    const result = (await answer.json()) as { ok: boolean; data?: T; error?: { message: string } }
+    if (!result.ok) throw new Error(`${channel}: ${result.error?.message ?? answer.status}`)
+    return result.data as T
+  }
+
+  // IPC latency and main's memory, sampled every 50 ms while the run works.
+  let probing = true
+  const probe = (async () => {
+    while (probing) {
+      const started = performance.now()
+      await call('app:info')
+      current.probes.push(performance.now() - started)
+      const memory = process.memoryUsage()
+      current.peakRss = Math.max(current.peakRss, memory.rss)
+      current.peakHeap = Math.max(current.peakHeap, memory.heapUsed)
+      await new Promise((r) => setTimeout(r, 50))
+    }
+  })()
+
+  // The renderer on the run's screen, in Chromium through the bridge.
+  let rendererPeak = 0
+  let rendererNote = 'not measured (--no-renderer)'
+  let stopRenderer = async (): Promise<void> => undefined
+  let openRunInRenderer = async (): Promise<void> => undefined
+  if (!flags['no-renderer']) {
+    if (!existsSync(staticDir)) rendererNote = 'not measured: out/renderer is missing (npm run build first)'
+    else {
+      const { chromium } = await import('@playwright/test')
+      const browser = await chromium.launch({
+        executablePath: process.env['PAYOUT_DESK_CHROMIUM'] ?? '/usr/bin/chromium',
+        args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
+      })
+      const page = await browser.newPage({ viewport: { width: 1280, height: 820 } })
+      const cdp = await page.context().newCDPSession(page)
+      await cdp.send('Performance.enable')
+      await page.goto(`${app.bridge.appUrl}#/bulk`)
+      let sampling = true
+      const sampler = (async () => {
+        while (sampling) {
+          try {
+            const { metrics } = await cdp.send('Performance.getMetrics')
+            const used = metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? 0
+            rendererPeak = Math.max(rendererPeak, used)
+          } catch {
+            // the page is busy or closing: the next sample counts
+          }
+          await new Promise((r) => setTimeout(r, 500))
+        }
+      })()
+      rendererNote = 'JS heap of the run screen (Chromium, CDP Performance.getMetrics JSHeapUsedSize)'
+      openRunInRenderer = async () => {
+        await page.goto(`${app.bridge.appUrl}#/payouts`)
+        await page.goto(`${app.bridge.appUrl}#/bulk`)
+        await page.getByTestId('bulk-runs').getByRole('button', { name: 'Open' }).first().click({ timeout: 60_000 })
+      }
+      stopRenderer = async () => {
+        sampling = false
+        await sampler
+        await browser.close()
+      }
+    }
+  }
+
+  const waitForStage = async (leave: ReadonlyArray<RunSummary['stage']>, runId: string): Promise<RunView> => {
+    for (;;) {
+      await new Promise((r) => setTimeout(r, 500))
+      const view = await call<RunView>('bulk:run', { runId })
+      if (leave.includes(view.stage)) return view
+      if (performance.now() - lastLog > 10_000) {
+        lastLog = performance.now()
+        const step = view.progress ? `${view.progress.step} ${view.progress.done}/${view.progress.total}` : 'no progress'
+        console.error(`bulk-run: ${new Date().toISOString()} run ${view.stage}, ${step}, ${current.requests} requests`)
+      }
+    }
+  }
+
+  try {
+    await app.services.ready
+    await admin('POST', '/__sandbox/balances', { currency: 'NGN', amount: '100000000000.00' })
+    const profile = await call<{ id: string }>('profiles:create', {
+      name: 'Bench',
+      mode: 'test',
+      baseUrl: sandbox.url,
+    })
+    await call('secrets:set', { profileId: profile.id, kind: 'secret', value: KEY })
+    await call('profiles:activate', { id: profile.id })
+    const sheet = join(dir, 'payroll.csv')
+    await writeFile(sheet, csvOf(ROWS, ACCOUNTS))
+    // Latency on every request to the service from here on (the admin endpoints are exempt).
+    for (let i = 0; i < 100; i++)
+      await admin('POST', '/__sandbox/faults', { path: '/', kind: 'latency', ms: LATENCY_MS, count: 10_000 })
+
+    enter('import')
+    app.desktop.queueOpenPath(sheet)
+    const opened = await call<BulkOpened>('bulk:open')
+    const summary = opened.summary.sheets.find((s) => s.name === opened.summary.selectedSheet)!
+    const answer = await call<BulkImportAnswer>('bulk:import', {
+      importId: opened.importId,
+      sheet: summary.name,
+      headerRow: summary.headerRow ?? 1,
+      mapping: summary.mapping,
+      currency: 'NGN',
+    })
+    if (answer.kind !== 'run') throw new Error('the bench sheet has bank codes: no Banks step expected')
+    const runId = answer.run.id
+    if (answer.run.stage !== 'resolving') throw new Error(`the new run is in ${answer.run.stage}, not resolving`)
+
+    enter('name checks')
+    await call('bulk:resolve', { runId })
+    // The screen follows the run from here on; a renderer that cannot open it is reported, not fatal.
+    void openRunInRenderer().catch((error: unknown) => {
+      rendererNote = `the run screen did not open: ${(error as Error).message.split('\n')[0]}`
+    })
+    const reviewed = await waitForStage(['review', 'attention'], runId)
+    if (reviewed.stage !== 'review') throw new Error(`name checks ended in ${reviewed.stage}: ${reviewed.message ?? ''}`)
+
+    enter('submission')
+    await call('bulk:submit', { runId })
+    await waitForStage(['monitoring', 'completed', 'attention'], runId)
+
+    enter('monitoring')
+    const finished = await waitForStage(['completed', 'attention'], runId)
+    enter('done')
+
+    probing = false
+    await probe
+    await stopRenderer()
+
+    const batches = finished.batches.length
+    console.log(
+      `bulk-run: ${ROWS.toLocaleString('en-US')} rows, ${ACCOUNTS.toLocaleString('en-US')} distinct accounts, ` +
+        `${batches.toLocaleString('en-US')} batches, latency ${LATENCY_MS} ms on every request; ` +
+        `run ${finished.stage}: ${finished.counts.success} paid, ${finished.counts.failed} failed`,
+    )
+    const concurrencyOf: Record<string, number> = {
+      'name checks': RESOLVE_CONCURRENCY,
+      submission: SUBMIT_CONCURRENCY,
+      monitoring: RESOLVE_CONCURRENCY,
+    }
+    const allProbes: number[] = []
+    let peakRss = 0
+    for (const name of ['import', 'name checks', 'submission', 'monitoring'] as const) {
+      const f = figures.get(name)!
+      allProbes.push(...f.probes)
+      peakRss = Math.max(peakRss, f.peakRss)
+      const wall = (f.ended - f.started) / 1000
+      const concurrency = concurrencyOf[name]
+      const bound = concurrency ? (f.requests * LATENCY_MS) / concurrency / 1000 : null
+      console.log(
+        `bulk-run: ${name.padEnd(11)} wall ${wall.toFixed(1)} s; ` +
+          (bound === null
+            ? `${f.requests} requests (local work, no latency bound); `
+            : `bound ${bound.toFixed(1)} s (${f.requests} requests x ${LATENCY_MS} ms / ${concurrency}); ratio ${(wall / bound).toFixed(2)} (target <= 1.30); `) +
+          `main CPU ${((f.cpuUser + f.cpuSystem) / 1000).toFixed(1)} s; main peak RSS ${(f.peakRss / MB).toFixed(0)} MB (heap ${(f.peakHeap / MB).toFixed(0)} MB); ` +
+          `bulk events ${f.events} carrying ${f.rowsInEvents} rows, ${(f.eventBytes / MB).toFixed(2)} MB; ` +
+          `IPC p99 ${p99(f.probes).toFixed(1)} ms (max ${Math.max(0, ...f.probes).toFixed(0)} ms, ${f.probes.length} calls)`,
+      )
+    }
+    console.log(
+      `bulk-run: throughout main peak RSS ${(peakRss / MB).toFixed(0)} MB (target < 600); IPC p99 ${p99(allProbes).toFixed(1)} ms (target < 50) over ${allProbes.length} calls`,
+    )
+    console.log(
+      `bulk-run: renderer peak ${rendererPeak > 0 ? `${(rendererPeak / MB).toFixed(0)} MB` : '-'}: ${rendererNote}`,
+    )
+  } finally {
+    probing = false
+    await probe.catch(() => undefined)
+    await stopRenderer().catch(() => undefined)
+    globalThis.fetch = realFetch
+    await app.close()
+    await sandbox.close()
+    await rm(dir, { recursive: true, force: true })
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error)
+  process.exit(1)
+})
