@@ -24,6 +24,7 @@ export async function startBridgeApp(options: {
   port?: number
   sandboxSettleMs?: number | undefined
   apiTimeoutMs?: number
+  teamLeaseSeconds?: number
   keychain?: SecretStore
   onResponse?: (channel: string, body: string) => void
   /**
@@ -46,6 +47,7 @@ export async function startBridgeApp(options: {
     emit: (event, payload) => relay.bridge?.emit(event, payload),
     desktop,
     ...(options.apiTimeoutMs === undefined ? {} : { apiTimeoutMs: options.apiTimeoutMs }),
+    ...(options.teamLeaseSeconds === undefined ? {} : { teamLeaseSeconds: options.teamLeaseSeconds }),
     ...(options.sandboxSettleMs === undefined ? {} : { sandboxSettleMs: options.sandboxSettleMs }),
   })
   const router = createRouter({

@@ -46,6 +46,10 @@ interface PendingBanks {
 export interface BulkDomainOptions {
   /** How often monitoring asks the service about open batches. */
   pollMs?: number
+  /** Team mode's claim of each batch before it leaves (services/team/team-release.ts). */
+  beforeBatchLeaves?(runId: string, batchReference: string): Promise<void>
+  /** Told after a run's rows or options changed (team mode shares the new version). */
+  runEdited?(runId: string): void
 }
 
 export function createBulkRunService(context: ServiceContext, options: BulkDomainOptions = {}): RunService {
@@ -66,6 +70,7 @@ export function createBulkRunService(context: ServiceContext, options: BulkDomai
     log: context.log,
     ...(context.checkpoint ? { checkpoint: context.checkpoint } : {}),
     ...(options.pollMs ? { pollMs: options.pollMs } : {}),
+    ...(options.beforeBatchLeaves ? { beforeBatchLeaves: options.beforeBatchLeaves } : {}),
   })
 }
 
@@ -74,8 +79,9 @@ export interface BulkDomain extends DomainService<keyof typeof bulkChannels> {
   loadedRuns(): Promise<RunService>
 }
 
-export function createBulkDomain(context: ServiceContext): BulkDomain {
-  const runs = createBulkRunService(context, { pollMs: 1000 })
+export function createBulkDomain(context: ServiceContext, options: BulkDomainOptions = {}): BulkDomain {
+  const runs = createBulkRunService(context, { pollMs: 1000, ...options })
+  const edited = <T>(runId: string, answer: T): T => (options.runEdited?.(runId), answer)
   // A batch the service never received is sent again by its run when runs resume, same references.
   const runsFolder = join(context.userDataDir, RUNS_FOLDER)
   context.reconciler.register(
@@ -274,13 +280,16 @@ export function createBulkDomain(context: ServiceContext): BulkDomain {
       'bulk:review': async ({ runId }) => (await ready(), runs.toReview(runId)),
       'bulk:editRow': async ({ runId, index, field, value }) => (
         await ready(),
-        runs.editRow(runId, index, field, value)
+        edited(runId, await runs.editRow(runId, index, field, value))
       ),
       'bulk:exclude': async ({ runId, indexes, excluded }) => (
         await ready(),
-        runs.setExcluded(runId, indexes, excluded)
+        edited(runId, await runs.setExcluded(runId, indexes, excluded))
       ),
-      'bulk:setOptions': async ({ runId, ...rest }) => (await ready(), runs.setOptions(runId, rest)),
+      'bulk:setOptions': async ({ runId, ...rest }) => (
+        await ready(),
+        edited(runId, await runs.setOptions(runId, rest))
+      ),
       'bulk:submit': async ({ runId, confirmTotal }) => (
         await ready(),
         runs.submit(runId, confirmTotal === undefined ? {} : { total: confirmTotal })

@@ -59,6 +59,12 @@ export interface RunServiceOptions {
   sleep?: (ms: number) => Promise<void>
   /** Crash tests' kill points (services/checkpoints.ts). */
   checkpoint?: Checkpoints
+  /**
+   * Called for each batch after its intent is journaled and before its request leaves (team mode
+   * claims the batch here, services/team/team-release.ts). Throwing stops sending; what it
+   * journals on the batch (a verification) is what the sender acts on.
+   */
+  beforeBatchLeaves?(runId: string, batchReference: string): Promise<void>
 }
 
 interface LiveRun {
@@ -81,6 +87,8 @@ export interface CreateRunInput {
   profileId?: string
   merchantBearsCost?: boolean
   description?: string
+  /** The id of a run this desk materialises from the team's copy (default: a new id). */
+  id?: string
 }
 
 /** How often a long step reports its progress (and the rows it changed) to the screen. */
@@ -186,7 +194,10 @@ export class RunService {
     const { profileId, mode } = await this.options.apiFor(input.profileId)
     const fileSha256 = sha256Hex(input.bytes)
     const createdAt = this.options.now().toISOString()
-    const id = this.newRunId(createdAt, fileSha256)
+    // A run released from the team keeps the team's id, so every desk plans the same batch references.
+    if (input.id && this.runs.has(input.id))
+      throw new AppFailure('conflict', `Run ${input.id} is already on this desk.`)
+    const id = input.id ?? this.newRunId(createdAt, fileSha256)
     const made = importedRun({ id, createdAt, profileId, mode, fileSha256 }, input)
     return this.store(made, input.bytes, 'import:run-written')
   }
@@ -540,6 +551,7 @@ export class RunService {
         if (requested - index <= 2 * this.submitConcurrency) journalUpTo(index + ahead)
         await intentsOnDisk[index]
         if (recordFailure) throw recordFailure
+        await this.options.beforeBatchLeaves?.(run.state.id, batch.reference)
         batch.state = 'sending'
         batch.attempts++
         // A batch journaled before is resent exactly as journaled.

@@ -38,6 +38,8 @@ export async function openHarness(options: {
   saveRowsEveryMs?: number
   /** Crash tests' kill points (electron/main/services/checkpoints.ts). */
   checkpoint?: Checkpoints
+  /** Team mode's claim of each batch before it leaves. */
+  beforeBatchLeaves?: (runId: string, batchReference: string) => Promise<void>
   /** Told when a run could not be read at start (it must never happen). */
   onWarning?: (message: string) => void
   /** Wraps the endpoints the run uses (to watch or count its requests). */
@@ -73,6 +75,7 @@ export async function openHarness(options: {
     ...(options.submitConcurrency ? { submitConcurrency: options.submitConcurrency } : {}),
     saveRowsEveryMs: options.saveRowsEveryMs ?? 1000,
     ...(options.checkpoint ? { checkpoint: options.checkpoint } : {}),
+    ...(options.beforeBatchLeaves ? { beforeBatchLeaves: options.beforeBatchLeaves } : {}),
     log: {
       warn: (message) => options.onWarning?.(message),
       error: (message) => options.onWarning?.(message),
