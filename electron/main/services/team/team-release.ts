@@ -53,6 +53,8 @@ export interface TeamReleaseDeps {
 
 const RELEASES_FILE = 'team-releases.json'
 const RESULTS_PER_CALL = 1000
+/** How many batches ahead of the one leaving are claimed (about two rounds of four lanes). */
+const CLAIM_AHEAD = 8
 
 /** What a row's state means to the team: nothing yet, or the payout's outcome. */
 export function outcomeOfRow(row: RunRow): PayoutOutcome | null {
@@ -110,6 +112,12 @@ interface Releasing {
   runId: string
   version: number
   content: TeamRunContent
+  /** The content's hash, computed here once and equal to the approved version's. */
+  contentHash: string
+  /** Claims asked for ahead of their batches (committed before each batch leaves: its hook awaits it). */
+  claiming: Map<string, Promise<void>>
+  /** The claims asked for ahead, one after another. */
+  ahead: Promise<void>
   /** Payout outcomes already recorded in the team database, by reference. */
   recorded: Map<string, PayoutOutcome>
   /** Batch claims this desk holds and renews until their payouts are final. */
@@ -282,7 +290,9 @@ export function createTeamRelease(deps: TeamReleaseDeps) {
       )
     const byReference = new Map(claims.map((c) => [c.reference, c]))
     const first = planned.find((b) => byReference.get(b.reference)?.state !== 'done')
-    if (first) await claimBatch(desk, entry, first.reference, byReference.get(first.reference))
+    if (!first) return
+    await claimBatch(desk, entry, first.reference, byReference.get(first.reference))
+    entry.claiming.set(first.reference, Promise.resolve())
   }
 
   async function claimBatch(
@@ -306,6 +316,7 @@ export function createTeamRelease(deps: TeamReleaseDeps) {
       runId: entry.runId,
       version: entry.version,
       content: entry.content,
+      contentHash: entry.contentHash,
       reference,
       kind: 'batch',
       payouts: batch.rows.map((i) => rows[i]!.item.reference),
@@ -322,6 +333,47 @@ export function createTeamRelease(deps: TeamReleaseDeps) {
       )
   }
 
+  /** One claim, remembered so the batch's hook awaits the one asked for ahead rather than asking again. */
+  function claimOnce(entry: Releasing, reference: string): Promise<void> {
+    const claimed = deps.team.withDesk('claiming a batch', async (desk) => {
+      try {
+        await claimBatch(desk, entry, reference)
+      } catch (error) {
+        if (!(error instanceof Error) || !/has a final result/.test(error.message)) throw error
+        entry.verifyFirst.set(reference, 'another desk recorded every result of it')
+      }
+    })
+    entry.claiming.set(reference, claimed)
+    // A claim that failed is asked for again next time; one made is trusted for half its lease
+    // (after that the batch's hook claims again: renewed if still this desk's, refused if taken over).
+    const forget = () => {
+      if (entry.claiming.get(reference) === claimed) entry.claiming.delete(reference)
+    }
+    claimed.then(
+      () => setTimeout(forget, (leaseSeconds * 1000) / 2).unref?.(),
+      // Awaited by the batch's hook; one never awaited (the desk stopped) must not be an unhandled rejection.
+      forget,
+    )
+    return claimed
+  }
+
+  /**
+   * Claims the next batches of the plan ahead of their turn, one at a time, while this one is in
+   * flight: the claim's round trip (a commit in the team database) then overlaps the sending
+   * instead of adding to it. Each is still committed before its batch leaves.
+   */
+  function claimAhead(entry: Releasing, reference: string): void {
+    const batches = deps.runs.stateOf(entry.runId).batches
+    const at = batches.findIndex((b) => b.reference === reference)
+    if (at < 0) return
+    for (const next of batches.slice(at + 1, at + 1 + CLAIM_AHEAD)) {
+      if (entry.claiming.has(next.reference) || entry.verifyFirst.has(next.reference)) continue
+      const queued = entry.ahead.then(() => claimOnce(entry, next.reference))
+      entry.claiming.set(next.reference, queued)
+      entry.ahead = queued.catch(() => undefined)
+    }
+  }
+
   /** The seam of the bulk run: the claim of each batch, committed before its request leaves. */
   async function beforeBatchLeaves(runId: string, batchReference: string): Promise<void> {
     // Runs resumed at start-up may send before anything asked for the list of team runs.
@@ -333,17 +385,11 @@ export function createTeamRelease(deps: TeamReleaseDeps) {
         throw new AppFailure('forbidden', 'In a team, a live run is sent only once approved: submit it for approval.')
       return
     }
-    await deps.team.withDesk('claiming a batch', async (desk) => {
-      if (!entry.verifyFirst.has(batchReference)) {
-        // A claim made here before (the gate, or before a restart) is renewed; a new one committed.
-        try {
-          await claimBatch(desk, entry, batchReference)
-        } catch (error) {
-          if (!(error instanceof Error) || !/has a final result/.test(error.message)) throw error
-          entry.verifyFirst.set(batchReference, 'another desk recorded every result of it')
-        }
-      }
-    })
+    if (!entry.verifyFirst.has(batchReference)) {
+      const claimed = entry.claiming.get(batchReference) ?? claimOnce(entry, batchReference)
+      claimAhead(entry, batchReference)
+      await claimed
+    }
     const why = entry.verifyFirst.get(batchReference)
     if (!why) return
     // Verify by reference first: the service may hold this batch already.
@@ -378,10 +424,15 @@ export function createTeamRelease(deps: TeamReleaseDeps) {
     for (const { runId, version } of list) {
       if (!localRun(runId) || releasing.has(runId)) continue
       const state = deps.runs.stateOf(runId)
+      const content = contentOfRun(state, deps.runs.rows(runId))
       releasing.set(runId, {
         runId,
         version,
-        content: contentOfRun(state, deps.runs.rows(runId)),
+        content,
+        // Recomputed from the run as it is on this desk: the database refuses a claim whose hash is not the approved one.
+        contentHash: await runContentHash(content),
+        claiming: new Map(),
+        ahead: Promise.resolve(),
         recorded: new Map(),
         held: new Set(state.batches.map((b) => b.reference)),
         verifyFirst: new Map(),
@@ -462,12 +513,18 @@ export function createTeamRelease(deps: TeamReleaseDeps) {
           runId,
           version: run.version,
           content,
+          contentHash: run.contentHash,
+          claiming: new Map(),
+          ahead: Promise.resolve(),
           recorded: new Map(),
           held: new Set(),
           verifyFirst: new Map(),
           done: false,
         }
         entry.done = false
+        // Claims asked for ahead by an earlier attempt are asked for again.
+        entry.claiming = new Map()
+        entry.ahead = Promise.resolve()
         const planned = state.batches.length > 0 ? state.batches : planBatches(runId, deps.runs.rows(runId))
         await gate(desk, entry, planned)
         releasing.set(runId, entry)
