@@ -200,6 +200,11 @@ export async function createAppServices(options: {
       }),
     ))
   const bulk = createBulkDomain(context, {
+    // Team mode: "already paid" knows what every desk of the team sent.
+    priorPayouts: async () =>
+      (await team.isTeamMode())
+        ? team.withDesk('reading the payment memory', ({ operations }) => operations.paymentMemory())
+        : [],
     beforeBatchLeaves: async (runId, batchReference) => (await releaseOf()).beforeBatchLeaves(runId, batchReference),
     runEdited: (runId) =>
       void releaseOf()

@@ -205,6 +205,28 @@ test('prepare on one desk, approve and release on another; self-approval refused
   // Alice's desk shows who released her run.
   await prep.getByTestId('nav-approvals').click()
   await expect(prep.getByTestId(`team-run-${runId}`).getByTestId('team-run-released-by')).toHaveText(bob.login)
+
+  // The same sheet imported again on Alice's desk: every row is "already paid", from what Bob's desk
+  // sent (the team's payment memory; Alice's own journal never sent them).
+  await prep.getByTestId('nav-bulk').click()
+  await prep.getByTestId('bulk-back').click()
+  prepDesk.queueOpenPath(sheet)
+  await prep.getByTestId('bulk-open-file').click()
+  await expect(prep.getByTestId('bulk-import-steps')).toBeVisible({ timeout: 60_000 })
+  await prep.getByTestId('bulk-import-confirm').click()
+  await expect(prep.getByTestId('bulk-grid')).toBeVisible({ timeout: 60_000 })
+  await expect(prep.getByTestId('bulk-count-warnings')).toHaveText('6')
+  const again2 = await prepDesk.call<Array<{ id: string }>>('bulk:runs')
+  if (!again2.ok) throw new Error(again2.error.message)
+  const rows = await prepDesk.call<Array<{ warnings: Array<{ code: string; message: string }> }>>('bulk:rows', {
+    runId: again2.data[0]!.id,
+    offset: 0,
+    limit: 10,
+  })
+  if (!rows.ok) throw new Error(rows.error.message)
+  const alreadyPaid = rows.data.flatMap((r) => r.warnings).filter((w) => w.code === 'already_paid')
+  expect(alreadyPaid).toHaveLength(6)
+  expect(alreadyPaid[0]!.message).toContain('Already paid in the "march.csv" run')
 })
 
 test('a desk SIGKILLed mid-release: another desk takes over after the lease, every row paid exactly once', async ({

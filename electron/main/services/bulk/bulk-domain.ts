@@ -9,7 +9,8 @@ import type { RunView } from '../../../../shared/domain/bulk-run'
 import { bundledBanks } from '../../../../shared/banks/bank-list'
 import { applyBankChoices, bankNameProposals } from '../../../../shared/bulk/bank-choices'
 import { COUNTRY_OF_CURRENCY } from '../../../../shared/bulk/banks'
-import type { BulkCurrency, BulkImportResult, BulkWorkbookSummary } from '../../../../shared/domain/bulk'
+import type { BulkCurrency, BulkImportResult, BulkWorkbookSummary, PriorPayout } from '../../../../shared/domain/bulk'
+import { alreadyPaidWarnings } from '../../../../shared/bulk/journal-match'
 import type { ExportResult } from '../../../../shared/domain/export'
 import type { Bank } from '../../../../shared/domain/lookups'
 import type { BulkImportAnswer, BulkOpened } from '../../../../shared/ipc/channels/bulk'
@@ -50,6 +51,8 @@ export interface BulkDomainOptions {
   beforeBatchLeaves?(runId: string, batchReference: string): Promise<void>
   /** Told after a run's rows or options changed (team mode shares the new version). */
   runEdited?(runId: string): void
+  /** Payouts sent before (team mode: by every desk of the team), for the already-paid warnings. */
+  priorPayouts?(): Promise<PriorPayout[]>
 }
 
 export function createBulkRunService(context: ServiceContext, options: BulkDomainOptions = {}): RunService {
@@ -82,6 +85,19 @@ export interface BulkDomain extends DomainService<keyof typeof bulkChannels> {
 export function createBulkDomain(context: ServiceContext, options: BulkDomainOptions = {}): BulkDomain {
   const runs = createBulkRunService(context, { pollMs: 1000, ...options })
   const edited = <T>(runId: string, answer: T): T => (options.runEdited?.(runId), answer)
+  /** The import's rows warned about when they match a payout sent before ("already paid in the March run"). */
+  async function withAlreadyPaid(result: BulkImportResult): Promise<BulkImportResult> {
+    if (!options.priorPayouts) return result
+    let prior: PriorPayout[] = []
+    try {
+      prior = await options.priorPayouts()
+    } catch (error) {
+      context.log.warn('The payouts sent before could not be read; the already-paid check was skipped', error)
+      return result
+    }
+    const found = alreadyPaidWarnings(result.items, prior, context.now())
+    return found.length === 0 ? result : { ...result, warnings: [...result.warnings, ...found] }
+  }
   // A batch the service never received is sent again by its run when runs resume, same references.
   const runsFolder = join(context.userDataDir, RUNS_FOLDER)
   context.reconciler.register(
@@ -233,7 +249,12 @@ export function createBulkDomain(context: ServiceContext, options: BulkDomainOpt
             const choices = banks.map((bank) => ({ code: bank.code, name: bank.name }))
             return { kind: 'banks', review: { importId, country, rows: result.rows, names, banks: choices } }
           }
-          const run = await runs.create({ result, bytes: file.bytes, currency, profileId })
+          const run = await runs.create({
+            result: await withAlreadyPaid(result),
+            bytes: file.bytes,
+            currency,
+            profileId,
+          })
           opened.delete(importId)
           imported.set(importId, run.id)
           return { kind: 'run', run }
@@ -252,7 +273,7 @@ export function createBulkDomain(context: ServiceContext, options: BulkDomainOpt
           if (unlisted) throw new AppFailure('bad_request', `Bank code ${unlisted.code} is not in the bank list.`)
           const result = await applyBankChoices(pending.result, choices, pending.banks, nextTurn)
           const run = await runs.create({
-            result,
+            result: await withAlreadyPaid(result),
             bytes: file.bytes,
             currency: pending.currency,
             profileId: pending.profileId,
