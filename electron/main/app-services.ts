@@ -42,6 +42,9 @@ import type { EventSink, ServiceContext } from './services/service-context'
 import { createSettingsStore } from './services/settings/settings-store'
 import { createTeamDomain } from './services/team/team-domain'
 import { createTeamService } from './services/team/team-service'
+import { createTeamRelease } from './services/team/team-release'
+import type { TeamRelease } from './services/team/team-release'
+import { createTeamNotices } from './services/team/team-notices'
 import type { TeamService } from './services/team/team-service'
 import { disabledUpdates } from './updates/update-control'
 import type { UpdateControl } from './updates/update-control'
@@ -77,6 +80,8 @@ export async function createAppServices(options: {
   sandboxSettleMs?: number
   /** Request timeout of the payments client (tests shorten it to see "unknown" quickly). */
   apiTimeoutMs?: number
+  /** How long a team claim is held without renewal (tests shorten it to see takeovers quickly). */
+  teamLeaseSeconds?: number
   now?: () => Date
   /** Kill points of crash tests and the soak (services/checkpoints.ts); never given by the app. */
   checkpoints?: Checkpoints
@@ -114,6 +119,11 @@ export async function createAppServices(options: {
     },
     rememberSecret: (value) => log.addSecret(value),
   })
+  const teamNotices = createTeamNotices({
+    desk: (work) => team.withDesk('reading a run', work),
+    notify: (notice) => options.desktop.notifier.notify(notice),
+    log,
+  })
   const team = createTeamService({
     settings,
     keychain: options.keychain,
@@ -124,7 +134,10 @@ export async function createAppServices(options: {
       return known ? current.activeProfileId : SANDBOX_PROFILE_ID
     },
     onStatus: (status) => options.emit('team:connection', status),
-    onChange: (change) => options.emit('team:changed', change),
+    onChange: (change) => {
+      options.emit('team:changed', change)
+      teamNotices.heard(change)
+    },
   })
 
   const apis = createProfileApis({
@@ -177,7 +190,33 @@ export async function createAppServices(options: {
     return domain.handlers
   }
 
-  const bulk = createBulkDomain(context)
+  // Team runs: each batch of a released run is claimed in the team database before it leaves.
+  let teamRelease: Promise<TeamRelease> | null = null
+  const releaseOf = (): Promise<TeamRelease> =>
+    (teamRelease ??= bulk.loadedRuns().then((runs) =>
+      createTeamRelease({
+        team,
+        runs,
+        journal,
+        bulkFor: async (profileId) => (await context.apiFor(profileId)).api.bulk,
+        notify: (notice) => options.desktop.notifier.notify(notice),
+        userDataDir: options.userDataDir,
+        log,
+        ...(options.teamLeaseSeconds ? { leaseSeconds: options.teamLeaseSeconds } : {}),
+      }),
+    ))
+  const bulk = createBulkDomain(context, {
+    // Team mode: "already paid" knows what every desk of the team sent.
+    priorPayouts: async () =>
+      (await team.isTeamMode())
+        ? team.withDesk('reading the payment memory', ({ operations }) => operations.paymentMemory())
+        : [],
+    beforeBatchLeaves: async (runId, batchReference) => (await releaseOf()).beforeBatchLeaves(runId, batchReference),
+    runEdited: (runId) =>
+      void releaseOf()
+        .then((release) => release.runEdited(runId))
+        .catch((error: unknown) => log.warn(`The team's copy of run ${runId} was not updated`, error)),
+  })
   const handlers: ChannelHandlers = {
     'app:info': () => options.info,
     'settings:get': async () => ({ theme: (await settings.read()).theme }),
@@ -204,7 +243,7 @@ export async function createAppServices(options: {
     ...use(createCardDomain(context)),
     ...use(createChargeDomain(context)),
     ...use(createDocumentDomain(context, { runs: bulk.loadedRuns })),
-    ...use(createTeamDomain(team)),
+    ...use(createTeamDomain(team, releaseOf)),
     ...use(
       createDesktopDomain(context, {
         info: options.info,
@@ -220,6 +259,10 @@ export async function createAppServices(options: {
     .catch((error: unknown) => log.error('Start-up reconciliation failed', error))
     .then(() => {
       for (const domain of domains) domain.start?.()
+      // Team runs this desk was releasing when it stopped: their results are recorded again.
+      void releaseOf()
+        .then((release) => release.resume())
+        .catch((error: unknown) => log.warn('Team releases were not resumed', error))
     })
 
   return {
@@ -234,6 +277,7 @@ export async function createAppServices(options: {
     ready,
     async close() {
       await ready
+      if (teamRelease) (await teamRelease).close()
       for (const domain of domains) await domain.close?.()
       await journal.close()
       await sandbox.close()

@@ -25,6 +25,7 @@ export async function startBridgeApp(options: {
   port?: number
   sandboxSettleMs?: number | undefined
   apiTimeoutMs?: number
+  teamLeaseSeconds?: number
   keychain?: SecretStore
   onResponse?: (channel: string, body: string) => void
   /** Sees every event main sends to the renderer (benchmarks count what crosses). */
@@ -52,6 +53,7 @@ export async function startBridgeApp(options: {
     },
     desktop,
     ...(options.apiTimeoutMs === undefined ? {} : { apiTimeoutMs: options.apiTimeoutMs }),
+    ...(options.teamLeaseSeconds === undefined ? {} : { teamLeaseSeconds: options.teamLeaseSeconds }),
     ...(options.sandboxSettleMs === undefined ? {} : { sandboxSettleMs: options.sandboxSettleMs }),
   })
   const router = createRouter({

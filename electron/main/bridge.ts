@@ -2,7 +2,7 @@
  * Starts the real main services behind the loopback bridge, for Playwright and for trying the
  * built renderer in a browser: `npm run bridge`. Not part of the packaged app.
  *
- *   npm run bridge -- [--user-data DIR] [--static out/renderer] [--port 0] [--settle-ms 1500]
+ *   npm run bridge -- [--user-data DIR] [--static out/renderer] [--port 0] [--settle-ms 1500] [--team-lease-seconds 120]
  */
 import { mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -18,6 +18,7 @@ async function main(): Promise<void> {
       static: { type: 'string' },
       port: { type: 'string' },
       'settle-ms': { type: 'string' },
+      'team-lease-seconds': { type: 'string' },
     },
   })
   const userDataDir = flags['user-data'] ?? (await mkdtemp(join(tmpdir(), 'payout-desk-')))
@@ -26,6 +27,7 @@ async function main(): Promise<void> {
     staticDir: resolve(flags.static ?? 'out/renderer'),
     port: Number(flags.port ?? 0),
     sandboxSettleMs: flags['settle-ms'] === undefined ? undefined : Number(flags['settle-ms']),
+    ...(flags['team-lease-seconds'] ? { teamLeaseSeconds: Number(flags['team-lease-seconds']) } : {}),
   })
   console.log(`Bridge listening on ${running.bridge.url}`)
   console.log(`Open ${running.bridge.appUrl}`)

@@ -25,6 +25,7 @@ const viewOf: Record<string, RouteComponent | LazyView> = {
   cards: () => import('./views/CardsView.vue'),
   charges: () => import('./views/ChargesView.vue'),
   settings: () => import('./views/SettingsView.vue'),
+  approvals: () => import('./views/ApprovalsView.vue'),
 }
 
 /** A screen that is named in screens.ts but has no view is a programming error, seen at start. */

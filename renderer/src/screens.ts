@@ -9,6 +9,8 @@ export interface Screen {
   title: string
   /** Alt+shortcut switches to this screen. */
   shortcut: number
+  /** In the menu only while the active profile is in a team. */
+  teamOnly?: boolean
 }
 
 export const screens: readonly Screen[] = [
@@ -19,6 +21,7 @@ export const screens: readonly Screen[] = [
   { name: 'cards', path: '/cards', title: 'Cards', shortcut: 5 },
   { name: 'charges', path: '/charges', title: 'Charges', shortcut: 6 },
   { name: 'settings', path: '/settings', title: 'Settings', shortcut: 7 },
+  { name: 'approvals', path: '/approvals', title: 'Approvals', shortcut: 8, teamOnly: true },
 ]
 
 export const APP_NAME = 'Payout Desk'

@@ -3,7 +3,14 @@ import { ref } from 'vue'
 import { api } from '../api'
 import type { Unsubscribe } from '../../../shared/ipc/contract'
 import type { Result } from '../../../shared/result'
-import type { TeamAuditVerification, TeamConnectionDraft, TeamStatus } from '../../../shared/domain/team'
+import type {
+  TeamAuditVerification,
+  TeamConnectionDraft,
+  TeamRun,
+  TeamRunChanges,
+  TeamStatus,
+} from '../../../shared/domain/team'
+import type { RunView } from '../../../shared/domain/bulk-run'
 import { callApi } from './call'
 
 /**
@@ -15,13 +22,31 @@ export const useTeamStore = defineStore('team', () => {
   const status = ref<TeamStatus | null>(null)
   const busy = ref<string | null>(null)
   const verification = ref<TeamAuditVerification | null>(null)
+  /** The team's runs (every state), newest change first; read again when any desk changes one. */
+  const runs = ref<TeamRun[]>([])
+  const runsError = ref<string | null>(null)
   let unsubscribe: Unsubscribe | null = null
+  let unsubscribeChanges: Unsubscribe | null = null
+
+  const connected = () => status.value?.state === 'connected'
 
   async function init(): Promise<void> {
     unsubscribe ??= api.team.onConnection((next) => {
       status.value = next
+      if (next.state === 'connected') void loadRuns()
     })
+    unsubscribeChanges ??= api.team.onChanged(() => void loadRuns())
     await load()
+    if (connected()) await loadRuns()
+  }
+
+  async function loadRuns(): Promise<void> {
+    if (!connected()) return
+    const result = await callApi(() => api.team.runs({ filter: 'all' }))
+    if (result.ok) {
+      runs.value = result.data
+      runsError.value = null
+    } else runsError.value = result.error.message
   }
 
   async function load(): Promise<Result<TeamStatus>> {
@@ -46,12 +71,38 @@ export const useTeamStore = defineStore('team', () => {
     return result
   }
 
+  async function decide<T>(action: string, call: () => Promise<Result<T>>): Promise<Result<T>> {
+    const result = await run(action, call)
+    await loadRuns()
+    return result
+  }
+
   return {
     status,
     busy,
     verification,
+    runs,
+    runsError,
     init,
     load,
+    loadRuns,
+    approve: (runItem: TeamRun, typedTotal: string) =>
+      decide('approve', () =>
+        api.team.approve({
+          runId: runItem.runId,
+          version: runItem.version,
+          contentHash: runItem.contentHash,
+          typedTotal: typedTotal.replace(/,/g, '').trim(),
+        }),
+      ),
+    reject: (runItem: TeamRun, reason: string) =>
+      decide('reject', () => api.team.reject({ runId: runItem.runId, version: runItem.version, reason })),
+    changes: (runId: string, fromVersion: number, toVersion: number): Promise<Result<TeamRunChanges>> =>
+      callApi(() => api.team.runChanges({ runId, fromVersion, toVersion })),
+    markSeen: (runId: string, version: number) => callApi(() => api.team.markSeen({ runId, version })),
+    submitRun: (runId: string): Promise<Result<TeamRun>> => decide('submit', () => api.team.submitRun({ runId })),
+    runOf: (runId: string): Promise<Result<TeamRun | null>> => callApi(() => api.team.runOf({ runId })),
+    release: (runId: string): Promise<Result<RunView>> => decide('release', () => api.team.release({ runId })),
     configure: (profileId: string, draft: TeamConnectionDraft, password?: string) =>
       withStatus('save', () => api.team.configure({ profileId, ...draft, ...(password ? { password } : {}) })),
     connect: () => withStatus('connect', () => api.team.connect()),

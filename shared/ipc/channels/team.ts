@@ -19,6 +19,7 @@ import type {
   TeamThreshold,
 } from '../../domain/team'
 import { TEAM_ROLES } from '../../domain/team'
+import type { RunView } from '../../domain/bulk-run'
 import { noInput, returns } from '../define'
 
 const profileId = z
@@ -115,6 +116,15 @@ export const teamChannels = {
     result: returns<TeamRun>(),
   },
   'team:claims': { input: z.strictObject({ runId }), result: returns<TeamClaimSummary[]>() },
+  /** Shares a bulk run of this desk with the team for approval (created, or revised when it changed). */
+  'team:submitRun': { input: z.strictObject({ runId }), result: returns<TeamRun>() },
+  /** The team's copy of a bulk run of this desk, or null when it was never shared. */
+  'team:runOf': { input: z.strictObject({ runId }), result: returns<TeamRun | null>() },
+  /**
+   * Releases an approved run from this desk (the one holding the live key): materialised from the
+   * team's copy when needed, its hash recomputed, each batch claimed before it leaves.
+   */
+  'team:release': { input: z.strictObject({ runId }), result: returns<RunView>() },
   'team:recentPayouts': {
     input: z.strictObject({ limit: z.number().int().min(1).max(500) }),
     result: returns<TeamRecentPayout[]>(),

@@ -9,7 +9,8 @@ import type { RunView } from '../../../../shared/domain/bulk-run'
 import { bundledBanks } from '../../../../shared/banks/bank-list'
 import { applyBankChoices, bankNameProposals } from '../../../../shared/bulk/bank-choices'
 import { COUNTRY_OF_CURRENCY } from '../../../../shared/bulk/banks'
-import type { BulkCurrency, BulkImportResult, BulkWorkbookSummary } from '../../../../shared/domain/bulk'
+import type { BulkCurrency, BulkImportResult, BulkWorkbookSummary, PriorPayout } from '../../../../shared/domain/bulk'
+import { alreadyPaidWarnings } from '../../../../shared/bulk/journal-match'
 import type { ExportResult } from '../../../../shared/domain/export'
 import type { Bank } from '../../../../shared/domain/lookups'
 import type { BulkImportAnswer, BulkOpened } from '../../../../shared/ipc/channels/bulk'
@@ -48,6 +49,12 @@ interface PendingBanks {
 export interface BulkDomainOptions {
   /** How often monitoring asks the service about open batches. */
   pollMs?: number
+  /** Team mode's claim of each batch before it leaves (services/team/team-release.ts). */
+  beforeBatchLeaves?(runId: string, batchReference: string): Promise<void>
+  /** Told after a run's rows or options changed (team mode shares the new version). */
+  runEdited?(runId: string): void
+  /** Payouts sent before (team mode: by every desk of the team), for the already-paid warnings. */
+  priorPayouts?(): Promise<PriorPayout[]>
 }
 
 export function createBulkRunService(context: ServiceContext, options: BulkDomainOptions = {}): RunService {
@@ -69,6 +76,7 @@ export function createBulkRunService(context: ServiceContext, options: BulkDomai
     ...(context.checkpoint ? { checkpoint: context.checkpoint } : {}),
     ...(options.pollMs ? { pollMs: options.pollMs } : {}),
     feePayer: new FeePayerMemory(context.userDataDir),
+    ...(options.beforeBatchLeaves ? { beforeBatchLeaves: options.beforeBatchLeaves } : {}),
   })
 }
 
@@ -77,8 +85,22 @@ export interface BulkDomain extends DomainService<keyof typeof bulkChannels> {
   loadedRuns(): Promise<RunService>
 }
 
-export function createBulkDomain(context: ServiceContext): BulkDomain {
-  const runs = createBulkRunService(context, { pollMs: 1000 })
+export function createBulkDomain(context: ServiceContext, options: BulkDomainOptions = {}): BulkDomain {
+  const runs = createBulkRunService(context, { pollMs: 1000, ...options })
+  const edited = <T>(runId: string, answer: T): T => (options.runEdited?.(runId), answer)
+  /** The import's rows warned about when they match a payout sent before ("already paid in the March run"). */
+  async function withAlreadyPaid(result: BulkImportResult): Promise<BulkImportResult> {
+    if (!options.priorPayouts) return result
+    let prior: PriorPayout[] = []
+    try {
+      prior = await options.priorPayouts()
+    } catch (error) {
+      context.log.warn('The payouts sent before could not be read; the already-paid check was skipped', error)
+      return result
+    }
+    const found = alreadyPaidWarnings(result.items, prior, context.now())
+    return found.length === 0 ? result : { ...result, warnings: [...result.warnings, ...found] }
+  }
   // A batch the service never received is sent again by its run when runs resume, same references.
   const runsFolder = join(context.userDataDir, RUNS_FOLDER)
   context.reconciler.register(
@@ -234,7 +256,12 @@ export function createBulkDomain(context: ServiceContext): BulkDomain {
             const choices = banks.map((bank) => ({ code: bank.code, name: bank.name }))
             return { kind: 'banks', review: { importId, country, rows: result.rows, names, banks: choices } }
           }
-          const run = await runs.create({ result, bytes: file.bytes, currency, profileId })
+          const run = await runs.create({
+            result: await withAlreadyPaid(result),
+            bytes: file.bytes,
+            currency,
+            profileId,
+          })
           opened.delete(importId)
           imported.set(importId, run.id)
           return { kind: 'run', run }
@@ -253,7 +280,7 @@ export function createBulkDomain(context: ServiceContext): BulkDomain {
           if (unlisted) throw new AppFailure('bad_request', `Bank code ${unlisted.code} is not in the bank list.`)
           const result = await applyBankChoices(pending.result, choices, pending.banks, nextTurn)
           const run = await runs.create({
-            result,
+            result: await withAlreadyPaid(result),
             bytes: file.bytes,
             currency: pending.currency,
             profileId: pending.profileId,
@@ -281,21 +308,27 @@ export function createBulkDomain(context: ServiceContext): BulkDomain {
       'bulk:review': async ({ runId }) => (await ready(), runs.toReview(runId)),
       'bulk:editRow': async ({ runId, index, field, value }) => (
         await ready(),
-        runs.editRow(runId, index, field, value)
+        edited(runId, await runs.editRow(runId, index, field, value))
       ),
-      'bulk:editCells': async ({ runId, kind, edits }) => (await ready(), runs.editCells(runId, edits, kind)),
-      'bulk:undo': async ({ runId }) => (await ready(), runs.undo(runId)),
-      'bulk:redo': async ({ runId }) => (await ready(), runs.redo(runId)),
+      'bulk:editCells': async ({ runId, kind, edits }) => (
+        await ready(),
+        edited(runId, await runs.editCells(runId, edits, kind))
+      ),
+      'bulk:undo': async ({ runId }) => (await ready(), edited(runId, await runs.undo(runId))),
+      'bulk:redo': async ({ runId }) => (await ready(), edited(runId, await runs.redo(runId))),
       'bulk:changes': async ({ runId, limit = 200 }) => (await ready(), runs.changes(runId, limit)),
       'bulk:delete': ({ runId }) => removing.run(runId, async () => (await ready(), runs.remove(runId))),
       'bulk:archive': async ({ runId, archived }) => (await ready(), runs.archive(runId, archived)),
       'bulk:saveTemplate': ({ format }) => saveTemplate(context, format),
       'bulk:exclude': async ({ runId, indexes, excluded }) => (
         await ready(),
-        runs.setExcluded(runId, indexes, excluded)
+        edited(runId, await runs.setExcluded(runId, indexes, excluded))
+      ),
+      'bulk:setOptions': async ({ runId, ...rest }) => (
+        await ready(),
+        edited(runId, await runs.setOptions(runId, rest))
       ),
       'bulk:acknowledgeNames': async ({ runId, indexes }) => (await ready(), runs.acknowledgeNames(runId, indexes)),
-      'bulk:setOptions': async ({ runId, ...rest }) => (await ready(), runs.setOptions(runId, rest)),
       'bulk:submit': async ({ runId, confirmTotal }) => (
         await ready(),
         runs.submit(runId, confirmTotal === undefined ? {} : { total: confirmTotal })

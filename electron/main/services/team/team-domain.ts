@@ -1,9 +1,13 @@
 /** The team channels: the connection, and what the screens read and decide through the team service. */
 import type { teamChannels } from '../../../../shared/ipc/channels/team'
 import type { DomainService } from '../domain-service'
+import type { TeamRelease } from './team-release'
 import type { TeamService } from './team-service'
 
-export function createTeamDomain(team: TeamService): DomainService<keyof typeof teamChannels> {
+export function createTeamDomain(
+  team: TeamService,
+  release: () => Promise<TeamRelease>,
+): DomainService<keyof typeof teamChannels> {
   return {
     handlers: {
       'team:status': () => team.status(),
@@ -25,6 +29,9 @@ export function createTeamDomain(team: TeamService): DomainService<keyof typeof 
       'team:approve': (input) => team.withDesk('approving', ({ operations }) => operations.approveRun(input)),
       'team:reject': (input) => team.withDesk('rejecting', ({ operations }) => operations.rejectRun(input)),
       'team:claims': ({ runId }) => team.withDesk('reading claims', ({ operations }) => operations.claims(runId)),
+      'team:submitRun': async ({ runId }) => (await release()).submitForApproval(runId),
+      'team:runOf': async ({ runId }) => (await release()).teamRunOf(runId),
+      'team:release': async ({ runId }) => (await release()).release(runId),
       'team:recentPayouts': ({ limit }) =>
         team.withDesk('reading recent payouts', ({ operations }) => operations.recentPayouts(limit)),
       'team:audit': (input) => team.withDesk('reading the audit trail', ({ operations }) => operations.audit(input)),

@@ -56,6 +56,11 @@ export interface ClaimRequest {
    * be the approved version's, or nothing is claimed (hash_mismatch).
    */
   content: TeamRunContent
+  /**
+   * The hash of `content` when the caller has just computed it from that very content (a release
+   * hashes its run once, not once per batch); recomputed here otherwise.
+   */
+  contentHash?: string
   /** The batch reference, or the payout reference for a single payout. */
   reference: string
   kind: TeamClaimKind
@@ -245,7 +250,7 @@ export function createTeamOperations(session: TeamSession, deskId: string) {
     // ---- Releasing (approver)
 
     async claim(input: ClaimRequest): Promise<TeamClaim> {
-      const hash = await hashOf(input.content)
+      const hash = input.contentHash ?? (await hashOf(input.content))
       const references = new Set(input.content.rows.map((row) => row.reference))
       const stranger = input.payouts.find((reference) => !references.has(reference))
       if (stranger) throw new AppFailure('bad_request', `${stranger} is not a payout of the content being sent.`)

@@ -84,6 +84,8 @@ export interface CreateRunInput {
   profileId?: string
   merchantBearsCost?: boolean
   description?: string
+  /** The id of a run this desk materialises from the team's copy (default: a new id). */
+  id?: string
 }
 
 const ROW_FIELDS: readonly BulkField[] = [
@@ -240,7 +242,10 @@ export class RunService {
     const { profileId, mode } = await this.options.apiFor(input.profileId)
     const fileSha256 = sha256Hex(input.bytes)
     const createdAt = this.options.now().toISOString()
-    const id = this.newRunId(createdAt, fileSha256)
+    // A run released from the team keeps the team's id, so every desk plans the same batch references.
+    if (input.id && this.runs.has(input.id))
+      throw new AppFailure('conflict', `Run ${input.id} is already on this desk.`)
+    const id = input.id ?? this.newRunId(createdAt, fileSha256)
     const merchantBearsCost = input.merchantBearsCost ?? (await this.options.feePayer?.recall(profileId))
     const made = importedRun(
       { id, createdAt, profileId, mode, fileSha256 },

@@ -1,0 +1,557 @@
+/**
+ * Team runs on this desk: a bulk run submitted for approval (its content and hash to the team
+ * database), and an approved run released through claims.
+ *
+ * Releasing: the run is materialised here from the team's copy when this desk did not prepare it
+ * (same run id, same rows in the same order, so every desk plans the same batch references), its
+ * content hash is recomputed and must be the approved one, then the bulk run sends as it does
+ * alone, with one seam: before each batch leaves (its intent already journaled), its claim is
+ * committed in the team database (`beforeBatchLeaves`). A claim that was not new to this desk (a
+ * takeover after another desk's lease ran out, or a claim some of whose payouts have results) is
+ * verified by reference first: a batch the service holds is journaled as found and never sent
+ * again; one it cannot say about stops sending. Results are recorded as the rows settle. A desk
+ * that loses the connection claims nothing new (the claim fails) and finishes what is in flight.
+ */
+import { readFile, writeFile, rename } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { BulkCurrency, BulkImportResult } from '../../../../shared/domain/bulk'
+import { BULK_CURRENCIES } from '../../../../shared/domain/bulk'
+import type { RunRow, RunView } from '../../../../shared/domain/bulk-run'
+import type {
+  PayoutOutcome,
+  TeamClaimSummary,
+  TeamPayoutResult,
+  TeamRun,
+  TeamRunContent,
+} from '../../../../shared/domain/team'
+import { formatMinorUnits, toMinorUnits } from '../../../../shared/money'
+import { AppFailure } from '../../../../shared/result'
+import { runContentHash } from '../../../../shared/team/run-content'
+import type { DesktopNotice } from '../../adapters/desktop'
+import type { BulkEndpoints } from '../api/bulk'
+import type { Journal } from '../journal/journal'
+import { verifyBatch } from '../bulk/run/batch-sender'
+import { isSendable, planBatches } from '../bulk/run/run-rows'
+import type { RunService } from '../bulk/run/run-service'
+import type { TeamDesk, TeamService } from './team-service'
+
+export interface TeamReleaseDeps {
+  team: Pick<TeamService, 'withDesk' | 'isTeamMode'>
+  runs: Pick<RunService, 'stateOf' | 'rows' | 'view' | 'create' | 'toReview' | 'submit' | 'recheck' | 'list'>
+  journal: Journal
+  bulkFor(profileId: string): Promise<BulkEndpoints>
+  notify(notice: DesktopNotice): void
+  /** Where this desk keeps the list of team runs it releases (to carry them on after a restart). */
+  userDataDir: string
+  log?: { warn(message: string, detail?: unknown): void }
+  leaseSeconds?: number
+  /** How often settled rows are recorded in the team database (and leases renewed). */
+  recordEveryMs?: number
+  /** Called with each claim's round trip (the benchmark's claim overhead). */
+  onClaim?(ms: number): void
+}
+
+const RELEASES_FILE = 'team-releases.json'
+const RESULTS_PER_CALL = 1000
+/** How many batches ahead of the one leaving are claimed (about two rounds of four lanes). */
+const CLAIM_AHEAD = 8
+
+/** What a row's state means to the team: nothing yet, or the payout's outcome. */
+export function outcomeOfRow(row: RunRow): PayoutOutcome | null {
+  switch (row.status) {
+    case 'success':
+      return 'paid'
+    case 'failed':
+      return 'failed'
+    case 'pending':
+    case 'processing':
+      return 'accepted'
+    case 'unknown':
+      return 'unknown'
+    default:
+      return null
+  }
+}
+
+/** The content a run sends: its sendable rows in order (after planning, exactly the planned rows). */
+export function contentOfRun(
+  state: { currency: string; merchantBearsCost: boolean; description: string; batches: Array<{ rows: number[] }> },
+  rows: readonly RunRow[],
+): TeamRunContent {
+  const included =
+    state.batches.length > 0 ? state.batches.flatMap((b) => b.rows.map((i) => rows[i]!)) : rows.filter(isSendable)
+  return {
+    currency: state.currency,
+    merchantBearsCost: state.merchantBearsCost,
+    description: state.description,
+    rows: included.map(({ item }) => ({
+      reference: item.reference,
+      amount: formatMinorUnits(toMinorUnits(item.amount)),
+      bank_code: item.bank_code,
+      account_number: item.account_number,
+      customer_name: item.customer_name,
+      customer_email: item.customer_email,
+      narration: item.narration,
+    })),
+  }
+}
+
+/** A CSV of the team's content: the "original file" of a run materialised on this desk. */
+function contentCsv(content: TeamRunContent): string {
+  const cell = (text: string) => (/[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text)
+  const header = 'reference,amount,bank_code,account_number,customer_name,customer_email,narration'
+  const lines = content.rows.map((row) =>
+    [row.reference, row.amount, row.bank_code, row.account_number, row.customer_name, row.customer_email, row.narration]
+      .map(cell)
+      .join(','),
+  )
+  return `${header}\n${lines.join('\n')}\n`
+}
+
+interface Releasing {
+  runId: string
+  version: number
+  content: TeamRunContent
+  /** The content's hash, computed here once and equal to the approved version's. */
+  contentHash: string
+  /** Claims asked for ahead of their batches (committed before each batch leaves: its hook awaits it). */
+  claiming: Map<string, Promise<void>>
+  /** The claims asked for ahead, one after another. */
+  ahead: Promise<void>
+  /** Payout outcomes already recorded in the team database, by reference. */
+  recorded: Map<string, PayoutOutcome>
+  /** Batch claims this desk holds and renews until their payouts are final. */
+  held: Set<string>
+  /** Batches to verify by reference before anything of them is sent. */
+  verifyFirst: Map<string, string>
+  done: boolean
+}
+
+export type TeamRelease = ReturnType<typeof createTeamRelease>
+
+export function createTeamRelease(deps: TeamReleaseDeps) {
+  const leaseSeconds = deps.leaseSeconds ?? 120
+  const releasing = new Map<string, Releasing>()
+  let timer: ReturnType<typeof setInterval> | null = null
+  let ticking = false
+  const file = join(deps.userDataDir, RELEASES_FILE)
+
+  async function saveList(): Promise<void> {
+    const list = [...releasing.values()].filter((r) => !r.done).map((r) => ({ runId: r.runId, version: r.version }))
+    await writeFile(`${file}.tmp`, JSON.stringify(list))
+    await rename(`${file}.tmp`, file)
+  }
+
+  function ensureTimer(): void {
+    if (timer) return
+    timer = setInterval(() => void tick(), deps.recordEveryMs ?? 1000)
+    timer.unref?.()
+  }
+
+  /** Records settled rows and renews the leases of claims still open; quietly waits while offline. */
+  async function tick(): Promise<void> {
+    if (ticking) return
+    ticking = true
+    try {
+      for (const run of releasing.values()) if (!run.done) await recordRun(run)
+    } catch (error) {
+      deps.log?.warn('Team release: recording results waits for the team database', error)
+    } finally {
+      ticking = false
+    }
+  }
+
+  async function recordRun(run: Releasing): Promise<void> {
+    const state = deps.runs.stateOf(run.runId)
+    const rows = deps.runs.rows(run.runId)
+    const byClaim = new Map<string, TeamPayoutResult[]>()
+    for (const batch of state.batches)
+      for (const index of batch.rows) {
+        const row = rows[index]!
+        const outcome = outcomeOfRow(row)
+        if (!outcome || run.recorded.get(row.item.reference) === outcome) continue
+        const list = byClaim.get(batch.reference) ?? []
+        list.push({ reference: row.item.reference, outcome, ...(row.message ? { message: row.message } : {}) })
+        byClaim.set(batch.reference, list)
+      }
+    await deps.team.withDesk('recording results', async ({ operations }) => {
+      for (const [reference, results] of byClaim)
+        for (let start = 0; start < results.length; start += RESULTS_PER_CALL) {
+          const slice = results.slice(start, start + RESULTS_PER_CALL)
+          try {
+            await operations.recordResults({ reference, results: slice })
+          } catch (error) {
+            // A batch this desk never held (it stopped before claiming it) has nothing to record.
+            if (error instanceof AppFailure && error.code === 'not_found') continue
+            throw error
+          }
+          for (const result of slice) run.recorded.set(result.reference, result.outcome)
+        }
+      for (const reference of run.held) {
+        const batch = state.batches.find((b) => b.reference === reference)
+        const open = batch?.rows.some((i) => {
+          const outcome = run.recorded.get(rows[i]!.item.reference)
+          return outcome !== 'paid' && outcome !== 'failed' && outcome !== 'refused'
+        })
+        if (!open) {
+          run.held.delete(reference)
+          continue
+        }
+        await operations.renewClaim({ reference, leaseSeconds }).catch((error: unknown) => {
+          deps.log?.warn(`Team release: the claim on ${reference} could not be renewed`, error)
+          run.held.delete(reference)
+        })
+      }
+    })
+    const final = state.stage === 'completed' && rows.every((row) => !row.batchReference || isFinalRow(run, row))
+    if (final) {
+      run.done = true
+      await saveList().catch(() => undefined)
+    }
+  }
+
+  function isFinalRow(run: Releasing, row: RunRow): boolean {
+    const outcome = run.recorded.get(row.item.reference)
+    return outcome === 'paid' || outcome === 'failed'
+  }
+
+  async function approvedContent(desk: TeamDesk, runId: string): Promise<{ run: TeamRun; content: TeamRunContent }> {
+    const run = await desk.operations.run(runId)
+    if (run.state !== 'approved' && run.state !== 'releasing')
+      throw new AppFailure(
+        'conflict',
+        `Run ${runId} is ${run.state.replace('_', ' ')}: only an approved run is released (${run.approvals.length} of ${run.approvalsRequired} approvals).`,
+      )
+    const { contentHash, ...content } = await desk.operations.runContent(runId, run.version)
+    const recomputed = await runContentHash(content)
+    if (recomputed !== contentHash || contentHash !== run.contentHash)
+      throw new AppFailure(
+        'hash_mismatch',
+        `Run ${runId}: the content read from the team hashes to ${recomputed.slice(0, 12)}, not the approved ${run.contentHash.slice(0, 12)}. Nothing was sent.`,
+      )
+    return { run, content }
+  }
+
+  function localRun(runId: string): boolean {
+    try {
+      deps.runs.stateOf(runId)
+      return true
+    } catch {
+      return false
+    }
+  }
+
+  async function materialise(runId: string, team: TeamRun, content: TeamRunContent): Promise<void> {
+    const currency = content.currency as BulkCurrency
+    if (!BULK_CURRENCIES.includes(currency))
+      throw new AppFailure('bad_request', `Run ${runId} is in ${content.currency}, which bulk payouts do not send.`)
+    const csv = contentCsv(content)
+    const fields = [
+      'reference',
+      'amount',
+      'bank_code',
+      'account_number',
+      'customer_name',
+      'customer_email',
+      'narration',
+    ] as const
+    const result: BulkImportResult = {
+      file: `${team.label.replace(/[^A-Za-z0-9 ._-]/g, '_').slice(0, 80) || runId}.csv`,
+      sheet: 'team',
+      header: { row: 1, columns: Object.fromEntries(fields.map((field) => [field, field])) },
+      rows: content.rows.length,
+      valid: content.rows.length,
+      items: content.rows.map((row, index) => ({ row: index + 2, ...row })),
+      errors: [],
+      warnings: [],
+    }
+    await deps.runs.create({
+      id: runId,
+      result,
+      bytes: new TextEncoder().encode(csv),
+      currency,
+      merchantBearsCost: content.merchantBearsCost,
+      description: content.description,
+    })
+    await deps.runs.toReview(runId)
+  }
+
+  /**
+   * Claims the first batch not yet done: the desk that commits it releases the run; a desk that
+   * finds another desk's live claim is refused before it sends anything.
+   */
+  async function gate(desk: TeamDesk, entry: Releasing, planned: Array<{ reference: string; rows: number[] }>) {
+    const claims = await desk.operations.claims(entry.runId)
+    const live = claims.find((c) => c.state === 'held' && c.deskId !== desk.operations.deskId && !c.leaseExpired)
+    if (live)
+      throw new AppFailure(
+        'claim_held',
+        `Run ${entry.runId} is being released by ${live.holder} on another desk (claim on ${live.reference} until ${live.leaseUntil}). Nothing was sent from this desk.`,
+      )
+    const byReference = new Map(claims.map((c) => [c.reference, c]))
+    const first = planned.find((b) => byReference.get(b.reference)?.state !== 'done')
+    if (!first) return
+    await claimBatch(desk, entry, first.reference, byReference.get(first.reference))
+    entry.claiming.set(first.reference, Promise.resolve())
+  }
+
+  async function claimBatch(
+    desk: TeamDesk,
+    entry: Releasing,
+    reference: string,
+    known?: TeamClaimSummary,
+  ): Promise<void> {
+    if (known?.state === 'done') {
+      entry.verifyFirst.set(reference, `${known.holder} recorded every result of it`)
+      return
+    }
+    const state = deps.runs.stateOf(entry.runId)
+    const rows = deps.runs.rows(entry.runId)
+    const batch =
+      state.batches.find((b) => b.reference === reference) ??
+      planBatches(entry.runId, rows).find((b) => b.reference === reference)
+    if (!batch) throw new AppFailure('not_found', `Run ${entry.runId} has no batch ${reference}.`)
+    const started = performance.now()
+    const answer = await desk.operations.claim({
+      runId: entry.runId,
+      version: entry.version,
+      content: entry.content,
+      contentHash: entry.contentHash,
+      reference,
+      kind: 'batch',
+      payouts: batch.rows.map((i) => rows[i]!.item.reference),
+      leaseSeconds,
+    })
+    deps.onClaim?.(performance.now() - started)
+    entry.held.add(reference)
+    if (answer.grant === 'takeover' || answer.mustVerifyFirst)
+      entry.verifyFirst.set(
+        reference,
+        answer.previous
+          ? `taken over from ${answer.previous.holder} (lease ran out at ${answer.previous.leaseUntil})`
+          : 'payouts of it have results already',
+      )
+  }
+
+  /** One claim, remembered so the batch's hook awaits the one asked for ahead rather than asking again. */
+  function claimOnce(entry: Releasing, reference: string): Promise<void> {
+    const claimed = deps.team.withDesk('claiming a batch', async (desk) => {
+      try {
+        await claimBatch(desk, entry, reference)
+      } catch (error) {
+        if (!(error instanceof Error) || !/has a final result/.test(error.message)) throw error
+        entry.verifyFirst.set(reference, 'another desk recorded every result of it')
+      }
+    })
+    entry.claiming.set(reference, claimed)
+    // A claim that failed is asked for again next time; one made is trusted for half its lease
+    // (after that the batch's hook claims again: renewed if still this desk's, refused if taken over).
+    const forget = () => {
+      if (entry.claiming.get(reference) === claimed) entry.claiming.delete(reference)
+    }
+    claimed.then(
+      () => setTimeout(forget, (leaseSeconds * 1000) / 2).unref?.(),
+      // Awaited by the batch's hook; one never awaited (the desk stopped) must not be an unhandled rejection.
+      forget,
+    )
+    return claimed
+  }
+
+  /**
+   * Claims the next batches of the plan ahead of their turn, one at a time, while this one is in
+   * flight: the claim's round trip (a commit in the team database) then overlaps the sending
+   * instead of adding to it. Each is still committed before its batch leaves.
+   */
+  function claimAhead(entry: Releasing, reference: string): void {
+    const batches = deps.runs.stateOf(entry.runId).batches
+    const at = batches.findIndex((b) => b.reference === reference)
+    if (at < 0) return
+    for (const next of batches.slice(at + 1, at + 1 + CLAIM_AHEAD)) {
+      if (entry.claiming.has(next.reference) || entry.verifyFirst.has(next.reference)) continue
+      const queued = entry.ahead.then(() => claimOnce(entry, next.reference))
+      entry.claiming.set(next.reference, queued)
+      entry.ahead = queued.catch(() => undefined)
+    }
+  }
+
+  /** The seam of the bulk run: the claim of each batch, committed before its request leaves. */
+  async function beforeBatchLeaves(runId: string, batchReference: string): Promise<void> {
+    // Runs resumed at start-up may send before anything asked for the list of team runs.
+    await (resumed ??= resume())
+    const entry = releasing.get(runId)
+    if (!entry) {
+      // A live run of a profile in a team is released only through the team's approval.
+      if (deps.runs.stateOf(runId).mode === 'live' && (await deps.team.isTeamMode()))
+        throw new AppFailure('forbidden', 'In a team, a live run is sent only once approved: submit it for approval.')
+      return
+    }
+    if (!entry.verifyFirst.has(batchReference)) {
+      const claimed = entry.claiming.get(batchReference) ?? claimOnce(entry, batchReference)
+      claimAhead(entry, batchReference)
+      await claimed
+    }
+    const why = entry.verifyFirst.get(batchReference)
+    if (!why) return
+    // Verify by reference first: the service may hold this batch already.
+    const bulk = await deps.bulkFor(deps.runs.stateOf(runId).profileId)
+    const found = await verifyBatch(bulk, batchReference)
+    if (found.found === 'unknown')
+      throw new AppFailure(
+        'outcome_unknown',
+        `Batch ${batchReference} (${why}) could not be verified, so nothing of it is sent: ${found.note}`,
+      )
+    if (found.found === 'absent') {
+      entry.verifyFirst.delete(batchReference)
+      return
+    }
+    // The service has it: the journal says so, and the sender follows it instead of sending.
+    await deps.journal.append(batchReference, {
+      state: 'processing',
+      note: `Claim ${why}: ${found.note}; not sent again`,
+      verification: 'found',
+      ...(found.data ? { data: found.data } : {}),
+    })
+  }
+
+  /** The team runs this desk was releasing when it stopped, to carry on recording (and claiming). */
+  async function resume(): Promise<void> {
+    let list: Array<{ runId: string; version: number }> = []
+    try {
+      list = JSON.parse(await readFile(file, 'utf8')) as typeof list
+    } catch {
+      return
+    }
+    for (const { runId, version } of list) {
+      if (!localRun(runId) || releasing.has(runId)) continue
+      const state = deps.runs.stateOf(runId)
+      const content = contentOfRun(state, deps.runs.rows(runId))
+      releasing.set(runId, {
+        runId,
+        version,
+        content,
+        // Recomputed from the run as it is on this desk: the database refuses a claim whose hash is not the approved one.
+        contentHash: await runContentHash(content),
+        claiming: new Map(),
+        ahead: Promise.resolve(),
+        recorded: new Map(),
+        held: new Set(state.batches.map((b) => b.reference)),
+        verifyFirst: new Map(),
+        done: false,
+      })
+    }
+    if (releasing.size > 0) ensureTimer()
+  }
+
+  let resumed: Promise<void> | null = null
+
+  return {
+    beforeBatchLeaves,
+
+    /** Shares a local run with the team for approval: created, or revised when its content changed. */
+    async submitForApproval(runId: string): Promise<TeamRun> {
+      const state = deps.runs.stateOf(runId)
+      if (state.stage !== 'review')
+        throw new AppFailure('conflict', 'Only a run in review is submitted for approval (check its names first).')
+      const content = contentOfRun(state, deps.runs.rows(runId))
+      if (content.rows.length < 2) throw new AppFailure('bad_request', 'A bulk run needs at least two rows to send.')
+      const hash = await runContentHash(content)
+      return deps.team.withDesk('submitting for approval', async ({ operations }) => {
+        let team: TeamRun
+        try {
+          team = await operations.run(runId)
+        } catch (error) {
+          if (!(error instanceof AppFailure) || error.code !== 'not_found') throw error
+          team = await operations.createRun({ runId, label: state.fileName.slice(0, 200), content })
+        }
+        if (team.contentHash !== hash) team = await operations.reviseRun({ runId, baseVersion: team.version, content })
+        if (team.state === 'draft' || team.state === 'rejected')
+          team = await operations.submitRun({ runId, version: team.version, contentHash: team.contentHash })
+        return team
+      })
+    },
+
+    /**
+     * A shared run edited on this desk: the team gets the new version at once (the database voids
+     * the approvals of the old one and tells every desk) and it awaits approval again.
+     */
+    async runEdited(runId: string): Promise<void> {
+      if (!(await deps.team.isTeamMode())) return
+      if (deps.runs.stateOf(runId).stage !== 'review') return
+      const team = await this.teamRunOf(runId)
+      if (!team || team.state === 'releasing' || team.state === 'completed') return
+      await this.submitForApproval(runId)
+    },
+
+    /** The team's run for a local run (null when it was never shared). */
+    async teamRunOf(runId: string): Promise<TeamRun | null> {
+      return deps.team.withDesk('reading a run', async ({ operations }) => {
+        try {
+          return await operations.run(runId)
+        } catch (error) {
+          if (error instanceof AppFailure && error.code === 'not_found') return null
+          throw error
+        }
+      })
+    },
+
+    /**
+     * Releases an approved run from this desk: materialised from the team's copy when needed, the
+     * hash recomputed, the first batch claimed, then sent batch by batch under claims.
+     */
+    async release(runId: string): Promise<RunView> {
+      const prepared = await deps.team.withDesk('releasing', async (desk) => {
+        const { run, content } = await approvedContent(desk, runId)
+        if (!localRun(runId)) await materialise(runId, run, content)
+        const state = deps.runs.stateOf(runId)
+        const local = contentOfRun(state, deps.runs.rows(runId))
+        if ((await runContentHash(local)) !== run.contentHash)
+          throw new AppFailure(
+            'hash_mismatch',
+            `Run ${runId} on this desk is not the approved version ${run.version} (its content hash differs). Nothing was sent.`,
+          )
+        const entry: Releasing = releasing.get(runId) ?? {
+          runId,
+          version: run.version,
+          content,
+          contentHash: run.contentHash,
+          claiming: new Map(),
+          ahead: Promise.resolve(),
+          recorded: new Map(),
+          held: new Set(),
+          verifyFirst: new Map(),
+          done: false,
+        }
+        entry.done = false
+        // Claims asked for ahead by an earlier attempt are asked for again.
+        entry.claiming = new Map()
+        entry.ahead = Promise.resolve()
+        const planned = state.batches.length > 0 ? state.batches : planBatches(runId, deps.runs.rows(runId))
+        await gate(desk, entry, planned)
+        releasing.set(runId, entry)
+        return { run, state }
+      })
+      await saveList()
+      ensureTimer()
+      const { run, state } = prepared
+      if (state.stage === 'attention') return deps.runs.recheck(runId)
+      if (state.stage !== 'review') return deps.runs.view(runId)
+      return deps.runs.submit(runId, { total: run.total })
+    },
+
+    /** Carries on recording for the team runs this desk was releasing when it stopped. */
+    resume: () => (resumed ??= resume()),
+
+    /** Records what has settled now (tests and the end of a release call it; the timer does too). */
+    flush: tick,
+
+    isReleasing(runId: string): boolean {
+      const entry = releasing.get(runId)
+      return Boolean(entry && !entry.done)
+    },
+
+    close(): void {
+      if (timer) clearInterval(timer)
+      timer = null
+    },
+  }
+}

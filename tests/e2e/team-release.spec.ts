@@ -1,0 +1,329 @@
+/**
+ * Two desks of one team (issue 16 §3-§7), each a bridge process with its own user data, against
+ * one real PostgreSQL and one standalone simulator, driven in two browser contexts: a preparer's
+ * run submitted for approval, refused to its own preparer by the database, approved by typing its
+ * total, voided on the approver's screen by a later edit, approved again and released from the
+ * approver's desk; and a releasing desk SIGKILLed mid-release, another desk taking over once the
+ * lease ran out. Whether a row was paid twice is asked of the simulator, never of a desk.
+ */
+import { mkdtemp, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import AxeBuilder from '@axe-core/playwright'
+import { expect, test } from '@playwright/test'
+import type { Browser, Page } from '@playwright/test'
+import { startSandbox, type RunningSandbox } from '../../electron/sandbox'
+import { runContentHash, runContentTotal } from '../../shared/team/run-content'
+import type { TeamRunContent } from '../../shared/domain/team'
+import { createTeamDatabase } from '../support/team-database'
+import type { TeamDatabase, TeamMemberLogin } from '../support/team-database'
+import { sandboxAdmin, simulatorPayouts } from '../unit/electron/main/services/bulk/run/harness'
+import { joinTeam, startTeamDesk } from './team-desks'
+import type { TeamDeskProcess } from './team-desks'
+
+const KEY = 'sk_test_team_release_e2e'
+let db: TeamDatabase
+let sandbox: RunningSandbox
+let alice: TeamMemberLogin
+let bob: TeamMemberLogin
+let carol: TeamMemberLogin
+const desks: TeamDeskProcess[] = []
+
+test.describe.configure({ mode: 'serial', timeout: 120_000 })
+
+test.beforeAll(async () => {
+  db = await createTeamDatabase('e2e_release', 'Lagos payouts')
+  await db.asOwner((c) => c.query(`SELECT payout_desk.set_threshold('NGN', '100000000.00')`))
+  ;[alice, bob, carol] = await Promise.all([
+    db.addMember('alice', ['preparer', 'approver'], 'Alice Preparer'),
+    db.addMember('bob', ['approver'], 'Bob Approver'),
+    db.addMember('carol', ['approver'], 'Carol Approver'),
+  ])
+  sandbox = await startSandbox({
+    port: 0,
+    secretKey: KEY,
+    encryptionKey: 'team-e2e-encryption-key-32bytes!',
+    settleMs: 300,
+    admin: true,
+  })
+})
+
+test.afterAll(async () => {
+  for (const desk of desks) await desk.close()
+  await sandbox?.close()
+})
+
+async function desk(member: TeamMemberLogin, name: string, leaseSeconds?: number): Promise<TeamDeskProcess> {
+  const made = await startTeamDesk({ label: name, ...(leaseSeconds ? { leaseSeconds } : {}) })
+  desks.push(made)
+  await joinTeam(made, { sandboxUrl: sandbox.url, sandboxKey: KEY, db, member, name })
+  return made
+}
+
+async function open(browser: Browser, made: TeamDeskProcess): Promise<Page> {
+  const context = await browser.newContext()
+  const page = await context.newPage()
+  page.on('pageerror', (error) => console.error('page error:', error.message))
+  await page.goto(made.appUrl)
+  await expect(page.getByTestId('team-badge-state')).toHaveText('connected', { timeout: 20_000 })
+  return page
+}
+
+const deskOf = (member: TeamMemberLogin) => `psql-${member.login.replace(/_/g, '-')}`
+
+/** A member's direct SQL connection with its desk registered (what psql gives them). */
+async function sql(member: TeamMemberLogin, text: string, values: unknown[]) {
+  const client = db.client(member.login, member.password)
+  await client.connect()
+  try {
+    await client.query(`SELECT payout_desk.register_desk($1, 'psql')`, [deskOf(member)])
+    return await client.query(text, values)
+  } finally {
+    await client.end()
+  }
+}
+
+/** Alice prepares and submits the run, Carol approves it: through the database directly. */
+async function alicePrepares(runId: string, content: TeamRunContent, hash: string): Promise<boolean> {
+  await sql(alice, 'SELECT payout_desk.create_run($1, $2, $3, $4, $5)', [
+    runId,
+    'Team run',
+    deskOf(alice),
+    content,
+    hash,
+  ])
+  await sql(alice, 'SELECT payout_desk.submit_run($1, 1, $2, $3)', [runId, hash, deskOf(alice)])
+  const total = runContentTotal(content.rows)
+  await sql(carol, 'SELECT payout_desk.approve_run($1, 1, $2, $3, $4)', [runId, hash, total, deskOf(carol)])
+  return true
+}
+
+function sheetCsv(tag: string, rows: number): string {
+  const lines = ['Reference,Amount,Bank Code,Account Number,Customer Name,Customer Email,Narration']
+  for (let i = 1; i <= rows; i++)
+    lines.push(
+      `${tag}-${String(i).padStart(4, '0')},${1000 + i}.00,044,${String(1_000_000_000 + i)},Payee ${i},p${i}@example.com,March`,
+    )
+  return lines.join('\n')
+}
+
+async function paidOnce(prefix: string, expected: number) {
+  const payouts = (await simulatorPayouts(sandbox.url, KEY)).filter((p) => p.reference.startsWith(prefix))
+  const unique = new Set(payouts.map((p) => p.reference))
+  return { payouts: payouts.length, unique: unique.size, expected }
+}
+
+test('prepare on one desk, approve and release on another; self-approval refused; a change after approval voids it on screen', async ({
+  browser,
+}) => {
+  const [prepDesk, approverDesk] = await Promise.all([desk(alice, 'Desk Alice'), desk(bob, 'Desk Bob')])
+  const [prep, approver] = await Promise.all([open(browser, prepDesk), open(browser, approverDesk)])
+  await expect(prep.getByTestId('team-badge-roles')).toContainText('preparer')
+  await expect(approver.getByTestId('nav-approvals')).toBeVisible()
+
+  // Alice prepares a run from a sheet and submits it for approval.
+  const dir = await mkdtemp(join(tmpdir(), 'team-e2e-'))
+  const sheet = join(dir, 'march.csv')
+  await writeFile(sheet, sheetCsv('MAR', 6))
+  await prep.getByTestId('nav-bulk').click()
+  prepDesk.queueOpenPath(sheet)
+  await prep.getByTestId('bulk-open-file').click()
+  await expect(prep.getByTestId('bulk-import-steps')).toBeVisible({ timeout: 60_000 })
+  await prep.getByTestId('bulk-import-confirm').click()
+  await expect(prep.getByTestId('bulk-grid')).toBeVisible({ timeout: 60_000 })
+  await prep.getByTestId('bulk-resolve').click()
+  await expect(prep.getByTestId('bulk-review')).toBeVisible({ timeout: 30_000 })
+  await prep.getByTestId('team-submit-run').click()
+  await expect(prep.getByTestId('team-run-panel-state')).toContainText('awaiting approval')
+  const runs = await prepDesk.call<Array<{ id: string }>>('bulk:runs')
+  const runId = runs.ok ? runs.data[0]!.id : ''
+
+  // The database refuses Alice's own approval, whatever the desk does.
+  const team = await prepDesk.call<{ version: number; contentHash: string; total: string }>('team:run', { runId })
+  if (!team.ok) throw new Error(team.error.message)
+  const self = await prepDesk.call('team:approve', {
+    runId,
+    version: team.data.version,
+    contentHash: team.data.contentHash,
+    typedTotal: team.data.total,
+  })
+  expect(self.ok).toBe(false)
+  if (!self.ok) expect(self.error.code).toBe('forbidden')
+  // Her Approvals screen offers her nothing to approve.
+  await prep.getByTestId('nav-approvals').click()
+  await expect(prep.getByTestId('approvals-none')).toBeVisible()
+
+  // Bob sees it awaiting his approval, with the figures; a wrong total is refused.
+  await approver.getByTestId('nav-approvals').click()
+  const card = approver.getByTestId(`approval-${runId}`)
+  await expect(card.getByTestId('approval-rows')).toHaveText('6')
+  await expect(card.getByTestId('approval-prepared-by')).toHaveText(alice.login)
+  await card.getByLabel('Type the total to approve').fill('1.00')
+  await card.getByTestId('approval-approve').click()
+  await expect(card.getByTestId('approval-error')).toBeVisible()
+  await card.getByLabel('Type the total to approve').fill(team.data.total)
+  await card.getByTestId('approval-approve').click()
+  const row = approver.getByTestId(`team-run-${runId}`)
+  await expect(row.getByTestId('team-run-state')).toContainText('Approved')
+  await expect(row.getByTestId('team-run-approved-by')).toHaveText(bob.login)
+
+  // Alice changes an amount after the approval: Bob's screen shows it voided, back for approval, with the change.
+  const edited = await prepDesk.call('bulk:editRow', { runId, index: 1, field: 'amount', value: '5000.00' })
+  expect(edited.ok).toBe(true)
+  await expect(row.getByTestId('team-run-state')).toContainText('Awaiting approval', { timeout: 15_000 })
+  await expect(row.getByTestId('team-run-approved-by')).toHaveText('')
+  await expect(card.getByTestId('approval-version')).toHaveText('2')
+  // What changed since version 1, which Bob saw: the amount, old and new.
+  await expect(card.getByTestId('approval-changes')).toContainText('1002.00')
+  await expect(card.getByTestId('approval-changes')).toContainText('5000.00')
+
+  for (const theme of ['light', 'dark'] as const) {
+    await approver.emulateMedia({ colorScheme: theme, reducedMotion: 'reduce' })
+    const results = await new AxeBuilder({ page: approver })
+      .include('[data-testid="screen-approvals"]')
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+      .analyze()
+    const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    expect(
+      serious.map((v) => `${theme} ${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`),
+    ).toEqual([])
+  }
+
+  const again = await approverDesk.call<{ total: string }>('team:run', { runId })
+  if (!again.ok) throw new Error(again.error.message)
+  const card2 = approver.getByTestId(`approval-${runId}`)
+  await card2.getByLabel('Type the total to approve').fill(again.data.total)
+  await card2.getByTestId('approval-approve').click()
+  await expect(row.getByTestId('team-run-state')).toContainText('Approved')
+
+  // Bob releases it from his desk: materialised there from the team's copy, every row paid once.
+  await row.getByTestId('team-run-release').click()
+  await expect(row.getByTestId('team-run-state')).toContainText('Paid', { timeout: 60_000 })
+  await expect(row.getByTestId('team-run-prepared-by')).toHaveText(alice.login)
+  await expect(row.getByTestId('team-run-released-by')).toHaveText(bob.login)
+  expect(await paidOnce('MAR-', 6)).toEqual({ payouts: 6, unique: 6, expected: 6 })
+  // Alice's desk shows who released her run.
+  await prep.getByTestId('nav-approvals').click()
+  await expect(prep.getByTestId(`team-run-${runId}`).getByTestId('team-run-released-by')).toHaveText(bob.login)
+
+  // The same sheet imported again on Alice's desk: every row is "already paid", from what Bob's desk
+  // sent (the team's payment memory; Alice's own journal never sent them).
+  await prep.getByTestId('nav-bulk').click()
+  await prep.getByTestId('bulk-back').click()
+  prepDesk.queueOpenPath(sheet)
+  await prep.getByTestId('bulk-open-file').click()
+  await expect(prep.getByTestId('bulk-import-steps')).toBeVisible({ timeout: 60_000 })
+  await prep.getByTestId('bulk-import-confirm').click()
+  await expect(prep.getByTestId('bulk-grid')).toBeVisible({ timeout: 60_000 })
+  await expect(prep.getByTestId('bulk-count-warnings')).toHaveText('6')
+  const again2 = await prepDesk.call<Array<{ id: string }>>('bulk:runs')
+  if (!again2.ok) throw new Error(again2.error.message)
+  const rows = await prepDesk.call<Array<{ warnings: Array<{ code: string; message: string }> }>>('bulk:rows', {
+    runId: again2.data[0]!.id,
+    offset: 0,
+    limit: 10,
+  })
+  if (!rows.ok) throw new Error(rows.error.message)
+  const alreadyPaid = rows.data.flatMap((r) => r.warnings).filter((w) => w.code === 'already_paid')
+  expect(alreadyPaid).toHaveLength(6)
+  expect(alreadyPaid[0]!.message).toContain('Already paid in the "march.csv" run')
+})
+
+test('a desk SIGKILLed mid-release: another desk takes over after the lease, every row paid exactly once', async ({
+  browser,
+}) => {
+  const [dying, other] = await Promise.all([desk(bob, 'Desk Bob 2', 4), desk(carol, 'Desk Carol', 4)])
+  // A run of 400 rows (8 batches), prepared and approved through the database directly.
+  const runId = `BR-kill-${Date.now()}`
+  const content = {
+    currency: 'NGN',
+    merchantBearsCost: false,
+    description: 'Kill test',
+    rows: Array.from({ length: 400 }, (_, i) => ({
+      reference: `KIL-${String(i + 1).padStart(4, '0')}`,
+      amount: '100.00',
+      bank_code: '044',
+      account_number: String(2_000_000_000 + i),
+      customer_name: `Payee ${i + 1}`,
+      customer_email: `k${i + 1}@example.com`,
+      narration: 'Kill',
+    })),
+  }
+  const hash = await runContentHash(content)
+  expect(await alicePrepares(runId, content, hash)).toBe(true)
+
+  // Each batch takes a second at the service: the kill lands with batches sent, in flight and not yet sent.
+  await sandboxAdmin(sandbox.url, KEY, 'POST', '/__sandbox/faults', {
+    path: '/api/v1/transactions/disburse/bulk',
+    kind: 'latency',
+    ms: 1000,
+    count: 4,
+  })
+  const [dyingPage, otherPage] = await Promise.all([open(browser, dying), open(browser, other)])
+  await dyingPage.getByTestId('nav-approvals').click()
+  await dyingPage.getByTestId(`team-run-${runId}`).getByTestId('team-run-release').click()
+  await expect.poll(async () => (await paidOnce('KIL-', 400)).payouts, { timeout: 20_000 }).toBeGreaterThan(0)
+  dying.kill()
+
+  // Carol's desk: refused while the dead desk's leases last, then takes over and verifies first.
+  await otherPage.getByTestId('nav-approvals').click()
+  const row = otherPage.getByTestId(`team-run-${runId}`)
+  await expect(row.getByTestId('team-run-state')).toContainText('Releasing')
+  await row.getByTestId('team-run-release').click()
+  await expect(row.getByTestId('team-run-message')).toContainText('is being released by')
+  // The dead desk's leases run out (no desk renews them).
+  await expect
+    .poll(
+      async () => {
+        const claims = await other.call<Array<{ state: string; leaseExpired: boolean }>>('team:claims', { runId })
+        return claims.ok && claims.data.length > 0 && claims.data.every((c) => c.state !== 'held' || c.leaseExpired)
+      },
+      { timeout: 20_000 },
+    )
+    .toBe(true)
+  await row.getByTestId('team-run-release').click()
+  await expect(row.getByTestId('team-run-message')).toContainText('Releasing from this desk', { timeout: 20_000 })
+  await expect(row.getByTestId('team-run-state')).toContainText('Paid', { timeout: 60_000 })
+  // Both desks held claims of it: the dead one before the kill, Carol's after the takeover.
+  await expect(row.getByTestId('team-run-released-by')).toContainText(carol.login)
+  await expect(row.getByTestId('team-run-released-by')).toContainText(bob.login)
+  expect(await paidOnce('KIL-', 400)).toEqual({ payouts: 400, unique: 400, expected: 400 })
+})
+
+test('two desks racing to release the same run: one wins, the other is told who releases it, nothing is paid twice', async ({
+  browser,
+}) => {
+  const [one, two] = await Promise.all([desk(bob, 'Desk Bob 3'), desk(carol, 'Desk Carol 2')])
+  const runId = `BR-race-${Date.now()}`
+  const content = {
+    currency: 'NGN',
+    merchantBearsCost: false,
+    description: 'Race',
+    rows: Array.from({ length: 120 }, (_, i) => ({
+      reference: `RAC-${String(i + 1).padStart(4, '0')}`,
+      amount: '50.00',
+      bank_code: '058',
+      account_number: String(3_000_000_000 + i),
+      customer_name: `Payee ${i + 1}`,
+      customer_email: `r${i + 1}@example.com`,
+      narration: 'Race',
+    })),
+  }
+  const hash = await runContentHash(content)
+  const prepared = await alicePrepares(runId, content, hash)
+  expect(prepared).toBe(true)
+  const [pageOne, pageTwo] = await Promise.all([open(browser, one), open(browser, two)])
+  for (const page of [pageOne, pageTwo]) await page.getByTestId('nav-approvals').click()
+  const rowOne = pageOne.getByTestId(`team-run-${runId}`)
+  const rowTwo = pageTwo.getByTestId(`team-run-${runId}`)
+  await Promise.all([rowOne.getByTestId('team-run-release').click(), rowTwo.getByTestId('team-run-release').click()])
+  const messages = await Promise.all([
+    rowOne.getByTestId('team-run-message').textContent(),
+    rowTwo.getByTestId('team-run-message').textContent(),
+  ])
+  expect(messages.filter((m) => m?.includes('Releasing from this desk'))).toHaveLength(1)
+  // Refused before sending anything: the other desk's live claim (seen first, or met at the claim itself).
+  expect(messages.filter((m) => /is being released by|is claimed by/.test(m ?? ''))).toHaveLength(1)
+  await expect(rowOne.getByTestId('team-run-state')).toContainText('Paid', { timeout: 60_000 })
+  expect(await paidOnce('RAC-', 120)).toEqual({ payouts: 120, unique: 120, expected: 120 })
+})

@@ -1,0 +1,79 @@
+/**
+ * A whole releasing desk for the team tests and the benchmark: its team service (real keychain),
+ * its own journal and run folders (the bulk run service), and the team release between them, all
+ * against one team database and one simulator.
+ */
+import type { TeamConnectionDraft } from '../../../../../../shared/domain/team'
+import { bulkEndpoints } from '../../../../../../electron/main/services/api/bulk'
+import { createPaymentsClient } from '../../../../../../electron/main/services/api/payments-client'
+import { createTeamRelease } from '../../../../../../electron/main/services/team/team-release'
+import type { TeamRelease } from '../../../../../../electron/main/services/team/team-release'
+import type { TeamDesk } from '../../../../../../electron/main/services/team/team-service'
+import type { TeamMemberLogin } from '../../../../../support/team-database'
+import { openHarness } from '../bulk/run/harness'
+import type { Harness } from '../bulk/run/harness'
+import { deskWithTeam } from './harness'
+import type { DeskUnderTest } from './harness'
+
+export interface ReleaseDesk {
+  member: TeamMemberLogin
+  desk: DeskUnderTest
+  runs: Harness
+  release: TeamRelease
+  claimMs: number[]
+  use<T>(work: (desk: TeamDesk) => Promise<T>): Promise<T>
+  close(): Promise<void>
+}
+
+export async function releaseDesk(options: {
+  member: TeamMemberLogin
+  draft: TeamConnectionDraft
+  sandboxUrl: string
+  secretKey: string
+  leaseSeconds?: number
+  submitConcurrency?: number
+  pollMs?: number
+  recordEveryMs?: number
+  /** Wraps the claim seam (a test stops a desk there). */
+  wrapHook?: (hook: (runId: string, batch: string) => Promise<void>) => (runId: string, batch: string) => Promise<void>
+}): Promise<ReleaseDesk> {
+  const desk = await deskWithTeam(options.draft, options.member.password)
+  await desk.team.connect()
+  let release: TeamRelease | null = null
+  const hook = (runId: string, batch: string) => release!.beforeBatchLeaves(runId, batch)
+  const runs = await openHarness({
+    userDataDir: desk.dir,
+    sandboxUrl: options.sandboxUrl,
+    secretKey: options.secretKey,
+    mode: 'test',
+    pollMs: options.pollMs ?? 100,
+    ...(options.submitConcurrency ? { submitConcurrency: options.submitConcurrency } : {}),
+    beforeBatchLeaves: options.wrapHook ? options.wrapHook(hook) : hook,
+  })
+  const claimMs: number[] = []
+  release = createTeamRelease({
+    team: desk.team,
+    runs: runs.service,
+    journal: runs.journal,
+    bulkFor: async () =>
+      bulkEndpoints(createPaymentsClient({ baseUrl: options.sandboxUrl, secretKey: options.secretKey })),
+    notify: () => undefined,
+    userDataDir: desk.dir,
+    leaseSeconds: options.leaseSeconds ?? 60,
+    recordEveryMs: options.recordEveryMs ?? 200,
+    onClaim: (ms) => claimMs.push(ms),
+  })
+  return {
+    member: options.member,
+    desk,
+    runs,
+    release,
+    claimMs,
+    use: (work) => desk.team.withDesk('testing', work),
+    async close() {
+      release?.close()
+      await runs.close().catch(() => undefined)
+      await desk.close()
+    },
+  }
+}

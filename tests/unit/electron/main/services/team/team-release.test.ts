@@ -1,0 +1,208 @@
+/**
+ * Team runs from the desk, end to end against the run's real PostgreSQL and a simulator: a
+ * preparer's bulk run submitted for approval, approved by another member, released from an
+ * approver's desk that materialises it from the team's copy and claims each batch before it
+ * leaves; an edit after approval voiding it; two desks racing to release one run; a desk that stops
+ * mid-release and another desk taking over after the lease, verifying by reference first. Whether
+ * anything was paid twice is asked of the simulator, not of the desks.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { TeamConnectionDraft } from '../../../../../../shared/domain/team'
+import { AppFailure } from '../../../../../../shared/result'
+import { startSandbox, type RunningSandbox } from '../../../../../../electron/sandbox'
+import { createTeamDatabase } from '../../../../../support/team-database'
+import type { TeamDatabase, TeamMemberLogin } from '../../../../../support/team-database'
+import { csvBytes, sheetOf, simulatorPayouts, waitFor } from '../bulk/run/harness'
+import { releaseDesk } from './release-desk'
+import type { ReleaseDesk } from './release-desk'
+
+const KEY = 'sk_test_team_release'
+let db: TeamDatabase
+let sandbox: RunningSandbox
+let alice: TeamMemberLogin // preparer
+let bob: TeamMemberLogin // approver
+let carol: TeamMemberLogin // approver
+const opened: ReleaseDesk[] = []
+
+const draftFor = (member: TeamMemberLogin): TeamConnectionDraft => ({
+  host: '127.0.0.1',
+  port: db.server.port,
+  database: db.database,
+  user: member.login,
+  caFile: null,
+})
+
+async function desk(member: TeamMemberLogin, extra: Partial<Parameters<typeof releaseDesk>[0]> = {}) {
+  const made = await releaseDesk({ member, draft: draftFor(member), sandboxUrl: sandbox.url, secretKey: KEY, ...extra })
+  opened.push(made)
+  return made
+}
+
+beforeAll(async () => {
+  db = await createTeamDatabase('release', 'Release team')
+  await db.asOwner((c) => c.query(`SELECT payout_desk.set_threshold('NGN', '100000000.00')`))
+  ;[alice, bob, carol] = await Promise.all([
+    db.addMember('alice', ['preparer'], 'Alice Preparer'),
+    db.addMember('bob', ['approver'], 'Bob Approver'),
+    db.addMember('carol', ['approver'], 'Carol Approver'),
+  ])
+  sandbox = await startSandbox({
+    secretKey: KEY,
+    encryptionKey: 'team-release-test-encryption-k32',
+    settleMs: 100,
+    admin: true,
+  })
+}, 60_000)
+
+afterAll(async () => {
+  await Promise.all(opened.map((made) => made.close()))
+  await sandbox?.close()
+})
+
+/** A run prepared on Alice's desk and submitted; returns its id. */
+async function preparedRun(preparer: ReleaseDesk, rows: number, tag: string): Promise<string> {
+  const sheet = sheetOf(rows, new Set(), tag)
+  const view = await preparer.runs.service.create({ result: sheet, bytes: csvBytes(sheet), currency: 'NGN' })
+  await preparer.runs.service.toReview(view.id)
+  const team = await preparer.release.submitForApproval(view.id)
+  expect(team.state).toBe('awaiting_approval')
+  expect(team.rows).toBe(rows)
+  return view.id
+}
+
+async function approve(approver: ReleaseDesk, runId: string) {
+  return approver.use(async ({ operations }) => {
+    const run = await operations.run(runId)
+    return operations.approveRun({ runId, version: run.version, contentHash: run.contentHash, typedTotal: run.total })
+  })
+}
+
+/** Every payout the simulator holds for these references, by reference (a reference paid twice shows twice). */
+async function paidOnce(references: string[]) {
+  const payouts = await simulatorPayouts(sandbox.url, KEY)
+  const counts = new Map<string, number>()
+  for (const payout of payouts) counts.set(payout.reference, (counts.get(payout.reference) ?? 0) + 1)
+  return {
+    missing: references.filter((reference) => !counts.has(reference)),
+    twice: references.filter((reference) => (counts.get(reference) ?? 0) > 1),
+  }
+}
+
+async function teamState(made: ReleaseDesk, runId: string) {
+  return made.use(({ operations }) => operations.run(runId))
+}
+
+async function completed(made: ReleaseDesk, runId: string, timeoutMs = 30_000) {
+  const until = Date.now() + timeoutMs
+  for (;;) {
+    await made.release.flush()
+    const run = await teamState(made, runId)
+    if (run.state === 'completed') return run
+    if (Date.now() > until) throw new Error(`run ${runId} is ${run.state}, not completed`)
+    await new Promise((resolve) => setTimeout(resolve, 200))
+  }
+}
+
+function failureOf(error: unknown): AppFailure {
+  expect(error).toBeInstanceOf(AppFailure)
+  return error as AppFailure
+}
+
+describe('team release', () => {
+  it('prepare, approve, release from another desk: materialised from the team, every row paid once, who did what shown', async () => {
+    const [prep, approver] = await Promise.all([desk(alice), desk(bob)])
+    const runId = await preparedRun(prep, 120, 'E2E')
+    // Alice cannot release her own run: she is no approver, and it is not approved.
+    expect(failureOf(await prep.release.release(runId).catch((e: unknown) => e)).code).toBe('conflict')
+    await approve(approver, runId)
+    const view = await approver.release.release(runId)
+    expect(view.id).toBe(runId)
+    expect(view.rows).toBe(120)
+    const run = await completed(approver, runId)
+    expect(run.preparedBy).toBe(alice.login)
+    expect(run.approvals.map((a) => a.by)).toEqual([bob.login])
+    expect(run.releasedBy).toEqual([bob.login])
+    const references = approver.runs.service.rows(runId).map((row) => row.item.reference)
+    expect(await paidOnce(references)).toEqual({ missing: [], twice: [] })
+    // The payment memory of every desk knows them now ("already paid in ... run").
+    const memory = await prep.use(({ operations }) => operations.paymentMemory())
+    expect(memory.filter((m) => references.includes(m.reference))).toHaveLength(120)
+  }, 90_000)
+
+  it('an edit after approval revises the run and voids the approval: the approver cannot release it', async () => {
+    const [prep, approver] = await Promise.all([desk(alice), desk(carol)])
+    const runId = await preparedRun(prep, 6, 'EDIT')
+    await approve(approver, runId)
+    expect((await teamState(approver, runId)).state).toBe('approved')
+    await prep.runs.service.editRow(runId, 2, 'amount', '777.00')
+    await prep.release.runEdited(runId)
+    const after = await teamState(approver, runId)
+    expect(after.version).toBe(2)
+    expect(after.state).toBe('awaiting_approval')
+    expect(after.approvals).toEqual([])
+    const refused = failureOf(await approver.release.release(runId).catch((e: unknown) => e))
+    expect(refused.message).toMatch(/only an approved run is released/)
+    const changes = await approver.use(({ operations }) =>
+      operations.runChanges({ runId, fromVersion: 1, toVersion: 2 }),
+    )
+    expect(JSON.stringify(changes)).toContain('777.00')
+    expect(
+      await simulatorPayouts(sandbox.url, KEY).then((p) => p.filter((x) => x.reference.startsWith('EDIT'))),
+    ).toEqual([])
+  }, 60_000)
+
+  it('two desks racing to release the same run: one wins, the other is refused, nothing is paid twice', async () => {
+    const [prep, one, two] = await Promise.all([desk(alice), desk(bob), desk(carol)])
+    const runId = await preparedRun(prep, 200, 'RACE')
+    await approve(one, runId)
+    const outcomes = await Promise.allSettled([one.release.release(runId), two.release.release(runId)])
+    const won = outcomes.filter((o) => o.status === 'fulfilled')
+    const lost = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected')
+    expect(won).toHaveLength(1)
+    expect(lost).toHaveLength(1)
+    expect(['claim_held', 'conflict']).toContain(failureOf(lost[0]!.reason).code)
+    const winner = outcomes[0]!.status === 'fulfilled' ? one : two
+    await completed(winner, runId)
+    const references = winner.runs.service.rows(runId).map((row) => row.item.reference)
+    expect(await paidOnce(references)).toEqual({ missing: [], twice: [] })
+  }, 90_000)
+
+  it('a desk that stops mid-release leaves leases; another desk takes over after they expire, verifies first, pays every row once', async () => {
+    const prep = await desk(alice)
+    let claimed = 0
+    // Bob's desk stops after its third batch has been claimed (and sent): no renewals, no results.
+    const dying = await desk(bob, {
+      leaseSeconds: 4,
+      submitConcurrency: 1,
+      recordEveryMs: 60_000,
+      wrapHook: (hook) => async (runId, batch) => {
+        if (claimed >= 3) throw new Error('the desk died')
+        await hook(runId, batch)
+        claimed++
+      },
+    })
+    const runId = await preparedRun(prep, 300, 'TAKE')
+    const other = await desk(carol, { leaseSeconds: 2 })
+    await approve(other, runId)
+    await dying.release.release(runId)
+    await waitFor(() => dying.runs.service.view(runId).stage === 'attention', 'the dying desk to stop', 20_000)
+    dying.release.close()
+    await dying.desk.team.close()
+    // Before the leases run out, the other desk is refused.
+    const early = failureOf(await other.release.release(runId).catch((e: unknown) => e))
+    expect(early.code).toBe('claim_held')
+    await new Promise((resolve) => setTimeout(resolve, 4_500))
+    await other.release.release(runId)
+    const run = await completed(other, runId, 40_000)
+    expect(run.releasedBy.sort()).toEqual([bob.login, carol.login].sort())
+    const claims = await other.use(({ operations }) => operations.claims(runId))
+    // Bob's were the first three batches (a takeover stamps its own claimed_at, so by reference).
+    const taken = [...claims].sort((a, b) => a.reference.localeCompare(b.reference)).slice(0, 3)
+    expect(taken.every((c) => c.takeovers === 1)).toBe(true)
+    // The batches Bob had sent were found by reference and never sent again: the journal says so.
+    for (const { reference } of taken)
+      expect(other.runs.journal.get(reference)?.timeline.some((e) => e.verification === 'found')).toBe(true)
+    const references = other.runs.service.rows(runId).map((row) => row.item.reference)
+    expect(await paidOnce(references)).toEqual({ missing: [], twice: [] })
+  }, 90_000)
+})
