@@ -163,6 +163,7 @@ export class RunService {
   view(runId: string): RunView {
     const run = this.get(runId)
     const { state } = run
+    const totals = totalsOf(state, run.rows)
     return {
       ...this.summary(run),
       fileSha256: state.fileSha256,
@@ -171,25 +172,24 @@ export class RunService {
       merchantBearsCost: state.merchantBearsCost,
       description: state.description,
       batches: state.batches,
-      totals: totalsOf(state, run.rows),
+      totals,
       progress: run.progress,
       ...(state.message ? { message: state.message } : {}),
       ...(this.retryRunOf(runId) ? { retriedBy: this.retryRunOf(runId)!.state.id } : {}),
       ...(state.imported ? { imported: state.imported } : {}),
-      fees: this.feesOf(run),
+      fees: this.feesOf(run, totals.amount),
     }
   }
 
   /** The run's fees: estimated from this profile's last payouts in the currency, and the service's figure. */
-  private feesOf(run: LiveRun): RunFees {
+  private feesOf(run: LiveRun, amount: string): RunFees {
     const { state } = run
-    const totals = totalsOf(state, run.rows)
     let chargeable: bigint | null = null
     for (const batch of state.batches)
       if (batch.totalChargeable) chargeable = (chargeable ?? 0n) + toMinorUnits(batch.totalChargeable)
     return runFees({
       currency: state.currency,
-      amount: toMinorUnits(totals.amount),
+      amount: toMinorUnits(amount),
       merchantBearsCost: state.merchantBearsCost,
       basis: this.feeBasis(state.profileId, state.currency, state.id),
       chargeable,
@@ -200,7 +200,14 @@ export class RunService {
   private feeBasis(profileId: string, currency: string, except: string): FeeSeen[] {
     const seen = journalFees(this.options.journal.list({ kind: 'payout' }), profileId, currency)
     const others = [...this.runs.values()]
-      .filter((r) => r.state.id !== except && r.state.profileId === profileId && r.state.currency === currency)
+      // Only runs that were sent have fees on their rows.
+      .filter(
+        (r) =>
+          r.state.id !== except &&
+          r.state.batches.length > 0 &&
+          r.state.profileId === profileId &&
+          r.state.currency === currency,
+      )
       .sort((a, b) => b.state.updatedAt.localeCompare(a.state.updatedAt))
     let taken = 0
     for (const other of others) {

@@ -6,39 +6,18 @@
  * the import found repeated are left out with their reason; who pays the fees is remembered per
  * profile and changes the estimated debit, and the service's total chargeable is shown after.
  */
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { strFromU8, unzipSync } from 'fflate'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { startSandbox, type RunningSandbox } from '../../../../../../../electron/sandbox'
+import { describe, expect, it } from 'vitest'
 import { accountNameFor } from '../../../../../../../electron/sandbox/catalog'
 import { evidencePack, reportTable } from '../../../../../../../electron/main/services/bulk/run/run-report'
 import { tableToCsv } from '../../../../../../../electron/main/services/export/table-export'
 import { FeePayerMemory } from '../../../../../../../electron/main/services/fees/fee-payer-memory'
 import { AppFailure } from '../../../../../../../shared/result'
-import { csvBytes, openHarness, sheetOf, type Harness } from './harness'
+import { csvBytes, sheetOf } from './harness'
+import { sandboxPerTest } from './sandbox-per-test'
 
 const KEY = 'sk_test_name_controls'
-let sandbox: RunningSandbox
-let dir: string
-let harness: Harness | undefined
-
-beforeEach(async () => {
-  sandbox = await startSandbox({
-    secretKey: KEY,
-    encryptionKey: 'name-controls-test-encryption-32',
-    settleMs: 50,
-    admin: true,
-  })
-  dir = await mkdtemp(join(tmpdir(), 'name-controls-'))
-})
-afterEach(async () => {
-  await harness?.close()
-  harness = undefined
-  await sandbox.close()
-  await rm(dir, { recursive: true, force: true })
-})
+const each = sandboxPerTest(KEY)
 
 /** Four rows: names as the bank has them (0), with a letter off (1), in another order (2), and someone else's (3). */
 function namedSheet() {
@@ -56,13 +35,7 @@ function namedSheet() {
 
 describe('name checks as a control', () => {
   it('classes each name, refuses a live run with an unacknowledged no match, and records the acknowledgement everywhere', async () => {
-    harness = await openHarness({
-      userDataDir: dir,
-      sandboxUrl: sandbox.url,
-      secretKey: KEY,
-      mode: 'live',
-      actor: () => 'ada.accountant',
-    })
+    const harness = await each.open({ mode: 'live', actor: () => 'ada.accountant' })
     const { service, journal } = harness
     const { sheet, bank } = namedSheet()
     const view = await service.create({ result: sheet, bytes: csvBytes(sheet), currency: 'NGN' })
@@ -140,7 +113,7 @@ describe('name checks as a control', () => {
   })
 
   it('a sandbox run is sent with no-match names (the rule is for live runs)', async () => {
-    harness = await openHarness({ userDataDir: dir, sandboxUrl: sandbox.url, secretKey: KEY })
+    const harness = await each.open()
     const { service } = harness
     const { sheet } = namedSheet()
     const view = await service.create({ result: sheet, bytes: csvBytes(sheet), currency: 'NGN' })
@@ -154,7 +127,7 @@ describe('name checks as a control', () => {
 
 describe('rows left out with their reason, and the fees', () => {
   it('leaves a repeated row out as a duplicate in the sheet; excluding by hand says so; the report gives each reason', async () => {
-    harness = await openHarness({ userDataDir: dir, sandboxUrl: sandbox.url, secretKey: KEY })
+    const harness = await each.open()
     const { service } = harness
     const sheet = sheetOf(4, new Set([2]))
     sheet.warnings.push({
@@ -193,8 +166,8 @@ describe('rows left out with their reason, and the fees', () => {
   })
 
   it('estimates the fees from earlier runs, remembers who pays per profile, and shows the chargeable once sent', async () => {
-    const memory = new FeePayerMemory(dir)
-    harness = await openHarness({ userDataDir: dir, sandboxUrl: sandbox.url, secretKey: KEY, feePayer: memory })
+    const memory = new FeePayerMemory(each.dir)
+    const harness = await each.open({ feePayer: memory })
     const { service } = harness
     const first = sheetOf(3, new Set(), 'A')
     const one = await service.create({ result: first, bytes: csvBytes(first), currency: 'NGN' })

@@ -5,34 +5,13 @@
  * that refuses stops the sending with its reason, sends nothing more, and the run carries on
  * from where it stopped once the gate lets it, paying every row exactly once.
  */
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { startSandbox, type RunningSandbox } from '../../../../../../../electron/sandbox'
+import { describe, expect, it } from 'vitest'
 import { AppFailure } from '../../../../../../../shared/result'
-import { csvBytes, openHarness, sheetOf, simulatorPayouts, type Harness } from './harness'
+import { csvBytes, sheetOf, simulatorPayouts } from './harness'
+import { sandboxPerTest } from './sandbox-per-test'
 
 const KEY = 'sk_test_run_stages'
-let sandbox: RunningSandbox
-let dir: string
-let harness: Harness | undefined
-
-beforeEach(async () => {
-  sandbox = await startSandbox({
-    secretKey: KEY,
-    encryptionKey: 'run-stages-test-encryption-key32',
-    settleMs: 50,
-    admin: true,
-  })
-  dir = await mkdtemp(join(tmpdir(), 'run-stages-'))
-})
-afterEach(async () => {
-  await harness?.close()
-  harness = undefined
-  await sandbox.close()
-  await rm(dir, { recursive: true, force: true })
-})
+const each = sandboxPerTest(KEY)
 
 async function refusal(action: Promise<unknown>): Promise<AppFailure> {
   const failure = await action.then(
@@ -45,7 +24,7 @@ async function refusal(action: Promise<unknown>): Promise<AppFailure> {
 
 describe('the run as a stage machine', () => {
   it('refuses actions its stage does not allow, naming the stage, and changes nothing', async () => {
-    harness = await openHarness({ userDataDir: dir, sandboxUrl: sandbox.url, secretKey: KEY })
+    const harness = await each.open()
     const { service } = harness
     const sheet = sheetOf(4)
     const view = await service.create({ result: sheet, bytes: csvBytes(sheet), currency: 'NGN' })
@@ -72,10 +51,7 @@ describe('the run as a stage machine', () => {
   it('passes every batch through the gate before it leaves; a refusing gate stops the sending until it lets it', async () => {
     let open = false
     const asked: string[] = []
-    harness = await openHarness({
-      userDataDir: dir,
-      sandboxUrl: sandbox.url,
-      secretKey: KEY,
+    const harness = await each.open({
       submitConcurrency: 1,
       beforeBatchLeaves: async (runId, reference) => {
         asked.push(`${runId} ${reference}`)
@@ -98,13 +74,13 @@ describe('the run as a stage machine', () => {
     ])
     expect(stopped.batches.map((b) => b.state)).toEqual(['accepted', 'planned', 'planned'])
     // Only the first batch left.
-    expect((await simulatorPayouts(sandbox.url, KEY)).length).toBe(50)
+    expect((await simulatorPayouts(each.sandbox.url, KEY)).length).toBe(50)
 
     open = true
     await service.recheck(view.id)
     await service.idle()
     expect(service.view(view.id).stage).toBe('completed')
-    const paid = (await simulatorPayouts(sandbox.url, KEY)).map((p) => p.reference)
+    const paid = (await simulatorPayouts(each.sandbox.url, KEY)).map((p) => p.reference)
     expect(paid.sort()).toEqual(sheet.items.map((i) => i.reference).sort())
   })
 })
