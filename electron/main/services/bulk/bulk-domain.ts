@@ -11,6 +11,7 @@ import { applyBankChoices, bankNameProposals } from '../../../../shared/bulk/ban
 import { COUNTRY_OF_CURRENCY } from '../../../../shared/bulk/banks'
 import type { BulkCurrency, BulkImportResult, BulkWorkbookSummary, PriorPayout } from '../../../../shared/domain/bulk'
 import { alreadyPaidWarnings } from '../../../../shared/bulk/journal-match'
+import { journalPriorPayouts } from './prior-payouts'
 import type { ExportResult } from '../../../../shared/domain/export'
 import type { Bank } from '../../../../shared/domain/lookups'
 import type { BulkImportAnswer, BulkOpened } from '../../../../shared/ipc/channels/bulk'
@@ -90,13 +91,19 @@ export function createBulkDomain(context: ServiceContext, options: BulkDomainOpt
   const edited = <T>(runId: string, answer: T): T => (options.runEdited?.(runId), answer)
   /** The import's rows warned about when they match a payout sent before ("already paid in the March run"). */
   async function withAlreadyPaid(result: BulkImportResult): Promise<BulkImportResult> {
-    if (!options.priorPayouts) return result
-    let prior: PriorPayout[] = []
+    // This desk's journal, and in team mode what every desk of the team sent.
+    const label = (runId: string): string | undefined => {
+      try {
+        return runs.stateOf(runId).fileName
+      } catch {
+        return undefined
+      }
+    }
+    const prior: PriorPayout[] = journalPriorPayouts(context.journal, label)
     try {
-      prior = await options.priorPayouts()
+      if (options.priorPayouts) prior.push(...(await options.priorPayouts()))
     } catch (error) {
-      context.log.warn('The payouts sent before could not be read; the already-paid check was skipped', error)
-      return result
+      context.log.warn("The team's payouts could not be read; only this desk's were checked for already paid", error)
     }
     const found = alreadyPaidWarnings(result.items, prior, context.now())
     return found.length === 0 ? result : { ...result, warnings: [...result.warnings, ...found] }

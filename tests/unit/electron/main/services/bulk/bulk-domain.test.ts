@@ -98,4 +98,46 @@ describe('the bulk channels', () => {
     expect(await domain.handlers['bulk:runs'](undefined)).toHaveLength(1)
     await domain.close?.()
   })
+
+  it('leaves out a row this desk already paid (same bank, account and amount), by its reason, and not one it was refused', async () => {
+    // Paid before as a single payout, and refused as another (a refused payout paid nothing).
+    const single = (reference: string, account: string, amount: string) => ({
+      reference,
+      kind: 'payout' as const,
+      profileId: 'acme',
+      mode: 'test' as const,
+      request: {
+        reference,
+        destination: { type: 'bank_account', amount, currency: 'NGN', bank_account: { bank: '044', account } },
+      },
+    })
+    await journal.record(single('PD-EARLIER-1', '2000000001', '1000.00'))
+    await journal.append('PD-EARLIER-1', { state: 'success', note: 'Paid' })
+    await journal.record(single('PD-EARLIER-2', '2000000002', '2000.00'))
+    await journal.append('PD-EARLIER-2', { state: 'failed', note: 'Refused' })
+    const domain = createBulkDomain(context)
+    domain.start?.()
+    const path = join(directory, 'again.csv')
+    await writeFile(
+      path,
+      CSV.replace('2000000002,Bola', '2000000002,Bola').replace(',058,2000000002', ',044,2000000002'),
+    )
+    const opened = (await domain.handlers['bulk:drop']({ file: { name: 'again.csv', ref: path } })) as BulkOpened
+    const sheet = opened.summary.sheets[0]!
+    const answer = await domain.handlers['bulk:import']({
+      importId: opened.importId,
+      sheet: sheet.name,
+      headerRow: sheet.headerRow!,
+      mapping: [...sheet.mapping!],
+      currency: 'NGN',
+    })
+    if (answer.kind !== 'run') throw new Error('expected a run')
+    const rows = await domain.handlers['bulk:rows']({ runId: answer.run.id })
+    expect(rows.map((row) => [row.item.reference, row.excluded, row.excludedWhy ?? null])).toEqual([
+      ['DOM-ROW-0001', true, 'already_paid'],
+      ['DOM-ROW-0002', false, null],
+    ])
+    expect(rows[0]!.warnings.find((w) => w.code === 'already_paid')?.message).toContain('PD-EARLIER-1')
+    await domain.close?.()
+  })
 })
