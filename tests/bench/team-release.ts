@@ -11,6 +11,7 @@
 import { randomBytes } from 'node:crypto'
 import type { TeamRunContent } from '../../shared/domain/team'
 import { planBatchSizes } from '../../shared/domain/bulk-run'
+import { DEFAULT_TEAM_TIMING } from '../../electron/main/services/team/team-service'
 import { createTeamDatabase } from '../support/team-database'
 import { deskWithTeam } from '../unit/electron/main/services/team/harness'
 import { releaseDesk } from '../unit/electron/main/services/team/release-desk'
@@ -50,11 +51,19 @@ async function main(): Promise<void> {
     user: login,
     caFile: null,
   })
-  const preparer = await deskWithTeam(draft(preparerLogin.login), preparerLogin.password)
+  const preparer = await deskWithTeam(draft(preparerLogin.login), preparerLogin.password, DEFAULT_TEAM_TIMING)
   await preparer.team.connect()
   const desks: ReleaseDesk[] = await Promise.all(
     approvers.map((member) =>
-      releaseDesk({ member, draft: draft(member.login), sandboxUrl: sandbox.url, secretKey: KEY, pollMs: 600_000 }),
+      // The app's own connection timing: a loaded machine must not read as a lost connection.
+      releaseDesk({
+        member,
+        draft: draft(member.login),
+        sandboxUrl: sandbox.url,
+        secretKey: KEY,
+        pollMs: 600_000,
+        timing: DEFAULT_TEAM_TIMING,
+      }),
     ),
   )
   try {

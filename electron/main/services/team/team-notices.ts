@@ -28,7 +28,7 @@ export function noticeFor(
       if (mine || !me.roles.includes('approver') || change.actor === me.login) return null
       return { kind: 'info', title: 'A run awaits your approval', body: `${change.actor} submitted ${name}.` }
     case 'run_approved':
-      if (!mine || run.state !== 'approved') return null
+      if (!mine) return null
       return { kind: 'success', title: 'Your run was approved', body: `${name} is approved and can be released.` }
     case 'run_rejected':
       if (!mine) return null
@@ -47,18 +47,23 @@ export function noticeFor(
 
 export function createTeamNotices(deps: TeamNoticesDeps) {
   const heardSeq = new Set<number>()
+  const pending = new Set<Promise<unknown>>()
   return {
+    /** Resolves once every notice asked for so far has been decided (tests). */
+    settled: () => Promise.all([...pending]),
     heard(change: TeamChange): void {
       if (!KINDS.has(change.kind) || !change.runId || heardSeq.has(change.seq)) return
       heardSeq.add(change.seq)
       const runId = change.runId
-      void deps
+      const done = deps
         .desk(async ({ operations, identity }) => {
           const run = await operations.run(runId)
           return noticeFor(change, run, { login: identity.member.login, roles: identity.member.roles })
         })
         .then((notice) => notice && deps.notify(notice))
         .catch((error: unknown) => deps.log?.warn(`No notification for ${change.kind} of ${runId}`, error))
+        .finally(() => pending.delete(done))
+      pending.add(done)
     },
   }
 }

@@ -165,11 +165,16 @@ export function createTeamRelease(deps: TeamReleaseDeps) {
     const state = deps.runs.stateOf(run.runId)
     const rows = deps.runs.rows(run.runId)
     const byClaim = new Map<string, TeamPayoutResult[]>()
+    // While batches are leaving, only final outcomes are recorded: each recording takes the run's
+    // lock in the database, which the claims of the batches still to leave wait for. Accepted
+    // payouts are recorded as soon as the last batch has left (the claims already name them).
+    const sending = state.stage === 'submitting'
     for (const batch of state.batches)
       for (const index of batch.rows) {
         const row = rows[index]!
         const outcome = outcomeOfRow(row)
         if (!outcome || run.recorded.get(row.item.reference) === outcome) continue
+        if (sending && outcome !== 'paid' && outcome !== 'failed') continue
         const list = byClaim.get(batch.reference) ?? []
         list.push({ reference: row.item.reference, outcome, ...(row.message ? { message: row.message } : {}) })
         byClaim.set(batch.reference, list)

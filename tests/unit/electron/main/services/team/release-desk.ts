@@ -8,7 +8,7 @@ import { bulkEndpoints } from '../../../../../../electron/main/services/api/bulk
 import { createPaymentsClient } from '../../../../../../electron/main/services/api/payments-client'
 import { createTeamRelease } from '../../../../../../electron/main/services/team/team-release'
 import type { TeamRelease } from '../../../../../../electron/main/services/team/team-release'
-import type { TeamDesk } from '../../../../../../electron/main/services/team/team-service'
+import type { TeamDesk, TeamTiming } from '../../../../../../electron/main/services/team/team-service'
 import type { TeamMemberLogin } from '../../../../../support/team-database'
 import { openHarness } from '../bulk/run/harness'
 import type { Harness } from '../bulk/run/harness'
@@ -34,10 +34,12 @@ export async function releaseDesk(options: {
   submitConcurrency?: number
   pollMs?: number
   recordEveryMs?: number
+  /** The team connection's timing (default: the tests' fast health checks). */
+  timing?: Partial<TeamTiming>
   /** Wraps the claim seam (a test stops a desk there). */
   wrapHook?: (hook: (runId: string, batch: string) => Promise<void>) => (runId: string, batch: string) => Promise<void>
 }): Promise<ReleaseDesk> {
-  const desk = await deskWithTeam(options.draft, options.member.password)
+  const desk = await deskWithTeam(options.draft, options.member.password, options.timing)
   await desk.team.connect()
   let release: TeamRelease | null = null
   const hook = (runId: string, batch: string) => release!.beforeBatchLeaves(runId, batch)

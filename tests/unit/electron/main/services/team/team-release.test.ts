@@ -13,6 +13,8 @@ import { startSandbox, type RunningSandbox } from '../../../../../../electron/sa
 import { createTeamDatabase } from '../../../../../support/team-database'
 import type { TeamDatabase, TeamMemberLogin } from '../../../../../support/team-database'
 import { csvBytes, sheetOf, simulatorPayouts, waitFor } from '../bulk/run/harness'
+import type { DesktopNotice } from '../../../../../../electron/main/adapters/desktop'
+import { createTeamNotices } from '../../../../../../electron/main/services/team/team-notices'
 import { releaseDesk } from './release-desk'
 import type { ReleaseDesk } from './release-desk'
 
@@ -127,6 +129,21 @@ describe('team release', () => {
     // The payment memory of every desk knows them now ("already paid in ... run").
     const memory = await prep.use(({ operations }) => operations.paymentMemory())
     expect(memory.filter((m) => references.includes(m.reference))).toHaveLength(120)
+
+    // The notifications each desk gives for what it heard from the team (the database's NOTIFY).
+    const noticesOf = async (made: ReleaseDesk) => {
+      const notices: DesktopNotice[] = []
+      const heard = createTeamNotices({ desk: (work) => made.use(work), notify: (notice) => notices.push(notice) })
+      for (const change of made.desk.changes.filter((c) => c.runId === runId)) heard.heard(change)
+      await heard.settled()
+      return notices.map((notice) => notice.title).sort()
+    }
+    await waitFor(
+      () => prep.desk.changes.some((c) => c.runId === runId && c.kind === 'run_completed'),
+      'the paid run heard',
+    )
+    expect(await noticesOf(prep)).toEqual(['Your run was approved', 'Your run was paid'])
+    expect(await noticesOf(approver)).toEqual(['A run awaits your approval'])
   }, 90_000)
 
   it('an edit after approval revises the run and voids the approval: the approver cannot release it', async () => {
