@@ -186,6 +186,8 @@ test('a dropped sheet streams to the app with its progress shown, then opens', a
 test('the progress of a file on its way passes axe in both themes', async ({ app }) => {
   const { page } = app
   await page.getByTestId('nav-bulk').click()
+  // The drop zone is there before a file is dropped on it (the screen renders after the click).
+  await expect(page.getByTestId('bulk-drop-zone')).toBeVisible()
   // The upload is held at the door, so the progress stays on screen while axe looks at it.
   let release: () => void = () => undefined
   const held = new Promise<void>((resolve) => (release = resolve))
