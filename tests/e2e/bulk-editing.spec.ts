@@ -138,18 +138,22 @@ test('a messy payroll fixed like a spreadsheet, with undo; sent; its failed rows
   await page.keyboard.press('Enter')
   await expect(cell(page, 14, 'bank_code')).toHaveText('United Bank for Africa (033)')
 
-  // An exclusion is undone and redone too (Ctrl+Shift+Z).
-  await page.getByTestId('bulk-include-16').click()
+  // An exclusion is undone and redone too (Ctrl+Shift+Z). The repeated row 16 was left out by the
+  // import: including it is a change, undone and redone; then it is left out again by hand.
   await expect(page.getByTestId('bulk-count-excluded')).toHaveText('1')
+  await page.getByTestId('bulk-include-16').click()
+  await expect(page.getByTestId('bulk-count-excluded')).toHaveText('0')
   await cell(page, 12, 'reference').click()
   await page.keyboard.press('Control+z')
-  await expect(page.getByTestId('bulk-count-excluded')).toHaveText('0')
+  await expect(page.getByTestId('bulk-count-excluded')).toHaveText('1')
   await page.keyboard.press('Control+Shift+Z')
+  await expect(page.getByTestId('bulk-count-excluded')).toHaveText('0')
+  await page.getByTestId('bulk-include-16').click()
   await expect(page.getByTestId('bulk-count-excluded')).toHaveText('1')
 
   // Every change is listed under Changes: row, column, before, after, when, how.
   const changes = page.getByTestId('bulk-changes')
-  await expect(changes.getByTestId('bulk-changes-count')).toContainText('14 changes')
+  await expect(changes.getByTestId('bulk-changes-count')).toContainText('15 changes')
   await expect(changes.getByTestId('bulk-change').first()).toContainText('16Included')
   await expect(changes).toContainText('5Amount150000.00160000.00Typed')
   await expect(changes).toContainText('Pasted')
