@@ -235,7 +235,9 @@ async function main(): Promise<void> {
       if (leave.includes(view.stage)) return view
       if (performance.now() - lastLog > 10_000) {
         lastLog = performance.now()
-        const step = view.progress ? `${view.progress.step} ${view.progress.done}/${view.progress.total}` : 'no progress'
+        const step = view.progress
+          ? `${view.progress.step} ${view.progress.done}/${view.progress.total}`
+          : 'no progress'
         console.error(`bulk-run: ${new Date().toISOString()} run ${view.stage}, ${step}, ${current.requests} requests`)
       }
     }
@@ -279,7 +281,8 @@ async function main(): Promise<void> {
       rendererNote = `the run screen did not open: ${(error as Error).message.split('\n')[0]}`
     })
     const reviewed = await waitForStage(['review', 'attention'], runId)
-    if (reviewed.stage !== 'review') throw new Error(`name checks ended in ${reviewed.stage}: ${reviewed.message ?? ''}`)
+    if (reviewed.stage !== 'review')
+      throw new Error(`name checks ended in ${reviewed.stage}: ${reviewed.message ?? ''}`)
 
     enter('submission')
     await call('bulk:submit', { runId })
