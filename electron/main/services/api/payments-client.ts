@@ -121,9 +121,8 @@ export function createPaymentsClient(options: PaymentsClientOptions): PaymentsCl
     }
     const isWrite = !read
     const where = `${method} ${path}`
-    let response: Response
-    try {
-      response = await doFetch(url, {
+    const send = (): Promise<Response> =>
+      doFetch(url, {
         method,
         headers: {
           authorization: `Bearer ${options.secretKey}`,
@@ -133,8 +132,19 @@ export function createPaymentsClient(options: PaymentsClientOptions): PaymentsCl
         body: body === undefined ? undefined : JSON.stringify(body),
         signal: AbortSignal.timeout(timeoutMs),
       })
+    let response: Response
+    try {
+      response = await send()
     } catch (error) {
-      throw transportFailure(error, where, isWrite, timeoutMs)
+      // A read that meets a connection the service had closed (a kept-alive socket it timed out
+      // while this request was on its way) is asked once more on a new connection. A write never
+      // is: whether it was carried out is verified by reference.
+      if (!read || !isConnectionReset(error)) throw transportFailure(error, where, isWrite, timeoutMs)
+      try {
+        response = await send()
+      } catch (again) {
+        throw transportFailure(again, where, isWrite, timeoutMs)
+      }
     }
 
     let text: string
@@ -249,6 +259,11 @@ function parseEnvelope(text: string): Envelope | null {
   } catch {
     return null
   }
+}
+
+function isConnectionReset(error: unknown): boolean {
+  const cause = (error as { cause?: { code?: string } } | undefined)?.cause?.code
+  return cause === 'ECONNRESET' || cause === 'UND_ERR_SOCKET' || cause === 'EPIPE'
 }
 
 function transportFailure(error: unknown, where: string, isWrite: boolean, timeoutMs: number): ApiFailure {

@@ -131,6 +131,19 @@ describe('payments client', () => {
     expect(failure.message).toMatch(/^No answer from the payments service within 300 ms on POST/)
   })
 
+  it('asks a read once more when its connection was reset, and reports a second reset as unreachable', async () => {
+    await injectFault({ path: '/merchant/api/v1/misc/banks', kind: 'reset', count: 1 })
+    const banks = await client().get('/merchant/api/v1/misc/banks', banksSchema, { countryCode: 'NG' })
+    expect(banks.length).toBeGreaterThan(0)
+
+    await injectFault({ path: '/merchant/api/v1/misc/banks', kind: 'reset', count: 2 })
+    const failure = await client()
+      .get('/merchant/api/v1/misc/banks', banksSchema, { countryCode: 'NG' })
+      .catch((error: unknown) => error)
+    expect(failure).toBeInstanceOf(ApiFailure)
+    expect(failure).toMatchObject({ code: 'unreachable', ambiguous: false })
+  })
+
   it('marks a dropped connection on a write as unknown', async () => {
     await injectFault({ path: '/merchant/api/v1/transactions/disburse', kind: 'reset' })
     const failure = await failureOf(client().post('/merchant/api/v1/transactions/disburse', anyData, payout()))
