@@ -133,7 +133,9 @@ export function createDocumentDomain(
         const runs = await options.runs()
         const state = runs.stateOf(runId)
         const profile = await profileOf(state.profileId)
-        const extras = summaryExtrasOf(state.imported)
+        // The fee estimate the review showed (issue 17 §5), while the service's fees are not all known.
+        const fees = runs.view(runId).fees
+        const extras = summaryExtrasOf(state.imported, fees)
         const summary = runSummaryOf({
           runId: state.id,
           fileName: state.fileName,

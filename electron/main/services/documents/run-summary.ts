@@ -5,7 +5,7 @@
  * rows dropped at import) are optional inputs: present, they are shown; absent, they are left out.
  */
 import type { ImportRecord, SkippedRow } from '../../../../shared/domain/bulk'
-import type { RunRow, RunStage } from '../../../../shared/domain/bulk-run'
+import type { ExcludedWhy, RunFees, RunRow, RunStage } from '../../../../shared/domain/bulk-run'
 import type { ProfileMode } from '../../../../shared/domain/profiles'
 import { amountProblemOf } from '../../../../shared/bulk/amount'
 import { formatMinorUnits, toMinorUnits } from '../../../../shared/money'
@@ -29,11 +29,24 @@ const SKIPPED_WORDS: Readonly<Record<SkippedRow['why'], string>> = {
 }
 
 /**
- * The sections a run's import record gives the summary: the sheet's control total (with the row
- * it was on) and the rows the importer left out, by reason. None when the run kept no record.
+ * The sections a run's own records give the summary: the sheet's control total (with the row it
+ * was on) and the rows the importer left out, by reason, from its import record; the fee estimate
+ * the review showed, until the service has answered every batch. None when there is neither.
  */
-export function summaryExtrasOf(imported: ImportRecord | undefined): RunSummaryExtras | undefined {
-  if (!imported) return undefined
+export function summaryExtrasOf(
+  imported: ImportRecord | undefined,
+  fees?: RunFees | undefined,
+): RunSummaryExtras | undefined {
+  const estimate =
+    fees?.fees && fees.chargeable === null
+      ? {
+          feesEstimate: {
+            total: fees.fees.estimate,
+            basis: `estimate from your last ${fees.basis.toLocaleString('en-US')} payouts in ${fees.currency}, ${fees.fees.low} to ${fees.fees.high}`,
+          },
+        }
+      : {}
+  if (!imported) return Object.keys(estimate).length > 0 ? estimate : undefined
   const totalsRow = imported.skipped.find((skipped) => skipped.why === 'totals')?.row
   const counts = new Map<SkippedRow['why'], number>()
   for (const skipped of imported.skipped) counts.set(skipped.why, (counts.get(skipped.why) ?? 0) + 1)
@@ -47,6 +60,7 @@ export function summaryExtrasOf(imported: ImportRecord | undefined): RunSummaryE
         }
       : {}),
     droppedAtImport: [...counts].map(([why, rows]) => ({ reason: SKIPPED_WORDS[why], rows })),
+    ...estimate,
   }
 }
 
@@ -156,6 +170,13 @@ function outcomeOf(row: RunRow): RowOutcome {
   }
 }
 
+/** Why a row was left out of the run (issue 17 §5: by its reason). */
+const EXCLUDED_WORDS: Readonly<Record<ExcludedWhy, string>> = {
+  duplicate_in_sheet: 'Excluded: a repeat of an earlier row of the sheet',
+  already_paid: 'Excluded: already paid in an earlier run or payout',
+  by_hand: 'Excluded on review',
+}
+
 function errorReason(row: RunRow): string {
   const first = row.errors[0]
   if (!first) return ''
@@ -165,7 +186,7 @@ function errorReason(row: RunRow): string {
 function reasonOf(row: RunRow, outcome: RowOutcome): string {
   switch (outcome) {
     case 'excluded':
-      return 'Excluded on review'
+      return EXCLUDED_WORDS[row.excludedWhy ?? 'by_hand']
     case 'error':
       return errorReason(row)
     case 'failed':

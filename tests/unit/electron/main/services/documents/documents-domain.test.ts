@@ -133,7 +133,7 @@ afterEach(async () => {
 })
 
 function domain() {
-  const runs = { stateOf: () => STATE, rows: () => rows } as unknown as RunService
+  const runs = { stateOf: () => STATE, rows: () => rows, view: () => ({}) } as unknown as RunService
   return createDocumentDomain(context, { runs: async () => runs, timeZone: 'UTC', osUser: () => 'ada' }).handlers
 }
 
@@ -289,7 +289,11 @@ describe('documents of a bulk run', () => {
       control_total: { sheet: '300.50', computed: '300.50', match: true },
       bank_names: [],
     }
-    const runs = { stateOf: () => ({ ...STATE, imported }), rows: () => rows } as unknown as RunService
+    const runs = {
+      stateOf: () => ({ ...STATE, imported }),
+      rows: () => rows,
+      view: () => ({}),
+    } as unknown as RunService
     const handlers = createDocumentDomain(context, {
       runs: async () => runs,
       timeZone: 'UTC',
@@ -307,7 +311,11 @@ describe('documents of a bulk run', () => {
 
     // A TOTAL that differs says by how much, and which side is larger.
     const differing = { ...imported, control_total: { sheet: '301.75', computed: '300.50', match: false } }
-    const runs2 = { stateOf: () => ({ ...STATE, imported: differing }), rows: () => rows } as unknown as RunService
+    const runs2 = {
+      stateOf: () => ({ ...STATE, imported: differing }),
+      rows: () => rows,
+      view: () => ({}),
+    } as unknown as RunService
     const other = join(directory, 'summary-differs.pdf')
     desktop.queueSavePath(other)
     await createDocumentDomain(context, { runs: async () => runs2, timeZone: 'UTC', osUser: () => 'ada' }).handlers[

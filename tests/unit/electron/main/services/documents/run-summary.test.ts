@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest'
 import type { RunRow } from '../../../../../../shared/domain/bulk-run'
 import { formatMinorUnits, toMinorUnits } from '../../../../../../shared/money'
 import { institutionDirectory } from '../../../../../../shared/words/institutions'
-import { runSummaryOf } from '../../../../../../electron/main/services/documents/run-summary'
+import { runSummaryOf, summaryExtrasOf } from '../../../../../../electron/main/services/documents/run-summary'
 import type { RunSummaryInput } from '../../../../../../electron/main/services/documents/run-summary'
 import { ROWS_PER_PAGE, runSummaryPdf } from '../../../../../../electron/main/services/documents/run-summary-pdf'
 import { groupedAmount } from '../../../../../../electron/main/services/documents/document-words'
@@ -272,5 +272,36 @@ describe('the run summary PDF', () => {
     await expect(runSummaryPdf(runSummaryOf(input({ rows })), ISSUED)).rejects.toThrow(
       'The run summary was not made: its beneficiary of row 11 looks like a key or a card number',
     )
+  })
+
+  it('names why each left-out row was left out, and carries the review’s fee estimate until the service has answered', () => {
+    const rows = [
+      row(0, { excluded: true, excludedWhy: 'duplicate_in_sheet', status: 'not_sent' }),
+      row(1, { excluded: true, excludedWhy: 'already_paid', status: 'not_sent' }),
+      row(2, { excluded: true, excludedWhy: 'by_hand', status: 'not_sent' }),
+    ]
+    expect(
+      runSummaryOf({ ...input(), rows })
+        .notSent.map((line) => line.reason)
+        .sort(),
+    ).toEqual([
+      'Excluded on review',
+      'Excluded: a repeat of an earlier row of the sheet',
+      'Excluded: already paid in an earlier run or payout',
+    ])
+    const fees = {
+      currency: 'NGN' as const,
+      basis: 12,
+      fees: { estimate: '30.00', low: '25.00', high: '40.00' },
+      perPayout: { low: '10.00', high: '20.00' },
+      debit: null,
+      chargeable: null,
+    }
+    expect(summaryExtrasOf(undefined, fees)).toEqual({
+      feesEstimate: { total: '30.00', basis: 'estimate from your last 12 payouts in NGN, 25.00 to 40.00' },
+    })
+    // Once the service has said what it charges, the summary gives that instead of the estimate.
+    expect(summaryExtrasOf(undefined, { ...fees, chargeable: '1030.00' })).toBeUndefined()
+    expect(summaryExtrasOf(undefined, { ...fees, fees: null, perPayout: null })).toBeUndefined()
   })
 })
