@@ -39,25 +39,40 @@ export async function checkNames(run: LiveRun, context: RunStepContext, concurre
     return answer
   }
   let lastProgressAt = 0
+  const checked = (row: RunRow): void => {
+    autosave.rowChanged(run, row)
+    autosave.scheduleRowsSave(run)
+    done++
+    // Progress (and the rows changed with it) goes out at most every PROGRESS_EVERY_MS, not per row.
+    const now = Date.now()
+    if (now - lastProgressAt < PROGRESS_EVERY_MS && done < todo.length) return
+    lastProgressAt = now
+    const elapsed = (now - started) / 1000
+    autosave.setProgress(run, {
+      step: 'resolving',
+      done,
+      total: todo.length,
+      etaSeconds: done > 0 ? Math.round((elapsed / done) * (todo.length - done)) : null,
+    })
+  }
+  // The pool's lanes go to distinct accounts: a row waiting on an answer another row asked for
+  // never holds a lane, so `concurrency` requests are in flight while any are left to ask.
+  const byAccount = new Map<string, RunRow[]>()
+  for (const row of todo) {
+    const key = `${row.item.bank_code}\u0000${row.item.account_number}`
+    const rows = byAccount.get(key)
+    if (rows) rows.push(row)
+    else byAccount.set(key, [row])
+  }
   await runPool(
-    todo,
+    [...byAccount.values()],
     concurrency,
-    async (row) => {
-      await checkRowName(run, row, context, resolveOnce)
-      autosave.rowChanged(run, row)
-      autosave.scheduleRowsSave(run)
-      done++
-      // Progress (and the rows changed with it) goes out at most every PROGRESS_EVERY_MS, not per row.
-      const now = Date.now()
-      if (now - lastProgressAt < PROGRESS_EVERY_MS && done < todo.length) return
-      lastProgressAt = now
-      const elapsed = (now - started) / 1000
-      autosave.setProgress(run, {
-        step: 'resolving',
-        done,
-        total: todo.length,
-        etaSeconds: done > 0 ? Math.round((elapsed / done) * (todo.length - done)) : null,
-      })
+    async (rows) => {
+      for (const row of rows) {
+        if (run.cancelled) return
+        await checkRowName(run, row, context, resolveOnce)
+        checked(row)
+      }
     },
     () => run.cancelled,
   )
