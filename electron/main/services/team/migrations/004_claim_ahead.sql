@@ -15,6 +15,36 @@
 --   payout of the run) is answered as refused with its code and text; the others are still made.
 -- The answer lists every reference in the order asked: {reference, claim} or {reference, refused}.
 
+-- The run a claim is made on, locked to commit: approved at this version, and the content the
+-- releasing desk recomputed the hash of (what it is about to send) is what was approved.
+CREATE FUNCTION payout_desk.releasable_run(p_run_id text, p_version integer, p_hash text)
+  RETURNS payout_desk.runs
+  LANGUAGE plpgsql
+  SET search_path = pg_catalog, payout_desk, pg_temp
+AS $$
+DECLARE
+  run payout_desk.runs;
+  version_row payout_desk.run_versions;
+BEGIN
+  run := payout_desk.lock_run(p_run_id);
+  IF run.state NOT IN ('approved', 'releasing') THEN
+    PERFORM payout_desk.fail('PT409', format('Run %s is %s: only an approved run is released.', p_run_id,
+      replace(run.state, '_', ' ')));
+  END IF;
+  IF run.current_version <> p_version THEN
+    PERFORM payout_desk.fail('PT409', format('Run %s version %s is approved, not version %s.', p_run_id,
+      run.current_version, p_version));
+  END IF;
+  SELECT * INTO version_row FROM payout_desk.run_versions WHERE run_id = p_run_id AND version = p_version;
+  IF version_row.approved_at IS NULL THEN
+    PERFORM payout_desk.fail('PT409', format('Run %s version %s is not approved.', p_run_id, p_version));
+  END IF;
+  PERFORM payout_desk.check_hash(p_hash, version_row.content_hash,
+    format('Run %s version %s as approved', p_run_id, p_version));
+  RETURN run;
+END
+$$;
+
 -- claim, as 003 made it, with the run's payouts looked up one by one by (run, version, reference),
 -- and the statistics of the runs' rows gathered at the first claim of a release: with a run just
 -- written and not yet analysed, the planner took its 4,000 rows for one and walked the run from
@@ -30,7 +60,6 @@ AS $$
 DECLARE
   me text := payout_desk.require_role('approver');
   run payout_desk.runs;
-  version_row payout_desk.run_versions;
   existing payout_desk.claims;
   lease interval;
   stranger text;
@@ -57,22 +86,7 @@ BEGIN
     PERFORM payout_desk.fail('PT400', 'A claim names a payout reference twice.');
   END IF;
 
-  run := payout_desk.lock_run(p_run_id);
-  IF run.state NOT IN ('approved', 'releasing') THEN
-    PERFORM payout_desk.fail('PT409', format('Run %s is %s: only an approved run is released.', p_run_id,
-      replace(run.state, '_', ' ')));
-  END IF;
-  IF run.current_version <> p_version THEN
-    PERFORM payout_desk.fail('PT409', format('Run %s version %s is approved, not version %s.', p_run_id,
-      run.current_version, p_version));
-  END IF;
-  SELECT * INTO version_row FROM payout_desk.run_versions WHERE run_id = p_run_id AND version = p_version;
-  IF version_row.approved_at IS NULL THEN
-    PERFORM payout_desk.fail('PT409', format('Run %s version %s is not approved.', p_run_id, p_version));
-  END IF;
-  -- The releasing desk recomputed the hash of what it is about to send: it must be what was approved.
-  PERFORM payout_desk.check_hash(p_hash, version_row.content_hash,
-    format('Run %s version %s as approved', p_run_id, p_version));
+  run := payout_desk.releasable_run(p_run_id, p_version, p_hash);
   -- The first claim of a run's release gathers the statistics of the runs' rows: a run written just
   -- before (4,000 rows, say) is otherwise taken for one row, and the lookups below walk the run
   -- from its first row instead of using (run, version, reference): each claim then costs more the
@@ -165,7 +179,6 @@ AS $$
 DECLARE
   me text := payout_desk.require_role('approver');
   run payout_desk.runs;
-  version_row payout_desk.run_versions;
   entry jsonb;
   reference text;
   items text[];
@@ -192,21 +205,7 @@ BEGIN
   END IF;
 
   -- ALL: the run, once (its lock is held to commit, so each claim below finds it as checked here).
-  run := payout_desk.lock_run(p_run_id);
-  IF run.state NOT IN ('approved', 'releasing') THEN
-    PERFORM payout_desk.fail('PT409', format('Run %s is %s: only an approved run is released.', p_run_id,
-      replace(run.state, '_', ' ')));
-  END IF;
-  IF run.current_version <> p_version THEN
-    PERFORM payout_desk.fail('PT409', format('Run %s version %s is approved, not version %s.', p_run_id,
-      run.current_version, p_version));
-  END IF;
-  SELECT * INTO version_row FROM payout_desk.run_versions WHERE run_id = p_run_id AND version = p_version;
-  IF version_row.approved_at IS NULL THEN
-    PERFORM payout_desk.fail('PT409', format('Run %s version %s is not approved.', p_run_id, p_version));
-  END IF;
-  PERFORM payout_desk.check_hash(p_hash, version_row.content_hash,
-    format('Run %s version %s as approved', p_run_id, p_version));
+  run := payout_desk.releasable_run(p_run_id, p_version, p_hash);
 
   -- EACH: every claim as payout_desk.claim makes it, refused on its own.
   FOR entry IN SELECT e.value FROM jsonb_array_elements(p_claims) WITH ORDINALITY AS e(value, ord) ORDER BY e.ord LOOP
