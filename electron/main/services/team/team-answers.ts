@@ -74,6 +74,14 @@ export const claimAnswer = z.object({
   mustVerifyFirst: z.boolean(),
 })
 
+/** The answer to claim_batches: each reference asked for, claimed or refused on its own. */
+export const claimBatchesAnswer = z.array(
+  z.union([
+    z.object({ reference: z.string(), claim: claimAnswer }),
+    z.object({ reference: z.string(), refused: z.object({ sqlstate: z.string(), message: z.string() }) }),
+  ]),
+)
+
 export const claimSummaryRow = z
   .object({
     reference: z.string(),

@@ -31,6 +31,7 @@ import {
   auditCheckAnswer,
   auditRow,
   claimAnswer,
+  claimBatchesAnswer,
   claimSummaryRow,
   identityAnswer,
   memberRow,
@@ -42,6 +43,7 @@ import {
   thresholdRow,
 } from './team-answers'
 import { scramVerifier } from './scram-verifier'
+import { teamFailure } from './team-errors'
 import type { TeamSession } from './team-session'
 import { z } from 'zod'
 
@@ -68,6 +70,14 @@ export interface ClaimRequest {
   payouts: string[]
   leaseSeconds?: number
 }
+
+/** Several batches of one run claimed in one transaction (claim_batches, migration 004). */
+export interface ClaimBatchesRequest extends Omit<ClaimRequest, 'reference' | 'kind' | 'payouts'> {
+  batches: Array<{ reference: string; payouts: string[] }>
+}
+
+/** Each batch asked for: the claim made, or why it was refused (the others are claimed all the same). */
+export type ClaimBatchAnswer = { reference: string; claim: TeamClaim } | { reference: string; refused: AppFailure }
 
 export type TeamOperations = ReturnType<typeof createTeamOperations>
 
@@ -267,6 +277,43 @@ export function createTeamOperations(session: TeamSession, deskId: string) {
           input.leaseSeconds ?? DEFAULT_LEASE_SECONDS,
         ]),
         `the claim on ${input.reference}`,
+      )
+    },
+
+    /**
+     * Claims several batches of one run in one transaction (one commit instead of one each). A
+     * problem of the run (not approved, another version or hash, no role) refuses them all; a
+     * batch held by another desk or otherwise refused is answered as refused, the others claimed.
+     */
+    async claimBatches(input: ClaimBatchesRequest): Promise<ClaimBatchAnswer[]> {
+      const hash = input.contentHash ?? (await hashOf(input.content))
+      const references = new Set(input.content.rows.map((row) => row.reference))
+      for (const batch of input.batches) {
+        const stranger = batch.payouts.find((reference) => !references.has(reference))
+        if (stranger) throw new AppFailure('bad_request', `${stranger} is not a payout of the content being sent.`)
+      }
+      const answers = read(
+        claimBatchesAnswer,
+        await session.call('claim_batches', [
+          input.runId,
+          input.version,
+          hash,
+          JSON.stringify(input.batches),
+          deskId,
+          input.leaseSeconds ?? DEFAULT_LEASE_SECONDS,
+        ]),
+        `the claims on ${input.batches.length} batches of run ${input.runId}`,
+      )
+      return answers.map((answer) =>
+        'claim' in answer
+          ? { reference: answer.reference, claim: answer.claim }
+          : {
+              reference: answer.reference,
+              refused: teamFailure(
+                Object.assign(new Error(answer.refused.message), { code: answer.refused.sqlstate }),
+                `the claim on ${answer.reference}`,
+              ),
+            },
       )
     },
 

@@ -19,6 +19,7 @@ import { BULK_CURRENCIES } from '../../../../shared/domain/bulk'
 import type { RunRow, RunView } from '../../../../shared/domain/bulk-run'
 import type {
   PayoutOutcome,
+  TeamClaim,
   TeamClaimSummary,
   TeamPayoutResult,
   TeamRun,
@@ -47,14 +48,16 @@ export interface TeamReleaseDeps {
   leaseSeconds?: number
   /** How often settled rows are recorded in the team database (and leases renewed). */
   recordEveryMs?: number
-  /** Called with each claim's round trip (the benchmark's claim overhead). */
-  onClaim?(ms: number): void
+  /** Called with each claim call's round trip and how many batches it claimed (the benchmark's claim overhead). */
+  onClaim?(ms: number, batches: number): void
 }
 
 const RELEASES_FILE = 'team-releases.json'
 const RESULTS_PER_CALL = 1000
-/** How many batches ahead of the one leaving are claimed (about two rounds of four lanes). */
-const CLAIM_AHEAD = 8
+/** How many batches ahead of the one leaving are claimed (about four rounds of four lanes). */
+const CLAIM_AHEAD = 16
+/** How many batches one claim transaction claims at most (one commit, one audit entry each). */
+const CLAIM_GROUP = 8
 
 /** What a row's state means to the team: nothing yet, or the payout's outcome. */
 export function outcomeOfRow(row: RunRow): PayoutOutcome | null {
@@ -327,7 +330,12 @@ export function createTeamRelease(deps: TeamReleaseDeps) {
       payouts: batch.rows.map((i) => rows[i]!.item.reference),
       leaseSeconds,
     })
-    deps.onClaim?.(performance.now() - started)
+    deps.onClaim?.(performance.now() - started, 1)
+    heldNow(entry, reference, answer)
+  }
+
+  /** What a claim made means here: held (renewed until final), and verified first when it must be. */
+  function heldNow(entry: Releasing, reference: string, answer: TeamClaim): void {
     entry.held.add(reference)
     if (answer.grant === 'takeover' || answer.mustVerifyFirst)
       entry.verifyFirst.set(
@@ -338,16 +346,67 @@ export function createTeamRelease(deps: TeamReleaseDeps) {
       )
   }
 
+  /** A refusal that means another desk finished the batch: nothing to send, verify by reference. */
+  function finishedElsewhere(entry: Releasing, reference: string, error: unknown): boolean {
+    if (!(error instanceof Error) || !/has a final result/.test(error.message)) return false
+    entry.verifyFirst.set(reference, 'another desk recorded every result of it')
+    return true
+  }
+
+  /**
+   * Several batches claimed in one transaction of the team database (one commit for all): each
+   * is claimed or refused on its own; the answer says, for each reference, what its hook meets
+   * (undefined: claimed, or finished elsewhere; an error: refused, or the whole call failed).
+   */
+  async function claimGroup(entry: Releasing, references: string[]): Promise<Map<string, unknown>> {
+    const outcome = new Map<string, unknown>()
+    try {
+      await deps.team.withDesk('claiming batches', async (desk) => {
+        const state = deps.runs.stateOf(entry.runId)
+        const rows = deps.runs.rows(entry.runId)
+        const batches = references.map((reference) => {
+          const batch = state.batches.find((b) => b.reference === reference)
+          if (!batch) throw new AppFailure('not_found', `Run ${entry.runId} has no batch ${reference}.`)
+          return { reference, payouts: batch.rows.map((i) => rows[i]!.item.reference) }
+        })
+        const started = performance.now()
+        const answers = await desk.operations.claimBatches({
+          runId: entry.runId,
+          version: entry.version,
+          content: entry.content,
+          contentHash: entry.contentHash,
+          batches,
+          leaseSeconds,
+        })
+        deps.onClaim?.(performance.now() - started, batches.length)
+        for (const answer of answers) {
+          if ('claim' in answer) heldNow(entry, answer.reference, answer.claim)
+          else if (!finishedElsewhere(entry, answer.reference, answer.refused))
+            outcome.set(answer.reference, answer.refused)
+        }
+      })
+    } catch (error) {
+      for (const reference of references) outcome.set(reference, error)
+    }
+    return outcome
+  }
+
   /** One claim, remembered so the batch's hook awaits the one asked for ahead rather than asking again. */
   function claimOnce(entry: Releasing, reference: string): Promise<void> {
-    const claimed = deps.team.withDesk('claiming a batch', async (desk) => {
-      try {
-        await claimBatch(desk, entry, reference)
-      } catch (error) {
-        if (!(error instanceof Error) || !/has a final result/.test(error.message)) throw error
-        entry.verifyFirst.set(reference, 'another desk recorded every result of it')
-      }
-    })
+    return remember(
+      entry,
+      reference,
+      deps.team.withDesk('claiming a batch', async (desk) => {
+        try {
+          await claimBatch(desk, entry, reference)
+        } catch (error) {
+          if (!finishedElsewhere(entry, reference, error)) throw error
+        }
+      }),
+    )
+  }
+
+  function remember(entry: Releasing, reference: string, claimed: Promise<void>): Promise<void> {
     entry.claiming.set(reference, claimed)
     // A claim that failed is asked for again next time; one made is trusted for half its lease
     // (after that the batch's hook claims again: renewed if still this desk's, refused if taken over).
@@ -363,20 +422,33 @@ export function createTeamRelease(deps: TeamReleaseDeps) {
   }
 
   /**
-   * Claims the next batches of the plan ahead of their turn, one at a time, while this one is in
-   * flight: the claim's round trip (a commit in the team database) then overlaps the sending
-   * instead of adding to it. Each is still committed before its batch leaves.
+   * Claims the next batches of the plan ahead of their turn while this one is in flight, several
+   * in one transaction (one commit for up to CLAIM_GROUP batches): the claims' round trip then
+   * overlaps the sending instead of adding to it, and with several desks releasing at once their
+   * commits no longer queue on the team's audit chain batch by batch. Each claim is still
+   * committed before its batch leaves: the batch's hook awaits it.
    */
   function claimAhead(entry: Releasing, reference: string): void {
     const batches = deps.runs.stateOf(entry.runId).batches
     const at = batches.findIndex((b) => b.reference === reference)
     if (at < 0) return
-    for (const next of batches.slice(at + 1, at + 1 + CLAIM_AHEAD)) {
-      if (entry.claiming.has(next.reference) || entry.verifyFirst.has(next.reference)) continue
-      const queued = entry.ahead.then(() => claimOnce(entry, next.reference))
-      entry.claiming.set(next.reference, queued)
-      entry.ahead = queued.catch(() => undefined)
-    }
+    const window = batches.slice(at + 1, at + 1 + CLAIM_AHEAD).map((b) => b.reference)
+    const unclaimed = window.filter((next) => !entry.claiming.has(next) && !entry.verifyFirst.has(next))
+    // Asked for in groups: a full group, or what is left when one of the next few would be waited for.
+    const soon = window.slice(0, CLAIM_GROUP)
+    if (unclaimed.length < CLAIM_GROUP && !unclaimed.some((next) => soon.includes(next))) return
+    const group = unclaimed.slice(0, CLAIM_GROUP)
+    if (group.length === 0) return
+    const answered = entry.ahead.then(() => claimGroup(entry, group))
+    entry.ahead = answered.then(() => undefined)
+    for (const next of group)
+      remember(
+        entry,
+        next,
+        answered.then((outcome) => {
+          if (outcome.has(next)) throw outcome.get(next)
+        }),
+      )
   }
 
   /** The seam of the bulk run: the claim of each batch, committed before its request leaves. */

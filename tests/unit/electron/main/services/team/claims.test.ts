@@ -128,6 +128,124 @@ describe('claims', () => {
     expect(claims.rowCount).toBe(0)
   })
 
+  it('several batches claimed in one transaction: each claimed or refused on its own, one chained audit entry per batch claimed', async () => {
+    const run = await approvedRun(8)
+    const held = `H-${randomUUID()}`
+    await claim(releaserB, run, held, refs(run, 2, 4))
+    const batches = [
+      { reference: `G1-${randomUUID()}`, payouts: refs(run, 0, 2) },
+      { reference: held, payouts: refs(run, 2, 4) },
+      { reference: `G3-${randomUUID()}`, payouts: refs(run, 3, 5) },
+      { reference: `G4-${randomUUID()}`, payouts: refs(run, 5, 8) },
+    ]
+    const before = await releaserA.client.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM payout_desk.audit_trail WHERE run_id = $1',
+      [run.runId],
+    )
+    const answers = await releaserA.call<Array<{ reference: string; claim?: TeamClaim; refused?: object }>>(
+      'claim_batches',
+      run.runId,
+      run.version,
+      run.hash,
+      JSON.stringify(batches),
+      releaserA.deskId,
+      60,
+    )
+    expect(answers.map((a) => a.reference)).toEqual(batches.map((b) => b.reference))
+    expect(answers[0]!.claim).toMatchObject({ grant: 'new', deskId: releaserA.deskId, items: [{}, {}] })
+    // Held by the other desk, and a payout of it claimed there: refused each, the others still claimed.
+    expect(answers[1]!.refused).toMatchObject({ sqlstate: 'PT423', message: expect.stringMatching(/is claimed by/) })
+    expect(answers[2]!.refused).toMatchObject({
+      sqlstate: 'PT409',
+      message: `The payout ${run.content.rows[3]!.reference} is already claimed in ${held}.`,
+    })
+    expect(answers[3]!.claim).toMatchObject({ grant: 'new', deskId: releaserA.deskId })
+    const claims = await releaserA.client.query<{ reference: string; holder_desk: string }>(
+      'SELECT reference, holder_desk FROM payout_desk.team_claims WHERE run_id = $1 ORDER BY reference',
+      [run.runId],
+    )
+    expect(claims.rows).toEqual(
+      [
+        { reference: batches[0]!.reference, holder_desk: releaserA.deskId },
+        { reference: held, holder_desk: releaserB.deskId },
+        { reference: batches[3]!.reference, holder_desk: releaserA.deskId },
+      ].sort((a, b) => a.reference.localeCompare(b.reference)),
+    )
+    const trail = await releaserA.client.query<{ kind: string; subject: string }>(
+      'SELECT kind, subject FROM payout_desk.audit_trail WHERE run_id = $1 ORDER BY seq OFFSET $2',
+      [run.runId, before.rows[0]!.n],
+    )
+    expect(trail.rows).toEqual([
+      { kind: 'claim_taken', subject: batches[0]!.reference },
+      { kind: 'claim_taken', subject: batches[3]!.reference },
+    ])
+    const chain = await releaserA.call<{ ok: boolean }>('audit_verify')
+    expect(chain).toMatchObject({ ok: true })
+
+    // The same list again: this desk's claims renewed, the other desk's still refused.
+    const again = await releaserA.call<Array<{ claim?: TeamClaim; refused?: object }>>(
+      'claim_batches',
+      run.runId,
+      run.version,
+      run.hash,
+      JSON.stringify([batches[0], batches[1]]),
+      releaserA.deskId,
+      60,
+    )
+    expect(again[0]!.claim?.grant).toBe('renewed')
+    expect(again[1]!.refused).toMatchObject({ sqlstate: 'PT423' })
+  })
+
+  it('several batches: a problem of the run (another hash, not approved) refuses them all and claims nothing', async () => {
+    const run = await approvedRun()
+    const batches = [
+      { reference: `X1-${randomUUID()}`, payouts: refs(run, 0, 2) },
+      { reference: `X2-${randomUUID()}`, payouts: refs(run, 2, 4) },
+    ]
+    const tampered = await runContentHash({
+      ...run.content,
+      rows: run.content.rows.map((row, i) => (i === 0 ? { ...row, amount: '9000.00' } : row)),
+    })
+    const mismatch = await refusal(
+      releaserA.call('claim_batches', run.runId, run.version, tampered, JSON.stringify(batches), releaserA.deskId, 60),
+    )
+    expect(mismatch.code).toBe('PT412')
+    const waiting = await submittedRun(preparer)
+    const early = await refusal(
+      releaserA.call(
+        'claim_batches',
+        waiting.runId,
+        waiting.version,
+        waiting.hash,
+        JSON.stringify([{ reference: `W-${randomUUID()}`, payouts: refs(waiting) }]),
+        releaserA.deskId,
+        60,
+      ),
+    )
+    expect(early).toMatchObject({ code: 'PT409', message: expect.stringMatching(/only an approved run is released/) })
+    const twice = await refusal(
+      releaserA.call(
+        'claim_batches',
+        run.runId,
+        run.version,
+        run.hash,
+        JSON.stringify([batches[0], batches[0]]),
+        releaserA.deskId,
+        60,
+      ),
+    )
+    expect(twice).toMatchObject({ code: 'PT400', message: expect.stringMatching(/named twice/) })
+    // A preparer connected directly cannot claim this way either.
+    const byPreparer = await refusal(
+      preparer.call('claim_batches', run.runId, run.version, run.hash, JSON.stringify(batches), preparer.deskId, 60),
+    )
+    expect(['PT403', '42501']).toContain(byPreparer.code)
+    const claims = await releaserA.client.query('SELECT 1 FROM payout_desk.team_claims WHERE run_id = ANY ($1)', [
+      [run.runId, waiting.runId],
+    ])
+    expect(claims.rowCount).toBe(0)
+  })
+
   it('the holding desk asking again renews its claim; another desk is refused until the lease runs out', async () => {
     const run = await approvedRun()
     const batch = `L-${randomUUID()}`

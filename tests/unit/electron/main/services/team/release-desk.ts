@@ -20,7 +20,10 @@ export interface ReleaseDesk {
   desk: DeskUnderTest
   runs: Harness
   release: TeamRelease
+  /** Each claim call's round trip shared out over the batches it claimed (ms per batch claimed). */
   claimMs: number[]
+  /** Each claim call's round trip and how many batches it claimed. */
+  claimCalls: Array<{ ms: number; batches: number }>
   use<T>(work: (desk: TeamDesk) => Promise<T>): Promise<T>
   close(): Promise<void>
 }
@@ -53,6 +56,7 @@ export async function releaseDesk(options: {
     beforeBatchLeaves: options.wrapHook ? options.wrapHook(hook) : hook,
   })
   const claimMs: number[] = []
+  const claimCalls: Array<{ ms: number; batches: number }> = []
   release = createTeamRelease({
     team: desk.team,
     runs: runs.service,
@@ -63,7 +67,10 @@ export async function releaseDesk(options: {
     userDataDir: desk.dir,
     leaseSeconds: options.leaseSeconds ?? 60,
     recordEveryMs: options.recordEveryMs ?? 200,
-    onClaim: (ms) => claimMs.push(ms),
+    onClaim: (ms, batches) => {
+      claimCalls.push({ ms, batches })
+      for (let i = 0; i < batches; i++) claimMs.push(ms / batches)
+    },
   })
   return {
     member: options.member,
@@ -71,6 +78,7 @@ export async function releaseDesk(options: {
     runs,
     release,
     claimMs,
+    claimCalls,
     use: (work) => desk.team.withDesk('testing', work),
     async close() {
       release?.close()
