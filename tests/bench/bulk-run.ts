@@ -72,12 +72,13 @@ interface StageFigures {
   probes: number[]
 }
 
+/** A payroll paying each account several lines, every line its own amount (none is a repeat of another). */
 function csvOf(rows: number, accounts: number): string {
   const lines = ['Reference,Amount,Bank code,Account number,Customer name,Customer email,Narration']
   for (let i = 0; i < rows; i++) {
     const account = i % accounts
     lines.push(
-      `BENCH-${String(i + 1).padStart(7, '0')},${1000 + (i % 5000)}.50,044,${String(1_000_000_000 + account * 7)},Customer ${account + 1},customer${account + 1}@example.com,Payroll line ${i + 1}`,
+      `BENCH-${String(i + 1).padStart(7, '0')},${1000 + i}.50,044,${String(1_000_000_000 + account * 7)},Customer ${account + 1},customer${account + 1}@example.com,Payroll line ${i + 1}`,
     )
   }
   return lines.join('\n') + '\n'
