@@ -66,9 +66,11 @@ async function preparedRun(preparer: ReleaseDesk, rows: number, tag: string): Pr
   const sheet = sheetOf(rows, new Set(), tag)
   const view = await preparer.runs.service.create({ result: sheet, bytes: csvBytes(sheet), currency: 'NGN' })
   await preparer.runs.service.toReview(view.id)
-  const team = await preparer.release.submitForApproval(view.id)
+  const team = await preparer.submission.submitForApproval(view.id)
   expect(team.state).toBe('awaiting_approval')
   expect(team.rows).toBe(rows)
+  // The review the preparer's desk shows travels with the version (migration 005).
+  expect(team.review).toMatchObject({ mode: 'test', excluded: { duplicateInSheet: 0, byHand: 0 }, noMatch: [] })
   return view.id
 }
 
@@ -152,7 +154,7 @@ describe('team release', () => {
     await approve(approver, runId)
     expect((await teamState(approver, runId)).state).toBe('approved')
     await prep.runs.service.editRow(runId, 2, 'amount', '777.00')
-    await prep.release.runEdited(runId)
+    await prep.submission.runEdited(runId)
     const after = await teamState(approver, runId)
     expect(after.version).toBe(2)
     expect(after.state).toBe('awaiting_approval')
