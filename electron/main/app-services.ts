@@ -41,6 +41,8 @@ import type { SecretStore } from './services/secrets/secret-store'
 import type { EventSink, ServiceContext } from './services/service-context'
 import { createSettingsStore } from './services/settings/settings-store'
 import { createTeamDomain } from './services/team/team-domain'
+import { createTeamSubmission } from './services/team/team-submission'
+import type { TeamSubmission } from './services/team/team-submission'
 import { createTeamService } from './services/team/team-service'
 import { createTeamRelease } from './services/team/team-release'
 import type { TeamRelease } from './services/team/team-release'
@@ -205,6 +207,10 @@ export async function createAppServices(options: {
         ...(options.teamLeaseSeconds ? { leaseSeconds: options.teamLeaseSeconds } : {}),
       }),
     ))
+  // Team runs: shared for approval with the review the preparer sees, a new version on every edit.
+  let teamSubmission: Promise<TeamSubmission> | null = null
+  const submissionOf = (): Promise<TeamSubmission> =>
+    (teamSubmission ??= bulk.loadedRuns().then((runs) => createTeamSubmission({ team, runs })))
   const bulk = createBulkDomain(context, {
     // Team mode: "already paid" knows what every desk of the team sent.
     priorPayouts: async () =>
@@ -213,8 +219,8 @@ export async function createAppServices(options: {
         : [],
     beforeBatchLeaves: async (runId, batchReference) => (await releaseOf()).beforeBatchLeaves(runId, batchReference),
     runEdited: (runId) =>
-      void releaseOf()
-        .then((release) => release.runEdited(runId))
+      void submissionOf()
+        .then((submission) => submission.runEdited(runId))
         .catch((error: unknown) => log.warn(`The team's copy of run ${runId} was not updated`, error)),
   })
   const handlers: ChannelHandlers = {
@@ -243,7 +249,7 @@ export async function createAppServices(options: {
     ...use(createCardDomain(context)),
     ...use(createChargeDomain(context)),
     ...use(createDocumentDomain(context, { runs: bulk.loadedRuns })),
-    ...use(createTeamDomain(team, releaseOf)),
+    ...use(createTeamDomain(team, releaseOf, submissionOf)),
     ...use(
       createDesktopDomain(context, {
         info: options.info,

@@ -3,6 +3,7 @@
  * maker-checker approval and claims. These are the shapes that cross IPC and that main's team
  * service (electron/main/services/team) answers; solo mode (no team connection) uses none of them.
  */
+import type { RunReviewFigures } from '../bulk/review-figures'
 
 export const TEAM_ROLES = ['preparer', 'approver', 'admin'] as const
 export type TeamRole = (typeof TEAM_ROLES)[number]
@@ -141,6 +142,12 @@ export interface TeamRun {
   releasedBy: string[]
   /** The last version this member looked at, or null. */
   lastSeenVersion: number | null
+  /**
+   * The review the preparer's desk saw when it shared this version (migration 005): control total,
+   * rows left out, name checks and who acknowledged them, fees. Null for a version shared without
+   * one (before 005, or from psql).
+   */
+  review: RunReviewFigures | null
 }
 
 export interface TeamRunRow extends TeamRunContentRow {
@@ -243,6 +250,20 @@ export interface TeamRecentPayout {
   message: string | null
   releasedBy: string
   deskId: string
+  /** The releasing desk's name as it registered with the team. */
+  deskLabel: string
+}
+
+/** A team payout as the screens see it: the account masked in main (only its last digits leave). */
+export interface TeamRecentPayoutView extends Omit<TeamRecentPayout, 'accountNumber'> {
+  account: string
+}
+
+/** A page of the team's recent payouts, newest first, with how many there are in all. */
+export interface TeamRecentPayoutsPage {
+  offset: number
+  total: number
+  items: TeamRecentPayoutView[]
 }
 
 // ---- Members, thresholds, audit

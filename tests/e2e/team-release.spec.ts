@@ -98,13 +98,33 @@ async function alicePrepares(runId: string, content: TeamRunContent, hash: strin
   return true
 }
 
+/** A sheet of `rows` payouts and, below them, the sheet's own total (the control total the review checks). */
 function sheetCsv(tag: string, rows: number): string {
   const lines = ['Reference,Amount,Bank Code,Account Number,Customer Name,Customer Email,Narration']
-  for (let i = 1; i <= rows; i++)
+  let total = 0
+  for (let i = 1; i <= rows; i++) {
     lines.push(
       `${tag}-${String(i).padStart(4, '0')},${1000 + i}.00,044,${String(1_000_000_000 + i)},Payee ${i},p${i}@example.com,March`,
     )
+    total += 1000 + i
+  }
+  lines.push(`Total,${total}.00,,,,,`)
   return lines.join('\n')
+}
+
+/** axe on the Approvals screen in both themes: the serious and critical findings. */
+async function approvalsAxe(page: Page): Promise<string[]> {
+  const found: string[] = []
+  for (const theme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: theme, reducedMotion: 'reduce' })
+    const results = await new AxeBuilder({ page })
+      .include('[data-testid="screen-approvals"]')
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+      .analyze()
+    for (const v of results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical'))
+      found.push(`${theme} ${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`)
+  }
+  return found
 }
 
 async function paidOnce(prefix: string, expected: number) {
@@ -133,6 +153,14 @@ test('prepare on one desk, approve and release on another; self-approval refused
   await expect(prep.getByTestId('bulk-grid')).toBeVisible({ timeout: 60_000 })
   await prep.getByTestId('bulk-resolve').click()
   await expect(prep.getByTestId('bulk-review')).toBeVisible({ timeout: 30_000 })
+  // The review Alice sees: her sheet's total checked against the rows, and the name checks.
+  const prepCheck = prep.getByTestId('bulk-control-total-check')
+  await expect(prepCheck).toHaveText("Your sheet's total 6,021.00 NGN matches the 6 payout rows.")
+  const nameIds = ['names-match', 'names-close', 'names-no-match'] as const
+  const prepNames: string[] = []
+  for (const id of nameIds) prepNames.push((await prep.getByTestId(`bulk-${id}`).locator('strong').textContent())!)
+  expect(prepNames.map(Number).reduce((a, b) => a + b)).toBe(6)
+  const prepFees = (await prep.getByTestId('bulk-fees-estimate').textContent())!.trim()
   await prep.getByTestId('team-submit-run').click()
   await expect(prep.getByTestId('team-run-panel-state')).toContainText('awaiting approval')
   const runs = await prepDesk.call<Array<{ id: string }>>('bulk:runs')
@@ -158,6 +186,21 @@ test('prepare on one desk, approve and release on another; self-approval refused
   const card = approver.getByTestId(`approval-${runId}`)
   await expect(card.getByTestId('approval-rows')).toHaveText('6')
   await expect(card.getByTestId('approval-prepared-by')).toHaveText(alice.login)
+  // The same review as Alice's, from the figures her desk recorded with the version: the control
+  // total, the name checks class by class, the rows left out, the fees and who pays them.
+  const review = card.getByTestId('approval-review')
+  await expect(review.getByTestId('bulk-control-total-check')).toHaveText(
+    "Your sheet's total 6,021.00 NGN matches the 6 payout rows.",
+  )
+  await expect(review.getByTestId('bulk-skipped-rows')).toHaveText("Left out of the run: row 8 (the sheet's total).")
+  for (const [i, id] of nameIds.entries())
+    await expect(review.getByTestId(`approval-${id}`).locator('strong')).toHaveText(prepNames[i]!)
+  await expect(review.getByTestId('approval-excluded-totals')).toHaveText(
+    'Totals or notes rows: 1 (not payouts: listed above)',
+  )
+  await expect(review.getByTestId('approval-fees-estimate')).toHaveText(prepFees)
+  await expect(card.getByTestId('approval-fee-payer')).toHaveText('Each recipient pays its fee')
+  await expect(card.getByTestId('approval-review-missing')).toHaveCount(0)
   await card.getByLabel('Type the total to approve').fill('1.00')
   await card.getByTestId('approval-approve').click()
   await expect(card.getByTestId('approval-error')).toBeVisible()
@@ -177,17 +220,11 @@ test('prepare on one desk, approve and release on another; self-approval refused
   await expect(card.getByTestId('approval-changes')).toContainText('1002.00')
   await expect(card.getByTestId('approval-changes')).toContainText('5000.00')
 
-  for (const theme of ['light', 'dark'] as const) {
-    await approver.emulateMedia({ colorScheme: theme, reducedMotion: 'reduce' })
-    const results = await new AxeBuilder({ page: approver })
-      .include('[data-testid="screen-approvals"]')
-      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
-      .analyze()
-    const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    expect(
-      serious.map((v) => `${theme} ${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(' | ')}`),
-    ).toEqual([])
-  }
+  // Version 2 carries its own review (shared with the edit).
+  await expect(card.getByTestId('approval-review').getByTestId('approval-names-match').locator('strong')).toHaveText(
+    prepNames[0]!,
+  )
+  expect(await approvalsAxe(approver)).toEqual([])
 
   const again = await approverDesk.call<{ total: string }>('team:run', { runId })
   if (!again.ok) throw new Error(again.error.message)
@@ -202,8 +239,42 @@ test('prepare on one desk, approve and release on another; self-approval refused
   await expect(row.getByTestId('team-run-prepared-by')).toHaveText(alice.login)
   await expect(row.getByTestId('team-run-released-by')).toHaveText(bob.login)
   expect(await paidOnce('MAR-', 6)).toEqual({ payouts: 6, unique: 6, expected: 6 })
-  // Alice's desk shows who released her run.
+  // The team's payouts, on every desk: each payout Bob's desk released, its amount, recipient with
+  // the account masked, state, run and who released it from which desk.
+  const payouts = approver.getByTestId('team-payouts')
+  await expect(payouts.getByTestId('team-payouts-count')).toHaveText(
+    "Showing 1–6 of 6 payouts released by the team's desks, newest first.",
+    { timeout: 20_000 },
+  )
+  await expect(payouts.getByTestId('team-payout-state').filter({ hasText: 'Paid' })).toHaveCount(6, {
+    timeout: 20_000,
+  })
+  const refs = await payouts.getByTestId('team-payout-reference').allTextContents()
+  expect(refs.map((r) => r.trim()).sort()).toEqual([
+    'MAR-0001',
+    'MAR-0002',
+    'MAR-0003',
+    'MAR-0004',
+    'MAR-0005',
+    'MAR-0006',
+  ])
+  const first = payouts.getByTestId('team-payout').filter({ hasText: 'MAR-0001' })
+  await expect(first.getByTestId('team-payout-amount')).toHaveText('1,001.00 NGN')
+  await expect(first.getByTestId('team-payout-recipient')).toContainText('Payee 1')
+  await expect(first.getByTestId('team-payout-recipient')).toContainText('••••••0001')
+  await expect(first.getByTestId('team-payout-released-by')).toContainText(bob.login)
+  // The desk by the name it registered with the team.
+  const bobDesk = await db.asOwner((c) =>
+    c.query<{ label: string }>('SELECT label FROM payout_desk.desks WHERE member = $1', [bob.login]),
+  )
+  expect(bobDesk.rows).toHaveLength(1)
+  await expect(first.getByTestId('team-payout-released-by')).toContainText(bobDesk.rows[0]!.label)
+  // No full account number reaches the screen.
+  expect(await approver.getByTestId('screen-approvals').textContent()).not.toContain('1000000001')
+  expect(await approvalsAxe(approver)).toEqual([])
+  // Alice's desk lists them too, and shows who released her run.
   await prep.getByTestId('nav-approvals').click()
+  await expect(prep.getByTestId('team-payouts').getByTestId('team-payout')).toHaveCount(6)
   await expect(prep.getByTestId(`team-run-${runId}`).getByTestId('team-run-released-by')).toHaveText(bob.login)
 
   // The same sheet imported again on Alice's desk: every row is "already paid", from what Bob's desk
@@ -228,6 +299,92 @@ test('prepare on one desk, approve and release on another; self-approval refused
   const alreadyPaid = rows.data.flatMap((r) => r.warnings).filter((w) => w.code === 'already_paid')
   expect(alreadyPaid).toHaveLength(6)
   expect(alreadyPaid[0]!.message).toContain('Already paid in the "march.csv" run')
+})
+
+test('the approver sees who acknowledged a no-match name in a live run, and a version shared without a review says so', async ({
+  browser,
+}) => {
+  const stamp = Date.now()
+  const content = (tag: string): TeamRunContent => ({
+    currency: 'NGN',
+    merchantBearsCost: true,
+    description: 'Review',
+    rows: Array.from({ length: 3 }, (_, i) => ({
+      reference: `${tag}-${stamp}-${i + 1}`,
+      amount: '250.00',
+      bank_code: '058',
+      account_number: String(4_000_000_000 + i),
+      customer_name: `Payee ${i + 1}`,
+      customer_email: '',
+      narration: 'Review',
+    })),
+  })
+  const reviewed = content('ACK')
+  const review = {
+    mode: 'live',
+    controlTotal: { sheet: '800.00', computed: '750.00', match: false },
+    skipped: [{ row: 5, why: 'totals' }],
+    excluded: { duplicateInSheet: 0, totalsOrNotes: 1, alreadyPaid: 0, byHand: 0 },
+    errors: 0,
+    names: { match: 1, closeMatch: 1, noMatch: 1, unchecked: 0, acknowledged: 1 },
+    acknowledgements: [{ by: alice.login, at: '2026-03-02T09:15:00.000Z', rows: 1 }],
+    noMatch: [
+      {
+        reference: reviewed.rows[2]!.reference,
+        row: 4,
+        sheetName: 'Payee 3',
+        bankName: 'MUSA IBRAHIM',
+        acknowledged: { by: alice.login, at: '2026-03-02T09:15:00.000Z' },
+      },
+    ],
+    fees: { merchantBearsCost: true, basis: 0, estimate: null, debit: null, chargeable: null },
+  }
+  const withReview = `BR-ack-${stamp}`
+  const without = `BR-old-${stamp}`
+  const hash = await runContentHash(reviewed)
+  await sql(alice, 'SELECT payout_desk.create_run($1, $2, $3, $4, $5, $6)', [
+    withReview,
+    'Reviewed run',
+    deskOf(alice),
+    reviewed,
+    hash,
+    JSON.stringify(review),
+  ])
+  await sql(alice, 'SELECT payout_desk.submit_run($1, 1, $2, $3)', [withReview, hash, deskOf(alice)])
+  const old = content('OLD')
+  const oldHash = await runContentHash(old)
+  await sql(alice, 'SELECT payout_desk.create_run($1, $2, $3, $4, $5)', [
+    without,
+    'Old run',
+    deskOf(alice),
+    old,
+    oldHash,
+  ])
+  await sql(alice, 'SELECT payout_desk.submit_run($1, 1, $2, $3)', [without, oldHash, deskOf(alice)])
+
+  const page = await open(browser, await desk(bob, 'Desk Bob R'))
+  await page.getByTestId('nav-approvals').click()
+  const card = page.getByTestId(`approval-${withReview}`)
+  await expect(card.getByTestId('approval-mode')).toHaveText('Live mode')
+  await expect(card.getByTestId('bulk-control-total-check')).toHaveText(
+    "Your sheet's total 800.00 NGN differs by 50.00 NGN from the 3 payout rows (they add up to 750.00 NGN).",
+  )
+  await expect(card.getByTestId('approval-names-no-match')).toHaveText('No match: 1 (1 checked and acknowledged)')
+  await expect(card.getByTestId('approval-names-acknowledged-by')).toHaveText(
+    `No-match names checked and acknowledged in this live run by ${alice.login} (1 name, 2026-03-02 09:15 UTC).`,
+  )
+  const checked = card.getByTestId('approval-no-match-table').getByRole('row').filter({ hasText: 'MUSA IBRAHIM' })
+  await expect(checked).toContainText('Payee 3')
+  await expect(checked.getByTestId('approval-no-match-checked')).toHaveText(`by ${alice.login}, 2026-03-02 09:15 UTC`)
+  await expect(card.getByTestId('approval-fees-estimate')).toHaveText('no fee seen yet for NGN')
+  await expect(card.getByTestId('approval-fee-payer')).toHaveText('We pay the fees')
+  // Shared without a review: said plainly, never blank figures.
+  const oldCard = page.getByTestId(`approval-${without}`)
+  await expect(oldCard.getByTestId('approval-review-missing')).toContainText(
+    'Review figures not recorded for this version',
+  )
+  await expect(oldCard.getByTestId('approval-names-match')).toHaveCount(0)
+  expect(await approvalsAxe(page)).toEqual([])
 })
 
 test('a desk SIGKILLed mid-release: another desk takes over after the lease, every row paid exactly once', async ({

@@ -5,7 +5,9 @@ import type { Unsubscribe } from '../../../shared/ipc/contract'
 import type { Result } from '../../../shared/result'
 import type {
   TeamAuditVerification,
+  TeamChange,
   TeamConnectionDraft,
+  TeamRecentPayoutsPage,
   TeamRun,
   TeamRunChanges,
   TeamStatus,
@@ -18,6 +20,9 @@ import { callApi } from './call'
  * main reports it (`team:connection` events), and Verify of the team's audit trail. The state
  * lives in main; this asks on mount and follows the events.
  */
+/** The changes after which the team's payouts read differently. */
+const PAYOUT_CHANGES = new Set<TeamChange['kind']>(['results_recorded', 'run_completed', 'reconnected'])
+
 export const useTeamStore = defineStore('team', () => {
   const status = ref<TeamStatus | null>(null)
   const busy = ref<string | null>(null)
@@ -25,6 +30,12 @@ export const useTeamStore = defineStore('team', () => {
   /** The team's runs (every state), newest change first; read again when any desk changes one. */
   const runs = ref<TeamRun[]>([])
   const runsError = ref<string | null>(null)
+  /** The team's recent payouts (every desk), the page on screen; null until a screen asks for them. */
+  const payouts = ref<TeamRecentPayoutsPage | null>(null)
+  const payoutsError = ref<string | null>(null)
+  let payoutsWanted: { offset: number; limit: number } | null = null
+  let payoutsLoading: Promise<void> | null = null
+  let payoutsAgain = false
   let unsubscribe: Unsubscribe | null = null
   let unsubscribeChanges: Unsubscribe | null = null
 
@@ -33,9 +44,15 @@ export const useTeamStore = defineStore('team', () => {
   async function init(): Promise<void> {
     unsubscribe ??= api.team.onConnection((next) => {
       status.value = next
-      if (next.state === 'connected') void loadRuns()
+      if (next.state === 'connected') {
+        void loadRuns()
+        void loadPayouts()
+      }
     })
-    unsubscribeChanges ??= api.team.onChanged(() => void loadRuns())
+    unsubscribeChanges ??= api.team.onChanged((change) => {
+      void loadRuns()
+      if (PAYOUT_CHANGES.has(change.kind)) void loadPayouts()
+    })
     await load()
     if (connected()) await loadRuns()
   }
@@ -47,6 +64,31 @@ export const useTeamStore = defineStore('team', () => {
       runs.value = result.data
       runsError.value = null
     } else runsError.value = result.error.message
+  }
+
+  /**
+   * Reads the page of payouts a screen shows (asked for with `offset` and `limit`; again when a
+   * desk records results). Calls never overlap: a change heard meanwhile reads once more after.
+   */
+  async function loadPayouts(page?: { offset: number; limit: number }): Promise<void> {
+    if (page) payoutsWanted = page
+    if (!payoutsWanted || !connected()) return
+    if (payoutsLoading) {
+      payoutsAgain = true
+      return payoutsLoading
+    }
+    payoutsLoading = (async () => {
+      do {
+        payoutsAgain = false
+        const wanted = payoutsWanted!
+        const result = await callApi(() => api.team.recentPayouts(wanted))
+        if (result.ok) {
+          payouts.value = result.data
+          payoutsError.value = null
+        } else payoutsError.value = result.error.message
+      } while (payoutsAgain)
+    })().finally(() => (payoutsLoading = null))
+    return payoutsLoading
   }
 
   async function load(): Promise<Result<TeamStatus>> {
@@ -83,9 +125,12 @@ export const useTeamStore = defineStore('team', () => {
     verification,
     runs,
     runsError,
+    payouts,
+    payoutsError,
     init,
     load,
     loadRuns,
+    loadPayouts,
     approve: (runItem: TeamRun, typedTotal: string) =>
       decide('approve', () =>
         api.team.approve({

@@ -11,7 +11,7 @@ import type {
   TeamClaimSummary,
   TeamIdentity,
   TeamMember,
-  TeamRecentPayout,
+  TeamRecentPayoutsPage,
   TeamRun,
   TeamRunChanges,
   TeamRunRowsPage,
@@ -125,9 +125,13 @@ export const teamChannels = {
    * team's copy when needed, its hash recomputed, each batch claimed before it leaves.
    */
   'team:release': { input: z.strictObject({ runId }), result: returns<RunView>() },
+  /** The team's payouts with a result, every desk's, newest first: a page and the count of all (accounts masked). */
   'team:recentPayouts': {
-    input: z.strictObject({ limit: z.number().int().min(1).max(500) }),
-    result: returns<TeamRecentPayout[]>(),
+    input: z.strictObject({
+      limit: z.number().int().min(1).max(500),
+      offset: z.number().int().min(0).max(10_000_000).default(0),
+    }),
+    result: returns<TeamRecentPayoutsPage>(),
   },
 
   'team:audit': {

@@ -335,7 +335,11 @@ export function createBulkDomain(context: ServiceContext, options: BulkDomainOpt
         await ready(),
         edited(runId, await runs.setOptions(runId, rest))
       ),
-      'bulk:acknowledgeNames': async ({ runId, indexes }) => (await ready(), runs.acknowledgeNames(runId, indexes)),
+      // An acknowledgement changes the review an approver sees: in team mode it is shared as a new version.
+      'bulk:acknowledgeNames': async ({ runId, indexes }) => (
+        await ready(),
+        edited(runId, await runs.acknowledgeNames(runId, indexes))
+      ),
       'bulk:submit': async ({ runId, confirmTotal }) => (
         await ready(),
         runs.submit(runId, confirmTotal === undefined ? {} : { total: confirmTotal })

@@ -4,6 +4,7 @@
  */
 import { z } from 'zod'
 import { PAYOUT_OUTCOMES, TEAM_ROLES, TEAM_RUN_STATES } from '../../../../shared/domain/team'
+import { runReviewSchema } from '../../../../shared/bulk/review-figures'
 import { AppFailure } from '../../../../shared/result'
 
 const iso = z.string()
@@ -44,6 +45,11 @@ export const runAnswer = z.object({
     .transform((value) => value ?? []),
   releasedBy: z.array(z.string()),
   lastSeenVersion: count.nullable(),
+  /** Absent before migration 005; null for a version shared without one. */
+  review: runReviewSchema
+    .nullable()
+    .optional()
+    .transform((value) => value ?? null),
 })
 
 export const runRowAnswer = z.object({
@@ -201,6 +207,7 @@ export const recentPayoutRow = z
     message: z.string().nullable(),
     released_by: z.string(),
     desk_id: z.string(),
+    desk_label: z.string().nullable().optional(),
   })
   .transform((row) => ({
     reference: row.reference,
@@ -216,6 +223,7 @@ export const recentPayoutRow = z
     message: row.message,
     releasedBy: row.released_by,
     deskId: row.desk_id,
+    deskLabel: row.desk_label ?? row.desk_id,
   }))
 
 /** Parses an answer, or names what the database sent that this app cannot read. */

@@ -1,12 +1,15 @@
 /** The team channels: the connection, and what the screens read and decide through the team service. */
 import type { teamChannels } from '../../../../shared/ipc/channels/team'
 import type { DomainService } from '../domain-service'
+import { maskedAccount } from '../../../../shared/words/institutions'
 import type { TeamRelease } from './team-release'
 import type { TeamService } from './team-service'
+import type { TeamSubmission } from './team-submission'
 
 export function createTeamDomain(
   team: TeamService,
   release: () => Promise<TeamRelease>,
+  submission: () => Promise<TeamSubmission>,
 ): DomainService<keyof typeof teamChannels> {
   return {
     handlers: {
@@ -29,11 +32,22 @@ export function createTeamDomain(
       'team:approve': (input) => team.withDesk('approving', ({ operations }) => operations.approveRun(input)),
       'team:reject': (input) => team.withDesk('rejecting', ({ operations }) => operations.rejectRun(input)),
       'team:claims': ({ runId }) => team.withDesk('reading claims', ({ operations }) => operations.claims(runId)),
-      'team:submitRun': async ({ runId }) => (await release()).submitForApproval(runId),
-      'team:runOf': async ({ runId }) => (await release()).teamRunOf(runId),
+      'team:submitRun': async ({ runId }) => (await submission()).submitForApproval(runId),
+      'team:runOf': async ({ runId }) => (await submission()).teamRunOf(runId),
       'team:release': async ({ runId }) => (await release()).release(runId),
-      'team:recentPayouts': ({ limit }) =>
-        team.withDesk('reading recent payouts', ({ operations }) => operations.recentPayouts(limit)),
+      // Account numbers leave main masked: the screen shows the last digits only, as documents do.
+      'team:recentPayouts': ({ limit, offset }) =>
+        team.withDesk('reading recent payouts', async ({ operations }) => {
+          const [items, total] = await Promise.all([
+            operations.recentPayouts(limit, offset),
+            operations.recentPayoutCount(),
+          ])
+          return {
+            offset,
+            total,
+            items: items.map(({ accountNumber, ...item }) => ({ ...item, account: maskedAccount(accountNumber) })),
+          }
+        }),
       'team:audit': (input) => team.withDesk('reading the audit trail', ({ operations }) => operations.audit(input)),
       'team:verifyAudit': () =>
         team.withDesk('verifying the audit trail', ({ operations }) => operations.verifyAudit()),

@@ -23,6 +23,7 @@ import type {
   TeamRunRowsPage,
   TeamThreshold,
 } from '../../../../shared/domain/team'
+import { runReviewSchema, type RunReviewFigures } from '../../../../shared/bulk/review-figures'
 import { verifyAuditChain } from '../../../../shared/team/audit-chain'
 import { runContentHash, runContentProblem } from '../../../../shared/team/run-content'
 import { diffRunVersions } from '../../../../shared/team/run-changes'
@@ -48,6 +49,19 @@ import type { TeamSession } from './team-session'
 import { z } from 'zod'
 
 export const DEFAULT_LEASE_SECONDS = 120
+
+/** A review as the database takes it (jsonb from text), its shape checked here first to name what is wrong. */
+function reviewText(review: RunReviewFigures): string {
+  const checked = runReviewSchema.safeParse(review)
+  if (!checked.success) {
+    const issue = checked.error.issues[0]
+    throw new AppFailure(
+      'bad_request',
+      `The run's review figures cannot be shared: ${issue?.path.join('.') || 'the review'}: ${issue?.message ?? 'not valid'}.`,
+    )
+  }
+  return JSON.stringify(checked.data)
+}
 const AUDIT_PAGE = 5000
 
 export interface ClaimRequest {
@@ -130,14 +144,33 @@ export function createTeamOperations(session: TeamSession, deskId: string) {
 
     // ---- Preparing (preparer)
 
-    async createRun(input: { runId: string; label: string; content: TeamRunContent }): Promise<TeamRun> {
+    /**
+     * Shares a run as version 1. With a review (what the preparer's desk showed: control total,
+     * name checks, fees), it is stored with the version in the same transaction (migration 005).
+     */
+    async createRun(input: {
+      runId: string
+      label: string
+      content: TeamRunContent
+      review?: RunReviewFigures
+    }): Promise<TeamRun> {
       const hash = await hashOf(input.content)
-      return runCall('create_run', [input.runId, input.label, deskId, input.content, hash], `run ${input.runId}`)
+      const args = [input.runId, input.label, deskId, input.content, hash]
+      if (input.review) args.push(reviewText(input.review))
+      return runCall('create_run', args, `run ${input.runId}`)
     },
 
-    async reviseRun(input: { runId: string; baseVersion: number; content: TeamRunContent }): Promise<TeamRun> {
+    /** A new version of the run (with its review, when given); approvals of the old one are void. */
+    async reviseRun(input: {
+      runId: string
+      baseVersion: number
+      content: TeamRunContent
+      review?: RunReviewFigures
+    }): Promise<TeamRun> {
       const hash = await hashOf(input.content)
-      return runCall('revise_run', [input.runId, input.baseVersion, deskId, input.content, hash], `run ${input.runId}`)
+      const args = [input.runId, input.baseVersion, deskId, input.content, hash]
+      if (input.review) args.push(reviewText(input.review))
+      return runCall('revise_run', args, `run ${input.runId}`)
     },
 
     submitRun(input: { runId: string; version: number; contentHash: string }): Promise<TeamRun> {
@@ -357,12 +390,20 @@ export function createTeamOperations(session: TeamSession, deskId: string) {
       return rows.map((row) => read(paymentMemoryRow, row, 'the payment memory'))
     },
 
-    async recentPayouts(limit: number): Promise<TeamRecentPayout[]> {
+    async recentPayouts(limit: number, offset = 0): Promise<TeamRecentPayout[]> {
       const rows = await session.rows(
-        `SELECT * FROM payout_desk.team_recent_payouts ORDER BY outcome_time DESC, reference LIMIT $1`,
-        [limit],
+        `SELECT * FROM payout_desk.team_recent_payouts ORDER BY outcome_time DESC, reference LIMIT $1 OFFSET $2`,
+        [limit, offset],
       )
       return rows.map((row) => read(recentPayoutRow, row, 'the recent payouts'))
+    },
+
+    /** How many payouts with a result the team has (the recent payouts' count). */
+    async recentPayoutCount(): Promise<number> {
+      const [row] = await session.rows<{ total: string }>(
+        'SELECT count(*)::text AS total FROM payout_desk.team_recent_payouts',
+      )
+      return Number(row?.total ?? 0)
     },
 
     async audit(input: { afterSeq: number; limit: number }): Promise<TeamAuditPage> {

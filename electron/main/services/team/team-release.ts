@@ -524,53 +524,6 @@ export function createTeamRelease(deps: TeamReleaseDeps) {
   return {
     beforeBatchLeaves,
 
-    /** Shares a local run with the team for approval: created, or revised when its content changed. */
-    async submitForApproval(runId: string): Promise<TeamRun> {
-      const state = deps.runs.stateOf(runId)
-      if (state.stage !== 'review')
-        throw new AppFailure('conflict', 'Only a run in review is submitted for approval (check its names first).')
-      const content = contentOfRun(state, deps.runs.rows(runId))
-      if (content.rows.length < 2) throw new AppFailure('bad_request', 'A bulk run needs at least two rows to send.')
-      const hash = await runContentHash(content)
-      return deps.team.withDesk('submitting for approval', async ({ operations }) => {
-        let team: TeamRun
-        try {
-          team = await operations.run(runId)
-        } catch (error) {
-          if (!(error instanceof AppFailure) || error.code !== 'not_found') throw error
-          team = await operations.createRun({ runId, label: state.fileName.slice(0, 200), content })
-        }
-        if (team.contentHash !== hash) team = await operations.reviseRun({ runId, baseVersion: team.version, content })
-        if (team.state === 'draft' || team.state === 'rejected')
-          team = await operations.submitRun({ runId, version: team.version, contentHash: team.contentHash })
-        return team
-      })
-    },
-
-    /**
-     * A shared run edited on this desk: the team gets the new version at once (the database voids
-     * the approvals of the old one and tells every desk) and it awaits approval again.
-     */
-    async runEdited(runId: string): Promise<void> {
-      if (!(await deps.team.isTeamMode())) return
-      if (deps.runs.stateOf(runId).stage !== 'review') return
-      const team = await this.teamRunOf(runId)
-      if (!team || team.state === 'releasing' || team.state === 'completed') return
-      await this.submitForApproval(runId)
-    },
-
-    /** The team's run for a local run (null when it was never shared). */
-    async teamRunOf(runId: string): Promise<TeamRun | null> {
-      return deps.team.withDesk('reading a run', async ({ operations }) => {
-        try {
-          return await operations.run(runId)
-        } catch (error) {
-          if (error instanceof AppFailure && error.code === 'not_found') return null
-          throw error
-        }
-      })
-    },
-
     /**
      * Releases an approved run from this desk: materialised from the team's copy when needed, the
      * hash recomputed, the first batch claimed, then sent batch by batch under claims.

@@ -29,41 +29,5 @@ export function reviewFilterMatches(filter: ReviewFilter, row: RunRow): boolean 
   }
 }
 
-export interface ReviewTallies {
-  duplicate_in_sheet: number
-  already_paid: number
-  by_hand: number
-  match: number
-  close_match: number
-  no_match: number
-  acknowledged: number
-  unchecked: number
-}
-
-export function reviewTallies(rows: readonly RunRow[]): ReviewTallies {
-  const t: ReviewTallies = {
-    duplicate_in_sheet: 0,
-    already_paid: 0,
-    by_hand: 0,
-    match: 0,
-    close_match: 0,
-    no_match: 0,
-    acknowledged: 0,
-    unchecked: 0,
-  }
-  for (const row of rows) {
-    if (row.excluded) {
-      t[row.excludedWhy ?? 'by_hand']++
-      continue
-    }
-    if (row.resolution === 'matched') t.match++
-    else if (row.resolution === 'mismatch') {
-      if (row.nameCheck === 'close_match') t.close_match++
-      else {
-        t.no_match++
-        if (row.acknowledged) t.acknowledged++
-      }
-    } else if (row.resolution === 'unchecked' && row.errors.length === 0) t.unchecked++
-  }
-  return t
-}
+// The counts themselves are shared with the team's copy of a review (shared/bulk/review-figures.ts).
+export { reviewTallies, type ReviewTallies } from '../../../../shared/bulk/review-figures'

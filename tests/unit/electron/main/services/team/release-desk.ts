@@ -1,7 +1,7 @@
 /**
  * A whole releasing desk for the team tests and the benchmark: its team service (real keychain),
  * its own journal and run folders (the bulk run service), and the team release between them, all
- * against one team database and one simulator.
+ * against one team database and one simulator; and the submission that shares its runs for approval.
  */
 import type { TeamConnectionDraft } from '../../../../../../shared/domain/team'
 import { bulkEndpoints } from '../../../../../../electron/main/services/api/bulk'
@@ -9,6 +9,8 @@ import { createPaymentsClient } from '../../../../../../electron/main/services/a
 import { createTeamRelease } from '../../../../../../electron/main/services/team/team-release'
 import type { TeamRelease } from '../../../../../../electron/main/services/team/team-release'
 import type { TeamDesk, TeamTiming } from '../../../../../../electron/main/services/team/team-service'
+import { createTeamSubmission } from '../../../../../../electron/main/services/team/team-submission'
+import type { TeamSubmission } from '../../../../../../electron/main/services/team/team-submission'
 import type { TeamMemberLogin } from '../../../../../support/team-database'
 import { openHarness } from '../bulk/run/harness'
 import type { Harness } from '../bulk/run/harness'
@@ -20,6 +22,8 @@ export interface ReleaseDesk {
   desk: DeskUnderTest
   runs: Harness
   release: TeamRelease
+  /** Shares this desk's runs for approval (with their review), a new version on each edit. */
+  submission: TeamSubmission
   /** Each claim call's round trip shared out over the batches it claimed (ms per batch claimed). */
   claimMs: number[]
   /** Each claim call's round trip and how many batches it claimed. */
@@ -77,6 +81,7 @@ export async function releaseDesk(options: {
     desk,
     runs,
     release,
+    submission: createTeamSubmission({ team: desk.team, runs: runs.service }),
     claimMs,
     claimCalls,
     use: (work) => desk.team.withDesk('testing', work),

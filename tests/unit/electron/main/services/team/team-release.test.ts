@@ -66,9 +66,11 @@ async function preparedRun(preparer: ReleaseDesk, rows: number, tag: string): Pr
   const sheet = sheetOf(rows, new Set(), tag)
   const view = await preparer.runs.service.create({ result: sheet, bytes: csvBytes(sheet), currency: 'NGN' })
   await preparer.runs.service.toReview(view.id)
-  const team = await preparer.release.submitForApproval(view.id)
+  const team = await preparer.submission.submitForApproval(view.id)
   expect(team.state).toBe('awaiting_approval')
   expect(team.rows).toBe(rows)
+  // The review the preparer's desk shows travels with the version (migration 005).
+  expect(team.review).toMatchObject({ mode: 'test', excluded: { duplicateInSheet: 0, byHand: 0 }, noMatch: [] })
   return view.id
 }
 
@@ -152,7 +154,7 @@ describe('team release', () => {
     await approve(approver, runId)
     expect((await teamState(approver, runId)).state).toBe('approved')
     await prep.runs.service.editRow(runId, 2, 'amount', '777.00')
-    await prep.release.runEdited(runId)
+    await prep.submission.runEdited(runId)
     const after = await teamState(approver, runId)
     expect(after.version).toBe(2)
     expect(after.state).toBe('awaiting_approval')
@@ -166,6 +168,44 @@ describe('team release', () => {
     expect(
       await simulatorPayouts(sandbox.url, KEY).then((p) => p.filter((x) => x.reference.startsWith('EDIT'))),
     ).toEqual([])
+  }, 60_000)
+
+  it('the review travels with the version: the approver reads the name checks, and a name acknowledged after submitting is a new version that voids the approval', async () => {
+    const [prep, approver] = await Promise.all([desk(alice), desk(carol)])
+    const sheet = sheetOf(4, new Set(), 'ACKN')
+    const view = await prep.runs.service.create({ result: sheet, bytes: csvBytes(sheet), currency: 'NGN' })
+    await prep.runs.service.startResolution(view.id)
+    await prep.runs.service.idle()
+    expect(prep.runs.service.stateOf(view.id).stage).toBe('review')
+    const rows = prep.runs.service.rows(view.id)
+    const noMatch = rows.filter((r) => r.resolution === 'mismatch' && r.nameCheck === 'no_match')
+    expect(noMatch.length).toBeGreaterThan(0)
+    await prep.submission.submitForApproval(view.id)
+    const first = await teamState(approver, view.id)
+    expect(first.review?.names.noMatch).toBe(noMatch.length)
+    expect(first.review?.names.acknowledged).toBe(0)
+    expect(first.review?.noMatch.map((n) => n.reference)).toEqual(noMatch.map((r) => r.item.reference))
+    await approve(approver, view.id)
+    expect((await teamState(approver, view.id)).state).toBe('approved')
+
+    // Nothing changed: submitting again makes no new version (the fee estimate alone is no new story).
+    await prep.submission.submitForApproval(view.id)
+    expect((await teamState(approver, view.id)).version).toBe(1)
+
+    await prep.runs.service.acknowledgeNames(view.id, [noMatch[0]!.index])
+    await prep.submission.runEdited(view.id)
+    const after = await teamState(approver, view.id)
+    expect(after).toMatchObject({
+      version: 2,
+      state: 'awaiting_approval',
+      approvals: [],
+      contentHash: first.contentHash,
+    })
+    expect(after.review?.names.acknowledged).toBe(1)
+    expect(after.review?.noMatch[0]?.acknowledged?.by).toBeTruthy()
+    expect(after.review?.acknowledgements).toEqual([
+      { by: after.review!.noMatch[0]!.acknowledged!.by, at: after.review!.noMatch[0]!.acknowledged!.at, rows: 1 },
+    ])
   }, 60_000)
 
   it('two desks racing to release the same run: one wins, the other is refused, nothing is paid twice', async () => {
