@@ -156,6 +156,8 @@ test('closing the file picker opens nothing and leaves the screen as it was', as
 test('a dropped sheet streams to the app with its progress shown, then opens', async ({ app }) => {
   const { page } = app
   await page.getByTestId('nav-bulk').click()
+  // The drop zone is there before a file is dropped on it (the screen renders after the click).
+  await expect(page.getByTestId('bulk-drop-zone')).toBeVisible()
   // Large enough to take a few progress steps on the way (about 2 MB of rows).
   const rows = Array.from(
     { length: 24_000 },
