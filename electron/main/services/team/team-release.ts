@@ -27,13 +27,13 @@ import type {
 } from '../../../../shared/domain/team'
 import { formatMinorUnits, toMinorUnits } from '../../../../shared/money'
 import { AppFailure } from '../../../../shared/result'
-import { runContentHash } from '../../../../shared/team/run-content'
 import type { DesktopNotice } from '../../adapters/desktop'
 import type { BulkEndpoints } from '../api/bulk'
 import type { Journal } from '../journal/journal'
 import { verifyBatch } from '../bulk/run/batch-sender'
 import { isSendable, planBatches } from '../bulk/run/run-rows'
 import type { RunService } from '../bulk/run/run-service'
+import { contentHashOf } from './content-hash'
 import type { TeamDesk, TeamService } from './team-service'
 
 export interface TeamReleaseDeps {
@@ -58,6 +58,8 @@ const RESULTS_PER_CALL = 1000
 const CLAIM_AHEAD = 16
 /** How many batches one claim transaction claims at most (one commit, one audit entry each). */
 const CLAIM_GROUP = 8
+/** A held claim's lease is renewed once this part of it has run (a quarter: 30 s of 120 s). */
+const RENEW_AFTER_PART = 4
 
 /** What a row's state means to the team: nothing yet, or the payout's outcome. */
 export function outcomeOfRow(row: RunRow): PayoutOutcome | null {
@@ -123,8 +125,11 @@ interface Releasing {
   ahead: Promise<void>
   /** Payout outcomes already recorded in the team database, by reference. */
   recorded: Map<string, PayoutOutcome>
-  /** Batch claims this desk holds and renews until their payouts are final. */
-  held: Set<string>
+  /**
+   * Batch claims this desk holds and renews until their payouts are final, with when each lease
+   * was last taken or renewed (performance.now(); 0: renew at the next tick).
+   */
+  held: Map<string, number>
   /** Batches to verify by reference before anything of them is sent. */
   verifyFirst: Map<string, string>
   done: boolean
@@ -195,7 +200,8 @@ export function createTeamRelease(deps: TeamReleaseDeps) {
           }
           for (const result of slice) run.recorded.set(result.reference, result.outcome)
         }
-      for (const reference of run.held) {
+      const due = performance.now() - (leaseSeconds * 1000) / RENEW_AFTER_PART
+      for (const [reference, renewedAt] of run.held) {
         const batch = state.batches.find((b) => b.reference === reference)
         const open = batch?.rows.some((i) => {
           const outcome = run.recorded.get(rows[i]!.item.reference)
@@ -205,10 +211,16 @@ export function createTeamRelease(deps: TeamReleaseDeps) {
           run.held.delete(reference)
           continue
         }
-        await operations.renewClaim({ reference, leaseSeconds }).catch((error: unknown) => {
-          deps.log?.warn(`Team release: the claim on ${reference} could not be renewed`, error)
-          run.held.delete(reference)
-        })
+        // A lease is renewed once a quarter of it has run, not at every tick: one call per claim.
+        if (renewedAt > due) continue
+        const renewing = performance.now()
+        await operations.renewClaim({ reference, leaseSeconds }).then(
+          () => run.held.set(reference, renewing),
+          (error: unknown) => {
+            deps.log?.warn(`Team release: the claim on ${reference} could not be renewed`, error)
+            run.held.delete(reference)
+          },
+        )
       }
     })
     const final = state.stage === 'completed' && rows.every((row) => !row.batchReference || isFinalRow(run, row))
@@ -223,21 +235,27 @@ export function createTeamRelease(deps: TeamReleaseDeps) {
     return outcome === 'paid' || outcome === 'failed'
   }
 
-  async function approvedContent(desk: TeamDesk, runId: string): Promise<{ run: TeamRun; content: TeamRunContent }> {
+  /** The team's run, refused unless it is approved (or being released). */
+  async function approvedRun(desk: TeamDesk, runId: string): Promise<TeamRun> {
     const run = await desk.operations.run(runId)
     if (run.state !== 'approved' && run.state !== 'releasing')
       throw new AppFailure(
         'conflict',
         `Run ${runId} is ${run.state.replace('_', ' ')}: only an approved run is released (${run.approvals.length} of ${run.approvalsRequired} approvals).`,
       )
-    const { contentHash, ...content } = await desk.operations.runContent(runId, run.version)
-    const recomputed = await runContentHash(content)
+    return run
+  }
+
+  /** The approved version as the team stores it, hashed before anything is written from it. */
+  async function approvedContent(desk: TeamDesk, run: TeamRun): Promise<TeamRunContent> {
+    const { contentHash, ...content } = await desk.operations.runContent(run.runId, run.version)
+    const recomputed = contentHashOf(content)
     if (recomputed !== contentHash || contentHash !== run.contentHash)
       throw new AppFailure(
         'hash_mismatch',
-        `Run ${runId}: the content read from the team hashes to ${recomputed.slice(0, 12)}, not the approved ${run.contentHash.slice(0, 12)}. Nothing was sent.`,
+        `Run ${run.runId}: the content read from the team hashes to ${recomputed.slice(0, 12)}, not the approved ${run.contentHash.slice(0, 12)}. Nothing was sent.`,
       )
-    return { run, content }
+    return content
   }
 
   function localRun(runId: string): boolean {
@@ -336,7 +354,7 @@ export function createTeamRelease(deps: TeamReleaseDeps) {
 
   /** What a claim made means here: held (renewed until final), and verified first when it must be. */
   function heldNow(entry: Releasing, reference: string, answer: TeamClaim): void {
-    entry.held.add(reference)
+    entry.held.set(reference, performance.now())
     if (answer.grant === 'takeover' || answer.mustVerifyFirst)
       entry.verifyFirst.set(
         reference,
@@ -507,11 +525,11 @@ export function createTeamRelease(deps: TeamReleaseDeps) {
         version,
         content,
         // Recomputed from the run as it is on this desk: the database refuses a claim whose hash is not the approved one.
-        contentHash: await runContentHash(content),
+        contentHash: contentHashOf(content),
         claiming: new Map(),
         ahead: Promise.resolve(),
         recorded: new Map(),
-        held: new Set(state.batches.map((b) => b.reference)),
+        held: new Map(state.batches.map((b) => [b.reference, 0])),
         verifyFirst: new Map(),
         done: false,
       })
@@ -531,7 +549,7 @@ export function createTeamRelease(deps: TeamReleaseDeps) {
         throw new AppFailure('conflict', 'Only a run in review is submitted for approval (check its names first).')
       const content = contentOfRun(state, deps.runs.rows(runId))
       if (content.rows.length < 2) throw new AppFailure('bad_request', 'A bulk run needs at least two rows to send.')
-      const hash = await runContentHash(content)
+      const hash = contentHashOf(content)
       return deps.team.withDesk('submitting for approval', async ({ operations }) => {
         let team: TeamRun
         try {
@@ -577,11 +595,14 @@ export function createTeamRelease(deps: TeamReleaseDeps) {
      */
     async release(runId: string): Promise<RunView> {
       const prepared = await deps.team.withDesk('releasing', async (desk) => {
-        const { run, content } = await approvedContent(desk, runId)
-        if (!localRun(runId)) await materialise(runId, run, content)
+        const run = await approvedRun(desk, runId)
+        // A desk that did not prepare the run writes it from the team's copy; one that did sends
+        // its own, which must hash to the approved version all the same.
+        if (!localRun(runId)) await materialise(runId, run, await approvedContent(desk, run))
         const state = deps.runs.stateOf(runId)
-        const local = contentOfRun(state, deps.runs.rows(runId))
-        if ((await runContentHash(local)) !== run.contentHash)
+        // What this desk will send, hashed: the approved hash or nothing is sent.
+        const content = contentOfRun(state, deps.runs.rows(runId))
+        if (contentHashOf(content) !== run.contentHash)
           throw new AppFailure(
             'hash_mismatch',
             `Run ${runId} on this desk is not the approved version ${run.version} (its content hash differs). Nothing was sent.`,
@@ -594,7 +615,7 @@ export function createTeamRelease(deps: TeamReleaseDeps) {
           claiming: new Map(),
           ahead: Promise.resolve(),
           recorded: new Map(),
-          held: new Set(),
+          held: new Map(),
           verifyFirst: new Map(),
           done: false,
         }
