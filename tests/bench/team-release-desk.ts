@@ -7,6 +7,7 @@
  */
 import { randomBytes } from 'node:crypto'
 import type { TeamConnectionDraft } from '../../shared/domain/team'
+import type { ReleaseStep } from '../../electron/main/services/team/team-release'
 import { DEFAULT_TEAM_TIMING } from '../../electron/main/services/team/team-service'
 import type { TeamMemberLogin } from '../support/team-database'
 import { releaseDesk } from '../unit/electron/main/services/team/release-desk'
@@ -34,6 +35,8 @@ export type DeskAnswer =
       /** Each claim call's round trip shared out over the batches it claimed. */
       claimMs: number[]
       claimCalls: Array<{ ms: number; batches: number }>
+      /** The parts of the start as each ended (ms since Release). */
+      steps: Array<{ step: ReleaseStep; ms: number }>
     }
   | { kind: 'solo'; elapsedMs: number }
   | { kind: 'failed'; message: string }
@@ -77,6 +80,7 @@ async function main(): Promise<void> {
       setupMs,
       claimMs: desk.claimMs.slice(claims),
       claimCalls: desk.claimCalls.slice(calls),
+      steps: desk.releaseSteps.filter((s) => s.runId === runId).map(({ step, ms }) => ({ step, ms })),
     }
   }
 

@@ -186,6 +186,11 @@ async function main(): Promise<void> {
       console.log(
         `team-release: desk ${index + 1} of 3 at once ${answer.elapsedMs.toFixed(0)} ms; ratio to alone ${(answer.elapsedMs / alone.elapsedMs).toFixed(2)} (target <= 1.20); ${answer.setupMs.toFixed(0)} ms before the first batch`,
       )
+    const steps = (answer: { steps: Array<{ step: string; ms: number }> }) =>
+      answer.steps.map(({ step, ms }) => `${step} ${ms.toFixed(0)}`).join(', ')
+    console.log(
+      `team-release: the start, ms since Release as each part ended (read: approved content read and hashed; written: the run written on the desk; gate: first batch claimed, alongside the writing; hashed: the written run hashed; sending: the run started): alone ${steps(alone)}; ${together.map((answer, index) => `desk ${index + 1} ${steps(answer)}`).join('; ')}`,
+    )
     console.log(
       `team-release: claim overhead per batch alone median ${median(alone.claimMs).toFixed(1)} ms; with three desks median ${median(allClaims).toFixed(1)} ms, max ${Math.max(...allClaims).toFixed(1)} ms (${allClaims.length} batches claimed)`,
     )

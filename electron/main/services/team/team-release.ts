@@ -17,6 +17,7 @@ import { join } from 'node:path'
 import type { BulkCurrency, BulkImportResult } from '../../../../shared/domain/bulk'
 import { BULK_CURRENCIES } from '../../../../shared/domain/bulk'
 import type { RunRow, RunView } from '../../../../shared/domain/bulk-run'
+import { batchReferenceOf, planBatchSizes } from '../../../../shared/domain/bulk-run'
 import type {
   PayoutOutcome,
   TeamClaim,
@@ -50,6 +51,8 @@ export interface TeamReleaseDeps {
   recordEveryMs?: number
   /** Called with each claim call's round trip and how many batches it claimed (the benchmark's claim overhead). */
   onClaim?(ms: number, batches: number): void
+  /** Called as each part of a release's start ends, with the time since Release (ms). */
+  onReleaseStep?(runId: string, step: ReleaseStep, ms: number): void
 }
 
 const RELEASES_FILE = 'team-releases.json'
@@ -112,6 +115,37 @@ function contentCsv(content: TeamRunContent): string {
   )
   return `${header}\n${lines.join('\n')}\n`
 }
+
+/**
+ * The batches a run written from the team's content plans (every row of it sendable, in order):
+ * what planBatches answers for that run, known before it is written.
+ */
+function plannedFromContent(runId: string, count: number): Array<{ reference: string; rows: number[] }> {
+  let offset = 0
+  return planBatchSizes(count).map((size, index) => {
+    const rows = Array.from({ length: size }, (_, i) => offset + i)
+    offset += size
+    return { reference: batchReferenceOf(runId, index), rows }
+  })
+}
+
+function samePlan(
+  a: ReadonlyArray<{ reference: string; rows: number[] }>,
+  b: ReadonlyArray<{ reference: string; rows: number[] }>,
+): boolean {
+  return (
+    a.length === b.length &&
+    a.every(
+      (batch, i) =>
+        batch.reference === b[i]!.reference &&
+        batch.rows.length === b[i]!.rows.length &&
+        batch.rows.every((row, k) => row === b[i]!.rows[k]),
+    )
+  )
+}
+
+/** The parts of a release's start, told as each ends (the benchmark's breakdown). */
+export type ReleaseStep = 'read' | 'written' | 'gate' | 'hashed' | 'sending'
 
 interface Releasing {
   runId: string
@@ -306,7 +340,12 @@ export function createTeamRelease(deps: TeamReleaseDeps) {
    * Claims the first batch not yet done: the desk that commits it releases the run; a desk that
    * finds another desk's live claim is refused before it sends anything.
    */
-  async function gate(desk: TeamDesk, entry: Releasing, planned: Array<{ reference: string; rows: number[] }>) {
+  async function gate(
+    desk: TeamDesk,
+    entry: Releasing,
+    planned: ReadonlyArray<{ reference: string; rows: number[] }>,
+    payoutsOf: (rows: number[]) => string[],
+  ): Promise<void> {
     const claims = await desk.operations.claims(entry.runId)
     const live = claims.find((c) => c.state === 'held' && c.deskId !== desk.operations.deskId && !c.leaseExpired)
     if (live)
@@ -317,8 +356,19 @@ export function createTeamRelease(deps: TeamReleaseDeps) {
     const byReference = new Map(claims.map((c) => [c.reference, c]))
     const first = planned.find((b) => byReference.get(b.reference)?.state !== 'done')
     if (!first) return
-    await claimBatch(desk, entry, first.reference, byReference.get(first.reference))
+    await claimBatch(desk, entry, first.reference, byReference.get(first.reference), payoutsOf(first.rows))
     entry.claiming.set(first.reference, Promise.resolve())
+  }
+
+  /** A batch's payouts as the run on this desk plans it. */
+  function plannedPayouts(runId: string, reference: string): string[] {
+    const state = deps.runs.stateOf(runId)
+    const rows = deps.runs.rows(runId)
+    const batch =
+      state.batches.find((b) => b.reference === reference) ??
+      planBatches(runId, rows).find((b) => b.reference === reference)
+    if (!batch) throw new AppFailure('not_found', `Run ${runId} has no batch ${reference}.`)
+    return batch.rows.map((i) => rows[i]!.item.reference)
   }
 
   async function claimBatch(
@@ -326,17 +376,13 @@ export function createTeamRelease(deps: TeamReleaseDeps) {
     entry: Releasing,
     reference: string,
     known?: TeamClaimSummary,
+    /** The batch's payouts when the caller planned it (the gate); else read from the run on this desk. */
+    payouts?: string[],
   ): Promise<void> {
     if (known?.state === 'done') {
       entry.verifyFirst.set(reference, `${known.holder} recorded every result of it`)
       return
     }
-    const state = deps.runs.stateOf(entry.runId)
-    const rows = deps.runs.rows(entry.runId)
-    const batch =
-      state.batches.find((b) => b.reference === reference) ??
-      planBatches(entry.runId, rows).find((b) => b.reference === reference)
-    if (!batch) throw new AppFailure('not_found', `Run ${entry.runId} has no batch ${reference}.`)
     const started = performance.now()
     const answer = await desk.operations.claim({
       runId: entry.runId,
@@ -345,7 +391,7 @@ export function createTeamRelease(deps: TeamReleaseDeps) {
       contentHash: entry.contentHash,
       reference,
       kind: 'batch',
-      payouts: batch.rows.map((i) => rows[i]!.item.reference),
+      payouts: payouts ?? plannedPayouts(entry.runId, reference),
       leaseSeconds,
     })
     deps.onClaim?.(performance.now() - started, 1)
@@ -594,23 +640,14 @@ export function createTeamRelease(deps: TeamReleaseDeps) {
      * hash recomputed, the first batch claimed, then sent batch by batch under claims.
      */
     async release(runId: string): Promise<RunView> {
+      const began = performance.now()
+      const step = (name: ReleaseStep) => deps.onReleaseStep?.(runId, name, performance.now() - began)
       const prepared = await deps.team.withDesk('releasing', async (desk) => {
         const run = await approvedRun(desk, runId)
-        // A desk that did not prepare the run writes it from the team's copy; one that did sends
-        // its own, which must hash to the approved version all the same.
-        if (!localRun(runId)) await materialise(runId, run, await approvedContent(desk, run))
-        const state = deps.runs.stateOf(runId)
-        // What this desk will send, hashed: the approved hash or nothing is sent.
-        const content = contentOfRun(state, deps.runs.rows(runId))
-        if (contentHashOf(content) !== run.contentHash)
-          throw new AppFailure(
-            'hash_mismatch',
-            `Run ${runId} on this desk is not the approved version ${run.version} (its content hash differs). Nothing was sent.`,
-          )
         const entry: Releasing = releasing.get(runId) ?? {
           runId,
           version: run.version,
-          content,
+          content: { currency: '', merchantBearsCost: false, description: '', rows: [] },
           contentHash: run.contentHash,
           claiming: new Map(),
           ahead: Promise.resolve(),
@@ -623,17 +660,57 @@ export function createTeamRelease(deps: TeamReleaseDeps) {
         // Claims asked for ahead by an earlier attempt are asked for again.
         entry.claiming = new Map()
         entry.ahead = Promise.resolve()
-        const planned = state.batches.length > 0 ? state.batches : planBatches(runId, deps.runs.rows(runId))
-        await gate(desk, entry, planned)
+        let gated: ReadonlyArray<{ reference: string; rows: number[] }> | null = null
+        if (!localRun(runId)) {
+          // A desk that did not prepare the run writes it from the team's copy (hashed first) and,
+          // meanwhile, claims its first open batch as the run written here will plan it: the
+          // gate's round trip overlaps the writing. Nothing leaves before the written run's own
+          // hash and plan are checked below.
+          const team = await approvedContent(desk, run)
+          step('read')
+          entry.content = team
+          gated = plannedFromContent(runId, team.rows.length)
+          const [written, claimed] = await Promise.allSettled([
+            materialise(runId, run, team).then(() => step('written')),
+            gate(desk, entry, gated, (rows) => rows.map((i) => team.rows[i]!.reference)).then(() => step('gate')),
+          ])
+          if (written.status === 'rejected') throw written.reason
+          if (claimed.status === 'rejected') throw claimed.reason
+        }
+        const state = deps.runs.stateOf(runId)
+        const rows = deps.runs.rows(runId)
+        // What this desk will send, hashed: the approved hash or nothing is sent.
+        const content = contentOfRun(state, rows)
+        if (contentHashOf(content) !== run.contentHash)
+          throw new AppFailure(
+            'hash_mismatch',
+            `Run ${runId} on this desk is not the approved version ${run.version} (its content hash differs). Nothing was sent.`,
+          )
+        step('hashed')
+        entry.content = content
+        const planned = state.batches.length > 0 ? state.batches : planBatches(runId, rows)
+        if (!gated) {
+          await gate(desk, entry, planned, (indexes) => indexes.map((i) => rows[i]!.item.reference))
+          step('gate')
+        } else if (!samePlan(gated, planned))
+          throw new AppFailure(
+            'hash_mismatch',
+            `Run ${runId} as written on this desk does not plan the batches the team's copy does. Nothing was sent.`,
+          )
         releasing.set(runId, entry)
         return { run, state }
       })
       await saveList()
       ensureTimer()
       const { run, state } = prepared
-      if (state.stage === 'attention') return deps.runs.recheck(runId)
-      if (state.stage !== 'review') return deps.runs.view(runId)
-      return deps.runs.submit(runId, { total: run.total })
+      const started =
+        state.stage === 'attention'
+          ? await deps.runs.recheck(runId)
+          : state.stage !== 'review'
+            ? deps.runs.view(runId)
+            : await deps.runs.submit(runId, { total: run.total })
+      step('sending')
+      return started
     },
 
     /** Carries on recording for the team runs this desk was releasing when it stopped. */
