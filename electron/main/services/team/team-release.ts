@@ -39,7 +39,7 @@ import type { TeamDesk, TeamService } from './team-service'
 
 export interface TeamReleaseDeps {
   team: Pick<TeamService, 'withDesk' | 'isTeamMode'>
-  runs: Pick<RunService, 'stateOf' | 'rows' | 'view' | 'create' | 'toReview' | 'submit' | 'recheck' | 'list'>
+  runs: Pick<RunService, 'stateOf' | 'rows' | 'view' | 'create' | 'submit' | 'recheck' | 'list'>
   journal: Journal
   bulkFor(profileId: string): Promise<BulkEndpoints>
   notify(notice: DesktopNotice): void
@@ -332,8 +332,9 @@ export function createTeamRelease(deps: TeamReleaseDeps) {
       currency,
       merchantBearsCost: content.merchantBearsCost,
       description: content.description,
+      // In review at once: one write of the run, not a second one of its state.
+      inReview: true,
     })
-    await deps.runs.toReview(runId)
   }
 
   /**
