@@ -21,7 +21,8 @@ export interface DeskSetup {
   rows: number
 }
 
-export type DeskCommand = { kind: 'release'; runId: string } | { kind: 'solo'; tag: string } | { kind: 'close' }
+export type DeskCommand =
+  { kind: 'release'; runId: string } | { kind: 'settle' } | { kind: 'solo'; tag: string } | { kind: 'close' }
 
 export type DeskAnswer =
   | { kind: 'ready' }
@@ -38,6 +39,7 @@ export type DeskAnswer =
       /** The parts of the start as each ended (ms since Release). */
       steps: Array<{ step: ReleaseStep; ms: number }>
     }
+  | { kind: 'settled' }
   | { kind: 'solo'; elapsedMs: number }
   | { kind: 'failed'; message: string }
 
@@ -84,6 +86,13 @@ async function main(): Promise<void> {
     }
   }
 
+  // The team part over: results recorded, and no more recording while the control sends.
+  async function settle(): Promise<DeskAnswer> {
+    desk.release.close()
+    await desk.release.flush()
+    return { kind: 'settled' }
+  }
+
   // The control: the same size sent by this desk without the team (no claims, no team run).
   async function solo(tag: string): Promise<DeskAnswer> {
     const sheet = sheetOf(setup.rows, new Set(), `${tag}${randomBytes(2).toString('hex')}`)
@@ -100,7 +109,8 @@ async function main(): Promise<void> {
       void desk.close().finally(() => process.exit(0))
       return
     }
-    const work = command.kind === 'release' ? release(command.runId) : solo(command.tag)
+    const work =
+      command.kind === 'release' ? release(command.runId) : command.kind === 'settle' ? settle() : solo(command.tag)
     work.then(send, (error: unknown) =>
       send({ kind: 'failed', message: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
     )

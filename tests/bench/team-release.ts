@@ -164,6 +164,8 @@ async function main(): Promise<void> {
     // The control: the same sizes sent by the same desk processes without the team (no claims),
     // alone and three at once. The desks share the machine's two cores with the simulator and
     // PostgreSQL; this says how much of the slowdown is the machine, not the team.
+    // It starts once every desk has recorded its release's results (and records no more).
+    await Promise.all(desks.map((desk) => desk.ask({ kind: 'settle' }, 'settled')))
     const soloAlone = (await desks[0]!.ask({ kind: 'solo', tag: 'SOLO' }, 'solo')).elapsedMs
     const soloTogether = (
       await Promise.all(desks.map((desk, index) => desk.ask({ kind: 'solo', tag: `SOLO${index}` }, 'solo')))

@@ -175,7 +175,7 @@ export function createTeamRelease(deps: TeamReleaseDeps) {
   const leaseSeconds = deps.leaseSeconds ?? 120
   const releasing = new Map<string, Releasing>()
   let timer: ReturnType<typeof setInterval> | null = null
-  let ticking = false
+  let ticking: Promise<void> | null = null
   const file = join(deps.userDataDir, RELEASES_FILE)
 
   async function saveList(): Promise<void> {
@@ -191,16 +191,24 @@ export function createTeamRelease(deps: TeamReleaseDeps) {
   }
 
   /** Records settled rows and renews the leases of claims still open; quietly waits while offline. */
-  async function tick(): Promise<void> {
-    if (ticking) return
-    ticking = true
-    try {
-      for (const run of releasing.values()) if (!run.done) await recordRun(run)
-    } catch (error) {
-      deps.log?.warn('Team release: recording results waits for the team database', error)
-    } finally {
-      ticking = false
-    }
+  function tick(): Promise<void> {
+    // One at a time: a tick asked for while one runs is that one.
+    ticking ??= (async () => {
+      try {
+        for (const run of releasing.values()) if (!run.done) await recordRun(run)
+      } catch (error) {
+        deps.log?.warn('Team release: recording results waits for the team database', error)
+      } finally {
+        ticking = null
+      }
+    })()
+    return ticking
+  }
+
+  /** Records what has settled by now: after the tick under way (if any), one more. */
+  async function flush(): Promise<void> {
+    await ticking
+    await tick()
   }
 
   async function recordRun(run: Releasing): Promise<void> {
@@ -718,7 +726,7 @@ export function createTeamRelease(deps: TeamReleaseDeps) {
     resume: () => (resumed ??= resume()),
 
     /** Records what has settled now (tests and the end of a release call it; the timer does too). */
-    flush: tick,
+    flush,
 
     isReleasing(runId: string): boolean {
       const entry = releasing.get(runId)
