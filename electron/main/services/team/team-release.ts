@@ -192,17 +192,20 @@ export function createTeamRelease(deps: TeamReleaseDeps) {
 
   /** Records settled rows and renews the leases of claims still open; quietly waits while offline. */
   function tick(): Promise<void> {
-    // One at a time: a tick asked for while one runs is that one.
-    ticking ??= (async () => {
-      try {
-        for (const run of releasing.values()) if (!run.done) await recordRun(run)
-      } catch (error) {
-        deps.log?.warn('Team release: recording results waits for the team database', error)
-      } finally {
-        ticking = null
-      }
-    })()
+    // One at a time: a tick asked for while one runs is that one (cleared in a reaction, so
+    // always after it was set, even when there was nothing to record).
+    ticking ??= recordAll().finally(() => {
+      ticking = null
+    })
     return ticking
+  }
+
+  async function recordAll(): Promise<void> {
+    try {
+      for (const run of releasing.values()) if (!run.done) await recordRun(run)
+    } catch (error) {
+      deps.log?.warn('Team release: recording results waits for the team database', error)
+    }
   }
 
   /** Records what has settled by now: after the tick under way (if any), one more. */
