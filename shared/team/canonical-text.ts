@@ -5,8 +5,12 @@
  * has (Node 20 and Chromium), so this stays free of Node imports and of a dependency.
  */
 
+const SEPARATOR_LIKE = /[\\\t\n\r]/
+
 /** Backslash, tab, newline and carriage return escaped: a field can never hold a separator. */
 export function hashField(value: string): string {
+  // Most fields hold none of them: answered as they are (a run hashes 50,000 fields per 10,000 rows).
+  if (!SEPARATOR_LIKE.test(value)) return value
   return value.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r')
 }
 

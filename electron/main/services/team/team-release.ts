@@ -17,6 +17,7 @@ import { join } from 'node:path'
 import type { BulkCurrency, BulkImportResult } from '../../../../shared/domain/bulk'
 import { BULK_CURRENCIES } from '../../../../shared/domain/bulk'
 import type { RunRow, RunView } from '../../../../shared/domain/bulk-run'
+import { batchReferenceOf, planBatchSizes } from '../../../../shared/domain/bulk-run'
 import type {
   PayoutOutcome,
   TeamClaim,
@@ -27,18 +28,18 @@ import type {
 } from '../../../../shared/domain/team'
 import { formatMinorUnits, toMinorUnits } from '../../../../shared/money'
 import { AppFailure } from '../../../../shared/result'
-import { runContentHash } from '../../../../shared/team/run-content'
 import type { DesktopNotice } from '../../adapters/desktop'
 import type { BulkEndpoints } from '../api/bulk'
 import type { Journal } from '../journal/journal'
 import { verifyBatch } from '../bulk/run/batch-sender'
 import { isSendable, planBatches } from '../bulk/run/run-rows'
 import type { RunService } from '../bulk/run/run-service'
+import { contentHashOf } from './content-hash'
 import type { TeamDesk, TeamService } from './team-service'
 
 export interface TeamReleaseDeps {
   team: Pick<TeamService, 'withDesk' | 'isTeamMode'>
-  runs: Pick<RunService, 'stateOf' | 'rows' | 'view' | 'create' | 'toReview' | 'submit' | 'recheck' | 'list'>
+  runs: Pick<RunService, 'stateOf' | 'rows' | 'view' | 'create' | 'submit' | 'recheck' | 'list'>
   journal: Journal
   bulkFor(profileId: string): Promise<BulkEndpoints>
   notify(notice: DesktopNotice): void
@@ -50,6 +51,8 @@ export interface TeamReleaseDeps {
   recordEveryMs?: number
   /** Called with each claim call's round trip and how many batches it claimed (the benchmark's claim overhead). */
   onClaim?(ms: number, batches: number): void
+  /** Called as each part of a release's start ends, with the time since Release (ms). */
+  onReleaseStep?(runId: string, step: ReleaseStep, ms: number): void
 }
 
 const RELEASES_FILE = 'team-releases.json'
@@ -58,6 +61,8 @@ const RESULTS_PER_CALL = 1000
 const CLAIM_AHEAD = 16
 /** How many batches one claim transaction claims at most (one commit, one audit entry each). */
 const CLAIM_GROUP = 8
+/** A held claim's lease is renewed once this part of it has run (a quarter: 30 s of 120 s). */
+const RENEW_AFTER_PART = 4
 
 /** What a row's state means to the team: nothing yet, or the payout's outcome. */
 export function outcomeOfRow(row: RunRow): PayoutOutcome | null {
@@ -111,6 +116,37 @@ function contentCsv(content: TeamRunContent): string {
   return `${header}\n${lines.join('\n')}\n`
 }
 
+/**
+ * The batches a run written from the team's content plans (every row of it sendable, in order):
+ * what planBatches answers for that run, known before it is written.
+ */
+function plannedFromContent(runId: string, count: number): Array<{ reference: string; rows: number[] }> {
+  let offset = 0
+  return planBatchSizes(count).map((size, index) => {
+    const rows = Array.from({ length: size }, (_, i) => offset + i)
+    offset += size
+    return { reference: batchReferenceOf(runId, index), rows }
+  })
+}
+
+function samePlan(
+  a: ReadonlyArray<{ reference: string; rows: number[] }>,
+  b: ReadonlyArray<{ reference: string; rows: number[] }>,
+): boolean {
+  return (
+    a.length === b.length &&
+    a.every(
+      (batch, i) =>
+        batch.reference === b[i]!.reference &&
+        batch.rows.length === b[i]!.rows.length &&
+        batch.rows.every((row, k) => row === b[i]!.rows[k]),
+    )
+  )
+}
+
+/** The parts of a release's start, told as each ends (the benchmark's breakdown). */
+export type ReleaseStep = 'read' | 'written' | 'gate' | 'hashed' | 'sending'
+
 interface Releasing {
   runId: string
   version: number
@@ -123,8 +159,11 @@ interface Releasing {
   ahead: Promise<void>
   /** Payout outcomes already recorded in the team database, by reference. */
   recorded: Map<string, PayoutOutcome>
-  /** Batch claims this desk holds and renews until their payouts are final. */
-  held: Set<string>
+  /**
+   * Batch claims this desk holds and renews until their payouts are final, with when each lease
+   * was last taken or renewed (performance.now(); 0: renew at the next tick).
+   */
+  held: Map<string, number>
   /** Batches to verify by reference before anything of them is sent. */
   verifyFirst: Map<string, string>
   done: boolean
@@ -136,7 +175,7 @@ export function createTeamRelease(deps: TeamReleaseDeps) {
   const leaseSeconds = deps.leaseSeconds ?? 120
   const releasing = new Map<string, Releasing>()
   let timer: ReturnType<typeof setInterval> | null = null
-  let ticking = false
+  let ticking: Promise<void> | null = null
   const file = join(deps.userDataDir, RELEASES_FILE)
 
   async function saveList(): Promise<void> {
@@ -152,16 +191,27 @@ export function createTeamRelease(deps: TeamReleaseDeps) {
   }
 
   /** Records settled rows and renews the leases of claims still open; quietly waits while offline. */
-  async function tick(): Promise<void> {
-    if (ticking) return
-    ticking = true
+  function tick(): Promise<void> {
+    // One at a time: a tick asked for while one runs is that one (cleared in a reaction, so
+    // always after it was set, even when there was nothing to record).
+    ticking ??= recordAll().finally(() => {
+      ticking = null
+    })
+    return ticking
+  }
+
+  async function recordAll(): Promise<void> {
     try {
       for (const run of releasing.values()) if (!run.done) await recordRun(run)
     } catch (error) {
       deps.log?.warn('Team release: recording results waits for the team database', error)
-    } finally {
-      ticking = false
     }
+  }
+
+  /** Records what has settled by now: after the tick under way (if any), one more. */
+  async function flush(): Promise<void> {
+    await ticking
+    await tick()
   }
 
   async function recordRun(run: Releasing): Promise<void> {
@@ -195,7 +245,8 @@ export function createTeamRelease(deps: TeamReleaseDeps) {
           }
           for (const result of slice) run.recorded.set(result.reference, result.outcome)
         }
-      for (const reference of run.held) {
+      const due = performance.now() - (leaseSeconds * 1000) / RENEW_AFTER_PART
+      for (const [reference, renewedAt] of run.held) {
         const batch = state.batches.find((b) => b.reference === reference)
         const open = batch?.rows.some((i) => {
           const outcome = run.recorded.get(rows[i]!.item.reference)
@@ -205,10 +256,16 @@ export function createTeamRelease(deps: TeamReleaseDeps) {
           run.held.delete(reference)
           continue
         }
-        await operations.renewClaim({ reference, leaseSeconds }).catch((error: unknown) => {
-          deps.log?.warn(`Team release: the claim on ${reference} could not be renewed`, error)
-          run.held.delete(reference)
-        })
+        // A lease is renewed once a quarter of it has run, not at every tick: one call per claim.
+        if (renewedAt > due) continue
+        const renewing = performance.now()
+        await operations.renewClaim({ reference, leaseSeconds }).then(
+          () => run.held.set(reference, renewing),
+          (error: unknown) => {
+            deps.log?.warn(`Team release: the claim on ${reference} could not be renewed`, error)
+            run.held.delete(reference)
+          },
+        )
       }
     })
     const final = state.stage === 'completed' && rows.every((row) => !row.batchReference || isFinalRow(run, row))
@@ -223,21 +280,27 @@ export function createTeamRelease(deps: TeamReleaseDeps) {
     return outcome === 'paid' || outcome === 'failed'
   }
 
-  async function approvedContent(desk: TeamDesk, runId: string): Promise<{ run: TeamRun; content: TeamRunContent }> {
+  /** The team's run, refused unless it is approved (or being released). */
+  async function approvedRun(desk: TeamDesk, runId: string): Promise<TeamRun> {
     const run = await desk.operations.run(runId)
     if (run.state !== 'approved' && run.state !== 'releasing')
       throw new AppFailure(
         'conflict',
         `Run ${runId} is ${run.state.replace('_', ' ')}: only an approved run is released (${run.approvals.length} of ${run.approvalsRequired} approvals).`,
       )
-    const { contentHash, ...content } = await desk.operations.runContent(runId, run.version)
-    const recomputed = await runContentHash(content)
+    return run
+  }
+
+  /** The approved version as the team stores it, hashed before anything is written from it. */
+  async function approvedContent(desk: TeamDesk, run: TeamRun): Promise<TeamRunContent> {
+    const { contentHash, ...content } = await desk.operations.runContent(run.runId, run.version)
+    const recomputed = contentHashOf(content)
     if (recomputed !== contentHash || contentHash !== run.contentHash)
       throw new AppFailure(
         'hash_mismatch',
-        `Run ${runId}: the content read from the team hashes to ${recomputed.slice(0, 12)}, not the approved ${run.contentHash.slice(0, 12)}. Nothing was sent.`,
+        `Run ${run.runId}: the content read from the team hashes to ${recomputed.slice(0, 12)}, not the approved ${run.contentHash.slice(0, 12)}. Nothing was sent.`,
       )
-    return { run, content }
+    return content
   }
 
   function localRun(runId: string): boolean {
@@ -280,15 +343,21 @@ export function createTeamRelease(deps: TeamReleaseDeps) {
       currency,
       merchantBearsCost: content.merchantBearsCost,
       description: content.description,
+      // In review at once: one write of the run, not a second one of its state.
+      inReview: true,
     })
-    await deps.runs.toReview(runId)
   }
 
   /**
    * Claims the first batch not yet done: the desk that commits it releases the run; a desk that
    * finds another desk's live claim is refused before it sends anything.
    */
-  async function gate(desk: TeamDesk, entry: Releasing, planned: Array<{ reference: string; rows: number[] }>) {
+  async function gate(
+    desk: TeamDesk,
+    entry: Releasing,
+    planned: ReadonlyArray<{ reference: string; rows: number[] }>,
+    payoutsOf: (rows: number[]) => string[],
+  ): Promise<void> {
     const claims = await desk.operations.claims(entry.runId)
     const live = claims.find((c) => c.state === 'held' && c.deskId !== desk.operations.deskId && !c.leaseExpired)
     if (live)
@@ -299,8 +368,19 @@ export function createTeamRelease(deps: TeamReleaseDeps) {
     const byReference = new Map(claims.map((c) => [c.reference, c]))
     const first = planned.find((b) => byReference.get(b.reference)?.state !== 'done')
     if (!first) return
-    await claimBatch(desk, entry, first.reference, byReference.get(first.reference))
+    await claimBatch(desk, entry, first.reference, byReference.get(first.reference), payoutsOf(first.rows))
     entry.claiming.set(first.reference, Promise.resolve())
+  }
+
+  /** A batch's payouts as the run on this desk plans it. */
+  function plannedPayouts(runId: string, reference: string): string[] {
+    const state = deps.runs.stateOf(runId)
+    const rows = deps.runs.rows(runId)
+    const batch =
+      state.batches.find((b) => b.reference === reference) ??
+      planBatches(runId, rows).find((b) => b.reference === reference)
+    if (!batch) throw new AppFailure('not_found', `Run ${runId} has no batch ${reference}.`)
+    return batch.rows.map((i) => rows[i]!.item.reference)
   }
 
   async function claimBatch(
@@ -308,17 +388,13 @@ export function createTeamRelease(deps: TeamReleaseDeps) {
     entry: Releasing,
     reference: string,
     known?: TeamClaimSummary,
+    /** The batch's payouts when the caller planned it (the gate); else read from the run on this desk. */
+    payouts?: string[],
   ): Promise<void> {
     if (known?.state === 'done') {
       entry.verifyFirst.set(reference, `${known.holder} recorded every result of it`)
       return
     }
-    const state = deps.runs.stateOf(entry.runId)
-    const rows = deps.runs.rows(entry.runId)
-    const batch =
-      state.batches.find((b) => b.reference === reference) ??
-      planBatches(entry.runId, rows).find((b) => b.reference === reference)
-    if (!batch) throw new AppFailure('not_found', `Run ${entry.runId} has no batch ${reference}.`)
     const started = performance.now()
     const answer = await desk.operations.claim({
       runId: entry.runId,
@@ -327,7 +403,7 @@ export function createTeamRelease(deps: TeamReleaseDeps) {
       contentHash: entry.contentHash,
       reference,
       kind: 'batch',
-      payouts: batch.rows.map((i) => rows[i]!.item.reference),
+      payouts: payouts ?? plannedPayouts(entry.runId, reference),
       leaseSeconds,
     })
     deps.onClaim?.(performance.now() - started, 1)
@@ -336,7 +412,7 @@ export function createTeamRelease(deps: TeamReleaseDeps) {
 
   /** What a claim made means here: held (renewed until final), and verified first when it must be. */
   function heldNow(entry: Releasing, reference: string, answer: TeamClaim): void {
-    entry.held.add(reference)
+    entry.held.set(reference, performance.now())
     if (answer.grant === 'takeover' || answer.mustVerifyFirst)
       entry.verifyFirst.set(
         reference,
@@ -507,11 +583,11 @@ export function createTeamRelease(deps: TeamReleaseDeps) {
         version,
         content,
         // Recomputed from the run as it is on this desk: the database refuses a claim whose hash is not the approved one.
-        contentHash: await runContentHash(content),
+        contentHash: contentHashOf(content),
         claiming: new Map(),
         ahead: Promise.resolve(),
         recorded: new Map(),
-        held: new Set(state.batches.map((b) => b.reference)),
+        held: new Map(state.batches.map((b) => [b.reference, 0])),
         verifyFirst: new Map(),
         done: false,
       })
@@ -529,25 +605,19 @@ export function createTeamRelease(deps: TeamReleaseDeps) {
      * hash recomputed, the first batch claimed, then sent batch by batch under claims.
      */
     async release(runId: string): Promise<RunView> {
+      const began = performance.now()
+      const step = (name: ReleaseStep) => deps.onReleaseStep?.(runId, name, performance.now() - began)
       const prepared = await deps.team.withDesk('releasing', async (desk) => {
-        const { run, content } = await approvedContent(desk, runId)
-        if (!localRun(runId)) await materialise(runId, run, content)
-        const state = deps.runs.stateOf(runId)
-        const local = contentOfRun(state, deps.runs.rows(runId))
-        if ((await runContentHash(local)) !== run.contentHash)
-          throw new AppFailure(
-            'hash_mismatch',
-            `Run ${runId} on this desk is not the approved version ${run.version} (its content hash differs). Nothing was sent.`,
-          )
+        const run = await approvedRun(desk, runId)
         const entry: Releasing = releasing.get(runId) ?? {
           runId,
           version: run.version,
-          content,
+          content: { currency: '', merchantBearsCost: false, description: '', rows: [] },
           contentHash: run.contentHash,
           claiming: new Map(),
           ahead: Promise.resolve(),
           recorded: new Map(),
-          held: new Set(),
+          held: new Map(),
           verifyFirst: new Map(),
           done: false,
         }
@@ -555,24 +625,64 @@ export function createTeamRelease(deps: TeamReleaseDeps) {
         // Claims asked for ahead by an earlier attempt are asked for again.
         entry.claiming = new Map()
         entry.ahead = Promise.resolve()
-        const planned = state.batches.length > 0 ? state.batches : planBatches(runId, deps.runs.rows(runId))
-        await gate(desk, entry, planned)
+        let gated: ReadonlyArray<{ reference: string; rows: number[] }> | null = null
+        if (!localRun(runId)) {
+          // A desk that did not prepare the run writes it from the team's copy (hashed first) and,
+          // meanwhile, claims its first open batch as the run written here will plan it: the
+          // gate's round trip overlaps the writing. Nothing leaves before the written run's own
+          // hash and plan are checked below.
+          const team = await approvedContent(desk, run)
+          step('read')
+          entry.content = team
+          gated = plannedFromContent(runId, team.rows.length)
+          const [written, claimed] = await Promise.allSettled([
+            materialise(runId, run, team).then(() => step('written')),
+            gate(desk, entry, gated, (rows) => rows.map((i) => team.rows[i]!.reference)).then(() => step('gate')),
+          ])
+          if (written.status === 'rejected') throw written.reason
+          if (claimed.status === 'rejected') throw claimed.reason
+        }
+        const state = deps.runs.stateOf(runId)
+        const rows = deps.runs.rows(runId)
+        // What this desk will send, hashed: the approved hash or nothing is sent.
+        const content = contentOfRun(state, rows)
+        if (contentHashOf(content) !== run.contentHash)
+          throw new AppFailure(
+            'hash_mismatch',
+            `Run ${runId} on this desk is not the approved version ${run.version} (its content hash differs). Nothing was sent.`,
+          )
+        step('hashed')
+        entry.content = content
+        const planned = state.batches.length > 0 ? state.batches : planBatches(runId, rows)
+        if (!gated) {
+          await gate(desk, entry, planned, (indexes) => indexes.map((i) => rows[i]!.item.reference))
+          step('gate')
+        } else if (!samePlan(gated, planned))
+          throw new AppFailure(
+            'hash_mismatch',
+            `Run ${runId} as written on this desk does not plan the batches the team's copy does. Nothing was sent.`,
+          )
         releasing.set(runId, entry)
         return { run, state }
       })
       await saveList()
       ensureTimer()
       const { run, state } = prepared
-      if (state.stage === 'attention') return deps.runs.recheck(runId)
-      if (state.stage !== 'review') return deps.runs.view(runId)
-      return deps.runs.submit(runId, { total: run.total })
+      const started =
+        state.stage === 'attention'
+          ? await deps.runs.recheck(runId)
+          : state.stage !== 'review'
+            ? deps.runs.view(runId)
+            : await deps.runs.submit(runId, { total: run.total })
+      step('sending')
+      return started
     },
 
     /** Carries on recording for the team runs this desk was releasing when it stopped. */
     resume: () => (resumed ??= resume()),
 
     /** Records what has settled now (tests and the end of a release call it; the timer does too). */
-    flush: tick,
+    flush,
 
     isReleasing(runId: string): boolean {
       const entry = releasing.get(runId)

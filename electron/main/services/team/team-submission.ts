@@ -8,7 +8,7 @@
 import type { TeamRun } from '../../../../shared/domain/team'
 import { reviewOfRun, reviewStory } from '../../../../shared/bulk/review-figures'
 import { AppFailure } from '../../../../shared/result'
-import { runContentHash } from '../../../../shared/team/run-content'
+import { contentHashOf } from './content-hash'
 import type { RunService } from '../bulk/run/run-service'
 import { contentOfRun } from './team-release'
 import type { TeamService } from './team-service'
@@ -41,7 +41,7 @@ export function createTeamSubmission(deps: TeamSubmissionDeps) {
     const rows = deps.runs.rows(runId)
     const content = contentOfRun(state, rows)
     if (content.rows.length < 2) throw new AppFailure('bad_request', 'A bulk run needs at least two rows to send.')
-    const hash = await runContentHash(content)
+    const hash = contentHashOf(content)
     const review = reviewOfRun(deps.runs.view(runId), rows)
     return deps.team.withDesk('submitting for approval', async ({ operations }) => {
       let team: TeamRun

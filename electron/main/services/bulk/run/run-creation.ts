@@ -24,6 +24,8 @@ export interface ImportedRunInput {
   currency: BulkCurrency
   merchantBearsCost?: boolean | undefined
   description?: string | undefined
+  /** Written in review, without name checks on this desk (a run materialised from the team's approved copy). */
+  inReview?: boolean | undefined
 }
 
 /** The original file's name inside the run folder: `original.<extension of the imported file>`. */
@@ -52,7 +54,7 @@ export function importedRun(identity: NewRunIdentity, input: ImportedRunInput): 
       currency: input.currency,
       merchantBearsCost: input.merchantBearsCost ?? false,
       description: input.description ?? '',
-      stage: 'resolving',
+      stage: input.inReview ? 'review' : 'resolving',
       batches: [],
       ...(imported ? { imported } : {}),
     },

@@ -86,6 +86,8 @@ export interface CreateRunInput {
   description?: string
   /** The id of a run this desk materialises from the team's copy (default: a new id). */
   id?: string
+  /** Written already in review (a run materialised from the team's approved copy), as a retry run is. */
+  inReview?: boolean
 }
 
 const ROW_FIELDS: readonly BulkField[] = [

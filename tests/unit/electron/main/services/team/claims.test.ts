@@ -366,6 +366,33 @@ describe('claims', () => {
     expect(sent).toMatchObject({ code: 'PT409', message: expect.stringMatching(/was sent: record its results/) })
   })
 
+  it("a release's first claim gathers the runs' rows' statistics only when they predate the run's approval", async () => {
+    // Autovacuum off for this database's table, so only claims analyse it while the test looks.
+    await db.asOwner((c) => c.query('ALTER TABLE payout_desk.run_rows SET (autovacuum_enabled = false)'))
+    const analyses = () =>
+      db.asOwner(async (c) => {
+        const { rows } = await c.query<{ count: string }>(
+          `SELECT analyze_count::text AS count FROM pg_stat_user_tables WHERE relid = 'payout_desk.run_rows'::regclass`,
+        )
+        return Number(rows[0]!.count)
+      })
+    const first = await approvedRun()
+    const second = await approvedRun()
+    const before = await analyses()
+    await claim(releaserA, first, `S-${randomUUID()}`, refs(first, 0, 2))
+    expect(await analyses()).toBe(before + 1)
+    // Approved before those statistics were gathered: its rows are in them, nothing to wait for.
+    const claimed = await claim(releaserB, second, `S-${randomUUID()}`, refs(second, 0, 2))
+    expect(claimed.grant).toBe('new')
+    expect(await analyses()).toBe(before + 1)
+    // A later claim of a run being released never analyses; a run approved after them does.
+    await claim(releaserA, first, `S-${randomUUID()}`, refs(first, 2, 4))
+    expect(await analyses()).toBe(before + 1)
+    const third = await approvedRun()
+    await claim(releaserA, third, `S-${randomUUID()}`, refs(third, 0, 2))
+    expect(await analyses()).toBe(before + 2)
+  })
+
   it('a run being released can no longer be changed', async () => {
     const run = await approvedRun()
     await claim(releaserA, run, `X-${randomUUID()}`, refs(run, 0, 2))

@@ -7,7 +7,7 @@ import type { TeamConnectionDraft } from '../../../../../../shared/domain/team'
 import { bulkEndpoints } from '../../../../../../electron/main/services/api/bulk'
 import { createPaymentsClient } from '../../../../../../electron/main/services/api/payments-client'
 import { createTeamRelease } from '../../../../../../electron/main/services/team/team-release'
-import type { TeamRelease } from '../../../../../../electron/main/services/team/team-release'
+import type { ReleaseStep, TeamRelease } from '../../../../../../electron/main/services/team/team-release'
 import type { TeamDesk, TeamTiming } from '../../../../../../electron/main/services/team/team-service'
 import { createTeamSubmission } from '../../../../../../electron/main/services/team/team-submission'
 import type { TeamSubmission } from '../../../../../../electron/main/services/team/team-submission'
@@ -28,6 +28,8 @@ export interface ReleaseDesk {
   claimMs: number[]
   /** Each claim call's round trip and how many batches it claimed. */
   claimCalls: Array<{ ms: number; batches: number }>
+  /** Each part of each release's start as it ended (ms since Release). */
+  releaseSteps: Array<{ runId: string; step: ReleaseStep; ms: number }>
   use<T>(work: (desk: TeamDesk) => Promise<T>): Promise<T>
   close(): Promise<void>
 }
@@ -61,6 +63,7 @@ export async function releaseDesk(options: {
   })
   const claimMs: number[] = []
   const claimCalls: Array<{ ms: number; batches: number }> = []
+  const releaseSteps: Array<{ runId: string; step: ReleaseStep; ms: number }> = []
   release = createTeamRelease({
     team: desk.team,
     runs: runs.service,
@@ -75,6 +78,7 @@ export async function releaseDesk(options: {
       claimCalls.push({ ms, batches })
       for (let i = 0; i < batches; i++) claimMs.push(ms / batches)
     },
+    onReleaseStep: (runId, step, ms) => releaseSteps.push({ runId, step, ms }),
   })
   return {
     member: options.member,
@@ -84,6 +88,7 @@ export async function releaseDesk(options: {
     submission: createTeamSubmission({ team: desk.team, runs: runs.service }),
     claimMs,
     claimCalls,
+    releaseSteps,
     use: (work) => desk.team.withDesk('testing', work),
     async close() {
       release?.close()

@@ -83,7 +83,7 @@ describe('joining a team', () => {
       team: { name: 'Lagos payouts' },
       member: { login: alice.login, displayName: 'Alice Preparer', roles: ['preparer'] },
       deskId: before.connection?.deskId,
-      schemaVersion: 5,
+      schemaVersion: 6,
     })
     // Each event carries the state of its moment, in order.
     await expect.poll(() => made.statuses.map((s) => s.state)).toEqual(['connecting', 'connected'])
