@@ -102,18 +102,44 @@ export function countRows(rows: readonly RunRow[]): RunCounts {
   return counts
 }
 
+/**
+ * What a plan of batches pays, by plan: rows cannot change once planned (they are not editable
+ * after sending), so it is summed once, not at every look at the run (100,000 amounts take some
+ * 30 ms, and the run is looked at several times a second while it is sent).
+ */
+const plannedAmounts = new WeakMap<readonly RunBatch[], { amount: bigint; rows: number }>()
+
+function plannedAmount(batches: readonly RunBatch[], rows: readonly RunRow[]): { amount: bigint; rows: number } {
+  let known = plannedAmounts.get(batches)
+  if (!known) {
+    known = { amount: 0n, rows: 0 }
+    for (const batch of batches)
+      for (const i of batch.rows) {
+        known.amount += toMinorUnits(rows[i]!.item.amount)
+        known.rows++
+      }
+    plannedAmounts.set(batches, known)
+  }
+  return known
+}
+
 export function totalsOf(state: RunState, rows: readonly RunRow[]): RunTotals {
   // Once planned, the batches say what is sent; before, the sendable rows do.
-  const planned = state.batches.length > 0
-  const included = planned ? state.batches.flatMap((b) => b.rows.map((i) => rows[i]!)) : rows.filter(isSendable)
   let amount = 0n
-  for (const row of included) amount += toMinorUnits(row.item.amount)
+  let count = 0
+  if (state.batches.length > 0) ({ amount, rows: count } = plannedAmount(state.batches, rows))
+  else
+    for (const row of rows)
+      if (isSendable(row)) {
+        amount += toMinorUnits(row.item.amount)
+        count++
+      }
   let chargeable = 0n
   for (const batch of state.batches) if (batch.totalChargeable) chargeable += toMinorUnits(batch.totalChargeable)
   return {
     currency: state.currency,
     amount: formatMinorUnits(amount),
-    rows: included.length,
+    rows: count,
     chargeable: formatMinorUnits(chargeable),
   }
 }

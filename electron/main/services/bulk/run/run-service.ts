@@ -165,7 +165,7 @@ export class RunService {
     const { state } = run
     const totals = totalsOf(state, run.rows)
     return {
-      ...this.summary(run),
+      ...this.summary(run, totals),
       fileSha256: state.fileSha256,
       sheet: state.sheet,
       header: state.header,
@@ -396,7 +396,8 @@ export class RunService {
     this.deleted.add(runId)
     if (run.saveTimer) clearTimeout(run.saveTimer)
     if (run.stateTimer) clearTimeout(run.stateTimer)
-    run.saveTimer = run.stateTimer = null
+    if (run.eventTimer) clearTimeout(run.eventTimer)
+    run.saveTimer = run.stateTimer = run.eventTimer = null
     await removeRunFolder(this.options.store.folderOf(runId))
     return { deleted: runId }
   }
@@ -666,7 +667,7 @@ export class RunService {
       })
   }
 
-  private summary(run: LiveRun): RunSummary {
+  private summary(run: LiveRun, totals = totalsOf(run.state, run.rows)): RunSummary {
     const { state } = run
     return {
       id: state.id,
@@ -680,7 +681,7 @@ export class RunService {
       rows: run.rows.length,
       ...(state.retryOf ? { retryOf: state.retryOf } : {}),
       counts: countRows(run.rows),
-      total: totalsOf(state, run.rows).amount,
+      total: totals.amount,
       ...(state.archived ? { archived: true } : {}),
     }
   }
