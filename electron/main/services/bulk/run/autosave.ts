@@ -1,7 +1,7 @@
 /**
  * Keeping a run on disk and on the screen while it works: rows changed are told to the screen in
  * groups (never one event per row, never the whole run at once): each row once with its latest
- * state, at most ROW_EVENT_MAX rows an event, within ROW_EVENT_DELAY_MS of its change. A group of
+ * state, at most ROW_EVENT_MAX rows an event, within ROW_EVENT_DELAY_MS (a second) of its change. A group of
  * 100,000 rows would be one message of some 60 MB that main serialises in one go, holding every
  * call behind it and its copies in memory. state.json is written at once when a stage or option changes
  * and at most once a second while batches are answered (it is a cache of the journal then), and
@@ -28,8 +28,11 @@ export interface RunAutosaveOptions {
 
 /** Rows an event carries at most (some 0.6 MB serialised). */
 export const ROW_EVENT_MAX = 1000
-/** How long a changed row may wait before it is told to the screen. */
-export const ROW_EVENT_DELAY_MS = 250
+/**
+ * How long a changed row may wait before it is told to the screen: a second, so a row paid and
+ * then given its fee and trace id a moment later (monitoring) is mostly told once.
+ */
+export const ROW_EVENT_DELAY_MS = 1000
 
 export class RunAutosave {
   constructor(private readonly options: RunAutosaveOptions) {}
