@@ -11,12 +11,13 @@ import { describe, expect, it } from 'vitest'
 const ROOT = join(__dirname, '..', '..', '..', '..')
 
 const CHURN = `
+  const ROUNDS = 6000
   const live = []
   for (let i = 0; i < 1000000; i++) live.push({ text: 'row ' + i, amount: i * 1.5, item: { name: 'n' + i } })
   let peak = 0
   let kept = []
-  const until = Date.now() + 2500
-  while (Date.now() < until) {
+  // A fixed amount of work (not a time), so a busy machine goes through the same collections.
+  for (let round = 0; round < ROUNDS; round++) {
     for (let k = 0; k < 2000; k++) kept.push({ s: 'x' + Math.random(), n: [1, 2, 3] })
     if (kept.length > 200000) kept = []
     peak = Math.max(peak, process.memoryUsage().heapUsed)
@@ -42,8 +43,8 @@ describe('main heap policy', () => {
   it('keeps the heap near twice what is live, where V8 alone lets it grow to four or five times', () => {
     const alone = peakOverLive(false)
     const kept = peakOverLive(true)
-    // Measured here: alone 4.8 to 5.0, with the policy 2.5 to 2.6 (its factor 2, plus the young generation).
-    expect(kept).toBeLessThan(3.2)
-    expect(kept).toBeLessThan(alone * 0.75)
+    // Measured here: alone 4.8 to 5.7, with the policy 2.5 to 2.9 (its factor 2, plus the young generation).
+    expect(kept, `with the policy ${kept.toFixed(2)}x`).toBeLessThan(3.5)
+    expect(kept, `with the policy ${kept.toFixed(2)}x, alone ${alone.toFixed(2)}x`).toBeLessThan(alone * 0.75)
   }, 30_000)
 })
