@@ -6,6 +6,7 @@ import { createAppServices } from './app-services'
 import type { AppServices } from './app-services'
 import { startBridge } from './ipc/bridge-transport'
 import type { RunningBridge } from './ipc/bridge-transport'
+import { keepHeapSmall } from './heap-policy'
 import { createRouter } from './ipc/router'
 import { bridgeSenderPolicy, loggingRefusals } from './ipc/sender-policy'
 import { KeytarSecretStore } from './services/secrets/keytar-secret-store'
@@ -36,6 +37,8 @@ export async function startBridgeApp(options: {
    */
   testMode?: boolean
 }): Promise<RunningBridgeApp> {
+  // The bridge is main in a browser: main's heap policy (heap-policy.ts) applies here too.
+  keepHeapSmall()
   // Events may start before the bridge listens; until then there is nobody to tell.
   const relay: { bridge?: RunningBridge } = {}
   const desktop = createBridgeDesktop(

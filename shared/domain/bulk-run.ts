@@ -225,6 +225,11 @@ export function retryReferenceOf(reference: string): string {
  * The checks of one row that the run repeats when a cell is edited: the importer's own row rules
  * (shared/bulk), with the bundled bank list of the currency's country.
  */
+/** The bundled bank codes of each currency's country, as a set made once (rows are checked 100,000 at a time). */
+const bankCodeSets = new Map<BulkCurrency, ReadonlySet<string>>()
+
 export function rowProblems(item: BulkItem, currency: BulkCurrency): BulkFinding[] {
-  return itemFindings(item, { currency, bankCodes: new Set(offlineBankCodes(currency)) })
+  let bankCodes = bankCodeSets.get(currency)
+  if (!bankCodes) bankCodeSets.set(currency, (bankCodes = new Set(offlineBankCodes(currency))))
+  return itemFindings(item, { currency, bankCodes })
 }

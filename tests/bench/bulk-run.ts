@@ -309,11 +309,33 @@ async function main(): Promise<void> {
     await probe
     await stopRenderer()
 
+    // Nothing paid twice: every payout the Sandbox holds, by reference (latency off for the count).
+    await admin('DELETE', '/__sandbox/faults')
+    const seen = new Map<string, number>()
+    let held = 0
+    for (let after: string | undefined; ;) {
+      const url = new URL('/merchant/api/v1/payouts', sandbox.url)
+      url.searchParams.set('limit', '100')
+      if (after) url.searchParams.set('starting_after', after)
+      const page = (await (await realFetch(url, { headers: { authorization: `Bearer ${KEY}` } })).json()) as {
+        has_more: boolean
+        data: Array<{ reference: string; status: string; pointer: string }>
+      }
+      for (const payout of page.data) {
+        held++
+        if (payout.status === 'success') seen.set(payout.reference, (seen.get(payout.reference) ?? 0) + 1)
+      }
+      if (!page.has_more || page.data.length === 0) break
+      after = page.data.at(-1)!.pointer
+    }
+    const paidTwice = [...seen.values()].filter((n) => n > 1).length
+
     const batches = finished.batches.length
     console.log(
       `bulk-run: ${ROWS.toLocaleString('en-US')} rows, ${ACCOUNTS.toLocaleString('en-US')} distinct accounts, ` +
         `${batches.toLocaleString('en-US')} batches, latency ${LATENCY_MS} ms on every request; ` +
-        `run ${finished.stage}: ${finished.counts.success} paid, ${finished.counts.failed} failed`,
+        `run ${finished.stage}: ${finished.counts.success} paid, ${finished.counts.failed} failed; ` +
+        `the Sandbox holds ${held.toLocaleString('en-US')} payouts, ${seen.size.toLocaleString('en-US')} references paid, ${paidTwice} paid twice`,
     )
     const concurrencyOf: Record<string, number> = {
       'name checks': RESOLVE_CONCURRENCY,

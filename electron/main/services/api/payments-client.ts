@@ -121,6 +121,10 @@ export function createPaymentsClient(options: PaymentsClientOptions): PaymentsCl
     }
     const isWrite = !read
     const where = `${method} ${path}`
+    // Each attempt's deadline covers its answer and body, and ends with them: a timer that outlived
+    // its request (AbortSignal.timeout) would keep its signal and listeners for the whole 30 s,
+    // tens of thousands of them while a bulk run is monitored.
+    let deadline = startDeadline(timeoutMs)
     const send = (): Promise<Response> =>
       doFetch(url, {
         method,
@@ -130,28 +134,34 @@ export function createPaymentsClient(options: PaymentsClientOptions): PaymentsCl
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         },
         body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(timeoutMs),
+        signal: deadline.signal,
       })
+    let text: string
     let response: Response
     try {
-      response = await send()
-    } catch (error) {
-      // A read that meets a connection the service had closed (a kept-alive socket it timed out
-      // while this request was on its way) is asked once more on a new connection. A write never
-      // is: whether it was carried out is verified by reference.
-      if (!read || !isConnectionReset(error)) throw transportFailure(error, where, isWrite, timeoutMs)
       try {
         response = await send()
-      } catch (again) {
-        throw transportFailure(again, where, isWrite, timeoutMs)
+      } catch (error) {
+        // A read that meets a connection the service had closed (a kept-alive socket it timed out
+        // while this request was on its way) is asked once more on a new connection. A write never
+        // is: whether it was carried out is verified by reference.
+        if (!read || !isConnectionReset(error)) throw transportFailure(error, where, isWrite, timeoutMs)
+        deadline.end()
+        deadline = startDeadline(timeoutMs)
+        try {
+          response = await send()
+        } catch (again) {
+          throw transportFailure(again, where, isWrite, timeoutMs)
+        }
       }
-    }
 
-    let text: string
-    try {
-      text = await response.text()
-    } catch (error) {
-      throw transportFailure(error, where, isWrite, timeoutMs)
+      try {
+        text = await response.text()
+      } catch (error) {
+        throw transportFailure(error, where, isWrite, timeoutMs)
+      }
+    } finally {
+      deadline.end()
     }
     const envelope = parseEnvelope(text)
 
@@ -259,6 +269,16 @@ function parseEnvelope(text: string): Envelope | null {
   } catch {
     return null
   }
+}
+
+/** A request's deadline: its signal aborts with a TimeoutError after `ms`, unless ended first. */
+function startDeadline(ms: number): { signal: AbortSignal; end(): void } {
+  const controller = new AbortController()
+  const timer = setTimeout(
+    () => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
+    ms,
+  )
+  return { signal: controller.signal, end: () => clearTimeout(timer) }
 }
 
 function isConnectionReset(error: unknown): boolean {

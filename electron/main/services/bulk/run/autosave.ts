@@ -1,6 +1,9 @@
 /**
  * Keeping a run on disk and on the screen while it works: rows changed are told to the screen in
- * groups (never one event per row), state.json is written at once when a stage or option changes
+ * groups (never one event per row, never the whole run at once): each row once with its latest
+ * state, at most ROW_EVENT_MAX rows an event, within ROW_EVENT_DELAY_MS (a second) of its change. A group of
+ * 100,000 rows would be one message of some 60 MB that main serialises in one go, holding every
+ * call behind it and its copies in memory. state.json is written at once when a stage or option changes
  * and at most once a second while batches are answered (it is a cache of the journal then), and
  * rows.json is written soon after rows change (less often for large runs: each save serialises
  * every row). `close()` of the service writes whatever is still waiting.
@@ -23,6 +26,14 @@ export interface RunAutosaveOptions {
   summary(run: LiveRun): RunSummary
 }
 
+/** Rows an event carries at most (some 0.6 MB serialised). */
+export const ROW_EVENT_MAX = 1000
+/**
+ * How long a changed row may wait before it is told to the screen: a second, so a row paid and
+ * then given its fee and trace id a moment later (monitoring) is mostly told once.
+ */
+export const ROW_EVENT_DELAY_MS = 1000
+
 export class RunAutosave {
   constructor(private readonly options: RunAutosaveOptions) {}
 
@@ -30,13 +41,27 @@ export class RunAutosave {
   rowChanged(run: LiveRun, row: RunRow): void {
     run.pendingRowEvents.set(row.index, row)
     run.rowsDirty = true
+    if (run.pendingRowEvents.size >= ROW_EVENT_MAX) this.flushRowEvents(run)
+    else if (!run.eventTimer) {
+      run.eventTimer = setTimeout(() => {
+        run.eventTimer = null
+        this.flushRowEvents(run)
+      }, ROW_EVENT_DELAY_MS)
+      run.eventTimer.unref?.()
+    }
   }
 
+  /** Every row waiting is told now, in events of at most ROW_EVENT_MAX rows. */
   flushRowEvents(run: LiveRun): void {
+    if (run.eventTimer) {
+      clearTimeout(run.eventTimer)
+      run.eventTimer = null
+    }
     if (run.pendingRowEvents.size === 0) return
     const rows = [...run.pendingRowEvents.values()]
     run.pendingRowEvents.clear()
-    this.options.events.rowsChanged(run.state.id, rows)
+    for (let start = 0; start < rows.length; start += ROW_EVENT_MAX)
+      this.options.events.rowsChanged(run.state.id, rows.slice(start, start + ROW_EVENT_MAX))
   }
 
   setProgress(run: LiveRun, progress: RunProgress | null): void {
@@ -95,6 +120,7 @@ export class RunAutosave {
 
   /** What is still waiting is written now (the service is closing). */
   async flush(run: LiveRun): Promise<void> {
+    this.flushRowEvents(run)
     if (run.rowsDirty) await this.saveRowsNow(run)
     if (run.stateTimer) await this.saveState(run)
   }

@@ -25,6 +25,19 @@ export function isItemStatus(status: string): status is ItemStatus {
   return status === 'pending' || status === 'processing' || status === 'success' || status === 'failed'
 }
 
+/**
+ * The one copy of a text many rows carry (a status, the service's "Payout successful"): each
+ * answer parsed is a new string, and a 100,000-row run would keep 100,000 copies of each.
+ * Bounded: texts beyond the first thousand distinct ones are kept as they came.
+ */
+const sharedTexts = new Map<string, string>()
+function shared(text: string): string {
+  const known = sharedTexts.get(text)
+  if (known !== undefined) return known
+  if (sharedTexts.size < 1000 && text.length <= 200) sharedTexts.set(text, text)
+  return text
+}
+
 export function isFinalRow(row: RunRow): boolean {
   return row.status === 'success' || row.status === 'failed'
 }
@@ -113,7 +126,7 @@ export async function readBatchItems(
     for (const payout of answer.data) {
       const row = byReference.get(payout.reference)
       if (!row || row.status === payout.status || !isItemStatus(payout.status)) continue
-      row.status = payout.status
+      row.status = shared(payout.status) as ItemStatus
       options.changed(row)
     }
     if (!hasNextPage(answer.paging, answer.data.length, LISTING_PAGE)) break
@@ -140,11 +153,11 @@ export async function followItems(
 
 async function readDetails(bulk: BulkEndpoints, row: RunRow, changed: (row: RunRow) => void): Promise<void> {
   const detail = await bulk.transaction(row.item.reference)
-  if (isItemStatus(detail.status)) row.status = detail.status as RowPayoutStatus
+  if (isItemStatus(detail.status)) row.status = shared(detail.status) as RowPayoutStatus
   if (isFinalRow(row)) {
     if (detail.fee !== undefined && detail.fee !== null) row.fee = formatMinorUnits(toMinorUnits(detail.fee))
     if (detail.trace_id) row.traceId = detail.trace_id
-    if (detail.message) row.message = detail.message
+    if (detail.message) row.message = shared(detail.message)
   }
   changed(row)
 }

@@ -19,6 +19,8 @@ export interface LiveRun {
   rowsDirty: boolean
   saveTimer: ReturnType<typeof setTimeout> | null
   stateTimer: ReturnType<typeof setTimeout> | null
+  /** Rows changed and not yet told to the screen are told when this fires (autosave.ts). */
+  eventTimer: ReturnType<typeof setTimeout> | null
   pendingRowEvents: Map<number, RunRow>
 }
 
@@ -47,6 +49,7 @@ export function liveRun(state: RunState, rows: RunRow[]): LiveRun {
     rowsDirty: false,
     saveTimer: null,
     stateTimer: null,
+    eventTimer: null,
     pendingRowEvents: new Map(),
   }
 }

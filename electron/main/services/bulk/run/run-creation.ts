@@ -8,7 +8,8 @@ import type { BulkCurrency, BulkImportResult } from '../../../../../shared/domai
 import type { RunRow } from '../../../../../shared/domain/bulk-run'
 import { retryReferenceOf } from '../../../../../shared/domain/bulk-run'
 import { importRecordOf } from '../../../../../shared/bulk/bank-choices'
-import { rowsFromImport } from './run-rows'
+import { setImmediate as nextTurn } from 'node:timers/promises'
+import { rowsFromImportInSlices } from './run-rows'
 import type { RunState, StoredRun } from './run-store'
 
 export interface NewRunIdentity {
@@ -35,7 +36,7 @@ export function storedFileOf(fileName: string): string {
 }
 
 /** A run of an imported sheet, waiting for its name checks. */
-export function importedRun(identity: NewRunIdentity, input: ImportedRunInput): StoredRun {
+export async function importedRun(identity: NewRunIdentity, input: ImportedRunInput): Promise<StoredRun> {
   const { result } = input
   const imported = importRecordOf(result)
   return {
@@ -58,7 +59,8 @@ export function importedRun(identity: NewRunIdentity, input: ImportedRunInput): 
       batches: [],
       ...(imported ? { imported } : {}),
     },
-    rows: rowsFromImport(result),
+    // In slices: 100,000 rows made in one go held main for 40 to 100 ms.
+    rows: await rowsFromImportInSlices(result, nextTurn),
   }
 }
 
@@ -66,10 +68,10 @@ export function importedRun(identity: NewRunIdentity, input: ImportedRunInput): 
  * The run that sends `original`'s failed rows again under derived references (…-R1), for review:
  * the name checks of the original rows carry over.
  */
-export function retryRun(
+export async function retryRun(
   identity: Omit<NewRunIdentity, 'profileId' | 'mode' | 'fileSha256'>,
   original: StoredRun,
-): StoredRun {
+): Promise<StoredRun> {
   const failed = original.rows.filter((row) => row.status === 'failed')
   const { state } = original
   const result: BulkImportResult = {
@@ -82,7 +84,7 @@ export function retryRun(
     errors: [],
     warnings: [],
   }
-  const run = importedRun(
+  const run = await importedRun(
     { ...identity, profileId: state.profileId, mode: state.mode, fileSha256: state.fileSha256 },
     { result, currency: state.currency, merchantBearsCost: state.merchantBearsCost, description: state.description },
   )

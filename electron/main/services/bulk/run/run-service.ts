@@ -167,7 +167,7 @@ export class RunService {
     const { state } = run
     const totals = totalsOf(state, run.rows)
     return {
-      ...this.summary(run),
+      ...this.summary(run, totals),
       fileSha256: state.fileSha256,
       sheet: state.sheet,
       header: state.header,
@@ -256,7 +256,7 @@ export class RunService {
       throw new AppFailure('conflict', `Run ${input.id} is already on this desk.`)
     const id = input.id ?? this.newRunId(createdAt, fileSha256)
     const merchantBearsCost = input.merchantBearsCost ?? (await this.options.feePayer?.recall(profileId))
-    const made = importedRun(
+    const made = await importedRun(
       { id, createdAt, profileId, mode, fileSha256 },
       { ...input, ...(merchantBearsCost !== undefined ? { merchantBearsCost } : {}) },
     )
@@ -277,8 +277,10 @@ export class RunService {
     )
     const run = liveRun(state, made.rows)
     this.runs.set(state.id, run)
-    this.autosave.changed(run)
-    return this.view(state.id)
+    // One sum of the run's amounts for both (30 ms at 100,000 rows).
+    const view = this.view(state.id)
+    this.options.events.runChanged(this.summary(run, view.totals))
+    return view
   }
 
   /** Name checks for every row not yet checked, with bounded concurrency; Cancel stops them. */
@@ -398,7 +400,8 @@ export class RunService {
     this.deleted.add(runId)
     if (run.saveTimer) clearTimeout(run.saveTimer)
     if (run.stateTimer) clearTimeout(run.stateTimer)
-    run.saveTimer = run.stateTimer = null
+    if (run.eventTimer) clearTimeout(run.eventTimer)
+    run.saveTimer = run.stateTimer = run.eventTimer = null
     await removeRunFolder(this.options.store.folderOf(runId))
     return { deleted: runId }
   }
@@ -545,7 +548,7 @@ export class RunService {
         throw new AppFailure('bad_request', 'No row of this run has failed.')
       const bytes = await this.options.store.readFile(runId, run.state.storedFile)
       const createdAt = this.options.now().toISOString()
-      const made = retryRun({ id: this.newRunId(createdAt, run.state.fileSha256), createdAt }, run)
+      const made = await retryRun({ id: this.newRunId(createdAt, run.state.fileSha256), createdAt }, run)
       return this.store(made, bytes, 'retry:run-written')
     })
   }
@@ -668,7 +671,7 @@ export class RunService {
       })
   }
 
-  private summary(run: LiveRun): RunSummary {
+  private summary(run: LiveRun, totals = totalsOf(run.state, run.rows)): RunSummary {
     const { state } = run
     return {
       id: state.id,
@@ -682,7 +685,7 @@ export class RunService {
       rows: run.rows.length,
       ...(state.retryOf ? { retryOf: state.retryOf } : {}),
       counts: countRows(run.rows),
-      total: totalsOf(state, run.rows).amount,
+      total: totals.amount,
       ...(state.archived ? { archived: true } : {}),
     }
   }

@@ -131,6 +131,17 @@ describe('payments client', () => {
     expect(failure.message).toMatch(/^No answer from the payments service within 300 ms on POST/)
   })
 
+  it("ends each request's deadline with its answer: no timer of a finished call holds the app open", async () => {
+    const timers = (): number => process.getActiveResourcesInfo().filter((kind) => kind === 'Timeout').length
+    const before = timers()
+    const api = client({ timeoutMs: 30_000 })
+    await Promise.all(
+      Array.from({ length: 20 }, () => api.get('/merchant/api/v1/misc/banks', banksSchema, { countryCode: 'NG' })),
+    )
+    // A deadline left running would keep the process (and a quit) waiting for its 30 s.
+    expect(timers() - before).toBeLessThan(5)
+  })
+
   it('asks a read once more when its connection was reset, and reports a second reset as unreachable', async () => {
     await injectFault({ path: '/merchant/api/v1/misc/banks', kind: 'reset', count: 1 })
     const banks = await client().get('/merchant/api/v1/misc/banks', banksSchema, { countryCode: 'NG' })
