@@ -23,7 +23,7 @@ async function loadKeytarInElectron(): Promise<KeytarModule> {
   return require('keytar') as KeytarModule
 }
 
-// Before any service holds data: main collects at ~1.3x what is live, not 4x (heap-policy.ts).
+// Before any service holds data: main collects at ~2x what is live, not 4x (heap-policy.ts).
 keepHeapSmall()
 
 startMainProcess(electron, {
