@@ -5,7 +5,7 @@
  * `--heap-growing-percent=100` makes V8 collect at about twice what is live instead, with the same
  * CPU (`--optimize-for-size` got closer but doubled main's CPU; a hard `--max-old-space-size`
  * would crash a desk holding several large runs).
-Set at run time (`--js-flags` reaches Electron's main process only on its command
+ * Set at run time (`--js-flags` reaches Electron's main process only on its command
  * line); V8 reads this flag each time it sets its next limit.
  */
 import { setFlagsFromString } from 'node:v8'
