@@ -148,6 +148,25 @@ describe('team release', () => {
     expect(await noticesOf(approver)).toEqual(['A run awaits your approval'])
   }, 90_000)
 
+  it('a desk that released one run records the next one too: a recording tick with nothing to record never stops later recording', async () => {
+    const [prep, approver] = await Promise.all([desk(alice), desk(bob)])
+    const first = await preparedRun(prep, 30, 'SEQ1')
+    await approve(approver, first)
+    await approver.release.release(first)
+    await completed(approver, first)
+    // Every release on this desk is done: a tick now has nothing to record (it ran synchronously
+    // to its end, and once left itself set as the tick under way, so no later tick recorded anything).
+    await approver.release.flush()
+    await approver.release.flush()
+    const second = await preparedRun(prep, 30, 'SEQ2')
+    await approve(approver, second)
+    await approver.release.release(second)
+    const run = await completed(approver, second)
+    expect(run.releasedBy).toEqual([bob.login])
+    const references = approver.runs.service.rows(second).map((row) => row.item.reference)
+    expect(await paidOnce(references)).toEqual({ missing: [], twice: [] })
+  }, 90_000)
+
   it('an edit after approval revises the run and voids the approval: the approver cannot release it', async () => {
     const [prep, approver] = await Promise.all([desk(alice), desk(carol)])
     const runId = await preparedRun(prep, 6, 'EDIT')
