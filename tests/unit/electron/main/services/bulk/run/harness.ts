@@ -5,6 +5,7 @@
  */
 import { join } from 'node:path'
 import type { BulkImportResult, BulkItem } from '../../../../../../../shared/domain/bulk'
+import type { RunRow } from '../../../../../../../shared/domain/bulk-run'
 import type { DesktopNotice } from '../../../../../../../electron/main/adapters/desktop'
 import { bulkEndpoints, type BulkEndpoints } from '../../../../../../../electron/main/services/api/bulk'
 import { lookupEndpoints, type LookupEndpoints } from '../../../../../../../electron/main/services/api/lookups'
@@ -49,6 +50,8 @@ export async function openHarness(options: {
   }
   /** Told when a run could not be read at start (it must never happen). */
   onWarning?: (message: string) => void
+  /** Told each group of changed rows as the screen is told it. */
+  onRowsChanged?: (runId: string, rows: RunRow[]) => void
   /** Wraps the endpoints the run uses (to watch or count its requests). */
   wrapApi?: (api: { bulk: BulkEndpoints; lookups: LookupEndpoints }) => {
     bulk: BulkEndpoints
@@ -74,7 +77,11 @@ export async function openHarness(options: {
     store: new RunStore(join(options.userDataDir, RUNS_FOLDER)),
     journal,
     apiFor: async () => ({ profileId: 'sandbox', mode: options.mode ?? 'sandbox', bulk, lookups }),
-    events: { runChanged: () => undefined, rowsChanged: () => undefined, progress: () => undefined },
+    events: {
+      runChanged: () => undefined,
+      rowsChanged: (runId, rows) => options.onRowsChanged?.(runId, structuredClone(rows)),
+      progress: () => undefined,
+    },
     notify: (notice) => notices.push(notice),
     now: () => new Date(),
     pollMs: options.pollMs ?? 50,

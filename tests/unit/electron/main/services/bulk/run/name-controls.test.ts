@@ -8,6 +8,7 @@
  */
 import { strFromU8, unzipSync } from 'fflate'
 import { describe, expect, it } from 'vitest'
+import type { RunRow } from '../../../../../../../shared/domain/bulk-run'
 import { accountNameFor } from '../../../../../../../electron/sandbox/catalog'
 import { evidencePack, reportTable } from '../../../../../../../electron/main/services/bulk/run/run-report'
 import { tableToCsv } from '../../../../../../../electron/main/services/export/table-export'
@@ -35,7 +36,12 @@ function namedSheet() {
 
 describe('name checks as a control', () => {
   it('classes each name, refuses a live run with an unacknowledged no match, and records the acknowledgement everywhere', async () => {
-    const harness = await each.open({ mode: 'live', actor: () => 'ada.accountant' })
+    const told: RunRow[] = []
+    const harness = await each.open({
+      mode: 'live',
+      actor: () => 'ada.accountant',
+      onRowsChanged: (_runId, rows) => told.push(...rows),
+    })
     const { service, journal } = harness
     const { sheet, bank } = namedSheet()
     const view = await service.create({ result: sheet, bytes: csvBytes(sheet), currency: 'NGN' })
@@ -69,9 +75,15 @@ describe('name checks as a control', () => {
     expect(acknowledged.by).toBe('ada.accountant')
     expect(Date.parse(acknowledged.at)).toBeGreaterThanOrEqual(before - 1000)
     expect(service.stateOf(view.id).nameAcknowledgements).toEqual([{ ...acknowledged, rows: [5] }])
+    // What the person did is on the screen at once, not with the next group of background changes.
+    expect(told.filter((row) => row.index === 3).at(-1)?.acknowledged).toEqual(acknowledged)
 
     // A changed name is a new check: its acknowledgement goes, and the live run is refused again.
     await service.editRow(view.id, 3, 'customer_name', 'Zebedee Q. Quarshie')
+    expect(told.filter((row) => row.index === 3).at(-1)).toMatchObject({
+      item: { customer_name: 'Zebedee Q. Quarshie' },
+      nameCheck: 'no_match',
+    })
     expect(service.rows(view.id)[3]!.acknowledged).toBeUndefined()
     expect(service.rows(view.id)[3]!.nameCheck).toBe('no_match')
     await expect(service.submit(view.id, { total })).rejects.toThrow(/1 name does not match/)
