@@ -26,7 +26,9 @@ export type PdfJob =
 export type PdfRequest = PdfJob & { id: number }
 
 export type PdfReply =
-  { id: number; type: 'done'; bytes: Uint8Array } | { id: number; type: 'failed'; code: ErrorCode; message: string }
+  | { id: number; type: 'done'; bytes: Uint8Array }
+  /** `refused`: the document's own AppFailure (the guard's), passed on as it is. */
+  | { id: number; type: 'failed'; refused: { code: ErrorCode } | null; message: string }
 
 const DOCUMENT_WORDS: Readonly<Record<PdfJob['kind'], string>> = {
   summary: 'run summary',
@@ -67,7 +69,8 @@ export function openPdfRenderer(): PdfRenderer {
     if (!pending) return
     waiting.delete(reply.id)
     if (reply.type === 'done') pending.resolve(reply.bytes)
-    else pending.reject(new AppFailure(reply.code, reply.message))
+    else if (reply.refused) pending.reject(new AppFailure(reply.refused.code, reply.message))
+    else pending.reject(new AppFailure('internal', `The ${pending.what} was not made: ${reply.message}`))
   })
   worker.on('error', (error: Error) => failAll(`the PDF worker failed (${error.message})`))
   worker.on('exit', (code) => failAll(`the PDF worker stopped (exit code ${code})`))

@@ -28,7 +28,7 @@ parentPort?.on('message', (request: PdfRequest) => {
       post({
         id: request.id,
         type: 'failed',
-        code: error instanceof AppFailure ? error.code : 'internal',
+        refused: error instanceof AppFailure ? { code: error.code } : null,
         message: error instanceof Error ? error.message : String(error),
       }),
   )
