@@ -417,7 +417,7 @@ describe("documents are drawn off main's thread", () => {
     rows = Array.from({ length: 20_000 }, (_, i) => runRow(i, i % 4 === 1 ? 'failed' : 'success', '100.25'))
     const path = join(directory, 'summary-20000.pdf')
     desktop.queueSavePath(path)
-    const { result, pings } = await pingsDuring(() =>
+    const { result, pings } = await pingsDuring(async () =>
       domain()['documents:runSummary']({ runId: RUN_ID, output: 'save' }),
     )
     expect(result.path).toBe(path)
