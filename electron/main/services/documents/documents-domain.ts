@@ -23,7 +23,7 @@ import type { PaymentAdvice } from './payment-advice'
 import { openPdfRenderer, renderPdf } from './pdf-renderer'
 import { writeZipStreaming } from './pdf-zip'
 import type { ZipFile } from './pdf-zip'
-import { runSummaryOf, summaryExtrasOf } from './run-summary'
+import { runSummaryInSlices, summaryExtrasOf } from './run-summary'
 import { runSummaryFileName } from './run-summary-pdf'
 
 export interface DocumentDomainOptions {
@@ -141,7 +141,8 @@ export function createDocumentDomain(
         // The fee estimate the review showed (issue 17 §5), while the service's fees are not all known.
         const fees = runs.view(runId).fees
         const extras = summaryExtrasOf(state.imported, fees)
-        const summary = runSummaryOf({
+        // Worked out in slices of rows, then drawn in a worker: 100,000 rows never hold main.
+        const summary = await runSummaryInSlices({
           runId: state.id,
           fileName: state.fileName,
           fileSha256: state.fileSha256,
@@ -161,7 +162,6 @@ export function createDocumentDomain(
           directory: await directoryFor(state.profileId, [state.currency]),
           ...(extras ? { extras } : {}),
         })
-        // Drawn in a worker: a summary of 100,000 rows never holds main's event loop.
         const bytes = await renderPdf({
           kind: 'summary',
           input: summary,
