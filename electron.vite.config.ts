@@ -13,6 +13,8 @@ export default defineConfig({
           index: resolve(__dirname, 'electron/main/index.ts'),
           // The bulk import worker (worker_threads) is its own file: import-service.ts starts it.
           'bulk-import-worker': resolve(__dirname, 'electron/main/services/bulk/import/import-worker.ts'),
+          // The PDF worker: documents/pdf-renderer.ts starts it for each run summary and advice job.
+          'pdf-worker': resolve(__dirname, 'electron/main/services/documents/pdf-worker.ts'),
         },
         // A package loaded on first use (SheetJS, chardet: `await import(...)`) is required, not
         // imported as ESM, so main and its worker load every package the one way, as CommonJS.

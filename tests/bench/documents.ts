@@ -4,17 +4,19 @@
  *   node --import tsx tests/bench/documents.ts          (npm run bench:documents)
  *   DOCUMENT_ROWS=1000,10000 node --import tsx tests/bench/documents.ts
  *
- * Run summaries of 1,000, 10,000 and 100,000 rows (seconds, pages, size, and the longest stretch
- * main's event loop was held, which the page-by-page slicing keeps short), and payment advices one
- * after another (advices per second: what a ZIP of a run's paid rows costs). Prints figures; it
- * asserts nothing.
+ * Run summaries of 1,000, 10,000 and 100,000 rows made as the app makes them, worked out on main
+ * in slices of rows and drawn in the PDF worker (seconds, pages, size, and the longest stretch
+ * main's event loop was held: what is left on main is a slice of rows, handing the summary over
+ * and taking the bytes back), and payment advices one after another
+ * in one worker, as the ZIP of a run's paid rows makes them (advices per second, longest stall).
+ * Prints figures; it asserts nothing.
  */
 import { loadavg } from 'node:os'
 import type { RunRow } from '../../shared/domain/bulk-run'
 import { institutionDirectory } from '../../shared/words/institutions'
-import { paymentAdvicePdf } from '../../electron/main/services/documents/payment-advice'
-import { runSummaryOf } from '../../electron/main/services/documents/run-summary'
-import { runSummaryPageCount, runSummaryPdf } from '../../electron/main/services/documents/run-summary-pdf'
+import { openPdfRenderer, renderPdf } from '../../electron/main/services/documents/pdf-renderer'
+import { runSummaryInSlices } from '../../electron/main/services/documents/run-summary'
+import { runSummaryPageCount } from '../../electron/main/services/documents/run-summary-pdf'
 
 const directory = institutionDirectory(
   [
@@ -78,36 +80,44 @@ async function main(): Promise<void> {
   )
   const sizes = (process.env['DOCUMENT_ROWS'] ?? '1000,10000,100000').split(',').map(Number)
   for (const count of sizes) {
-    const summary = runSummaryOf({
-      runId: 'BR20261123T195012Zabc123def0',
-      fileName: 'payroll.xlsx',
-      fileSha256: 'ab'.repeat(32),
-      sheet: 'Payroll',
-      description: '',
-      createdAt: '2026-11-23T19:50:12.000Z',
-      stage: 'completed',
-      mode: 'live',
-      currency: 'NGN',
-      merchantBearsCost: false,
-      profileName: 'Acme',
-      payer: 'Acme Trading Ltd',
-      preparedBy: 'bench',
-      rows: rows(count),
-      batchesChargeable: [],
-      directory,
+    const runRows = rows(count)
+    // As the app makes it: worked out on main in slices of rows, then drawn in the PDF worker.
+    const made = await timed(async () => {
+      const summary = await runSummaryInSlices({
+        runId: 'BR20261123T195012Zabc123def0',
+        fileName: 'payroll.xlsx',
+        fileSha256: 'ab'.repeat(32),
+        sheet: 'Payroll',
+        description: '',
+        createdAt: '2026-11-23T19:50:12.000Z',
+        stage: 'completed',
+        mode: 'live',
+        currency: 'NGN',
+        merchantBearsCost: false,
+        profileName: 'Acme',
+        payer: 'Acme Trading Ltd',
+        preparedBy: 'bench',
+        rows: runRows,
+        batchesChargeable: [],
+        directory,
+      })
+      return { summary, bytes: await renderPdf({ kind: 'summary', input: summary, options: { issuedAt: new Date() } }) }
     })
-    const { result, seconds, longestStallMs } = await timed(() => runSummaryPdf(summary, { issuedAt: new Date() }))
+    const { result, seconds, longestStallMs } = made
+    const { summary } = result
     console.log(
       `run summary ${count.toLocaleString('en')} rows: ${seconds.toFixed(2)} s, ${runSummaryPageCount(summary)} pages, ` +
-        `${(result.length / 1024 / 1024).toFixed(1)} MiB, ${Math.round(count / seconds).toLocaleString('en')} rows/s, ` +
+        `${(result.bytes.length / 1024 / 1024).toFixed(1)} MiB, ${Math.round(count / seconds).toLocaleString('en')} rows/s, ` +
         `longest stall of main ${longestStallMs.toFixed(0)} ms, RSS ${Math.round(process.memoryUsage().rss / 1024 / 1024)} MB`,
     )
   }
   const advices = Number(process.env['DOCUMENT_ADVICES'] ?? 200)
-  const { seconds } = await timed(async () => {
+  const renderer = openPdfRenderer()
+  const { seconds, longestStallMs } = await timed(async () => {
     for (let i = 0; i < advices; i++) {
-      await paymentAdvicePdf(
-        {
+      await renderer.render({
+        kind: 'advice',
+        input: {
           payer: 'Acme Trading Ltd',
           beneficiary: `Chidínma Ọkọ́nkwọ́ ${i}`,
           beneficiaryEmail: 'chi@example.com',
@@ -125,12 +135,13 @@ async function main(): Promise<void> {
           mode: 'live',
           source: 'Bulk run',
         },
-        { issuedAt: new Date() },
-      )
+        options: { issuedAt: new Date() },
+      })
     }
   })
+  renderer.close()
   console.log(
-    `payment advices: ${advices} in ${seconds.toFixed(2)} s, ${(advices / seconds).toFixed(1)} per second (${((seconds / advices) * 1000).toFixed(1)} ms each)`,
+    `payment advices: ${advices} in ${seconds.toFixed(2)} s, ${(advices / seconds).toFixed(1)} per second (${((seconds / advices) * 1000).toFixed(1)} ms each), longest stall of main ${longestStallMs.toFixed(0)} ms`,
   )
 }
 

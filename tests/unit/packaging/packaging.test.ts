@@ -82,10 +82,11 @@ describe('electron-builder configuration', () => {
 })
 
 describe('what the package contains', () => {
-  it('carries the built app (main, preload, renderer, the import worker), never sources, tests or source maps', () => {
+  it('carries the built app (main, preload, renderer, the import and PDF workers), never sources, tests or source maps', () => {
     for (const file of [
       'out/main/index.js',
       'out/main/bulk-import-worker.js',
+      'out/main/pdf-worker.js',
       'out/preload/index.js',
       'out/renderer/index.html',
     ]) {

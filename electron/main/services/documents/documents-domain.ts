@@ -18,12 +18,13 @@ import type { DomainService } from '../domain-service'
 import { institutionNames } from '../lookups/institution-names'
 import type { ServiceContext } from '../service-context'
 import { payoutAdvice, runRowAdvice } from './advice-sources'
-import { adviceFileName, paymentAdvicePdf } from './payment-advice'
+import { adviceFileName } from './payment-advice'
 import type { PaymentAdvice } from './payment-advice'
+import { openPdfRenderer, renderPdf } from './pdf-renderer'
 import { writeZipStreaming } from './pdf-zip'
 import type { ZipFile } from './pdf-zip'
-import { runSummaryOf, summaryExtrasOf } from './run-summary'
-import { runSummaryFileName, runSummaryPdf } from './run-summary-pdf'
+import { runSummaryInSlices, summaryExtrasOf } from './run-summary'
+import { runSummaryFileName } from './run-summary-pdf'
 
 export interface DocumentDomainOptions {
   runs(): Promise<RunService>
@@ -93,8 +94,12 @@ export function createDocumentDomain(
     return chosen.toLowerCase().endsWith(`.${extension}`) ? chosen : `${chosen}.${extension}`
   }
 
-  async function advicePdf(advice: PaymentAdvice): Promise<{ title: string; fileName: string; bytes: Buffer }> {
-    const bytes = await paymentAdvicePdf(advice, { issuedAt: context.now(), ...zone() })
+  /** An advice drawn off main's thread: in a worker of its own, or in the ZIP's worker (`render`). */
+  async function advicePdf(
+    advice: PaymentAdvice,
+    render = renderPdf,
+  ): Promise<{ title: string; fileName: string; bytes: Uint8Array }> {
+    const bytes = await render({ kind: 'advice', input: advice, options: { issuedAt: context.now(), ...zone() } })
     return { title: `Payment advice ${advice.reference}`, fileName: adviceFileName(advice), bytes }
   }
 
@@ -136,7 +141,8 @@ export function createDocumentDomain(
         // The fee estimate the review showed (issue 17 §5), while the service's fees are not all known.
         const fees = runs.view(runId).fees
         const extras = summaryExtrasOf(state.imported, fees)
-        const summary = runSummaryOf({
+        // Worked out in slices of rows, then drawn in a worker: 100,000 rows never hold main.
+        const summary = await runSummaryInSlices({
           runId: state.id,
           fileName: state.fileName,
           fileSha256: state.fileSha256,
@@ -156,7 +162,11 @@ export function createDocumentDomain(
           directory: await directoryFor(state.profileId, [state.currency]),
           ...(extras ? { extras } : {}),
         })
-        const bytes = await runSummaryPdf(summary, { issuedAt: context.now(), ...zone() })
+        const bytes = await renderPdf({
+          kind: 'summary',
+          input: summary,
+          options: { issuedAt: context.now(), ...zone() },
+        })
         return deliver({ title: `Run summary ${state.id}`, fileName: runSummaryFileName(summary), bytes }, output)
       },
 
@@ -195,6 +205,8 @@ export function createDocumentDomain(
         const progress = (done: number | null): void =>
           context.emit('documents:advicesProgress', { runId, progress: done === null ? null : { done, total } })
         const names = new Set<string>()
+        // One worker draws every advice of the ZIP, one after another; it ends with the ZIP.
+        const renderer = openPdfRenderer()
         async function* files(): AsyncGenerator<ZipFile> {
           yield {
             name: 'README.txt',
@@ -207,7 +219,10 @@ export function createDocumentDomain(
           progress(0)
           for (const advice of advices) {
             if (job.cancelled) throw new AdvicesCancelled()
-            yield { name: uniqueName(names, adviceFileName(advice)), bytes: (await advicePdf(advice)).bytes }
+            yield {
+              name: uniqueName(names, adviceFileName(advice)),
+              bytes: (await advicePdf(advice, renderer.render)).bytes,
+            }
             done += 1
             // Progress a few times a second, not once per advice.
             if (Date.now() - toldAt >= PROGRESS_EVERY_MS || done === total) {
@@ -228,6 +243,7 @@ export function createDocumentDomain(
           if (error instanceof AppFailure) throw error
           throw new AppFailure('internal', `Could not write ${path}: ${(error as Error).message}`)
         } finally {
+          renderer.close()
           making.delete(runId)
           progress(null)
         }

@@ -6,7 +6,7 @@
  * what is carried forward at the top of each page and the page and running totals at its foot.
  *
  * A4 landscape, a fixed number of rows per page, so the page count is known before the first page
- * ("Page 3 of 40"). Main hands the event loop back between pages: 100,000 rows never hold it.
+ * ("Page 3 of 40"). Drawn in the PDF worker (pdf-renderer.ts), off main; it yields between pages all the same.
  */
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import { assertPrintable } from './document-guard'

@@ -394,3 +394,61 @@ describe('documents of a bulk run', () => {
     expect(desktop.dialogRequests).toEqual([])
   })
 })
+
+describe("documents are drawn off main's thread", () => {
+  /** Counts turns of main's event loop (a ping answered each turn) while `work` runs. */
+  async function pingsDuring<T>(work: () => Promise<T>): Promise<{ result: T; pings: number }> {
+    let pings = 0
+    let running = true
+    const ping = (): void => {
+      if (!running) return
+      pings += 1
+      setImmediate(ping)
+    }
+    setImmediate(ping)
+    try {
+      return { result: await work(), pings }
+    } finally {
+      running = false
+    }
+  }
+
+  it('main keeps answering while a 20,000-row run summary is drawn: hundreds of pings for every page, not a few', async () => {
+    rows = Array.from({ length: 20_000 }, (_, i) => runRow(i, i % 4 === 1 ? 'failed' : 'success', '100.25'))
+    const path = join(directory, 'summary-20000.pdf')
+    desktop.queueSavePath(path)
+    const { result, pings } = await pingsDuring(async () =>
+      domain()['documents:runSummary']({ runId: RUN_ID, output: 'save' }),
+    )
+    expect(result.path).toBe(path)
+    const pages = pdfPages(await readFile(path))
+    expect(pages).toHaveLength(1 + Math.ceil(20_000 / 30))
+    expect(pages[0]).toContain('Paid 15000 1,503,750.00 NGN')
+    expect(pages.at(-1)).toContain('PAY-ROW-19999')
+    // Drawn on main, the loop turns a few dozen times per page (the slicing between pages, pdfkit's
+    // stream): about 16,000 pings here. In a worker, main is free the whole time: millions.
+    expect(pings).toBeGreaterThan(200 * pages.length)
+  })
+
+  it("the guard's refusal in the worker reaches the caller with its message, and nothing is written", async () => {
+    rows = [runRow(0, 'success', '100.25'), { ...runRow(1, 'success', '100.25') }]
+    rows[1] = { ...rows[1]!, item: { ...rows[1]!.item, customer_name: 'Card 4111 1111 1111 1111' } }
+    const refusal = domain()['documents:runSummary']({ runId: RUN_ID, output: 'save' })
+    await expect(refusal).rejects.toMatchObject({
+      name: 'AppFailure',
+      code: 'bad_request',
+      message:
+        'The run summary was not made: its beneficiary of row 3 looks like a key or a card number, which never goes into a document.',
+    })
+    expect(desktop.dialogRequests).toEqual([])
+
+    const path = join(directory, 'advices-refused.zip')
+    desktop.queueSavePath(path)
+    await expect(domain()['documents:runAdvices']({ runId: RUN_ID })).rejects.toMatchObject({
+      code: 'bad_request',
+      message:
+        'The payment advice was not made: its beneficiary looks like a key or a card number, which never goes into a document.',
+    })
+    expect((await readdir(directory)).filter((name) => name.startsWith('advices-refused'))).toEqual([])
+  })
+})

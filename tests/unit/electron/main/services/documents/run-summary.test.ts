@@ -8,7 +8,11 @@ import { describe, expect, it } from 'vitest'
 import type { RunRow } from '../../../../../../shared/domain/bulk-run'
 import { formatMinorUnits, toMinorUnits } from '../../../../../../shared/money'
 import { institutionDirectory } from '../../../../../../shared/words/institutions'
-import { runSummaryOf, summaryExtrasOf } from '../../../../../../electron/main/services/documents/run-summary'
+import {
+  runSummaryInSlices,
+  runSummaryOf,
+  summaryExtrasOf,
+} from '../../../../../../electron/main/services/documents/run-summary'
 import type { RunSummaryInput } from '../../../../../../electron/main/services/documents/run-summary'
 import { ROWS_PER_PAGE, runSummaryPdf } from '../../../../../../electron/main/services/documents/run-summary-pdf'
 import { groupedAmount } from '../../../../../../electron/main/services/documents/document-words'
@@ -146,6 +150,31 @@ describe('what a run summary works out', () => {
     expect(
       runSummaryOf(input({ extras: { controlTotal: { sheetTotal: '100001500' } } })).controlTotal?.difference,
     ).toBe('-12.79')
+  })
+})
+
+describe('a large run summary worked out in slices', () => {
+  it('gives the same summary as worked out at once, and main turns between slices of rows', async () => {
+    // 12,003 rows: every outcome of ROWS, over more than two slices of 5,000.
+    const rows = Array.from({ length: 12_003 }, (_, i) => {
+      const model = ROWS[i % ROWS.length] as RunRow
+      return { ...model, index: i, item: { ...model.item, row: i + 2, reference: `PAY-${i}` } }
+    })
+    const whole = input({ rows, extras: { controlTotal: { sheetTotal: '1.00', sheetRow: 12_005 } } })
+    let turns = 0
+    let counting = true
+    const count = (): void => {
+      if (!counting) return
+      turns += 1
+      setImmediate(count)
+    }
+    setImmediate(count)
+    const sliced = await runSummaryInSlices(whole)
+    counting = false
+    expect(sliced).toEqual(runSummaryOf(whole))
+    expect(sliced.lines).toHaveLength(12_003)
+    // Worked out at once, main would not turn at all before the summary is there.
+    expect(turns).toBeGreaterThanOrEqual(2)
   })
 })
 
