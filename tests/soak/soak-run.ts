@@ -25,6 +25,12 @@ export interface SoakOptions {
   seed: number
   /** Chance per iteration of a SIGKILL at a random instant of the user's action. */
   killChance?: number
+  /**
+   * Kills the run makes at least: when the random ones fall behind an even share of this, the
+   * iteration's random-instant kill is made anyway (a short run whose seed drew few kills still
+   * kills the desk as often as it claims to).
+   */
+  minKills?: number
   /** Chance that a restarted desk is armed to kill itself at a checkpoint. */
   armChance?: number
   /** Chance per iteration that the user quits the app and opens it again. */
@@ -135,7 +141,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
         faults[name] = (faults[name] ?? 0) + 1
       }
       // A kill at a random instant: during this action, or in the work it started.
-      if (random.chance(options.killChance ?? 0.08)) {
+      const behind = kills.total < Math.floor(((iteration + 1) * (options.minKills ?? 0)) / options.iterations)
+      if (random.chance(options.killChance ?? 0.08) || behind) {
         const current = desk
         setTimeout(() => current.kill(), random.int(0, 1200))
       }

@@ -10,7 +10,7 @@ const ITERATIONS = Number(process.env['SOAK_ITERATIONS'] ?? 45)
 
 it(`a simulated user, faults and kills for ${ITERATIONS} iterations: nothing paid twice, nothing lost`, async () => {
   const seed = Number(process.env['SOAK_SEED'] ?? Date.now() % 100_000)
-  const report = await runSoak({ iterations: ITERATIONS, seed, armChance: 0.9, settleSeconds: 45 })
+  const report = await runSoak({ iterations: ITERATIONS, seed, armChance: 0.9, settleSeconds: 45, minKills: 4 })
   console.info(formatReport(report))
   expect(report.doublePayments).toEqual([])
   expect(report.lostPayouts).toEqual([])
