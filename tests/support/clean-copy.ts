@@ -1,0 +1,79 @@
+/**
+ * A copy of this project as a fresh clone has it, for tests of the first commands a newcomer runs
+ * (`npm start`, `npm run package`): every file git tracks (and new files not ignored), nothing
+ * built (no out/, no dist/). node_modules is the installed one, linked package by package, except
+ * the packages a test copies because the command writes into them: electron (copied without its
+ * dist/ and path.txt, as npm ci leaves it: Electron 45 downloads its binary on first use) and any
+ * other named package. The project's own node_modules is never changed.
+ *
+ * The copy is made outside the unit run's scan root (it holds the test keys of tests/scan, which the
+ * final scan would report) and removed by `remove()`.
+ */
+import { execFileSync } from 'node:child_process'
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { basename, dirname, join, resolve } from 'node:path'
+
+export const PROJECT_ROOT = resolve(__dirname, '../..')
+
+export interface CleanCopy {
+  dir: string
+  remove(): void
+}
+
+function link(target: string, path: string): void {
+  // A junction needs no privilege on Windows; elsewhere the type is ignored.
+  symlinkSync(target, path, process.platform === 'win32' ? 'junction' : 'dir')
+}
+
+function installedPackages(nodeModules: string): string[] {
+  return readdirSync(nodeModules).flatMap((name) =>
+    name.startsWith('@') ? readdirSync(join(nodeModules, name)).map((inner) => `${name}/${inner}`) : [name],
+  )
+}
+
+export function cleanCopyOfProject(options: { copyPackages?: string[] } = {}): CleanCopy {
+  const parent = process.env['PAYOUT_DESK_REAL_TMPDIR'] ?? tmpdir()
+  const dir = join(mkdtempSync(join(parent, 'payout-desk-fresh-')), 'payout-desk')
+  const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
+    cwd: PROJECT_ROOT,
+    maxBuffer: 64 * 1024 * 1024,
+  })
+    .toString()
+    .split('\0')
+    .filter(Boolean)
+  for (const file of files) {
+    mkdirSync(dirname(join(dir, file)), { recursive: true })
+    // A file deleted in the working tree but not yet in the index is left out, as in a commit.
+    try {
+      cpSync(join(PROJECT_ROOT, file), join(dir, file))
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+    }
+  }
+
+  const copied = new Set(['electron', ...(options.copyPackages ?? [])])
+  const source = join(PROJECT_ROOT, 'node_modules')
+  const target = join(dir, 'node_modules')
+  mkdirSync(target)
+  for (const name of installedPackages(source)) {
+    mkdirSync(dirname(join(target, name)), { recursive: true })
+    if (!copied.has(name) && statSync(join(source, name)).isDirectory()) {
+      link(join(source, name), join(target, name))
+      continue
+    }
+    const from = join(source, name)
+    cpSync(from, join(target, name), {
+      recursive: true,
+      // As npm ci leaves Electron 45: no binary, no path.txt (its installer writes both).
+      filter: (path) => name !== 'electron' || !['dist', 'path.txt'].includes(relativeTop(from, path)),
+    })
+  }
+  return { dir, remove: () => rmSync(dirname(dir), { recursive: true, force: true }) }
+}
+
+/** The first segment of `path` below `root`. */
+function relativeTop(root: string, path: string): string {
+  const rest = path.slice(root.length).replace(/^[\\/]+/, '')
+  return rest.split(/[\\/]/)[0] ?? basename(path)
+}
