@@ -53,12 +53,13 @@ export function downloadFailureLine(error, env = process.env) {
         .replace(/\s+/g, ' ')
         .trim()
     : message.replace(/^Response code /, '')
-  const mirror = electron
-    ? ` If ${host} cannot be reached from here, set ELECTRON_MIRROR to a mirror of Electron's releases (ELECTRON_MIRROR=https://<mirror>/electron/ npm run package).`
-    : ` If ${host} cannot be reached from here, set ELECTRON_BUILDER_BINARIES_MIRROR to a mirror of electron-builder's tools.`
+  const variable = electron ? 'ELECTRON_MIRROR=https://<mirror>/electron/' : 'ELECTRON_BUILDER_BINARIES_MIRROR=<mirror>'
+  const problem = checksum
+    ? `${file} was downloaded from ${host} but does not match its published checksum (${message.replace(/\.$/, '')})`
+    : `${file} could not be downloaded from ${host} (${what})`
   return (
-    `Payout Desk could not be packaged: ${checksum ? `${file} was downloaded from ${host} but does not match its published checksum` : `${file} could not be downloaded from ${host}: ${what}`}.` +
-    ` Retry with \`npm run package\`.${mirror}`
+    `Payout Desk could not be packaged: ${problem}.` +
+    ` Retry with \`npm run package\`, with ${variable} if ${host} is blocked from here.`
   )
 }
 

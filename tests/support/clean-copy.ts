@@ -4,13 +4,15 @@
  * built (no out/, no dist/). node_modules is the installed one, linked package by package, except
  * the packages a test copies because the command writes into them: electron (copied without its
  * dist/ and path.txt, as npm ci leaves it: Electron 45 downloads its binary on first use) and any
- * other named package. The project's own node_modules is never changed.
+ * other named package. With `realProductionDependencies`, every package the app ships (each
+ * non-dev package of package-lock.json) is copied too, for electron-builder, which collects the
+ * app's dependencies by their real paths. The project's own node_modules is never changed.
  *
  * The copy is made outside the unit run's scan root (it holds the test keys of tests/scan, which the
  * final scan would report) and removed by `remove()`.
  */
 import { execFileSync } from 'node:child_process'
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync } from 'node:fs'
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { basename, dirname, join, resolve } from 'node:path'
 
@@ -32,7 +34,21 @@ function installedPackages(nodeModules: string): string[] {
   )
 }
 
-export function cleanCopyOfProject(options: { copyPackages?: string[] } = {}): CleanCopy {
+/** The top-level packages package-lock.json marks as needed at run time (not dev-only). */
+export function productionPackages(root = PROJECT_ROOT): string[] {
+  const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, { dev?: boolean; devOptional?: boolean }>
+  }
+  const names = Object.entries(lock.packages)
+    .filter(([path, entry]) => path.startsWith('node_modules/') && !entry.dev && !entry.devOptional)
+    .map(([path]) => path.slice('node_modules/'.length))
+    .filter((name) => !name.includes('/node_modules/'))
+  return [...new Set(names)].sort()
+}
+
+export function cleanCopyOfProject(
+  options: { copyPackages?: string[]; realProductionDependencies?: boolean } = {},
+): CleanCopy {
   const parent = process.env['PAYOUT_DESK_REAL_TMPDIR'] ?? tmpdir()
   const dir = join(mkdtempSync(join(parent, 'payout-desk-fresh-')), 'payout-desk')
   const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
@@ -52,7 +68,11 @@ export function cleanCopyOfProject(options: { copyPackages?: string[] } = {}): C
     }
   }
 
-  const copied = new Set(['electron', ...(options.copyPackages ?? [])])
+  const copied = new Set([
+    'electron',
+    ...(options.copyPackages ?? []),
+    ...(options.realProductionDependencies ? productionPackages() : []),
+  ])
   const source = join(PROJECT_ROOT, 'node_modules')
   const target = join(dir, 'node_modules')
   mkdirSync(target)
