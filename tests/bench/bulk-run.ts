@@ -23,6 +23,7 @@ import type { EventName } from '../../shared/ipc/contract'
 import type { RunSummary, RunView } from '../../shared/domain/bulk-run'
 import type { BulkImportAnswer, BulkOpened } from '../../shared/ipc/channels/bulk'
 import { startBridgeApp } from '../../electron/main/bridge-app'
+import { chromiumExecutablePath } from '../../scripts/test-tools.cjs'
 import type { SecretKind, SecretStore } from '../../electron/main/services/secrets/secret-store'
 import { startBenchSandbox } from './bulk-bench-sandbox'
 
@@ -201,7 +202,7 @@ async function main(): Promise<void> {
     else {
       const { chromium } = await import('@playwright/test')
       const browser = await chromium.launch({
-        executablePath: process.env['PAYOUT_DESK_CHROMIUM'] ?? '/usr/bin/chromium',
+        executablePath: chromiumExecutablePath(),
         args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
       })
       const page = await browser.newPage({ viewport: { width: 1280, height: 820 } })
