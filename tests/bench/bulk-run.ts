@@ -1,5 +1,5 @@
 /**
- * Benchmark (issue 17 §8): a whole bulk run end to end through the real main services behind the
+ * Benchmark (decision 46): a whole bulk run end to end through the real main services behind the
  * loopback bridge, against the Sandbox in its own process with latency on every request:
  * import, name checks (one request per distinct account, concurrency 8), submission (batches of
  * at most 50, concurrency 4), monitoring until every row is final.

@@ -14,7 +14,7 @@
  * --detail also lists what the median run fetched until then: each script with its size, each IPC
  * call, with when it started and ended.
  *
- * Targets (issue 10): under 1000 ms and under 600 kB. It prints figures and ratios; it asserts
+ * Targets (decision 25): under 1000 ms and under 600 kB. It prints figures and ratios; it asserts
  * nothing, so a slow, shared machine cannot make the suite flaky.
  */
 import { mkdtemp, rm } from 'node:fs/promises'

@@ -10,7 +10,7 @@ import type { KeyKind } from '../../../../shared/domain/profiles'
  */
 export const KEYCHAIN_SERVICE = process.env['PAYOUT_DESK_KEYCHAIN_SERVICE'] || 'payout-desk'
 
-/** The profile's API keys, and the password of its team connection (issue 16). */
+/** The profile's API keys, and the password of its team connection (decision 38). */
 export type SecretKind = KeyKind | 'team-password'
 
 export interface SecretStore {
