@@ -1,8 +1,8 @@
 // `npm test`: everything CI runs, in order, stopping at the first failure, on Linux, macOS or
 // Windows. The preflight first (what is missing, in one line), then typecheck, lint and format
-// (fast), the build the tests use, then the unit tests and the e2e tests, each with a real keychain
-// (scripts/with-keychain.mjs). Commands are started through node, never a shell, so the same steps
-// run on every OS.
+// (fast), the build the tests use, then the unit tests, the e2e tests and the fresh-clone tests
+// (tests/fresh-clone), each with a real keychain (scripts/with-keychain.mjs). Commands are started
+// through node, never a shell, so the same steps run on every OS.
 import { spawnSync } from 'node:child_process'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -29,6 +29,11 @@ const steps = [
   ['build', npm('run', 'build')],
   ['unit tests', withKeychain(node, join(root, 'node_modules/vitest/vitest.mjs'), 'run')],
   ['e2e tests', withKeychain(node, join(root, 'node_modules/@playwright/test/cli.js'), 'test')],
+  // Each builds the app from a copy made as a fresh clone has it: on their own, after the rest.
+  [
+    'fresh-clone tests',
+    withKeychain(node, join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--config', 'vitest.fresh-clone.config.ts'),
+  ],
 ]
 
 for (const [name, argv] of steps) {

@@ -4,15 +4,29 @@
  * built (no out/, no dist/). node_modules is the installed one, linked package by package, except
  * the packages a test copies because the command writes into them: electron (copied without its
  * dist/ and path.txt, as npm ci leaves it: Electron 45 downloads its binary on first use) and any
- * other named package. With `realProductionDependencies`, every package the app ships (each
- * non-dev package of package-lock.json) is copied too, for electron-builder, which collects the
- * app's dependencies by their real paths. The project's own node_modules is never changed.
+ * other named package. With `hardLinkedPackages`, every other package is hard-linked file by file
+ * instead (copied where the temporary folder is on another file system), for electron-builder:
+ * it collects the app's dependencies by their real paths, and would otherwise reach into the
+ * project's own node_modules (and refuse it, when that is under /tmp). Nothing in the project's own
+ * node_modules is ever written: the packages a command writes into are copied.
  *
  * The copy is made outside the unit run's scan root (it holds the test keys of tests/scan, which the
  * final scan would report) and removed by `remove()`.
  */
 import { execFileSync } from 'node:child_process'
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync } from 'node:fs'
+import {
+  copyFileSync,
+  cpSync,
+  linkSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { basename, dirname, join, resolve } from 'node:path'
 
@@ -46,9 +60,26 @@ export function productionPackages(root = PROJECT_ROOT): string[] {
   return [...new Set(names)].sort()
 }
 
-export function cleanCopyOfProject(
-  options: { copyPackages?: string[]; realProductionDependencies?: boolean } = {},
-): CleanCopy {
+/** A folder's tree with every file hard-linked (or copied across file systems), links kept as links. */
+function hardLinkTree(from: string, to: string): void {
+  mkdirSync(to, { recursive: true })
+  for (const entry of readdirSync(from, { withFileTypes: true })) {
+    const source = join(from, entry.name)
+    const target = join(to, entry.name)
+    if (entry.isSymbolicLink()) symlinkSync(readlinkSync(source), target)
+    else if (entry.isDirectory()) hardLinkTree(source, target)
+    else {
+      try {
+        linkSync(source, target)
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EXDEV') throw error
+        copyFileSync(source, target)
+      }
+    }
+  }
+}
+
+export function cleanCopyOfProject(options: { copyPackages?: string[]; hardLinkedPackages?: boolean } = {}): CleanCopy {
   const parent = process.env['PAYOUT_DESK_REAL_TMPDIR'] ?? tmpdir()
   const dir = join(mkdtempSync(join(parent, 'payout-desk-fresh-')), 'payout-desk')
   const files = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
@@ -68,18 +99,15 @@ export function cleanCopyOfProject(
     }
   }
 
-  const copied = new Set([
-    'electron',
-    ...(options.copyPackages ?? []),
-    ...(options.realProductionDependencies ? productionPackages() : []),
-  ])
+  const copied = new Set(['electron', ...(options.copyPackages ?? [])])
   const source = join(PROJECT_ROOT, 'node_modules')
   const target = join(dir, 'node_modules')
   mkdirSync(target)
   for (const name of installedPackages(source)) {
     mkdirSync(dirname(join(target, name)), { recursive: true })
     if (!copied.has(name) && statSync(join(source, name)).isDirectory()) {
-      link(join(source, name), join(target, name))
+      if (options.hardLinkedPackages) hardLinkTree(join(source, name), join(target, name))
+      else link(join(source, name), join(target, name))
       continue
     }
     const from = join(source, name)

@@ -9,9 +9,9 @@ import type { ChildProcess } from 'node:child_process'
 import { existsSync, utimesSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { cleanCopyOfProject } from '../../support/clean-copy'
-import type { CleanCopy } from '../../support/clean-copy'
-import { npmCommand, runCommand } from '../../support/run-command'
+import { cleanCopyOfProject } from '../support/clean-copy'
+import type { CleanCopy } from '../support/clean-copy'
+import { npmCommand, runCommand } from '../support/run-command'
 
 let copy: CleanCopy
 

@@ -15,17 +15,17 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { nodeVersionProblem } from '../../../scripts/start.mjs'
-import { PROJECT_ROOT, cleanCopyOfProject } from '../../support/clean-copy'
-import type { CleanCopy } from '../../support/clean-copy'
+import { nodeVersionProblem } from '../../scripts/start.mjs'
+import { PROJECT_ROOT, cleanCopyOfProject } from '../support/clean-copy'
+import type { CleanCopy } from '../support/clean-copy'
 import {
   STANDIN_RECORD_ENV,
   electronVersionIn,
   executablePathInZip,
   startElectronMirror,
-} from '../../support/electron-mirror'
-import type { ElectronMirror, MirrorAnswer } from '../../support/electron-mirror'
-import { npmCommand, runCommand } from '../../support/run-command'
+} from '../support/electron-mirror'
+import type { ElectronMirror, MirrorAnswer } from '../support/electron-mirror'
+import { npmCommand, runCommand } from '../support/run-command'
 
 const scratch = () => mkdtempSync(join(process.env['PAYOUT_DESK_REAL_TMPDIR'] ?? tmpdir(), 'payout-desk-start-'))
 

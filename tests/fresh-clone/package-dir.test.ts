@@ -22,13 +22,13 @@ import { extractFile, listPackage, statFile } from '@electron/asar'
 import { FuseV1Options, getCurrentFuseWire } from '@electron/fuses'
 import { downloadElectronArtifactZip } from 'app-builder-lib/out/util/electronGet'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { downloadFailureLine } from '../../../scripts/package.mjs'
-import { cleanCopyOfProject, productionPackages } from '../../support/clean-copy'
-import type { CleanCopy } from '../../support/clean-copy'
-import { electronVersionIn, startElectronMirror } from '../../support/electron-mirror'
-import type { ElectronMirror } from '../../support/electron-mirror'
-import { npmCommand, runCommand } from '../../support/run-command'
-import type { CommandOutcome } from '../../support/run-command'
+import { downloadFailureLine } from '../../scripts/package.mjs'
+import { cleanCopyOfProject, productionPackages } from '../support/clean-copy'
+import type { CleanCopy } from '../support/clean-copy'
+import { electronVersionIn, startElectronMirror } from '../support/electron-mirror'
+import type { ElectronMirror } from '../support/electron-mirror'
+import { npmCommand, runCommand } from '../support/run-command'
+import type { CommandOutcome } from '../support/run-command'
 
 const ON = 49
 const OFF = 48
@@ -41,7 +41,7 @@ describe.skipIf(process.platform !== 'linux')('npm run package -- --dir on a fre
 
   beforeAll(() => {
     // electron-builder rebuilds keytar in place: the copy's own, never the project's.
-    copy = cleanCopyOfProject({ copyPackages: ['keytar'], realProductionDependencies: true })
+    copy = cleanCopyOfProject({ copyPackages: ['keytar'], hardLinkedPackages: true })
     version = electronVersionIn(copy.dir)
   }, 180_000)
 
