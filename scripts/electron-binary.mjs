@@ -116,10 +116,11 @@ function downloadDisplay(out) {
         out.write(`\r  ${megabytes(bytes)}${share}   `)
         shownInPlace = true
       } else if (total) {
+        // Every quarter passed since the last look, so a log shows each one.
         const reached = Math.min(3, Math.floor((bytes / total) * 4))
-        if (reached > quarter) {
-          quarter = reached
-          out.write(`  ${reached * 25}% of ${megabytes(total)}\n`)
+        while (quarter < reached) {
+          quarter += 1
+          out.write(`  ${quarter * 25}% of ${megabytes(total)}\n`)
         }
       }
     },

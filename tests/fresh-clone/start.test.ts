@@ -183,7 +183,9 @@ describe.skipIf(process.platform === 'win32')(
       let record: string
 
       beforeAll(async () => {
-        release = await mirror('release')
+        // About 4 MB over some 3 seconds: long enough for the download's progress to be shown.
+        release = await startElectronMirror({ version, answer: 'release', paced: 4_000_000 })
+        mirrors.push(release)
         cache = folder()
         record = join(folder(), 'record')
       })
@@ -192,7 +194,7 @@ describe.skipIf(process.platform === 'win32')(
         return readFileSync(record, 'utf8').trimEnd().split('\n')
       }
 
-      it('downloads Electron from the mirror, checks and extracts it, builds the app and opens it with it', async () => {
+      it('downloads Electron from the mirror with its progress, checks and extracts it, builds the app and opens it with it', async () => {
         const outcome = await npm('start', environment(release.url, cache, record))
         expect(outcome.stderr).not.toMatch(/cannot start|\n\s+at /)
         expect(outcome.code).toBe(0)
@@ -200,6 +202,10 @@ describe.skipIf(process.platform === 'win32')(
           `Electron ${version} is not installed yet: running its installer (node node_modules/electron/install.js).`,
         )
         expect(outcome.stdout).toContain(`Downloading ${release.zipName} from ${release.host}`)
+        // Its progress, every quarter (the output is not a terminal here).
+        expect(outcome.stdout).toMatch(/^ {2}25% of 4\.0 MB$/m)
+        expect(outcome.stdout).toMatch(/^ {2}50% of 4\.0 MB$/m)
+        expect(outcome.stdout).toMatch(/^ {2}75% of 4\.0 MB$/m)
         expect(outcome.stdout).toContain(`Electron ${version} is installed.`)
         // Downloaded and checked against the mirror's checksums, kept in the test's cache, extracted.
         expect(release.requests).toEqual([`/v${version}/${release.zipName}`, `/v${version}/SHASUMS256.txt`])

@@ -8,7 +8,7 @@
  * defaults, so electron-builder can flip the fuses in it as in a real binary and a test can read
  * them back.
  */
-import { createHash } from 'node:crypto'
+import { createHash, randomBytes } from 'node:crypto'
 import { createServer } from 'node:http'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -50,13 +50,17 @@ export function standInExecutable(): Uint8Array {
   return bytes
 }
 
-/** Electron's release zip for one platform, with the stand-in as its executable (mode 0755). */
-export function electronReleaseZip(version: string, platform: NodeJS.Platform): Uint8Array {
+/**
+ * Electron's release zip for one platform, with the stand-in as its executable (mode 0755), and
+ * `padding` bytes of noise in a file of their own, so a download lasts long enough to be seen.
+ */
+export function electronReleaseZip(version: string, platform: NodeJS.Platform, padding = 0): Uint8Array {
   const executable = 0o100755 << 16
   const files: Zippable = {
     [executablePathInZip(platform)]: [standInExecutable(), { os: 3, attrs: executable >>> 0 }],
     version: strToU8(version),
     LICENSE: strToU8('The stand-in for Electron used by the tests.\n'),
+    ...(padding > 0 ? { 'resources/padding.bin': new Uint8Array(randomBytes(padding)) } : {}),
   }
   return zipSync(files, { level: 0 })
 }
@@ -85,11 +89,13 @@ export async function startElectronMirror(options: {
   platform?: NodeJS.Platform
   arch?: string
   answer: MirrorAnswer
+  /** Serve a zip of about this many bytes in 16 pieces, 200 ms apart, as a slow network would. */
+  paced?: number
 }): Promise<ElectronMirror> {
   const platform = options.platform ?? process.platform
   const arch = options.arch ?? process.arch
   const zipName = `electron-v${options.version}-${platform}-${arch}.zip`
-  const zip = Buffer.from(electronReleaseZip(options.version, platform))
+  const zip = Buffer.from(electronReleaseZip(options.version, platform, options.paced ?? 0))
   const checksum = options.answer === 'wrong-checksum' ? '0'.repeat(64) : createHash('sha256').update(zip).digest('hex')
   const requests: string[] = []
   const server = createServer((request, response) => {
@@ -97,7 +103,17 @@ export async function startElectronMirror(options: {
     requests.push(path)
     if (options.answer !== 'not-found' && path === `/v${options.version}/${zipName}`) {
       response.writeHead(200, { 'content-type': 'application/zip', 'content-length': zip.length })
-      response.end(zip)
+      if (!options.paced) return void response.end(zip)
+      const piece = Math.ceil(zip.length / 16)
+      let sent = 0
+      const next = () => {
+        const end = Math.min(zip.length, sent + piece)
+        response.write(zip.subarray(sent, end))
+        sent = end
+        if (sent < zip.length) setTimeout(next, 200)
+        else response.end()
+      }
+      next()
     } else if (options.answer !== 'not-found' && path === `/v${options.version}/SHASUMS256.txt`) {
       response.end(`${checksum} *${zipName}\n`)
     } else {
