@@ -25,6 +25,12 @@ export default tseslint.config(
     },
   },
   {
+    // CommonJS scripts (a `node --require` hook) load modules the CommonJS way.
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs' },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+  {
     files: ['renderer/**/*.{ts,vue}'],
     languageOptions: { globals: { ...globals.browser } },
     rules: {

@@ -1,7 +1,9 @@
 import { defineConfig } from '@playwright/test'
+import { chromiumExecutablePath } from './scripts/test-tools.cjs'
 
-// Debian's Chromium, never a downloaded browser. The flags keep it off the network entirely.
-const chromium = process.env['PAYOUT_DESK_CHROMIUM'] ?? '/usr/bin/chromium'
+// PAYOUT_DESK_CHROMIUM, else Debian's Chromium where it is installed, else Playwright's own
+// (`npx playwright install chromium`): decision 69. The flags keep it off the network entirely.
+const chromium = chromiumExecutablePath()
 
 export default defineConfig({
   testDir: 'tests/e2e',

@@ -1,5 +1,5 @@
 /**
- * check-sheet: the importer headless, for scripted checks of payout files (issue 7 §9, issue 17 §7).
+ * check-sheet: the importer headless, for scripted checks of payout files (decision 36).
  *   npm run --silent check-sheet -- <file> [--sheet <name>] [--currency NGN|KES] [--banks <file>] [--json]
  * Exit 0: every row valid; 1: some row has an error; 2: the file is rejected as a whole (or the
  * command line is wrong). Offline: bank codes and names are read against the bundled list of the

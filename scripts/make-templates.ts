@@ -1,5 +1,5 @@
 /**
- * Writes the payout templates (issue 7 §1) to resources/templates/: an XLSX whose code and account
+ * Writes the payout templates to resources/templates/: an XLSX whose code and account
  * columns are formatted as text (so Excel keeps leading zeros), with an Example sheet of filled-in
  * rows and a Notes sheet explaining each rule; a CSV with the same header; and the example rows as
  * CSV (payouts-example.csv). The example rows use the Sandbox's documented test accounts

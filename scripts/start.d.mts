@@ -1,8 +1,7 @@
 // Types of scripts/start.mjs for the unit tests.
-export function findElectronBinary(
-  packageDir: string,
-  env?: NodeJS.ProcessEnv,
-  platform?: NodeJS.Platform,
-): string | null
-export const MISSING_ELECTRON_MESSAGE: string
-export function main(packageDir?: string): number
+export function nodeVersionProblem(version?: string): string | null
+export function ensureElectron(
+  retryCommand: string,
+  packageDir?: string,
+): Promise<{ binary: string; problem?: undefined } | { problem: string; binary?: undefined }>
+export function main(args?: string[]): Promise<number>

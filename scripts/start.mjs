@@ -1,57 +1,79 @@
-// `npm start`: builds and opens the desktop app. When the Electron binary was never downloaded
-// (npm install without network, a proxy, a blocked mirror), says so in ONE line with the fix and
-// the browser alternative, and exits non-zero, instead of electron's own download attempt and stack.
+// `npm start`: builds the app and opens it in Electron. `npm run dev` (`--dev`): electron-vite's
+// development server, with the renderer reloading on save. Both first make sure the Electron binary
+// is installed: on a fresh clone it is not (Electron 45 downloads it on first use), so Electron's own
+// installer runs, showing its download (scripts/electron-binary.mjs, decision 66). Anything that
+// stops the start is one line on stderr and exit code 1, never a stack trace.
 import { spawnSync } from 'node:child_process'
-import { existsSync, readFileSync } from 'node:fs'
-import { dirname, join, resolve } from 'node:path'
+import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { electronVersion, findElectronBinary, installElectron, installFailureLine } from './electron-binary.mjs'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 
-/** The executable's path inside electron's dist folder, as the electron package names it per platform. */
-function defaultRelativePath(platform) {
-  if (platform === 'darwin') return 'Electron.app/Contents/MacOS/Electron'
-  if (platform === 'win32') return 'electron.exe'
-  return 'electron'
-}
-
 /**
- * Where the Electron binary is, or null when it is missing. Found the way the electron package
- * itself finds it (path.txt, dist/, ELECTRON_OVERRIDE_DIST_PATH) but without require('electron'),
- * which would start a download and throw.
+ * Why this Node.js cannot run the app's tools, or null. Below 20.19, Electron's installer (an ES
+ * module loaded with require) and vite 7 do not run at all; 22.12 is what they declare (decision 68).
  */
-export function findElectronBinary(packageDir, env = process.env, platform = process.platform) {
-  if (!existsSync(join(packageDir, 'package.json'))) return null
-  const pathFile = join(packageDir, 'path.txt')
-  const relative = (existsSync(pathFile) ? readFileSync(pathFile, 'utf8').trim() : '') || defaultRelativePath(platform)
-  const override = env['ELECTRON_OVERRIDE_DIST_PATH']
-  const binary = override ? join(override, relative) : join(packageDir, 'dist', relative)
-  return existsSync(binary) ? binary : null
+export function nodeVersionProblem(version = process.versions.node) {
+  const [major, minor] = version.split('.').map(Number)
+  if (major > 20 || (major === 20 && minor >= 19)) return null
+  return `Payout Desk needs Node.js 22.12 or later (this is Node.js ${version}): install it from https://nodejs.org, then run \`npm ci\`.`
 }
 
-export const MISSING_ELECTRON_MESSAGE =
-  'Payout Desk cannot start: the Electron binary is not installed (node_modules/electron/dist is missing, ' +
-  'its download failed). Retry the download with `node node_modules/electron/install.js` (or `npx electron --version`), ' +
-  'setting ELECTRON_MIRROR=<mirror URL> if the default host is blocked; meanwhile `npm run bridge` opens the same app in a browser.'
-
-function run(args) {
+function electronVite(args, env) {
   const result = spawnSync(process.execPath, [join(root, 'node_modules/electron-vite/bin/electron-vite.js'), ...args], {
     cwd: root,
+    env,
     stdio: 'inherit',
   })
   return result.status ?? 1
 }
 
-export function main(packageDir = join(root, 'node_modules/electron')) {
-  if (!findElectronBinary(packageDir)) {
-    console.error(MISSING_ELECTRON_MESSAGE)
+/** The Electron binary, installed first when missing; or the one line that says why not. */
+export async function ensureElectron(retryCommand, packageDir = join(root, 'node_modules/electron')) {
+  const version = electronVersion(packageDir)
+  if (!version) {
+    return { problem: 'Payout Desk cannot start: Electron is not in node_modules: run `npm ci` first.' }
+  }
+  const found = findElectronBinary(packageDir)
+  if (found) return { binary: found }
+  console.log(
+    `Electron ${version} is not installed yet: running its installer (node node_modules/electron/install.js).`,
+  )
+  const installed = await installElectron({ packageDir })
+  if (!installed.ok) return { problem: installFailureLine(installed.failure, retryCommand) }
+  const binary = findElectronBinary(packageDir)
+  if (!binary) {
+    return {
+      problem: `Payout Desk cannot start: Electron's installer finished, but there is no Electron binary in ${relative(root, join(packageDir, 'dist'))}. Retry with \`${retryCommand}\`.`,
+    }
+  }
+  console.log(
+    installed.downloaded
+      ? `Electron ${version} is installed.`
+      : `Electron ${version} is installed from Electron's download cache.`,
+  )
+  return { binary }
+}
+
+export async function main(args = process.argv.slice(2)) {
+  const dev = args.includes('--dev')
+  const nodeProblem = nodeVersionProblem()
+  if (nodeProblem) {
+    console.error(nodeProblem)
     return 1
   }
-  const built = run(['build'])
-  return built === 0 ? run(['preview']) : built
+  const electron = await ensureElectron(dev ? 'npm run dev' : 'npm start')
+  if (electron.problem) {
+    console.error(electron.problem)
+    return 1
+  }
+  // electron-vite would look for the binary itself (without ELECTRON_OVERRIDE_DIST_PATH): it is told.
+  const env = { ...process.env, ELECTRON_EXEC_PATH: electron.binary }
+  // `preview` builds main, preload and renderer, then opens the built app.
+  return electronVite(dev ? ['dev'] : ['preview'], env)
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  // The package folder can be overridden, so the message can be tested against a fake install.
-  process.exitCode = main(process.env['PAYOUT_DESK_ELECTRON_PACKAGE'] ?? undefined)
+  process.exitCode = await main()
 }

@@ -1,8 +1,14 @@
-// `npm test`: everything CI runs, in order, stopping at the first failure. Typecheck, lint and
-// format first (fast), then the build the e2e suite serves, then unit and e2e tests inside one
-// private keychain session.
+// `npm test`: everything CI runs, in order, stopping at the first failure, on Linux, macOS or
+// Windows. The preflight first (what is missing, in one line), then typecheck, lint and format
+// (fast), the build the tests use, then the unit tests, the e2e tests and the fresh-clone tests
+// (tests/fresh-clone), each with a real keychain (scripts/with-keychain.mjs). Commands are started
+// through node, never a shell, so the same steps run on every OS.
 import { spawnSync } from 'node:child_process'
+import { join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { explainMissing, missingForTests } from './preflight.mjs'
+
+const root = resolve(fileURLToPath(new URL('..', import.meta.url)))
 
 const missing = missingForTests()
 if (missing.length) {
@@ -10,19 +16,34 @@ if (missing.length) {
   process.exit(1)
 }
 
-const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm'
+const node = process.execPath
+// npm's own CLI when `npm test` started this (npm_execpath), else npm from PATH through the shell.
+const npmCli = process.env.npm_execpath
+const npm = (...args) => (npmCli && /\.c?js$/.test(npmCli) ? [node, npmCli, ...args] : ['npm', ...args])
+const withKeychain = (...args) => [node, join(root, 'scripts/with-keychain.mjs'), ...args]
+
 const steps = [
-  ['typecheck', [npm, 'run', 'typecheck']],
-  ['lint', [npm, 'run', 'lint']],
-  ['format', [npm, 'run', 'format:check']],
-  ['build', [npm, 'run', 'build']],
-  ['unit + e2e tests', ['node', 'scripts/with-keychain.mjs', 'sh', '-c', 'npx vitest run && npx playwright test']],
+  ['typecheck', npm('run', 'typecheck')],
+  ['lint', npm('run', 'lint')],
+  ['format', npm('run', 'format:check')],
+  ['build', npm('run', 'build')],
+  ['unit tests', withKeychain(node, join(root, 'node_modules/vitest/vitest.mjs'), 'run')],
+  ['e2e tests', withKeychain(node, join(root, 'node_modules/@playwright/test/cli.js'), 'test')],
+  // Each builds the app from a copy made as a fresh clone has it: on their own, after the rest.
+  [
+    'fresh-clone tests',
+    withKeychain(node, join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--config', 'vitest.fresh-clone.config.ts'),
+  ],
 ]
 
 for (const [name, argv] of steps) {
   const started = Date.now()
   console.log(`\n=== ${name} ===`)
-  const result = spawnSync(argv[0], argv.slice(1), { stdio: 'inherit' })
+  const result = spawnSync(argv[0], argv.slice(1), {
+    cwd: root,
+    stdio: 'inherit',
+    shell: process.platform === 'win32' && argv[0] === 'npm',
+  })
   const seconds = ((Date.now() - started) / 1000).toFixed(1)
   if (result.status !== 0) {
     console.error(`\n${name} failed after ${seconds} s`)

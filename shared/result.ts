@@ -15,7 +15,7 @@ export type ErrorCode =
   | 'bad_response' // the payments service answered something we cannot read
   | 'browser_refused' // in a browser (the bridge): the browser did not allow it (clipboard, file picker)
   | 'internal'
-  // Team mode (issue 16):
+  // Team mode (decision 38):
   | 'team_offline' // no live connection to the team database: nothing is claimed or recorded
   | 'forbidden' // the team database refused: a role the member lacks, or their own run to approve
   | 'claim_held' // another desk holds the claim and its lease has not run out

@@ -56,7 +56,7 @@ export type { EventSink }
 export interface AppServices {
   handlers: ChannelHandlers
   profiles: ProfileService
-  /** Team mode (issue 16): the active profile's team database, when it has one. */
+  /** Team mode (decision 38): the active profile's team database, when it has one. */
   team: TeamService
   /** Main's log: masks every key main has handled. Transports give it to the router. */
   log: AppLog

@@ -1,6 +1,6 @@
 /**
  * Bank names as people write them in payout sheets ("GTBank", "ACCESS BANK PLC", "United Bank for
- * Africa"), matched against the service's bank list of the run's country (issue 17 §1):
+ * Africa"), matched against the service's bank list of the run's country (decision 33):
  *
  * - exact: the name, slug or code, ignoring case, punctuation and words such as "PLC", "Limited",
  *   "Ltd", "Nigeria", "Kenya", "Bank", "of" (shared/banks/bank-names.json, ignoredWords);

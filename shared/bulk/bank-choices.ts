@@ -1,5 +1,5 @@
 /**
- * The Banks step of an import (issue 17 §1), pure: the distinct bank texts of an import with their
+ * The Banks step of an import (decision 33), pure: the distinct bank texts of an import with their
  * matches and row counts, and the import as it is once the user has confirmed or chosen a bank for
  * each. A text left without a choice stays an error on its cells that names the banks it may be,
  * so nothing is matched behind the user's back.

@@ -115,7 +115,7 @@ export function importRows(input: ImportRowsInput): BulkImportResult | BulkFileE
     )
 
   const columns = fieldColumns(mapping)
-  // The sheet's own total and notes below the data are not payouts (issue 17 §2).
+  // The sheet's own total and notes below the data are not payouts (decision 34).
   const end = sheetEnd(dataRows, columns, input.currency)
   const payoutRows = end.count === 0 ? dataRows : dataRows.slice(0, dataRows.length - end.count)
   if (payoutRows.length === 0)

@@ -4,7 +4,7 @@ export const IMPORT_LIMITS = {
   maxFileBytes: 64 * 1024 * 1024,
   /** Uncompressed size of everything inside an XLSX (guards against ZIP bombs). */
   maxUnzippedBytes: 400 * 1024 * 1024,
-  /** Payout rows in one import (issue 7: up to 100,000). */
+  /** Payout rows in one import (up to 100,000). */
   maxDataRows: 100_000,
   /** The last spreadsheet row read: rows further down mean the sheet is refused, not truncated. */
   maxRowNumber: 200_000,

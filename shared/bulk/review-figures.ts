@@ -1,5 +1,5 @@
 /**
- * The figures of a run's review (issue 17 §5) as one plain value: the sheet's control total, the
+ * The figures of a run's review (decision 39) as one plain value: the sheet's control total, the
  * rows left out by reason, the name checks as Confirmation of Payee classes them (and who checked
  * the no-match names), and the fees as far as they can be known. The solo review shows them from
  * the run on this desk; in team mode the preparer's desk records them with each version it shares

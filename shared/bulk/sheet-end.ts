@@ -1,5 +1,5 @@
 /**
- * What comes below the payout rows of a sheet as accountants keep it (issue 17 §2): the sheet's own
+ * What comes below the payout rows of a sheet as accountants keep it (decision 34): the sheet's own
  * total, and notes (a remark, a signature line). Such rows are not payouts and not errors: they are
  * left out with a note, and a total becomes the control total the review checks the rows against.
  * Only rows below the data count: a total in the middle of a sheet is a row like any other, and so

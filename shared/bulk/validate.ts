@@ -1,5 +1,5 @@
 /**
- * Row by row validation (issue 7 §3). Reading a row gives a BulkItem of trimmed texts plus the
+ * Row by row validation (decision 19). Reading a row gives a BulkItem of trimmed texts plus the
  * findings only the cells can show (a number cell that lost its leading zero); `itemFindings`
  * checks an item's texts, so the grid can re-validate an edited row with the same rules; and
  * `sheetFindings` looks across rows (duplicate references, same account and amount twice).
@@ -24,7 +24,7 @@ export interface ValidationContext {
 export interface ReadContext extends ValidationContext {
   /** SHA-256 (hex) of the file, for references of rows without one. */
   sha256: string
-  /** Bank names in the bank column are matched with this (issue 17 §1); without it only codes are read. */
+  /** Bank names in the bank column are matched with this (decision 33); without it only codes are read. */
   bankNames?: BankMatcher
 }
 

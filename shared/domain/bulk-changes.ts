@@ -1,5 +1,5 @@
 /**
- * Changes made to a run's rows before it is sent (issue 17 §4): every typed value, pasted block,
+ * Changes made to a run's rows before it is sent (decision 40): every typed value, pasted block,
  * fill down, find and replace, bank chosen in the grid and exclusion, with undo and redo. Main
  * keeps the log and the undo/redo stacks with the run (electron/main/services/bulk/run/run-changes.ts);
  * the screen lists them under "Changes", and the report and evidence pack carry them.

@@ -25,7 +25,7 @@ export type ResolutionState = 'matched' | 'mismatch' | 'unresolvable' | 'uncheck
  */
 export type NameCheckClass = 'match' | 'close_match' | 'no_match'
 
-/** Why a row is left out of the run (issue 17 §5): set by the import, or by the user's hand. */
+/** Why a row is left out of the run (decision 39): set by the import, or by the user's hand. */
 export type ExcludedWhy = 'duplicate_in_sheet' | 'already_paid' | 'by_hand'
 
 /** Who acknowledged a no-match name, and when (recorded in the run, its report and evidence). */
@@ -49,7 +49,7 @@ export interface RunRow {
   nameCheck?: NameCheckClass
   /** A no-match name someone has checked and accepted (cleared when the account or name changes). */
   acknowledged?: NameAcknowledgement
-  /** Why the row is excluded, when it is (absent on rows excluded before issue 17: by hand). */
+  /** Why the row is excluded, when it is (absent on rows excluded before reasons were kept: by hand). */
   excludedWhy?: ExcludedWhy
   batchReference?: string
   status: RowPayoutStatus
@@ -125,7 +125,7 @@ export interface RunView extends RunSummary {
   message?: string
   /** The run that retries this run's failed rows, once there is one: "Retry failed rows" opens it. */
   retriedBy?: string
-  /** Rows the import left out, the sheet's control total and its bank names (issue 17). */
+  /** Rows the import left out, the sheet's control total and its bank names (decisions 33, 34). */
   imported?: ImportRecord
   /** The fees: the estimate learned from this profile's payouts, and the service's figure once sent. */
   fees?: RunFees
@@ -139,7 +139,7 @@ export interface AmountRange {
 }
 
 /**
- * Fees of a run (issue 17 §5). The spec gives no fee schedule: the estimate is learned from the
+ * Fees of a run (decision 39). The spec gives no fee schedule: the estimate is learned from the
  * fees the service returned for this profile's last payouts in the currency, and says from how many.
  */
 export interface RunFees {

@@ -1,6 +1,6 @@
 /**
  * Bulk payouts from spreadsheets: what the importer produces (the shape `check-sheet --json`
- * prints, issue 7 section 9) and what a run works on. The importer (shared/bulk and
+ * prints, decision 36) and what a run works on. The importer (shared/bulk and
  * electron/main/services/bulk/import) fills these; the run (electron/main/services/bulk/run) reads them.
  */
 
@@ -38,7 +38,7 @@ export interface BulkItem {
   customer_name: string
   customer_email: string
   narration: string
-  /** Where the bank cell held a name, not a code: the name and the bank it was matched to (issue 17 §1). */
+  /** Where the bank cell held a name, not a code: the name and the bank it was matched to (decision 33). */
   bank_match?: BankMatchRecord
 }
 
@@ -66,7 +66,7 @@ export interface BulkFinding {
   candidates?: Array<{ code: string; name: string }>
 }
 
-/** A row of the sheet that is not a payout and was left out, and why (issue 17 §2). */
+/** A row of the sheet that is not a payout and was left out, and why (decision 34). */
 export interface SkippedRow {
   row: number
   /** totals: the sheet's own total (its figure is the control total); notes: text below the data. */
@@ -173,7 +173,7 @@ export interface BulkImportOptions {
 
 export type BulkImportProgress = { phase: 'reading' } | { phase: 'validating'; done: number; total: number }
 
-/** A payout the journal says was already sent, for the "already paid" warning (issue 7 §3). */
+/** A payout the journal says was already sent, for the "already paid" warning (decision 39). */
 export interface PriorPayout {
   reference: string
   bank_code: string
@@ -186,7 +186,7 @@ export interface PriorPayout {
   runLabel?: string
 }
 
-// ---- Bank names (issue 17 §1): the Banks step between the import and the run. ----
+// ---- Bank names (decision 33): the Banks step between the import and the run. ----
 
 /** One distinct bank text of a sheet as the Banks step shows it ("GTBank → Guaranty Trust Bank (058), 14 rows"). */
 export interface BankNameProposal {
@@ -219,7 +219,7 @@ export interface BankChoiceByKey {
 }
 
 /**
- * What an import records in its run (issue 17 §1, §2): rows left out and why, the control total,
+ * What an import records in its run (decisions 33, 34): rows left out and why, the control total,
  * and each bank name of the sheet with the bank it became.
  */
 export interface ImportRecord {

@@ -1,4 +1,4 @@
-/** What Help / About shows and what "Copy diagnostics" puts on the clipboard (issue 10). */
+/** What Help / About shows and what "Copy diagnostics" puts on the clipboard. */
 import type { ProfileMode } from './profiles'
 
 export interface AboutInfo {

@@ -1,5 +1,5 @@
 /**
- * Team mode (issue 16): several desks, one truth in a shared PostgreSQL database that enforces
+ * Team mode (decision 38): several desks, one truth in a shared PostgreSQL database that enforces
  * maker-checker approval and claims. These are the shapes that cross IPC and that main's team
  * service (electron/main/services/team) answers; solo mode (no team connection) uses none of them.
  */

@@ -1,6 +1,6 @@
 /**
  * The name on a payout against the name the bank gives for the account, classed the way
- * Confirmation of Payee classes it (issue 17 §5): match, close match (initials, another order,
+ * Confirmation of Payee classes it (decision 37): match, close match (initials, another order,
  * a spelling a letter or two away, one name more or less: both names are to be shown), or no
  * match. Pure: the name checks of a bulk run, the payout form and the tests all use this.
  */

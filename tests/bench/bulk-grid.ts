@@ -13,6 +13,7 @@ import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { chromium } from '@playwright/test'
 import { startBridgeApp } from '../../electron/main/bridge-app'
+import { chromiumExecutablePath } from '../../scripts/test-tools.cjs'
 import { rowsFromImport } from '../../electron/main/services/bulk/run/run-rows'
 import type { RunState } from '../../electron/main/services/bulk/run/run-store'
 import { RUNS_FOLDER, RunStore, sha256Hex } from '../../electron/main/services/bulk/run/run-store'
@@ -111,7 +112,7 @@ async function main(): Promise<void> {
   await writeRun(userDataDir)
   const running = await startBridgeApp({ userDataDir, staticDir: resolve(__dirname, '../../out/renderer') })
   const browser = await chromium.launch({
-    executablePath: process.env['PAYOUT_DESK_CHROMIUM'] ?? '/usr/bin/chromium',
+    executablePath: chromiumExecutablePath(),
     args: ['--no-sandbox', '--disable-gpu', '--no-first-run'],
   })
   try {

@@ -1,5 +1,5 @@
 /**
- * Benchmark (issue 7 §11): import and validate 100,000 rows (XLSX and CSV) against SheetJS reading
+ * Benchmark (decision 19): import and validate 100,000 rows (XLSX and CSV) against SheetJS reading
  * the same file alone, each run in its own child process so peak memory (max RSS) is its own; and
  * the IPC round-trip time through the loopback bridge while the app's import runs as the
  * bulk:import channel does it: the worker reads and validates, then main creates the run (its rows

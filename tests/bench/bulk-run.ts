@@ -1,5 +1,5 @@
 /**
- * Benchmark (issue 17 §8): a whole bulk run end to end through the real main services behind the
+ * Benchmark (decision 46): a whole bulk run end to end through the real main services behind the
  * loopback bridge, against the Sandbox in its own process with latency on every request:
  * import, name checks (one request per distinct account, concurrency 8), submission (batches of
  * at most 50, concurrency 4), monitoring until every row is final.
@@ -23,6 +23,7 @@ import type { EventName } from '../../shared/ipc/contract'
 import type { RunSummary, RunView } from '../../shared/domain/bulk-run'
 import type { BulkImportAnswer, BulkOpened } from '../../shared/ipc/channels/bulk'
 import { startBridgeApp } from '../../electron/main/bridge-app'
+import { chromiumExecutablePath } from '../../scripts/test-tools.cjs'
 import type { SecretKind, SecretStore } from '../../electron/main/services/secrets/secret-store'
 import { startBenchSandbox } from './bulk-bench-sandbox'
 
@@ -201,7 +202,7 @@ async function main(): Promise<void> {
     else {
       const { chromium } = await import('@playwright/test')
       const browser = await chromium.launch({
-        executablePath: process.env['PAYOUT_DESK_CHROMIUM'] ?? '/usr/bin/chromium',
+        executablePath: chromiumExecutablePath(),
         args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
       })
       const page = await browser.newPage({ viewport: { width: 1280, height: 820 } })

@@ -1,6 +1,6 @@
 /**
- * How long the check-sheet command takes as a whole process on a 10-row file (issue 17 §7: under
- * 300 ms), run from its build (out/cli/check-sheet.js) as people run it. Each case is spawned N
+ * How long the check-sheet command takes as a whole process on a 10-row file (target: under
+ * 300 ms, decision 36), run from its build (out/cli/check-sheet.js) as people run it. Each case is spawned N
  * times (default 21, CHECK_SHEET_RUNS to change) and its median printed, with the range, against
  * the target, and beside a bare `node -e 0` (what no code at all costs on this machine) and the old
  * way, compiled by tsx at start (5 runs).

@@ -1,5 +1,5 @@
 /**
- * Benchmark: the PDF documents (issue 15).
+ * Benchmark: the PDF documents (decision 47).
  *
  *   node --import tsx tests/bench/documents.ts          (npm run bench:documents)
  *   DOCUMENT_ROWS=1000,10000 node --import tsx tests/bench/documents.ts

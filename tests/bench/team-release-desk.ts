@@ -1,6 +1,6 @@
 /**
- * One desk of the team-release benchmark, in a process of its own (each desk of issue 16 is its
- * own app on its own machine): its team connection as one approver, its journal, run folders and
+ * One desk of the team-release benchmark, in a process of its own (each desk of a team is its
+ * own app on its own machine, decision 45): its team connection as one approver, its journal, run folders and
  * team release. The parent (team-release.ts) sends it what to do over the IPC channel and gets
  * back what it measured: a release of a team run, or the control (a run of the same size sent
  * without the team).

@@ -1,6 +1,6 @@
 /**
  * Every amount the app shows has thousands separators and its currency, the same way on every
- * screen (issue 15 §4, issue 17 §3): shared/money.ts formatMoney. Checked where the figures come
+ * screen (decision 35): shared/money.ts formatMoney. Checked where the figures come
  * from the service (History: amount, fee, totals) and from a file (the offline review of the
  * exported history), with an amount large enough to need the separators.
  */

@@ -1,5 +1,5 @@
 /**
- * A payroll as accountants keep it (issue 17), through the bridge in Chromium: title rows, bank
+ * A payroll as accountants keep it (decisions 33, 34), through the bridge in Chromium: title rows, bank
  * names instead of codes, amounts typed as "150,000.00", a duplicate row, a TOTAL row, notes and a
  * Notes sheet (tests/fixtures/sheets/messy-payroll.xlsx). It goes from import through the Banks
  * step (every exact and known match accepted with one click, the ambiguous "First" chosen from the

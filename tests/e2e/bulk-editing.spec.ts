@@ -1,5 +1,5 @@
 /**
- * Fixing a payroll in the grid as in a spreadsheet (issue 17 §4, §6, §6b), through the bridge in
+ * Fixing a payroll in the grid as in a spreadsheet (decision 40), through the bridge in
  * Chromium, driven from the keyboard and the clipboard as a person would: a typed value replaces
  * the cell, F2 edits at the end, Escape cancels, a block pasted from a spreadsheet, fill down, find
  * and replace with its preview count, undo and redo by keys and buttons (an exclusion too), every

@@ -1,5 +1,5 @@
 /**
- * The review that tells the whole story (issue 17 §5), through the bridge in Chromium: a fee seen
+ * The review that tells the whole story (decision 39), through the bridge in Chromium: a fee seen
  * on a single payout becomes the estimate ("from your last 1 payout"); choosing who pays changes
  * the total to debit at once and is remembered for the profile's next run; the repeated row is
  * left out as a duplicate and "Show them" filters the grid to it; the name checks are counted by

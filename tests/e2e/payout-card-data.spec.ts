@@ -1,5 +1,5 @@
 /**
- * Card data typed where it does not belong, as a person might (issue 13 §3): a metadata key named
+ * Card data typed where it does not belong, as a person might (decision 26): a metadata key named
  * `pin`, a card number as a metadata value, a card number in the narration. The form says why, up
  * front, under the metadata; what the form does not read for card data is refused by main with a
  * message naming the field, never as an internal error. Nothing is journaled or sent either way (and

@@ -69,7 +69,7 @@ test('NGN bank payout: resolved name, review naming the mode, sent, paid with a 
   await expect(page.getByTestId('error-amount')).toHaveText('Use at most two decimal places.')
   await page.getByTestId('payout-amount').fill('KSh 1,500.50')
   await expect(page.getByTestId('error-amount')).toHaveText('KSh means KES; this amount is in NGN.')
-  // Amounts as people type them (issue 17 §3): grouped, with the currency's sign.
+  // Amounts as people type them (decision 35): grouped, with the currency's sign.
   await fillCommon(page, '₦1,500.50')
   await expect(page.getByTestId('error-amount')).toHaveCount(0)
   await page.getByTestId('payout-review').click()

@@ -1,5 +1,5 @@
 /**
- * Plain words on the screens issue 15 changed: banks and operators by name instead of codes and
+ * Plain words on the screens (decision 33): banks and operators by name instead of codes and
  * slugs, phone examples of the chosen country, no field key or error code shown as words, and a
  * message about one run not left on another.
  */

@@ -1,5 +1,5 @@
 /**
- * Two desks of one team (issue 16 §3-§7), each a bridge process with its own user data, against
+ * Two desks of one team (decisions 38, 41), each a bridge process with its own user data, against
  * one real PostgreSQL and one standalone simulator, driven in two browser contexts: a preparer's
  * run submitted for approval, refused to its own preparer by the database, approved by typing its
  * total, voided on the approver's screen by a later edit, approved again and released from the

@@ -1,5 +1,5 @@
 /**
- * Settings, Team (issue 16): a profile joins its team's PostgreSQL database (a real server, started
+ * Settings, Team (decision 38): a profile joins its team's PostgreSQL database (a real server, started
  * for this test run by tests/support/postgres.ts), the desk shows the team, the member's roles and
  * the connection state, says at once when the connection is lost and comes back by itself, and
  * verifies the team's audit trail. The section passes axe in both themes while connected.

@@ -1,5 +1,5 @@
 /**
- * A real PostgreSQL server for the team tests: Debian's PostgreSQL (15 here), on a private data
+ * A real PostgreSQL server for the team tests: the machine's PostgreSQL (Debian's 15 here), on a private data
  * directory and a free loopback port, with TLS on (a throwaway CA and a server certificate for the
  * host name `localhost`, made with openssl), run as a non-root user (initdb and postgres refuse
  * root: as root the server runs as the `postgres` system user). Never a mock.
@@ -11,21 +11,13 @@
  */
 import { execFile, execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import {
-  chmodSync,
-  chownSync,
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  readdirSync,
-  renameSync,
-  writeFileSync,
-} from 'node:fs'
+import { chmodSync, chownSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir, userInfo } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import pg from 'pg'
+import { executable, findPostgres } from '../../scripts/test-tools.cjs'
 
 const run = promisify(execFile)
 
@@ -42,17 +34,16 @@ export interface PostgresServer {
   binDir: string
 }
 
-/** Where Debian (or PAYOUT_DESK_PG_BIN) keeps initdb and pg_ctl; null when PostgreSQL is missing. */
+/**
+ * The folder with initdb and pg_ctl (15 or later), as the preflight finds it on every OS:
+ * PAYOUT_DESK_PG_BIN, PATH, or the OS's usual install folder (scripts/test-tools.cjs). Null when
+ * PostgreSQL is missing.
+ */
 export function findPostgresBin(): string | null {
-  const given = process.env['PAYOUT_DESK_PG_BIN']
-  if (given) return existsSync(join(given, 'initdb')) ? given : null
-  const root = '/usr/lib/postgresql'
-  if (!existsSync(root)) return null
-  const versions = readdirSync(root)
-    .filter((name) => /^\d+$/.test(name) && Number(name) >= 15 && existsSync(join(root, name, 'bin', 'initdb')))
-    .sort((a, b) => Number(b) - Number(a))
-  return versions[0] ? join(root, versions[0], 'bin') : null
+  return findPostgres()?.bin ?? null
 }
+
+const program = (binDir: string, name: string) => join(binDir, executable(name))
 
 /** The user the server runs as: this one, or `postgres` when this is root. */
 function serverUser(): { uid: number; gid: number } | null {
@@ -73,7 +64,11 @@ async function asServerUser(file: string, args: string[], cwd: string): Promise<
   const { stdout } = await run(file, args, {
     cwd,
     ...(user ? { uid: user.uid, gid: user.gid } : {}),
-    env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', LC_ALL: 'C.UTF-8', LANG: 'C.UTF-8' },
+    // A clean environment on Linux; Windows programs need its system variables (SystemRoot ...).
+    env:
+      process.platform === 'linux'
+        ? { PATH: process.env['PATH'] ?? '/usr/bin:/bin', LC_ALL: 'C.UTF-8', LANG: 'C.UTF-8' }
+        : process.env,
     timeout: 120_000,
   })
   return stdout
@@ -154,7 +149,10 @@ export async function makeCertificates(
 /** initdb, certificates, configuration, pg_ctl start; answers once the server takes connections. */
 export async function startPostgres(dir: string): Promise<PostgresServer> {
   const binDir = findPostgresBin()
-  if (!binDir) throw new Error('PostgreSQL 15 or later is not installed (Debian: apt-get install -y postgresql).')
+  if (!binDir)
+    throw new Error(
+      'PostgreSQL 15 or later is not installed: put its initdb and pg_ctl on PATH or in PAYOUT_DESK_PG_BIN (`node scripts/preflight.mjs` says how on this OS).',
+    )
   mkdirSync(dir, { recursive: true })
   chmodSync(dir, 0o755)
   giveToServerUser(dir)
@@ -164,7 +162,7 @@ export async function startPostgres(dir: string): Promise<PostgresServer> {
   writeFileSync(passwordFile, `${superPassword}\n`, { mode: 0o600 })
   giveToServerUser(passwordFile)
   await asServerUser(
-    join(binDir, 'initdb'),
+    program(binDir, 'initdb'),
     [
       '-D',
       dataDir,
@@ -175,7 +173,8 @@ export async function startPostgres(dir: string): Promise<PostgresServer> {
       '--auth=scram-sha-256',
       '-E',
       'UTF8',
-      '--locale=C.UTF-8',
+      // C.UTF-8 where the OS has it (Linux); macOS has no C.UTF-8, Windows names its locales otherwise.
+      `--locale=${process.platform === 'linux' ? 'C.UTF-8' : process.platform === 'darwin' ? 'en_US.UTF-8' : 'C'}`,
       '--no-sync',
       '--no-instructions',
     ],
@@ -206,7 +205,9 @@ export async function startPostgres(dir: string): Promise<PostgresServer> {
       [
         `port = ${port}`,
         `listen_addresses = 'localhost'`,
-        `unix_socket_directories = '${dir}'`,
+        // The tests connect over TCP. A socket beside the data on Linux; none elsewhere (a macOS
+        // socket path must stay under 104 bytes, a Windows path's backslashes are escapes here).
+        `unix_socket_directories = '${process.platform === 'linux' ? dir : ''}'`,
         'ssl = on',
         // A test server: durability is PostgreSQL's own business, not what these tests check.
         'fsync = off',
@@ -220,7 +221,7 @@ export async function startPostgres(dir: string): Promise<PostgresServer> {
     giveToServerUser(join(dataDir, 'postgresql.auto.conf'))
     try {
       await asServerUser(
-        join(binDir, 'pg_ctl'),
+        program(binDir, 'pg_ctl'),
         ['-D', dataDir, '-l', join(dir, 'server.log'), '-w', '-t', '60', 'start'],
         dir,
       )
@@ -237,7 +238,7 @@ export async function stopPostgres(dir: string): Promise<void> {
   const binDir = findPostgresBin()
   const dataDir = join(dir, 'data')
   if (!binDir || !existsSync(join(dataDir, 'postmaster.pid'))) return
-  await asServerUser(join(binDir, 'pg_ctl'), ['-D', dataDir, '-m', 'immediate', '-w', 'stop'], dir).catch(
+  await asServerUser(program(binDir, 'pg_ctl'), ['-D', dataDir, '-m', 'immediate', '-w', 'stop'], dir).catch(
     () => undefined,
   )
 }
@@ -263,7 +264,7 @@ async function findOrStartShared(): Promise<PostgresServer> {
       const binDir = findPostgresBin()
       const dataDir = join(own, 'server', 'data')
       if (binDir && existsSync(join(dataDir, 'postmaster.pid')))
-        execFileSync(join(binDir, 'pg_ctl'), ['-D', dataDir, '-m', 'immediate', 'stop'], {
+        execFileSync(program(binDir, 'pg_ctl'), ['-D', dataDir, '-m', 'immediate', 'stop'], {
           stdio: 'ignore',
           ...(serverUser() ?? {}),
         })

@@ -16,7 +16,7 @@ import type { RunView } from '../../../shared/domain/bulk-run'
 import { callApi } from './call'
 
 /**
- * Team mode as Settings shows it (issue 16): the active profile's team connection, its state as
+ * Team mode as Settings shows it (decision 38): the active profile's team connection, its state as
  * main reports it (`team:connection` events), and Verify of the team's audit trail. The state
  * lives in main; this asks on mount and follows the events.
  */

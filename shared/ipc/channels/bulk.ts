@@ -1,4 +1,4 @@
-/** Bulk payouts from spreadsheets (issue 7). */
+/** Bulk payouts from spreadsheets (decisions 19, 21). */
 import { z } from 'zod'
 import { BULK_CURRENCIES, BULK_FIELDS } from '../../domain/bulk'
 import type { BulkBankReview, BulkWorkbookSummary } from '../../domain/bulk'

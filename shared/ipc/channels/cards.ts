@@ -1,4 +1,4 @@
-/** Cardholders and virtual cards (issue 8). PAN and CVV cross only in the answer to `cards:reveal`. */
+/** Cardholders and virtual cards (decision 22). PAN and CVV cross only in the answer to `cards:reveal`. */
 import { z } from 'zod'
 import type {
   CardDetails,

@@ -1,4 +1,4 @@
-/** Card charges and their authorization steps (issue 9). */
+/** Card charges and their authorization steps (decision 23). */
 import { z } from 'zod'
 import type { ChargeListItem, ChargeSessionView } from '../../domain/charges'
 import { noInput, returns } from '../define'

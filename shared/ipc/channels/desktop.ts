@@ -1,4 +1,4 @@
-/** Desktop conventions: Help / About, diagnostics for a support ticket, updates (issue 10). */
+/** Desktop conventions: Help / About, diagnostics for a support ticket, updates (decision 16). */
 import type { AboutInfo, DiagnosticsCopied, UpdateStatus } from '../../domain/diagnostics'
 import { noInput, returns } from '../define'
 

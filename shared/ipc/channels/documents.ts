@@ -1,4 +1,4 @@
-/** PDF documents made in main (issue 15): payment advices and run summaries, saved or printed. */
+/** PDF documents made in main (decisions 32, 47): payment advices and run summaries, saved or printed. */
 import { z } from 'zod'
 import type { DocumentResult, PrintInBrowser } from '../../domain/documents'
 import { DOCUMENT_OUTPUTS } from '../../domain/documents'

@@ -1,4 +1,4 @@
-/** Exports to XLSX and CSV that are not one screen's own (issue 6): recent payouts from the journal. */
+/** Exports to XLSX and CSV that are not one screen's own (decision 17): recent payouts from the journal. */
 import { z } from 'zod'
 import type { ExportResult } from '../../domain/export'
 import { returns } from '../define'

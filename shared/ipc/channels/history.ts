@@ -1,4 +1,4 @@
-/** The service's payout history, and offline review of exported history (issue 6). */
+/** The service's payout history, and offline review of exported history. */
 import { z } from 'zod'
 import type { ExportResult } from '../../domain/export'
 import type { HistoryState, LoadAllProgress } from '../../domain/history'

@@ -1,4 +1,4 @@
-/** The desk's journal: its state, Verify, and what start-up reconciliation found (issue 6). */
+/** The desk's journal: its state, Verify, and what start-up reconciliation found (decision 13). */
 import type { JournalStatus, JournalVerificationReport } from '../../domain/journal'
 import type { ReconciliationReport } from '../../domain/reconciliation'
 import { noInput, returns } from '../define'

@@ -1,4 +1,4 @@
-/** Reference data of the payments service: banks, operators, name checks, availability (issue 6). */
+/** Reference data of the payments service: banks, operators, name checks, availability. */
 import { z } from 'zod'
 import type {
   AvailabilityEntry,

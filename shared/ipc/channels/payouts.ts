@@ -1,4 +1,4 @@
-/** Single payouts: sending, verification, the recent-payouts list from the journal (issue 6). */
+/** Single payouts: sending, verification, the recent-payouts list from the journal. */
 import { z } from 'zod'
 import type { MovementView } from '../../domain/journal'
 import { PAYOUT_CURRENCIES } from '../../domain/payouts'

@@ -1,5 +1,5 @@
 /**
- * Team mode (issue 16): the profile's team connection, who this desk is in the team, the team's
+ * Team mode (decision 38): the profile's team connection, who this desk is in the team, the team's
  * runs with their approvals, the audit trail, members and thresholds. Preparing and releasing runs
  * go through main's team service from the bulk run (main-only); what the screens need is here.
  */

@@ -1,5 +1,5 @@
 /**
- * The grid's spreadsheet work (issue 17 §4): blocks as Excel, LibreOffice and Google Sheets copy
+ * The grid's spreadsheet work (decision 40): blocks as Excel, LibreOffice and Google Sheets copy
  * them, a paste laid from a cell, fill down, find and replace with its count, and the chips' filters.
  */
 import { describe, expect, it } from 'vitest'

@@ -1,5 +1,5 @@
 /**
- * The review's counts and its "Show them" filters (issue 17 §5): every row counted once, by the
+ * The review's counts and its "Show them" filters (decision 39): every row counted once, by the
  * reason it is left out or by its name check's class, and each filter keeps exactly its rows.
  */
 import { describe, expect, it } from 'vitest'

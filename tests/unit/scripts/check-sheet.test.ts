@@ -1,5 +1,5 @@
 /**
- * The check-sheet command (issue 7 §9, issue 17 §7), spawned for real from its build
+ * The check-sheet command (decision 36), spawned for real from its build
  * (out/cli/check-sheet.js): its JSON, its report and its exit codes; bank names against the bundled
  * list or a --banks file, totals and notes rows, the control total, a sheet with no payout rows.
  */

@@ -1,4 +1,4 @@
-/** The one amount reader (issue 17 §3): every form people type, and every refusal with its reason. */
+/** The one amount reader (decision 35): every form people type, and every refusal with its reason. */
 import { describe, expect, it } from 'vitest'
 import { readAmount } from '../../../shared/read-amount'
 import { formatMoney, groupDigits } from '../../../shared/money'

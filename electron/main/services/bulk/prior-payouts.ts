@@ -1,6 +1,6 @@
 /**
  * What this desk sent before, read from its journal, for the import's "already paid" warning
- * (issue 7 §3, issue 17 §5): every single bank payout and every payout of a bulk batch, unless the
+ * (decision 39): every single bank payout and every payout of a bulk batch, unless the
  * service refused it (a failed movement paid nothing). Open ones count: they may be paid.
  */
 import type { PriorPayout } from '../../../../shared/domain/bulk'

@@ -138,7 +138,7 @@ export function createDocumentDomain(
         const runs = await options.runs()
         const state = runs.stateOf(runId)
         const profile = await profileOf(state.profileId)
-        // The fee estimate the review showed (issue 17 §5), while the service's fees are not all known.
+        // The fee estimate the review showed (decision 39), while the service's fees are not all known.
         const fees = runs.view(runId).fees
         const extras = summaryExtrasOf(state.imported, fees)
         // Worked out in slices of rows, then drawn in a worker: 100,000 rows never hold main.

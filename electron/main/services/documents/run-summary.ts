@@ -14,7 +14,10 @@ import { fieldLabel } from '../../../../shared/words/field-names'
 import type { InstitutionDirectory } from '../../../../shared/words/institutions'
 import { bankName, maskedAccount } from '../../../../shared/words/institutions'
 
-/** Optional sections, for data the run will hold later (issue 17: totals rows, fees before sending). */
+/**
+ * Optional sections, for data the run will hold later (the sheet's control total, decision 34; fees
+ * before sending, decision 39).
+ */
 export interface RunSummaryExtras {
   /** The sheet's own TOTAL row against the sum of the rows. */
   controlTotal?: { sheetTotal: string; sheetRow?: number }
@@ -171,7 +174,7 @@ function outcomeOf(row: RunRow): RowOutcome {
   }
 }
 
-/** Why a row was left out of the run (issue 17 §5: by its reason). */
+/** Why a row was left out of the run (by its reason, decision 39). */
 const EXCLUDED_WORDS: Readonly<Record<ExcludedWhy, string>> = {
   duplicate_in_sheet: 'Excluded: a repeat of an earlier row of the sheet',
   already_paid: 'Excluded: already paid in an earlier run or payout',

@@ -1,5 +1,5 @@
 /**
- * Fee estimates (issue 17 §5). The spec gives no fee schedule, so the desk shows what it can
+ * Fee estimates (decision 39). The spec gives no fee schedule, so the desk shows what it can
  * honestly know: the fees the service returned for this profile's last payouts in the currency
  * (single payouts in the journal, earlier runs' items), as a rate per amount, applied to the
  * amounts about to be sent. The estimate is the basis's overall rate (its fees over its amounts);

@@ -1,5 +1,5 @@
 /**
- * Who pays the fees, remembered per profile (issue 17 §5): the choice made on a run's review is
+ * Who pays the fees, remembered per profile (decision 39): the choice made on a run's review is
  * the default of the profile's next run. One small JSON file in userData, written atomically.
  */
 import { readFile } from 'node:fs/promises'

@@ -4,9 +4,13 @@
  */
 import type { KeyKind } from '../../../../shared/domain/profiles'
 
-export const KEYCHAIN_SERVICE = 'payout-desk'
+/**
+ * The keychain service the keys are stored under. A test run on macOS or Windows, where the tests use
+ * the OS keychain itself, gives its own (scripts/with-keychain.mjs), removed when the run ends.
+ */
+export const KEYCHAIN_SERVICE = process.env['PAYOUT_DESK_KEYCHAIN_SERVICE'] || 'payout-desk'
 
-/** The profile's API keys, and the password of its team connection (issue 16). */
+/** The profile's API keys, and the password of its team connection (decision 38). */
 export type SecretKind = KeyKind | 'team-password'
 
 export interface SecretStore {

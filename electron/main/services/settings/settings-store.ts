@@ -17,7 +17,7 @@ const storedProfileSchema = z.object({
 })
 export type StoredProfile = z.infer<typeof storedProfileSchema>
 
-/** A profile's team connection (issue 16); its password is in the keychain, never here. */
+/** A profile's team connection (decision 38); its password is in the keychain, never here. */
 const storedTeamConnectionSchema = z.object({
   host: z.string().min(1),
   port: z.number().int().min(1).max(65535),

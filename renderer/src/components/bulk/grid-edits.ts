@@ -1,5 +1,5 @@
 /**
- * The grid's spreadsheet work as plain functions (issue 17 §4): reading a block copied from Excel,
+ * The grid's spreadsheet work as plain functions (decision 40): reading a block copied from Excel,
  * LibreOffice or Google Sheets (tab-separated text, cells with tabs, quotes or line breaks quoted),
  * writing one, and the cells a paste, a fill down or a find and replace would change. Main makes
  * the change (bulk:editCells); these only say which cells to what.

@@ -1,5 +1,5 @@
 /**
- * The grid's status chips (issue 17 §6): which rows each shows, and how many there are, counted in
+ * The grid's status chips (decision 40): which rows each shows, and how many there are, counted in
  * one pass over the rows.
  */
 import type { RunRow } from '../../../../shared/domain/bulk-run'

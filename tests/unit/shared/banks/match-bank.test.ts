@@ -1,5 +1,5 @@
 /**
- * Bank names as people write them (issue 17 §1), against the bundled NG and KE lists: exact names
+ * Bank names as people write them (decision 33), against the bundled NG and KE lists: exact names
  * give or take case, punctuation and suffixes; known short forms from bank-names.json; anything
  * looser only a suggestion; ambiguous and unknown names named as such; confirmed texts remembered.
  */

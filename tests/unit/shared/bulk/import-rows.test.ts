@@ -1,5 +1,5 @@
 /**
- * The importer's pure core on sheets as accountants fill them in (issue 17 §1, §2): bank names in
+ * The importer's pure core on sheets as accountants fill them in (decisions 33, 34): bank names in
  * the bank column, the sheet's own total and notes below the data, the control total.
  */
 import { describe, expect, it } from 'vitest'

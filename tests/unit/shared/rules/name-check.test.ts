@@ -1,4 +1,4 @@
-/** Name checks classed like Confirmation of Payee (issue 17 §5): match, close match (and why), no match. */
+/** Name checks classed like Confirmation of Payee (decision 37): match, close match (and why), no match. */
 import { describe, expect, it } from 'vitest'
 import { checkName, nameTokens } from '../../../../shared/rules/name-check'
 import { namesMatch } from '../../../../shared/rules/common'

@@ -1,5 +1,5 @@
 /**
- * Bank names confirmed in the Banks step, remembered per profile and country (issue 17 §1), the
+ * Bank names confirmed in the Banks step, remembered per profile and country (decision 33), the
  * way column mappings are remembered per layout: next time the same text ("GTBank", "First") is
  * proposed with the bank chosen before. One small JSON file in userData, written atomically.
  * Keys are texts from files: kept in Maps and arrays, never as object keys.

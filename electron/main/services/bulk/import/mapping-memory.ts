@@ -1,5 +1,5 @@
 /**
- * Confirmed column mappings remembered per header layout (issue 7 §2), in userData as one small
+ * Confirmed column mappings remembered per header layout (decision 19), in userData as one small
  * JSON file written atomically. Keys are header texts from files: kept in a Map, never as object
  * keys, so a "__proto__" header is just text.
  */

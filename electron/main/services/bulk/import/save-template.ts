@@ -1,5 +1,5 @@
 /**
- * "Download template" (issue 17 §6b): the payout template, XLSX or CSV, copied where the user
+ * "Download template" (decision 40): the payout template, XLSX or CSV, copied where the user
  * chooses in the Save dialog (in the browser, the bridge's Save is a download of the same file).
  */
 import { copyFile } from 'node:fs/promises'

@@ -1,5 +1,5 @@
 /**
- * A run's changes (issue 17 §4): the log of every change made to its rows before it was sent (row,
+ * A run's changes (decision 40): the log of every change made to its rows before it was sent (row,
  * column, value before and after, when) and the undo and redo stacks, kept in the run's folder as
  * changes.json (written atomically after each change, read back when the run is next changed, so
  * undo survives a restart). Only the log and the stacks live here; applying a change to the rows

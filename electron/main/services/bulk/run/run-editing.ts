@@ -1,5 +1,5 @@
 /**
- * Changes to a run's rows before it is sent (issue 17 §4): cells typed, pasted, filled down or
+ * Changes to a run's rows before it is sent (decision 40): cells typed, pasted, filled down or
  * replaced, banks chosen by name, rows excluded, and the undo and redo of each. A change is made to
  * the rows in place (by index; the run's array of rows is never copied), each changed row is
  * checked again at once, the change is written to the run's log (run-changes.ts), and the answer

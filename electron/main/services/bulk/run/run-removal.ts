@@ -1,5 +1,5 @@
 /**
- * Deleting and archiving runs (issue 17 §4): a run of which nothing was sent can be deleted (its
+ * Deleting and archiving runs (decision 40): a run of which nothing was sent can be deleted (its
  * folder goes); a run with anything sent (a batch planned, or any record of it in the journal)
  * can only be archived: hidden from the list, kept on disk and in the journal, shown again with
  * "Show archived".

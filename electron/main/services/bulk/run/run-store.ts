@@ -41,11 +41,11 @@ export interface RunState {
   message?: string
   /** Name checks were started and not finished or cancelled: a restart carries them on. */
   resolving?: boolean
-  /** What the import left out, its control total and its bank names (issue 17); absent for a retry. */
+  /** What the import left out, its control total and its bank names (decisions 33, 34); absent for a retry. */
   imported?: ImportRecord
   /** Each "I have checked these names" of no-match rows: who, when, which rows (sheet row numbers). */
   nameAcknowledgements?: Array<NameAcknowledgement & { rows: number[] }>
-  /** Hidden from the list (issue 17 §4): a run with anything sent is archived, never deleted. */
+  /** Hidden from the list (decision 40): a run with anything sent is archived, never deleted. */
   archived?: boolean
 }
 

@@ -1,5 +1,5 @@
 /**
- * IPC fuzzing (issue 13 §4): every channel of the contract gets random and hostile payloads through
+ * IPC fuzzing (decision 28): every channel of the contract gets random and hostile payloads through
  * the router of the real main services, on both transports — the router called as the Electron
  * transport calls it (the payload structured-cloned, as ipcMain hands it over, from our window's main
  * frame) and the loopback bridge over real HTTP. For every payload the contract refuses: never a

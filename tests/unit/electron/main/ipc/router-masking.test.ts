@@ -1,5 +1,5 @@
 /**
- * Error texts are a sink like the log (issue 13 §3): an expected failure's message and details are
+ * Error texts are a sink like the log (decision 26): an expected failure's message and details are
  * masked by main's one masking before they leave main, so a service or library that echoes a card
  * number, a CVV, a PIN or a key into its error cannot carry it to the screen.
  */

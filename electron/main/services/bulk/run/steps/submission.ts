@@ -3,7 +3,7 @@
  * a time, each after its intent is on disk in the journal, each settled by the one send policy
  * (batch-sender.ts: accepted, refused, exists -> verify, unknown -> verify, never a new reference).
  *
- * Hook for gates (team mode, issue 16): `beforeBatchLeaves(runId, batchReference)` is awaited in
+ * Hook for gates (team claims, decision 41): `beforeBatchLeaves(runId, batchReference)` is awaited in
  * the lane that sends a batch, after the batch's intent is journaled and immediately before its
  * request leaves. Throwing stops the step: no further batch leaves, the lanes at work finish, and
  * the run goes to 'attention' with the error's message ("Stopped: ..."). The batch it refused

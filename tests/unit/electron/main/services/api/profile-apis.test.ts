@@ -1,5 +1,5 @@
 /**
- * One API client per profile (issue 17 §8): the real profile service on the real keychain, counted.
+ * One API client per profile (decision 42): the real profile service on the real keychain, counted.
  * N calls read the keychain once per key and build one client; a key change builds a new one; a
  * removed profile keeps none.
  */

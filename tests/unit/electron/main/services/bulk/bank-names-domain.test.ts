@@ -1,5 +1,5 @@
 /**
- * The Banks step through the bulk channels (issue 17 §1), over the simulator: a sheet with bank
+ * The Banks step through the bulk channels (decision 33), over the simulator: a sheet with bank
  * names stops at the Banks step with each distinct name once, its match and its rows; confirmed
  * choices make the run (its rows carry the codes, the run records the names and the control
  * total); a name left without a choice stays an error naming its candidates; the choices are

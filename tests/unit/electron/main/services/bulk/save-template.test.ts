@@ -1,4 +1,4 @@
-/** "Download template" (issue 17 §6b): the template copied where the Save dialog says; Cancel writes nothing. */
+/** "Download template" (decision 40): the template copied where the Save dialog says; Cancel writes nothing. */
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'

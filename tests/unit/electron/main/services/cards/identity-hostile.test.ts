@@ -1,5 +1,5 @@
 /**
- * The whole hostile corpus (tests/fixtures/hostile/, issue 13 §4) through the identity-document
+ * The whole hostile corpus (tests/fixtures/hostile/, decision 27) through the identity-document
  * check, both ways a document comes in (chosen with Open, and dropped: read by its path): each file ends in
  * a clear error naming it, or is held as the kind its content says, within bounded time and memory.
  * The check reads kind and end markers only; it never renders or runs what is inside.

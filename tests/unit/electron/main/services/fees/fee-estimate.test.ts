@@ -1,5 +1,5 @@
 /**
- * The fee estimate (issue 17 §5): learned from the fees the service returned for this profile's
+ * The fee estimate (decision 39): learned from the fees the service returned for this profile's
  * payouts in the currency, exact to the minor unit, with its range and its basis; who pays the
  * fees changes what leaves the balance; none seen says so.
  */

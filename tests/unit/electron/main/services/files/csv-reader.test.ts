@@ -1,5 +1,5 @@
 /**
- * The app's one CSV reader (issue 17 §9), serving the bulk importer (lenient, people's files) and
+ * The app's one CSV reader (decision 36), serving the bulk importer (lenient, people's files) and
  * offline review of our exports (strict RFC 4180): the same grammar, two readings.
  */
 import { describe, expect, it } from 'vitest'

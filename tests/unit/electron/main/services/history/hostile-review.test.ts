@@ -1,5 +1,5 @@
 /**
- * The whole hostile corpus (tests/fixtures/hostile/, issue 13 §4) through the offline review of
+ * The whole hostile corpus (tests/fixtures/hostile/, decision 27) through the offline review of
  * exports, as the app opens a file (history:openFile: the size check, then the export reader with
  * its own XLSX reader and SheetJS behind it): each file ends in a clear error naming it, or in the
  * export's rows, within bounded time and memory. Formula cells are never evaluated, and are

@@ -1,5 +1,5 @@
 /**
- * Issue 6, section 10: a process sending payouts is killed with SIGKILL between the journal write
+ * Never pay twice (decisions 13, 14): a process sending payouts is killed with SIGKILL between the journal write
  * and the send, and after the send (the service answered, the answer not yet journaled). A
  * restarted process reconciles against the simulator and sends again only what verification found
  * absent: the simulator ends with exactly one payout per intent, none lost and none doubled.

@@ -294,7 +294,7 @@ describe('workbooks', () => {
   })
 })
 
-describe('a payroll as accountants keep it (messy-payroll.xlsx, issue 17)', () => {
+describe('a payroll as accountants keep it (messy-payroll.xlsx, decisions 33, 34)', () => {
   it('finds the header under the titles, reads bank names and typed amounts, leaves out the total and the notes', async () => {
     const result = await imported('messy-payroll.xlsx')
     expect([result.sheet, result.header.row, result.rows]).toEqual(['Payroll March 2026', 4, 12])

@@ -1,5 +1,5 @@
 /**
- * Hostile and broken files (issue 7 §2): each gets a clear message naming what is wrong, in bounded
+ * Hostile and broken files (decision 27): each gets a clear message naming what is wrong, in bounded
  * time and memory; never a crash or a hang. Built at test time into a temp dir (corpus.ts).
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -171,7 +171,7 @@ describe('hostile files', () => {
 })
 
 /**
- * The whole hostile corpus (tests/fixtures/hostile/, issue 13 §4) through the importer as the app
+ * The whole hostile corpus (tests/fixtures/hostile/, decision 27) through the importer as the app
  * runs it: the Sheet step's look at the file, then the import in its worker. Each file ends in a
  * clear error naming the file, or in the result written here, within bounded time and memory. The
  * child's peak RSS includes the import workers (threads of that process).

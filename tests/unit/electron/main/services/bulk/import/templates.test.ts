@@ -1,6 +1,6 @@
 /**
- * The payout templates (issue 7 §1): the importer reads them as-is, code columns are text, XLSX
- * has an Example sheet and Notes. The example rows (issue 17 §5) use the Sandbox's documented test
+ * The payout templates: the importer reads them as-is, code columns are text, XLSX
+ * has an Example sheet and Notes. The example rows use the Sandbox's documented test
  * accounts: imported, every row is valid, the TOTAL row is the control total, and every account
  * resolves in the Sandbox to the name the row gives, so a clean sheet shows clean name checks.
  */

@@ -1,5 +1,5 @@
 /**
- * Name checks as a control (issue 17 §5), over the simulator: each row is classed match, close
+ * Name checks as a control (decision 39), over the simulator: each row is classed match, close
  * match (both names kept) or no match; a live run with no-match rows nobody acknowledged is refused
  * by main, naming the rows; "I have checked these names" records who, when and which rows, in the
  * rows, the run, the report and the evidence pack; a changed name voids its acknowledgement. Rows

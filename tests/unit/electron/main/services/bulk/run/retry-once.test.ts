@@ -1,5 +1,5 @@
 /**
- * The double payment of issue 13 and what made it possible: a retry run saved in two writes (a
+ * A double payment once found, and what made it possible (decision 14): a retry run saved in two writes (a
  * kill between them left an unmarked run holding the -R1 references), nothing stopping a second
  * retry of the same run, and a batch whose payouts the service already had ("Duplicate payout
  * reference") marked failed, so that "Retry failed rows" paid them again as -R2. Each is tested as
@@ -102,7 +102,7 @@ describe('Retry failed rows, once', () => {
     expect(reopened.service.list()).toHaveLength(2)
   })
 
-  it('the chain of issue 13: rows whose references the service already holds are never failed, so never paid again', async () => {
+  it('the chain of that double payment: rows whose references the service already holds are never failed, so never paid again', async () => {
     const { service } = await open()
     // A sheet sent and paid; then the same sheet again (imported twice, or a second retry run of old).
     const sheet = sheetOf(5, new Set(), 'DUP')

@@ -1,5 +1,5 @@
 /**
- * Changes before a run is sent (issue 17 §4), through the RunService against the simulator: a typed
+ * Changes before a run is sent (decision 40), through the RunService against the simulator: a typed
  * value, a pasted block, a fill down, a find and replace, a bank chosen by name and an exclusion,
  * each checked again at once, logged (row, column, before, after, when), undone and redone, kept
  * across a restart, refused once sent; delete and archive by their rules; the report and the

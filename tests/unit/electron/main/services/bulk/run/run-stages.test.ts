@@ -1,5 +1,5 @@
 /**
- * The RunService as a stage machine (issue 17 §9), over the simulator: a user action the run's
+ * The RunService as a stage machine (decision 39), over the simulator: a user action the run's
  * stage does not allow is refused naming the stage, and nothing changes; the submission step's
  * gate (`beforeBatchLeaves`, for team claims) sees every batch just before it leaves, and a gate
  * that refuses stops the sending with its reason, sends nothing more, and the run carries on

@@ -1,5 +1,5 @@
 /**
- * The run's one transition table (issue 17 §9): every legal move is allowed with its cause, every
+ * The run's one transition table (decision 39): every legal move is allowed with its cause, every
  * other move is refused with an AppFailure that names the stage the run is in, and the state is
  * left as it was.
  */
