@@ -4,28 +4,53 @@
  * checks an item's texts, so the grid can re-validate an edited row with the same rules; and
  * `sheetFindings` looks across rows (duplicate references, same account and amount twice).
  */
-import type { BankMatchRecord, BulkColumnMapping, BulkCurrency, BulkField, BulkFinding, BulkItem } from '../domain/bulk'
+import type {
+  BankMatchRecord,
+  BulkColumnMapping,
+  BulkCurrency,
+  BulkField,
+  BulkFinding,
+  BulkItem,
+  RunWideField,
+  RunWideValues,
+} from '../domain/bulk'
 import type { BankChoice } from '../banks/bank-list'
-import type { BankMatcher } from '../banks/match-bank'
+import type { BankMatch, BankMatcher } from '../banks/match-bank'
+import { formatMoney } from '../money'
 import { emailProblem } from '../rules/common'
 import { CUSTOMER_NAME_MAX_LENGTH, NARRATION_MAX_LENGTH } from '../rules/payouts'
 import { looksLikeCardNumber } from '../rules/sensitive-data'
+import { accountNumberProblem, cleanedAccountNumber, digitsOfDecimalNumber } from './account-number'
 import { amountProblemOf, normaliseAmount, numberCellDecimal } from './amount'
-import { ACCOUNT_FORMATS, COUNTRY_OF_CURRENCY } from './banks'
+import { COUNTRY_OF_CURRENCY, COUNTRY_WORDS, CURRENCY_OF_COUNTRY } from './banks'
 import { cellText, isNumberCell, type SheetCell, type SheetRow } from './cells'
-import { generatedReference, REFERENCE_MAX_LENGTH, REFERENCE_MIN_LENGTH } from './references'
+import {
+  GENERATED_REFERENCE_PREFIX,
+  generatedReference,
+  REFERENCE_MAX_LENGTH,
+  REFERENCE_MIN_LENGTH,
+} from './references'
 
 export interface ValidationContext {
   currency: BulkCurrency
   /** Valid bank codes of the currency's country. */
   bankCodes: ReadonlySet<string>
+  /** Bank names in the bank column are matched with this (issue 17 §1); without it only codes are read. */
+  bankNames?: BankMatcher
+  /** The other country's banks: a bank of the wrong country is said to be one (decision 55). */
+  otherBanks?: BankMatcher
 }
 
 export interface ReadContext extends ValidationContext {
   /** SHA-256 (hex) of the file, for references of rows without one. */
   sha256: string
-  /** Bank names in the bank column are matched with this (issue 17 §1); without it only codes are read. */
-  bankNames?: BankMatcher
+  /** One e-mail and one narration for rows whose own cell is empty or absent (decision 53). */
+  runWide?: RunWideValues
+  /**
+   * Some bank of this sheet is a bank of the other country only: a name both countries have
+   * ("Stanbic") is then not taken for this country's bank by itself (decision 55).
+   */
+  sheetNamesOtherBanks?: boolean
 }
 
 /** Field -> column position, from a mapping by position. */
@@ -50,17 +75,27 @@ function finding(row: number, column: BulkField | null, code: string, message: s
   return { row, column, code, message }
 }
 
-/** One data row into an item, with the findings only the cells can show. */
+/** One data row into an item, with the findings only the cells can show, and its notes. */
 export function readItem(
   row: SheetRow,
   columns: FieldColumns,
   context: ReadContext,
-): { item: BulkItem; findings: BulkFinding[] } {
+): { item: BulkItem; findings: BulkFinding[]; notes: BulkFinding[]; runWide: RunWideField[] } {
   const cell = (field: BulkField): SheetCell => {
     const index = columns[field]
     return index === undefined ? undefined : row.cells[index]
   }
   const findings: BulkFinding[] = []
+  const notes: BulkFinding[] = []
+  const runWide: RunWideField[] = []
+  /** A row's own cell, else the run-wide value (decision 53). */
+  const orRunWide = (field: RunWideField): string => {
+    const own = cellText(cell(field))
+    const wide = context.runWide?.[field]
+    if (own !== '' || wide === undefined || wide === '') return own
+    runWide.push(field)
+    return wide
+  }
   const amountCell = cell('amount')
   const amountText = isNumberCell(amountCell) ? numberCellDecimal(amountCell) : cellText(amountCell)
   const reference = codeText(cell('reference'))
@@ -71,8 +106,8 @@ export function readItem(
     bank_code: codeText(cell('bank_code')),
     account_number: codeText(cell('account_number')),
     customer_name: cellText(cell('customer_name')),
-    customer_email: cellText(cell('customer_email')),
-    narration: cellText(cell('narration')),
+    customer_email: orRunWide('customer_email'),
+    narration: orRunWide('narration'),
   }
 
   // A bank name: the code it matches, or an error naming the banks it may be.
@@ -99,23 +134,54 @@ export function readItem(
         ),
       )
   }
+
+  // The account: from a number cell (decision 54), or written with spaces or dashes.
   const accountCell = cell('account_number')
-  const format = ACCOUNT_FORMATS[COUNTRY_OF_CURRENCY[context.currency]]
-  if (isNumberCell(accountCell) && /^\d+$/.test(item.account_number) && item.account_number.length < format.minDigits)
-    findings.push(
-      finding(
-        row.row,
-        'account_number',
-        'leading_zero_lost',
-        `Account number ${item.account_number} is stored as a number and has lost its leading zeros (${item.account_number.length} digits; expected ${format.description}). Format the column as text and type the number again.`,
-      ),
-    )
-  return { item, findings }
+  const written = cellText(accountCell)
+  const decimal = isNumberCell(accountCell) ? null : digitsOfDecimalNumber(written)
+  if (isNumberCell(accountCell) && /^\d+$/.test(item.account_number)) item.account_from_number = item.account_number
+  else if (decimal !== null) item.account_number = item.account_from_number = decimal
+  else {
+    const cleaned = cleanedAccountNumber(written)
+    if (cleaned !== null) {
+      item.account_number = cleaned
+      notes.push(
+        finding(
+          row.row,
+          'account_number',
+          'account_number_cleaned',
+          `Account number "${written}" was read as ${cleaned}: the spaces and dashes in it were removed.`,
+        ),
+      )
+    }
+  }
+  return { item, findings, notes, runWide }
 }
 
 const listed = (banks: readonly BankChoice[]): string => {
   const names = banks.map((bank) => `${bank.name} (${bank.code})`)
   return names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`
+}
+
+/** A match that names one bank by itself: a code, the bank's name, a known short form. */
+type SureMatch = Extract<BankMatch, { kind: 'code' | 'exact' | 'alias' }>
+const isSure = (match: BankMatch | undefined): match is SureMatch =>
+  match !== undefined && (match.kind === 'code' || match.kind === 'exact' || match.kind === 'alias')
+
+/** "Equity" in a NGN run: the other country's bank it is, said as the finding (decision 55). */
+function otherCountryFinding(row: number, text: string, other: SureMatch, currency: BulkCurrency): BulkFinding {
+  const country = COUNTRY_OF_CURRENCY[currency]
+  const otherCountry = country === 'NG' ? 'KE' : 'NG'
+  const what = other.kind === 'code' ? `Bank code ${text} is` : `"${text}" is`
+  return {
+    ...finding(
+      row,
+      'bank_code',
+      'bank_other_country',
+      `${what} a ${COUNTRY_WORDS[otherCountry]} bank (${other.bank.name}, ${other.bank.code}), and this run pays ${currency} to ${COUNTRY_WORDS[country]} banks: import the sheet as ${CURRENCY_OF_COUNTRY[otherCountry]}, or choose a ${COUNTRY_WORDS[country]} bank.`,
+    ),
+    candidates: [],
+  }
 }
 
 /** A bank cell's text read as a name: the match, or the finding that names the candidates. */
@@ -125,11 +191,31 @@ function bankNameOf(
   context: ReadContext,
 ): { match?: BankMatchRecord; finding?: BulkFinding } {
   const found = context.bankNames!.match(text)
+  const other = context.otherBanks?.match(text)
   const country = COUNTRY_OF_CURRENCY[context.currency]
   const quoted = `"${text}"`
+  if (!isSure(found) && found.kind !== 'remembered' && isSure(other))
+    return { finding: otherCountryFinding(row, text, other, context.currency) }
   switch (found.kind) {
     case 'exact':
     case 'alias':
+      // "Stanbic" is a bank of both countries: in a sheet whose other banks are of the other
+      // country, it is asked about, never taken for this country's bank (decision 55).
+      if (isSure(other) && context.sheetNamesOtherBanks) {
+        const otherCountry = country === 'NG' ? 'KE' : 'NG'
+        return {
+          finding: {
+            ...finding(
+              row,
+              'bank_code',
+              'bank_name_ambiguous',
+              `${quoted} names a bank in both countries (${found.bank.name}, ${found.bank.code}; and the ${COUNTRY_WORDS[otherCountry]} ${other.bank.name}), and other banks of this sheet are ${COUNTRY_WORDS[otherCountry]}: choose the bank, or import the sheet as ${CURRENCY_OF_COUNTRY[otherCountry]}.`,
+            ),
+            candidates: [found.bank],
+          },
+        }
+      }
+      return { match: { from: text, code: found.bank.code, name: found.bank.name, how: found.kind } }
     case 'remembered':
       return { match: { from: text, code: found.bank.code, name: found.bank.name, how: found.kind } }
     case 'ambiguous':
@@ -151,7 +237,7 @@ function bankNameOf(
             row,
             'bank_code',
             'bank_name_suggestion',
-            `${quoted} is not a ${country} bank name of the service; did you mean ${listed(found.candidates)}? Choose the bank, or type its code.`,
+            `${quoted} is not the name of a ${COUNTRY_WORDS[country]} bank in the service's list; did you mean ${listed(found.candidates)}? Choose the bank, or type its code.`,
           ),
           candidates: found.candidates,
         },
@@ -163,7 +249,7 @@ function bankNameOf(
             row,
             'bank_code',
             'bank_name_unknown',
-            `${quoted} is neither a ${country} bank code nor a bank name of the service: type the bank's code, or its name as the bank list has it.`,
+            `${quoted} is neither a ${COUNTRY_WORDS[country]} bank code nor the name of a bank in the service's list: type the bank's code, or its name as the bank list has it.`,
           ),
           candidates: [],
         },
@@ -171,6 +257,39 @@ function bankNameOf(
     default:
       // A code (or digits that the code rules judge).
       return {}
+  }
+}
+
+/** What an item's bank cell says when it is no code of the list: a name, or a code of the other country. */
+function bankFinding(
+  item: BulkItem,
+  context: ValidationContext,
+): { code: string; message: string; candidates?: BankChoice[] } {
+  const text = item.bank_code
+  const country = COUNTRY_OF_CURRENCY[context.currency]
+  const other = context.otherBanks?.match(text)
+  if (isSure(other)) {
+    const { code, message } = otherCountryFinding(item.row, text, other, context.currency)
+    return { code, message }
+  }
+  if (/^\d+$/.test(text))
+    return {
+      code: 'bank_code_unknown',
+      message: `Bank code "${text}" is not a ${COUNTRY_WORDS[country]} bank code of the service.`,
+    }
+  // A name (a code would be digits): never called a code (decision 55).
+  const match = context.bankNames?.match(text)
+  const candidates = match && 'candidates' in match ? match.candidates : []
+  if (candidates.length > 0)
+    return {
+      code: 'bank_name_suggestion',
+      message: `"${text}" is not the name of a ${COUNTRY_WORDS[country]} bank in the service's list; did you mean ${listed(candidates)}? Choose the bank, or type its code.`,
+      candidates,
+    }
+  return {
+    code: 'bank_name_unknown',
+    message: `"${text}" is not the name of a ${COUNTRY_WORDS[country]} bank in the service's list, nor a bank code: choose the bank, or type its code.`,
+    candidates: [],
   }
 }
 
@@ -193,17 +312,13 @@ export function itemFindings(item: BulkItem, context: ValidationContext, skip?: 
 
   const country = COUNTRY_OF_CURRENCY[context.currency]
   if (item.bank_code === '') add('bank_code', 'bank_code_missing', 'The bank code is empty.')
-  else if (!context.bankCodes.has(item.bank_code))
-    add('bank_code', 'bank_code_unknown', `Bank code "${item.bank_code}" is not a ${country} bank code of the service.`)
+  else if (!context.bankCodes.has(item.bank_code) && !skip?.has('bank_code')) {
+    const { code, message, candidates } = bankFinding(item, context)
+    findings.push({ ...finding(item.row, 'bank_code', code, message), ...(candidates ? { candidates } : {}) })
+  }
 
-  const format = ACCOUNT_FORMATS[country]
-  if (item.account_number === '') add('account_number', 'account_number_missing', 'The account number is empty.')
-  else if (!format.pattern.test(item.account_number))
-    add(
-      'account_number',
-      'account_number_format',
-      `Account number "${item.account_number}" is not a ${country} account number: ${format.description}.`,
-    )
+  const account = accountNumberProblem(item, country)
+  if (account) add('account_number', account.code, account.message)
 
   if (item.customer_name === '') add('customer_name', 'customer_name_missing', 'The customer name is empty.')
   if (item.customer_email === '') add('customer_email', 'customer_email_missing', 'The customer e-mail is empty.')
@@ -251,16 +366,35 @@ function textFindings(item: BulkItem, add: (column: BulkField, code: string, mes
   }
 }
 
+/** What the same payment again is compared by: its reference (a sheet's own) and narration. */
+interface PaymentSeen {
+  row: number
+  reference: string | null
+  narration: string
+}
+
+/** A reference the desk made (PD-<hash>-<row>) is no reference of the sheet. */
+const GENERATED = new RegExp(`^${GENERATED_REFERENCE_PREFIX}[0-9A-F]{16}-\\d+$`)
+const ownReference = (item: BulkItem): string | null =>
+  item.reference === '' || GENERATED.test(item.reference) ? null : item.reference
+const sameText = (a: string, b: string): boolean =>
+  a.trim().replace(/\s+/g, ' ').toLowerCase() === b.trim().replace(/\s+/g, ' ').toLowerCase()
+
 /**
  * Findings across rows, one row at a time (so a long list can be checked in slices): a reference
- * used again is an error on the later row; the same bank, account and amount again is a warning on
- * the later row. Both name the earlier row.
+ * used again is an error on the later row. The same bank, account and amount again is, on the
+ * later row, a warning that leaves it out (a row copied twice: same narration, no reference of its
+ * own or the same one), or, when its narration or its own reference differs, a question to answer
+ * before it is paid (a second invoice of a vendor: decision 57). Both name the earlier row.
  */
 export class AcrossRows {
   readonly errors: BulkFinding[] = []
   readonly warnings: BulkFinding[] = []
   private readonly references = new Map<string, number>()
-  private readonly payments = new Map<string, number>()
+  private readonly payments = new Map<string, PaymentSeen>()
+
+  /** `currency`: the money of the question is said in it. */
+  constructor(private readonly currency?: BulkCurrency) {}
 
   add(item: BulkItem): void {
     if (item.reference !== '') {
@@ -277,26 +411,50 @@ export class AcrossRows {
         )
     }
     const amount = normaliseAmount(item.amount)
-    if (amount !== null && item.account_number !== '') {
-      const key = `${item.bank_code}\u001f${item.account_number}\u001f${amount}`
-      const first = this.payments.get(key)
-      if (first === undefined) this.payments.set(key, item.row)
-      else
-        this.warnings.push(
-          finding(
-            item.row,
-            null,
-            'possible_duplicate',
-            `Same bank, account and amount as row ${first}: is this payment meant twice?`,
-          ),
-        )
+    if (amount === null || item.account_number === '') return
+    const key = `${item.bank_code}\u001f${item.account_number}\u001f${amount}`
+    const first = this.payments.get(key)
+    const seen: PaymentSeen = { row: item.row, reference: ownReference(item), narration: item.narration }
+    if (first === undefined) {
+      this.payments.set(key, seen)
+      return
     }
+    const differences: string[] = []
+    if (!sameText(first.narration, seen.narration))
+      differences.push(`narration "${clip(seen.narration)}" here and "${clip(first.narration)}" there`)
+    if (seen.reference !== null && first.reference !== null && seen.reference !== first.reference)
+      differences.push(`reference ${seen.reference} here and ${first.reference} there`)
+    if (differences.length === 0) {
+      this.warnings.push(
+        finding(
+          item.row,
+          null,
+          'possible_duplicate',
+          `Same bank, account and amount as row ${first.row}: is this payment meant twice?`,
+        ),
+      )
+      return
+    }
+    const money = this.currency ? formatMoney(amount, this.currency) : amount
+    this.errors.push(
+      finding(
+        item.row,
+        null,
+        'same_payment_again',
+        `Pays ${money} to the same account (bank ${item.bank_code}, account ${item.account_number}) as row ${first.row}, which pays ${money} too, with ${differences.join(', and ')}: ${money} more in all. A second payment? Pay both, or leave this row out.`,
+      ),
+    )
   }
 }
 
+const clip = (text: string): string => (text.length > 60 ? `${text.slice(0, 57)}…` : text)
+
 /** The findings across all the rows at once (see AcrossRows). */
-export function sheetFindings(items: readonly BulkItem[]): { errors: BulkFinding[]; warnings: BulkFinding[] } {
-  const across = new AcrossRows()
+export function sheetFindings(
+  items: readonly BulkItem[],
+  currency?: BulkCurrency,
+): { errors: BulkFinding[]; warnings: BulkFinding[] } {
+  const across = new AcrossRows(currency)
   for (const item of items) across.add(item)
   return across
 }

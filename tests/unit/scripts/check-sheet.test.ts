@@ -225,7 +225,7 @@ describe('npm run check-sheet', () => {
           column: 'bank_code',
           code: 'bank_name_unknown',
           message:
-            '"UBA" is neither a NG bank code nor a bank name of the service: type the bank\'s code, or its name as the bank list has it.',
+            '"UBA" is neither a Nigerian bank code nor the name of a bank in the service\'s list: type the bank\'s code, or its name as the bank list has it.',
           candidates: [],
         },
         {
@@ -233,7 +233,7 @@ describe('npm run check-sheet', () => {
           column: 'bank_code',
           code: 'bank_name_suggestion',
           message:
-            '"Guarranty Trust" is not a NG bank name of the service; did you mean Guaranty Trust Bank (058)? Choose the bank, or type its code.',
+            '"Guarranty Trust" is not the name of a Nigerian bank in the service\'s list; did you mean Guaranty Trust Bank (058)? Choose the bank, or type its code.',
           candidates: [{ code: '058', name: 'Guaranty Trust Bank' }],
         },
       ])

@@ -45,6 +45,8 @@ export interface EditHost {
 const RESOLVE_AT_ONCE = 20
 
 const ACCOUNT_FIELDS: ReadonlySet<ChangedColumn> = new Set(['bank_code', 'account_number', 'customer_name'])
+/** What a row's answered questions were about (decision 57): a change asks them again. */
+const ANSWERED_FIELDS: ReadonlySet<ChangedColumn> = new Set(['bank_code', 'account_number', 'amount'])
 
 export class RunEditor {
   private changes: Promise<RunChanges> | null = null
@@ -143,6 +145,7 @@ export class RunEditor {
         else delete row.excludedWhy
       } else {
         row.item = { ...row.item, [cell.column]: cell.after }
+        if (ANSWERED_FIELDS.has(cell.column)) delete row.answered
         if (ACCOUNT_FIELDS.has(cell.column)) {
           row.resolution = 'unchecked'
           delete row.resolvedName
