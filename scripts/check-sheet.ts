@@ -182,7 +182,7 @@ function report(result: BulkImportResult, used: CurrencyUsed): string {
     result.errors.length === 0
       ? 'Every row is valid.'
       : questions === result.errors.length
-        ? `No row has an error, but ${questions} ${questions === 1 ? 'needs' : 'need'} a person's answer before it is paid (in the desk's review).`
+        ? `No row has an error, but ${questions} ${questions === 1 ? "needs a person's answer before it is" : "need a person's answer before they are"} paid (in the desk's review).`
         : 'Some rows have errors.',
   )
   return lines.join('\n')
@@ -222,10 +222,20 @@ async function main(): Promise<number> {
     return 2
   }
   if (isFileError(result)) {
+    // A sheet with no e-mail or narration column: the options that give one for the whole run.
+    const message = result.fileError.message
+    const options = [
+      ...(/one customer e-mail/.test(message) ? ['--email <address>'] : []),
+      ...(/one narration/.test(message) ? ['--narration <text>'] : []),
+    ]
+    const hint =
+      result.fileError.code === 'missing_columns' && options.length > 0
+        ? `\nGive ${options.length === 1 ? 'it' : 'them'} for the whole run with ${options.join(' and ')}.`
+        : ''
     process.stdout.write(
       parsed.json
         ? `${JSON.stringify(result)}\n`
-        : `${result.file}: rejected: ${result.fileError.message} [${result.fileError.code}]\n`,
+        : `${result.file}: rejected: ${result.fileError.message} [${result.fileError.code}]${hint}\n`,
     )
     return 2
   }

@@ -151,8 +151,8 @@ export function guessCurrency(
       currency: CURRENCY_OF_COUNTRY[byBanks],
       because:
         own === total
-          ? `${own === 1 ? 'its bank is' : `all ${rowsWord(own, 'bank')} named are`} ${COUNTRY_WORDS[byBanks]}`
-          : `${own} of ${rowsWord(total, 'bank')} named are ${COUNTRY_WORDS[byBanks]}`,
+          ? `${rowsWord(own, 'row')} ${own === 1 ? 'names a' : 'name'} ${COUNTRY_WORDS[byBanks]} ${own === 1 ? 'bank' : 'banks'}`
+          : `${own} of the ${rowsWord(total, 'row')} naming a bank of one country name ${COUNTRY_WORDS[byBanks]} banks`,
     })
   }
   if (headed) evidence.push({ currency: headed, because: `the amount column is headed "${amountHeader}"` })
@@ -168,7 +168,9 @@ export function guessCurrency(
   const against: string[] = evidence.filter((said) => said.currency !== currency).map((said) => said.because)
   const other = currency === 'NGN' ? 'KE' : 'NG'
   if (byBanks !== other && banks[other] > 0)
-    against.push(`${rowsWord(banks[other], 'bank')} named ${banks[other] === 1 ? 'is' : 'are'} ${COUNTRY_WORDS[other]}`)
+    against.push(
+      `${rowsWord(banks[other], 'row')} ${banks[other] === 1 ? 'names a' : 'name'} ${COUNTRY_WORDS[other]} ${banks[other] === 1 ? 'bank' : 'banks'}`,
+    )
   return {
     currency,
     because: evidence.filter((said) => said.currency === currency).map((said) => said.because),

@@ -7,6 +7,7 @@
  */
 import { bundledBanks } from '../../../../../shared/banks/bank-list'
 import { BankMatcher } from '../../../../../shared/banks/match-bank'
+import { cleanedAccountNumber } from '../../../../../shared/bulk/account-number'
 import { normaliseAmount } from '../../../../../shared/bulk/amount'
 import { COUNTRY_OF_CURRENCY } from '../../../../../shared/bulk/banks'
 import type { BulkCurrency, BulkField } from '../../../../../shared/domain/bulk'
@@ -177,6 +178,8 @@ export class RunEditor {
   private normalised(field: BulkField, value: string): { value: string; from?: string } {
     const text = value.trim()
     if (field === 'amount') return { value: normaliseAmount(text, this.host.currency) ?? text }
+    // Spaces and dashes inside an account number typed or pasted are dropped, as at import (decision 54).
+    if (field === 'account_number') return { value: cleanedAccountNumber(text) ?? text }
     if (field !== 'bank_code' || text === '' || /^\d+$/.test(text)) return { value: text }
     const matcher = (this.matcher ??= new BankMatcher(
       bundledBanks(COUNTRY_OF_CURRENCY[this.host.currency]),

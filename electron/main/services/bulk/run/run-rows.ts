@@ -87,9 +87,10 @@ export function revalidateRow(row: RunRow, currency: BulkCurrency): void {
       code: 'unresolvable',
       message: `The account could not be resolved: ${row.resolutionMessage ?? 'unknown account'}`,
     })
-  // Warnings the importer found stay; the name check's own warning is recomputed.
+  // Warnings the importer found stay; the name check's own warning and answered questions are recomputed.
   const warnings = row.warnings.filter(
-    (w) => w.code !== 'name_mismatch' && w.code !== 'name_close' && w.code !== 'name_unchecked',
+    (w) =>
+      w.code !== 'name_mismatch' && w.code !== 'name_close' && w.code !== 'name_unchecked' && !isRowQuestion(w.code),
   )
   let nameWarning: BulkFinding | undefined
   if (row.resolution === 'mismatch' && row.nameCheck === 'close_match')
@@ -107,14 +108,19 @@ export function revalidateRow(row: RunRow, currency: BulkCurrency): void {
       message: `No match: the bank has this account as "${row.resolvedName ?? ''}", not "${row.item.customer_name}".`,
     }
   // References repeated and payments made again in the sheet are the importer's findings across
-  // rows: they stay. A question a person answered is no longer asked (decision 57).
+  // rows: they stay, asked or answered (an answered question is kept among the warnings).
   const kept = row.errors.filter((e) => ACROSS_ROWS.has(e.code))
+  for (const w of row.warnings) if (ACROSS_ROWS.has(w.code)) kept.push(w)
   // Arrays of their exact length (concat), not grown by push: a pushed-to empty array keeps room
   // for 17, some 130 bytes a row that a 100,000-row run holds for its whole life.
-  const errors = kept.length === 0 ? problems : problems.concat(kept)
+  const findings = kept.length === 0 ? problems : problems.concat(kept)
+  // A question a person answered is no longer asked: it stays in sight as a warning (decision 57).
   const { answered } = row
-  row.errors = answered ? errors.filter((e) => !(isRowQuestion(e.code) && answered[e.code])) : errors
-  row.warnings = nameWarning ? warnings.concat([nameWarning]) : warnings
+  const isAnswered = (e: BulkFinding): boolean => answered !== undefined && isRowQuestion(e.code) && !!answered[e.code]
+  const answeredFindings = answered ? findings.filter(isAnswered) : []
+  row.errors = answeredFindings.length === 0 ? findings : findings.filter((e) => !isAnswered(e))
+  const more = nameWarning ? answeredFindings.concat([nameWarning]) : answeredFindings
+  row.warnings = more.length === 0 ? warnings : warnings.concat(more)
 }
 
 /** A row that will be sent: not excluded, no error (an unresolvable account is an error). */
