@@ -186,7 +186,7 @@ function numberCellWorkbook(): Buffer {
   const book = XLSX.utils.book_new()
   const sheet = XLSX.utils.aoa_to_sheet([
     ['Employee', 'Bank', 'Account Number', 'Net Pay', 'Email', 'Narration'],
-    ['Otieno Mwangi', '01', { t: 'n', v: 1234567890 }, 64250.5, 'o@example.com', 'March'],
+    ['Otieno Mwangi', '01', { t: 'n', v: 1102345678 }, 64250.5, 'o@example.com', 'March'],
     ['Wanjiku Kamau', '68', { t: 'n', v: 170546876558 }, 85000, 'w@example.com', 'March'],
     ['Njeri Wambui', '68', '0170546876559', 58000, 'n@example.com', 'March'],
   ])
