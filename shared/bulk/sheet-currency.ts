@@ -12,6 +12,7 @@ import { BankMatcher } from '../banks/match-bank'
 import { COUNTRY_WORDS, CURRENCY_OF_COUNTRY } from './banks'
 import { cellText, isNumberCell, type SheetRow } from './cells'
 import { normaliseHeader } from './header'
+import { IMPORT_LIMITS } from './limits'
 
 const CURRENCY_WORDS: ReadonlyArray<[RegExp, BulkCurrency]> = [
   [/^(ngn|naira|nigerian naira|n|₦)$/, 'NGN'],
@@ -50,8 +51,17 @@ interface Said {
   because: string
 }
 
-/** A cell that says the currency: "Currency: KES" alone, "Currency" then "KES", or a Currency column. */
-function saidByACell(rows: readonly SheetRow[], headerRow: number | null): Said | null {
+/** Rows read below the data for a footer that says the currency. */
+const FOOTER_ROWS = 10
+
+/**
+ * A cell that says the currency: "Currency: KES" alone, "Currency" then "KES", or a Currency
+ * column. Looked for in the titles and header, and in the last rows (a footer); never cell by cell
+ * through the data (a sheet has up to 100,000 rows), where only a Currency column's values count.
+ */
+function saidByACell(all: readonly SheetRow[], headerRow: number | null): Said | null {
+  const top = all.filter((row) => row.row <= (headerRow ?? IMPORT_LIMITS.headerSearchRows))
+  const rows = all.length - top.length > FOOTER_ROWS ? top.concat(all.slice(-FOOTER_ROWS)) : all
   for (const row of rows) {
     const texts = row.cells.map(cellText)
     for (let index = 0; index < texts.length; index++) {
@@ -63,7 +73,7 @@ function saidByACell(rows: readonly SheetRow[], headerRow: number | null): Said 
       if (row.row === headerRow) {
         // A Currency column: every value under it names one currency.
         const values = new Set<BulkCurrency | null>()
-        for (const below of rows)
+        for (const below of all)
           if (below.row > headerRow && cellText(below.cells[index]) !== '')
             values.add(currencyOfText(cellText(below.cells[index])))
         const [only] = values
@@ -112,7 +122,8 @@ function bankCountries(rows: readonly SheetRow[], column: number): Record<BulkBa
   return counts
 }
 
-const rowsWord = (count: number, what: string): string => `${count} ${what}${count === 1 ? '' : 's'}`
+const rowsWord = (count: number, what: string): string =>
+  `${count.toLocaleString('en-US')} ${what}${count === 1 ? '' : 's'}`
 
 /**
  * What the sheet says about its currency, read with the proposed header row and mapping. Null
