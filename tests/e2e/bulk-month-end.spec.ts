@@ -11,6 +11,7 @@ import { copyFile, readFile, writeFile } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { strFromU8, unzipSync } from 'fflate'
 import type { Page } from '@playwright/test'
+import { seriousViolations } from './axe'
 import { expect, test, type AppFixture } from './fixtures'
 
 test.setTimeout(180_000)
@@ -52,6 +53,7 @@ test('a payroll without e-mail and narration columns imports with run-wide value
   await expect(page.getByTestId('bulk-run-wide-customer_email-problem')).toHaveText(
     'The e-mail for the whole run, "accounts-at-acme", is not a valid e-mail address.',
   )
+  expect(await seriousViolations(page, '[data-testid="bulk-import-steps"]')).toEqual([])
   await email.fill('accounts@acme.ng')
   await page.getByTestId('bulk-run-wide-narration').locator('input').fill('March salaries')
   await expect(page.getByTestId('bulk-missing-fields')).toHaveCount(0)
@@ -130,6 +132,7 @@ test('a Kenyan payroll is read as KES, and its number-cell accounts are flagged:
   await expect(questions).toContainText('1 account number came from number cells')
   await expect(page.getByTestId('bulk-question-account-7')).toContainText('1102345678')
   await expect(page.getByTestId('bulk-count-errors')).toHaveText('3')
+  expect(await seriousViolations(page, '[data-testid="bulk-questions"]')).toEqual([])
   await page.getByTestId('bulk-confirm-accounts').click()
   await expect(page.getByTestId('bulk-questions')).toHaveCount(0)
   await expect(page.getByTestId('bulk-count-errors')).toHaveText('2')
@@ -168,6 +171,7 @@ test('a genuine second invoice is asked about, not left out; left out by a perso
   await expect(page.getByTestId('bulk-question-payment-4')).toContainText(
     'Pays 250,000.00 NGN to the same account (bank 058, account 0690000031) as row 2',
   )
+  expect(await seriousViolations(page, '[data-testid="bulk-questions"]')).toEqual([])
   await page.getByTestId('bulk-pay-both-4').click()
   await expect(page.getByTestId('bulk-question-payment-4')).toHaveCount(0)
   await page.getByTestId('bulk-leave-out-5').click()
