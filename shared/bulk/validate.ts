@@ -5,7 +5,6 @@
  * `sheetFindings` looks across rows (duplicate references, same account and amount twice).
  */
 import type {
-  BankMatchRecord,
   BulkColumnMapping,
   BulkCurrency,
   BulkField,
@@ -14,15 +13,15 @@ import type {
   RunWideField,
   RunWideValues,
 } from '../domain/bulk'
-import type { BankChoice } from '../banks/bank-list'
-import type { BankMatch, BankMatcher } from '../banks/match-bank'
+import type { BankMatcher } from '../banks/match-bank'
 import { formatMoney } from '../money'
 import { emailProblem } from '../rules/common'
 import { CUSTOMER_NAME_MAX_LENGTH, NARRATION_MAX_LENGTH } from '../rules/payouts'
 import { looksLikeCardNumber } from '../rules/sensitive-data'
 import { accountNumberProblem, cleanedAccountNumber, digitsOfDecimalNumber } from './account-number'
+import { bankFinding, bankNameOf } from './bank-cell'
 import { amountProblemOf, normaliseAmount, numberCellDecimal } from './amount'
-import { COUNTRY_OF_CURRENCY, COUNTRY_WORDS, CURRENCY_OF_COUNTRY } from './banks'
+import { COUNTRY_OF_CURRENCY } from './banks'
 import { cellText, isNumberCell, type SheetCell, type SheetRow } from './cells'
 import {
   GENERATED_REFERENCE_PREFIX,
@@ -113,7 +112,7 @@ export function readItem(
   // A bank name: the code it matches, or an error naming the banks it may be.
   const bankCell = cell('bank_code')
   if (context.bankNames && !isNumberCell(bankCell) && item.bank_code !== '') {
-    const named = bankNameOf(row.row, item.bank_code, context)
+    const named = bankNameOf(row.row, item.bank_code, context.bankNames, context)
     if (named.match) {
       item.bank_match = named.match
       item.bank_code = named.match.code
@@ -156,141 +155,6 @@ export function readItem(
     }
   }
   return { item, findings, notes, runWide }
-}
-
-const listed = (banks: readonly BankChoice[]): string => {
-  const names = banks.map((bank) => `${bank.name} (${bank.code})`)
-  return names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`
-}
-
-/** A match that names one bank by itself: a code, the bank's name, a known short form. */
-type SureMatch = Extract<BankMatch, { kind: 'code' | 'exact' | 'alias' }>
-const isSure = (match: BankMatch | undefined): match is SureMatch =>
-  match !== undefined && (match.kind === 'code' || match.kind === 'exact' || match.kind === 'alias')
-
-/** "Equity" in a NGN run: the other country's bank it is, said as the finding (decision 55). */
-function otherCountryFinding(row: number, text: string, other: SureMatch, currency: BulkCurrency): BulkFinding {
-  const country = COUNTRY_OF_CURRENCY[currency]
-  const otherCountry = country === 'NG' ? 'KE' : 'NG'
-  const what = other.kind === 'code' ? `Bank code ${text} is` : `"${text}" is`
-  return {
-    ...finding(
-      row,
-      'bank_code',
-      'bank_other_country',
-      `${what} a ${COUNTRY_WORDS[otherCountry]} bank (${other.bank.name}, ${other.bank.code}), and this run pays ${currency} to ${COUNTRY_WORDS[country]} banks: import the sheet as ${CURRENCY_OF_COUNTRY[otherCountry]}, or choose a ${COUNTRY_WORDS[country]} bank.`,
-    ),
-    candidates: [],
-  }
-}
-
-/** A bank cell's text read as a name: the match, or the finding that names the candidates. */
-function bankNameOf(
-  row: number,
-  text: string,
-  context: ReadContext,
-): { match?: BankMatchRecord; finding?: BulkFinding } {
-  const found = context.bankNames!.match(text)
-  const other = context.otherBanks?.match(text)
-  const country = COUNTRY_OF_CURRENCY[context.currency]
-  const quoted = `"${text}"`
-  if (!isSure(found) && found.kind !== 'remembered' && isSure(other))
-    return { finding: otherCountryFinding(row, text, other, context.currency) }
-  switch (found.kind) {
-    case 'exact':
-    case 'alias':
-      // "Stanbic" is a bank of both countries: in a sheet whose other banks are of the other
-      // country, it is asked about, never taken for this country's bank (decision 55).
-      if (isSure(other) && context.sheetNamesOtherBanks) {
-        const otherCountry = country === 'NG' ? 'KE' : 'NG'
-        return {
-          finding: {
-            ...finding(
-              row,
-              'bank_code',
-              'bank_name_ambiguous',
-              `${quoted} names a bank in both countries (${found.bank.name}, ${found.bank.code}; and the ${COUNTRY_WORDS[otherCountry]} ${other.bank.name}), and other banks of this sheet are ${COUNTRY_WORDS[otherCountry]}: choose the bank, or import the sheet as ${CURRENCY_OF_COUNTRY[otherCountry]}.`,
-            ),
-            candidates: [found.bank],
-          },
-        }
-      }
-      return { match: { from: text, code: found.bank.code, name: found.bank.name, how: found.kind } }
-    case 'remembered':
-      return { match: { from: text, code: found.bank.code, name: found.bank.name, how: found.kind } }
-    case 'ambiguous':
-      return {
-        finding: {
-          ...finding(
-            row,
-            'bank_code',
-            'bank_name_ambiguous',
-            `${quoted} could be ${listed(found.candidates)}: choose the bank, or type its code.`,
-          ),
-          candidates: found.candidates,
-        },
-      }
-    case 'suggestion':
-      return {
-        finding: {
-          ...finding(
-            row,
-            'bank_code',
-            'bank_name_suggestion',
-            `${quoted} is not the name of a ${COUNTRY_WORDS[country]} bank in the service's list; did you mean ${listed(found.candidates)}? Choose the bank, or type its code.`,
-          ),
-          candidates: found.candidates,
-        },
-      }
-    case 'unknown':
-      return {
-        finding: {
-          ...finding(
-            row,
-            'bank_code',
-            'bank_name_unknown',
-            `${quoted} is neither a ${COUNTRY_WORDS[country]} bank code nor the name of a bank in the service's list: type the bank's code, or its name as the bank list has it.`,
-          ),
-          candidates: [],
-        },
-      }
-    default:
-      // A code (or digits that the code rules judge).
-      return {}
-  }
-}
-
-/** What an item's bank cell says when it is no code of the list: a name, or a code of the other country. */
-function bankFinding(
-  item: BulkItem,
-  context: ValidationContext,
-): { code: string; message: string; candidates?: BankChoice[] } {
-  const text = item.bank_code
-  const country = COUNTRY_OF_CURRENCY[context.currency]
-  const other = context.otherBanks?.match(text)
-  if (isSure(other)) {
-    const { code, message } = otherCountryFinding(item.row, text, other, context.currency)
-    return { code, message }
-  }
-  if (/^\d+$/.test(text))
-    return {
-      code: 'bank_code_unknown',
-      message: `Bank code "${text}" is not a ${COUNTRY_WORDS[country]} bank code of the service.`,
-    }
-  // A name (a code would be digits): never called a code (decision 55).
-  const match = context.bankNames?.match(text)
-  const candidates = match && 'candidates' in match ? match.candidates : []
-  if (candidates.length > 0)
-    return {
-      code: 'bank_name_suggestion',
-      message: `"${text}" is not the name of a ${COUNTRY_WORDS[country]} bank in the service's list; did you mean ${listed(candidates)}? Choose the bank, or type its code.`,
-      candidates,
-    }
-  return {
-    code: 'bank_name_unknown',
-    message: `"${text}" is not the name of a ${COUNTRY_WORDS[country]} bank in the service's list, nor a bank code: choose the bank, or type its code.`,
-    candidates: [],
-  }
 }
 
 /** The findings on one item's texts; `skip` names columns already reported by reading. */
