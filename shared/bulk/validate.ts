@@ -1,8 +1,10 @@
 /**
- * Row by row validation (issue 7 §3). Reading a row gives a BulkItem of trimmed texts plus the
- * findings only the cells can show (a number cell that lost its leading zero); `itemFindings`
- * checks an item's texts, so the grid can re-validate an edited row with the same rules; and
- * `sheetFindings` looks across rows (duplicate references, same account and amount twice).
+ * Row by row validation (issue 7 §3). Reading a row gives a BulkItem of trimmed texts (a bank name
+ * read as its code, the run-wide e-mail and narration where the row has none, an account cleaned
+ * of spaces and dashes, and where it came from a number cell), the findings only the cells can show
+ * and notes; `itemFindings` checks an item, so the grid can re-validate an edited row with the same
+ * rules (a number-cell account's finding included: it is derived from the item); and
+ * `sheetFindings` looks across rows (duplicate references, the same payment again: decision 57).
  */
 import type {
   BulkColumnMapping,
