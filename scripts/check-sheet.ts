@@ -1,10 +1,15 @@
 /**
  * check-sheet: the importer headless, for scripted checks of payout files (decision 36).
- *   npm run --silent check-sheet -- <file> [--sheet <name>] [--currency NGN|KES] [--banks <file>] [--json]
- * Exit 0: every row valid; 1: some row has an error; 2: the file is rejected as a whole (or the
- * command line is wrong). Offline: bank codes and names are read against the bundled list of the
- * currency's country (shared/banks/bank-list.json), or the list in --banks (an array of spec 2.1
- * entries, or the service's whole list response); the mapping is the automatic one.
+ *   npm run --silent check-sheet -- <file> [--sheet <name>] [--currency NGN|KES] [--banks <file>]
+ *     [--email <address>] [--narration <text>] [--json]
+ * Exit 0: every row valid; 1: some row has an error (or a question to answer); 2: the file is
+ * rejected as a whole (or the command line is wrong, an --email that is no e-mail address too).
+ * Offline: bank codes and names are read against the bundled list of the currency's country
+ * (shared/banks/bank-list.json), or the list in --banks (an array of spec 2.1 entries, or the
+ * service's whole list response); the mapping is the automatic one. Without --currency, the
+ * currency is the one the sheet points to (a "Currency: KES" cell, its banks, its amounts), else
+ * NGN (decision 55). --email and --narration are the run-wide values of the Columns step: rows
+ * without their own e-mail or narration (no such column, or an empty cell) take them (decision 53).
  *
  * It runs from built JavaScript (out/cli/check-sheet.js, `npm run build`), so it starts in well
  * under a second: nothing is compiled at start, and SheetJS is loaded only for a workbook.
@@ -14,20 +19,38 @@ import { parseArgs } from 'node:util'
 import { bankListFrom } from '../shared/banks/bank-list'
 import { COUNTRY_OF_CURRENCY } from '../shared/bulk/banks'
 import { isFileError } from '../shared/bulk/import-rows'
-import { BULK_CURRENCIES, type BulkCurrency, type BulkImportResult } from '../shared/domain/bulk'
-import type { Bank } from '../shared/domain/lookups'
+import { runWideValueProblem } from '../shared/bulk/run-wide'
+import { isRowQuestion } from '../shared/domain/bulk-run'
+import {
+  BULK_CURRENCIES,
+  type BulkCurrency,
+  type BulkImportResult,
+  type CurrencyGuess,
+  type RunWideValues,
+} from '../shared/domain/bulk'
 import { formatMoney } from '../shared/money'
 import { importFile } from '../electron/main/services/bulk/import/import-file'
 
 const USAGE =
-  'Usage: npm run --silent check-sheet -- <file> [--sheet <name>] [--currency NGN|KES] [--banks <file>] [--json]'
+  'Usage: npm run --silent check-sheet -- <file> [--sheet <name>] [--currency NGN|KES] [--banks <file>] [--email <address>] [--narration <text>] [--json]'
 
 interface Arguments {
   file: string
   sheet?: string
-  currency: BulkCurrency
-  banks?: Bank[]
+  /** Given on the command line; else the sheet's own, else NGN. */
+  currency?: BulkCurrency
+  /** The --banks file's JSON, read against the currency's country once that is known. */
+  banks?: { path: string; json: unknown }
+  runWide: RunWideValues
   json: boolean
+}
+
+/** The currency the sheet was read in, and where it came from. */
+interface CurrencyUsed {
+  value: BulkCurrency
+  from: 'option' | 'sheet' | 'default'
+  because?: string[]
+  against?: string[]
 }
 
 /** The command line, or what is wrong with it. */
@@ -39,8 +62,10 @@ function parseArguments(argv: string[]): Arguments | string {
       allowPositionals: true,
       options: {
         sheet: { type: 'string' },
-        currency: { type: 'string', default: 'NGN' },
+        currency: { type: 'string' },
         banks: { type: 'string' },
+        email: { type: 'string' },
+        narration: { type: 'string' },
         json: { type: 'boolean', default: false },
       },
     })
@@ -50,15 +75,28 @@ function parseArguments(argv: string[]): Arguments | string {
     return message.endsWith('.') ? message : `${message}.`
   }
   const { values, positionals } = parsed
-  const currency = values.currency.toUpperCase()
-  if (!(BULK_CURRENCIES as readonly string[]).includes(currency)) return '--currency must be NGN or KES.'
+  const currency = values.currency?.toUpperCase()
+  if (currency !== undefined && !(BULK_CURRENCIES as readonly string[]).includes(currency))
+    return '--currency must be NGN or KES.'
   if (positionals.length === 0) return 'Name the file to check.'
   if (positionals.length > 1) return `Only one file at a time (got ${positionals.join(' and ')}).`
-  let banks: Bank[] | undefined
+  const runWide: RunWideValues = {}
+  for (const [option, field] of [
+    ['email', 'customer_email'],
+    ['narration', 'narration'],
+  ] as const) {
+    const value = values[option]
+    if (value === undefined) continue
+    if (value.trim() === '')
+      return `--${option} is empty: give the ${option === 'email' ? 'e-mail address' : 'narration'} for every row without one, or leave the option out.`
+    const problem = runWideValueProblem(field, value)
+    if (problem) return `--${option}: ${problem}`
+    runWide[field] = value.trim()
+  }
+  let banks: Arguments['banks']
   if (values.banks !== undefined) {
-    const country = COUNTRY_OF_CURRENCY[currency as BulkCurrency]
     try {
-      banks = bankListFrom(JSON.parse(readFileSync(values.banks, 'utf8')), country)
+      banks = { path: values.banks, json: JSON.parse(readFileSync(values.banks, 'utf8')) as unknown }
     } catch (error) {
       return `--banks ${values.banks}: ${(error as Error).message}.`
     }
@@ -66,19 +104,41 @@ function parseArguments(argv: string[]): Arguments | string {
   return {
     file: positionals[0] as string,
     ...(values.sheet !== undefined ? { sheet: values.sheet } : {}),
-    currency: currency as BulkCurrency,
+    ...(currency !== undefined ? { currency: currency as BulkCurrency } : {}),
     ...(banks ? { banks } : {}),
+    runWide,
     json: values.json,
   }
 }
 
-function report(result: BulkImportResult, currency: BulkCurrency): string {
+/** The currency to read in: the command line's, else the one the sheet points to, else NGN. */
+function currencyOf(given: BulkCurrency | undefined, guess: CurrencyGuess | null): CurrencyUsed {
+  if (given) return { value: given, from: 'option' }
+  if (guess) return { value: guess.currency, from: 'sheet', because: guess.because, against: guess.against }
+  return { value: 'NGN', from: 'default' }
+}
+
+function currencyLine(used: CurrencyUsed): string {
+  if (used.from === 'option') return `Currency:   ${used.value} (--currency)`
+  if (used.from === 'default')
+    return `Currency:   ${used.value} (the sheet does not say; --currency KES for Kenyan banks)`
+  const against = used.against?.length ? `; but ${used.against.join(', ')}` : ''
+  return `Currency:   ${used.value} (from the sheet: ${used.because?.join(', ')}${against})`
+}
+
+function report(result: BulkImportResult, used: CurrencyUsed): string {
+  const currency = used.value
   const lines = [
     `File:       ${result.file}`,
     `Sheet:      ${result.sheet}`,
+    currencyLine(used),
     `Header row: ${result.header.row}`,
     'Columns:',
     ...Object.entries(result.header.columns).map(([header, field]) => `  ${JSON.stringify(header)} -> ${field}`),
+    ...Object.entries(result.run_wide ?? {}).map(
+      ([field, given]) =>
+        `  (whole run) -> ${field}: ${JSON.stringify(given.value)}, ${given.rows} ${given.rows === 1 ? 'row' : 'rows'}`,
+    ),
     `Rows: ${result.rows}   valid: ${result.valid}   with errors: ${result.rows - result.valid}   warnings: ${result.warnings.length}`,
   ]
   const banks = new Map<string, { name: string; code: string; how: string; rows: number }>()
@@ -117,7 +177,14 @@ function report(result: BulkImportResult, currency: BulkCurrency): string {
   }
   list('Errors', result.errors)
   list('Warnings', result.warnings)
-  lines.push(result.errors.length === 0 ? 'Every row is valid.' : 'Some rows have errors.')
+  const questions = result.errors.filter((finding) => isRowQuestion(finding.code)).length
+  lines.push(
+    result.errors.length === 0
+      ? 'Every row is valid.'
+      : questions === result.errors.length
+        ? `No row has an error, but ${questions} ${questions === 1 ? "needs a person's answer before it is" : "need a person's answer before they are"} paid (in the desk's review).`
+        : 'Some rows have errors.',
+  )
   return lines.join('\n')
 }
 
@@ -127,19 +194,52 @@ async function main(): Promise<number> {
     process.stderr.write(`${parsed}\n${USAGE}\n`)
     return 2
   }
+  let used: CurrencyUsed = currencyOf(parsed.currency, null)
+  let banksProblem: string | null = null
   const result = await importFile(
     { path: parsed.file },
-    { sheet: parsed.sheet, currency: parsed.currency, ...(parsed.banks ? { banks: parsed.banks } : {}) },
+    {
+      ...(parsed.sheet !== undefined ? { sheet: parsed.sheet } : {}),
+      currency: used.value,
+      ...(Object.keys(parsed.runWide).length > 0 ? { runWide: parsed.runWide } : {}),
+    },
+    undefined,
+    undefined,
+    undefined,
+    (guess) => {
+      used = currencyOf(parsed.currency, guess)
+      if (!parsed.banks) return { currency: used.value }
+      try {
+        return { currency: used.value, banks: bankListFrom(parsed.banks.json, COUNTRY_OF_CURRENCY[used.value]) }
+      } catch (error) {
+        banksProblem = `--banks ${parsed.banks.path}: ${(error as Error).message}.`
+        return { currency: used.value }
+      }
+    },
   )
+  if (banksProblem !== null) {
+    process.stderr.write(`${banksProblem}\n${USAGE}\n`)
+    return 2
+  }
   if (isFileError(result)) {
+    // A sheet with no e-mail or narration column: the options that give one for the whole run.
+    const message = result.fileError.message
+    const options = [
+      ...(/one customer e-mail/.test(message) ? ['--email <address>'] : []),
+      ...(/one narration/.test(message) ? ['--narration <text>'] : []),
+    ]
+    const hint =
+      result.fileError.code === 'missing_columns' && options.length > 0
+        ? `\nGive ${options.length === 1 ? 'it' : 'them'} for the whole run with ${options.join(' and ')}.`
+        : ''
     process.stdout.write(
       parsed.json
         ? `${JSON.stringify(result)}\n`
-        : `${result.file}: rejected: ${result.fileError.message} [${result.fileError.code}]\n`,
+        : `${result.file}: rejected: ${result.fileError.message} [${result.fileError.code}]${hint}\n`,
     )
     return 2
   }
-  process.stdout.write(parsed.json ? `${JSON.stringify(result)}\n` : `${report(result, parsed.currency)}\n`)
+  process.stdout.write(parsed.json ? `${JSON.stringify({ ...result, currency: used })}\n` : `${report(result, used)}\n`)
   return result.errors.length === 0 ? 0 : 1
 }
 

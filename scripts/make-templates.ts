@@ -37,11 +37,19 @@ const NOTES: ReadonlyArray<[BulkField, string, string]> = [
   [
     'account_number',
     'required',
-    'NG: exactly 10 digits (NUBAN); KE: 6 to 16 digits. Formatted as text: a number cell loses leading zeros, and such a row is refused, never padded.',
+    "NG: exactly 10 digits (NUBAN); KE: 6 to 16 digits. Spaces and dashes inside are removed. Formatted as text: a number cell loses leading zeros. An account read from a number cell is refused where its length shows a digit was lost (fewer than 10 digits in NG, fewer than its bank's accounts have in KE), and otherwise held until you confirm it; it is never padded.",
   ],
   ['customer_name', 'required', "The account holder's name; it is checked against the name the bank returns."],
-  ['customer_email', 'required', 'A valid e-mail address of the recipient.'],
-  ['narration', 'required', 'What the payment is for, as the recipient sees it.'],
+  [
+    'customer_email',
+    'required (or one for the whole run)',
+    "A valid e-mail address of the recipient. No such column (most payrolls)? Give one address for the whole run when importing, such as your accounts team's; a row's own cell wins over it.",
+  ],
+  [
+    'narration',
+    'required (or one for the whole run)',
+    'What the payment is for, as the recipient sees it. No such column? Give one narration for the whole run when importing ("March salaries"); a row\'s own cell wins over it.',
+  ],
 ]
 
 function payoutsSheet(): XLSX.WorkSheet {
@@ -70,7 +78,11 @@ function notesSheet(): XLSX.WorkSheet {
       '',
       'One payout per row, up to 100,000 rows. Empty rows are skipped. Titles above the header row are fine.',
     ],
-    ['Same payment twice', '', 'The same account with the same amount twice is flagged for you to confirm.'],
+    [
+      'Same payment twice',
+      '',
+      'The same account with the same amount again is left out as a copy when nothing else differs; with another reference or narration (a second invoice) you are asked: pay both, or leave it out.',
+    ],
     [
       'Total row',
       '',
@@ -78,7 +90,7 @@ function notesSheet(): XLSX.WorkSheet {
     ],
     ['Example', '', 'The Example sheet is filled in with the Sandbox test accounts: import it to try the desk.'],
   ])
-  sheet['!cols'] = [{ wch: 20 }, { wch: 10 }, { wch: 110 }]
+  sheet['!cols'] = [{ wch: 20 }, { wch: 32 }, { wch: 110 }]
   return sheet
 }
 

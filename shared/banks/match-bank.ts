@@ -63,6 +63,8 @@ interface IndexedBank {
   /** Keys that name this bank exactly (name, slug) and keys of its aliases. */
   exactKeys: string[]
   aliasKeys: string[]
+  /** Each short form's meaningful words. */
+  aliasWords: string[][]
 }
 
 /** How far a typo may go: one letter in a short word, two in a longer one, three in a long one. */
@@ -95,6 +97,7 @@ export class BankMatcher {
         compact: words.join(''),
         exactKeys: [bankTextKey(bank.name), legalKey(bank.name), bankTextKey(bank.slug)].filter((key) => key !== ''),
         aliasKeys: (aliases[bank.code] ?? []).map(bankTextKey),
+        aliasWords: (aliases[bank.code] ?? []).map(meaningfulWords),
       }
     })
   }
@@ -163,9 +166,25 @@ export class BankMatcher {
       if (score <= limit) scored.push({ bank, score })
     }
     scored.sort((a, b) => a.score - b.score || a.bank.choice.name.localeCompare(b.bank.choice.name))
-    if (scored.length === 0) return { kind: 'unknown' }
-    return { kind: 'suggestion', candidates: scored.slice(0, MAX_SUGGESTIONS).map((entry) => entry.bank.choice) }
+    // A bank's whole name inside a longer one ("Opay Digital Services Ltd", "Kuda Bank Lagos"):
+    // a suggestion, the banks naming more of the text first.
+    const inside = this.banks
+      .filter((bank) => !scored.some((entry) => entry.bank === bank) && namedInside(bank, words))
+      .sort(
+        (a, b) => b.words.split(' ').length - a.words.split(' ').length || a.choice.name.localeCompare(b.choice.name),
+      )
+    const candidates = [...scored.map((entry) => entry.bank), ...inside]
+    if (candidates.length === 0) return { kind: 'unknown' }
+    return { kind: 'suggestion', candidates: candidates.slice(0, MAX_SUGGESTIONS).map((bank) => bank.choice) }
   }
+}
+
+/** The bank's meaningful words, or one of its short forms' words, all stand in `words`. */
+function namedInside(bank: IndexedBank, words: readonly string[]): boolean {
+  const present = new Set(words)
+  const every = (names: readonly string[]): boolean =>
+    names.length > 0 && names.every((name) => name.length >= 3 && present.has(name))
+  return every(bank.words === '' ? [] : bank.words.split(' ')) || bank.aliasWords.some(every)
 }
 
 /** Every word of `words` (3 letters or more) is, or starts, a word of the bank's name. */

@@ -11,6 +11,7 @@ import type {
   BankChoiceByKey,
   BankMatchRecord,
   BankNameProposal,
+  BulkCurrency,
   BulkFinding,
   BulkImportResult,
   BulkItem,
@@ -31,7 +32,9 @@ const NAME_CODES = new Set([
   'bank_name_unknown',
   'bank_name_unconfirmed',
 ])
-const ACROSS_CODES = new Set(['reference_duplicate'])
+/** Findings across rows: made again once the names are codes. */
+const ACROSS_ERRORS = new Set(['reference_duplicate', 'same_payment_again'])
+const ACROSS_WARNINGS = new Set(['possible_duplicate'])
 
 function isNameFinding(finding: BulkFinding): boolean {
   return finding.column === 'bank_code' && NAME_CODES.has(finding.code)
@@ -116,6 +119,7 @@ export async function applyBankChoices(
   choices: readonly BankChoiceByKey[],
   banks: ReadonlyArray<{ code: string; name: string }>,
   pause: Pause = noPause,
+  currency?: BulkCurrency,
 ): Promise<BulkImportResult> {
   const byCode = new Map(banks.map((bank) => [bank.code, bank]))
   const chosen = new Map<string, { code: string; name: string }>()
@@ -126,8 +130,8 @@ export async function applyBankChoices(
   }
   const nameErrors = nameErrorsOf(result)
   const key = keyOf()
-  const errors = result.errors.filter((finding) => !isNameFinding(finding) && !ACROSS_CODES.has(finding.code))
-  const across = new AcrossRows()
+  const errors = result.errors.filter((finding) => !isNameFinding(finding) && !ACROSS_ERRORS.has(finding.code))
+  const across = new AcrossRows(currency)
   const items: BulkItem[] = new Array(result.items.length)
   for (let index = 0; index < result.items.length; index++) {
     if (index > 0 && index % SLICE === 0) await pause()
@@ -168,7 +172,11 @@ export async function applyBankChoices(
     items,
     valid: items.filter((item) => !errorRows.has(item.row)).length,
     errors: errors.sort(byRow),
-    warnings: across.warnings.sort(byRow),
+    // The import's notes stay (an account cleaned of its spaces); the duplicates are found again.
+    warnings: result.warnings
+      .filter((finding) => !ACROSS_WARNINGS.has(finding.code))
+      .concat(across.warnings)
+      .sort(byRow),
   }
 }
 
@@ -189,5 +197,6 @@ export function importRecordOf(result: BulkImportResult): ImportRecord | undefin
     skipped: result.skipped,
     ...(result.control_total ? { control_total: result.control_total } : {}),
     bank_names: [...names.values()],
+    ...(result.run_wide ? { run_wide: result.run_wide } : {}),
   }
 }

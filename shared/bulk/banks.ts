@@ -13,6 +13,10 @@ export const OFFLINE_BANK_CODES: Readonly<Record<'NG' | 'KE', readonly string[]>
 }
 
 export const COUNTRY_OF_CURRENCY: Readonly<Record<BulkCurrency, 'NG' | 'KE'>> = { NGN: 'NG', KES: 'KE' }
+export const CURRENCY_OF_COUNTRY: Readonly<Record<'NG' | 'KE', BulkCurrency>> = { NG: 'NGN', KE: 'KES' }
+
+/** The country in messages: "not a Nigerian bank code" (never "a NG bank code"). */
+export const COUNTRY_WORDS: Readonly<Record<'NG' | 'KE', string>> = { NG: 'Nigerian', KE: 'Kenyan' }
 
 export function offlineBankCodes(currency: BulkCurrency): readonly string[] {
   return OFFLINE_BANK_CODES[COUNTRY_OF_CURRENCY[currency]]

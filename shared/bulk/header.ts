@@ -70,6 +70,12 @@ const SYNONYMS: Readonly<Record<BulkField, readonly string[]>> = {
     'staff name',
     'vendor name',
     'supplier name',
+    'vendor',
+    'supplier',
+    'employee',
+    'staff',
+    'payee full name',
+    'employee full name',
   ],
   customer_email: [
     'customer email',
@@ -116,6 +122,22 @@ export function normaliseHeader(text: string): string {
     .join(' ')
 }
 
+/**
+ * Who is paid, in one word: a header that is only this word names the recipient ("Vendor",
+ * "Employee"), but beside another field's word it only says whose that is ("Vendor Bank",
+ * "Beneficiary Acct", "Customer Ref", "Employee Email"), and the other word decides.
+ */
+const PARTY_WORDS = new Set([
+  'vendor',
+  'supplier',
+  'payee',
+  'employee',
+  'staff',
+  'beneficiary',
+  'recipient',
+  'customer',
+])
+
 /** Known name -> its field and rank (0 = the field's own name, then the order of SYNONYMS). */
 const EXACT = new Map<string, { field: BulkField; rank: number }>()
 for (const field of BULK_FIELDS) {
@@ -143,6 +165,7 @@ export function fieldForHeader(text: string): HeaderMatch | null {
   const padded = ` ${normal} `
   let best: { field: BulkField; length: number; rank: number } | null = null
   for (const [name, known] of EXACT) {
+    if (PARTY_WORDS.has(name)) continue
     if (name.length > (best?.length ?? 0) && padded.includes(` ${name} `))
       best = { field: known.field, length: name.length, rank: known.rank }
   }

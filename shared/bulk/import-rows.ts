@@ -5,6 +5,9 @@
 import {
   BULK_FIELDS,
   REQUIRED_BULK_FIELDS,
+  RUN_WIDE_FIELDS,
+  type RunWideRecord,
+  type RunWideValues,
   type BulkColumnMapping,
   type BulkField,
   type BulkFileError,
@@ -17,9 +20,12 @@ import {
 import { cellText, type SheetRow } from './cells'
 import { autoMapping, detectHeaderRow } from './header'
 import { IMPORT_LIMITS } from './limits'
+import { bundledBanks } from '../banks/bank-list'
 import { BankMatcher } from '../banks/match-bank'
 import { COUNTRY_OF_CURRENCY } from './banks'
+import { runWideProblem } from './run-wide'
 import { sheetEnd } from './sheet-end'
+import { countryOfBankText } from './sheet-currency'
 import { byRow, fieldColumns, itemFindings, readItem, sheetFindings } from './validate'
 
 export interface ImportRowsInput {
@@ -35,6 +41,8 @@ export interface ImportRowsInput {
   rememberedBanks?: ReadonlyMap<string, string>
   headerRow?: number
   mapping?: BulkColumnMapping
+  /** One e-mail and one narration for rows without their own (decision 53). */
+  runWide?: RunWideValues
   onProgress?: (progress: BulkImportProgress) => void
   /** Checked between chunks of rows. */
   signal?: AbortSignal
@@ -60,10 +68,14 @@ export function isFileError(value: object): value is BulkFileError {
   return 'fileError' in value
 }
 
-/** A mapping's problem, or null: unknown fields, a field twice, or required fields missing. */
+/**
+ * A mapping's problem, or null: unknown fields, a field twice, or required fields with neither a
+ * column nor (e-mail, narration) a run-wide value.
+ */
 export function mappingProblem(
   mapping: BulkColumnMapping,
   headers: readonly string[],
+  runWide: RunWideValues = {},
 ): { code: string; message: string } | null {
   const seen = new Set<BulkField>()
   for (const field of mapping) {
@@ -74,15 +86,25 @@ export function mappingProblem(
       return { code: 'mapping_invalid', message: `Two columns are mapped to ${FIELD_LABEL[field]}; map it once.` }
     seen.add(field)
   }
-  const missing = REQUIRED_BULK_FIELDS.filter((field) => !seen.has(field))
+  const missing = missingFields(mapping, runWide)
   if (missing.length === 0) return null
   const found = headers.filter((header) => header !== '').slice(0, 20)
+  const wide = missing.filter((field) => (RUN_WIDE_FIELDS as readonly BulkField[]).includes(field))
   return {
     code: 'missing_columns',
-    message: `No column for ${missing.map((field) => FIELD_LABEL[field]).join(', ')}. Columns found: ${
-      found.length > 0 ? found.map((header) => `"${header}"`).join(', ') : 'none'
-    }.`,
+    message: `No column for ${missing.map((field) => FIELD_LABEL[field]).join(', ')}${
+      wide.length > 0
+        ? ` (give one ${wide.map((field) => FIELD_LABEL[field]).join(' and one ')} for the whole run instead)`
+        : ''
+    }. Columns found: ${found.length > 0 ? found.map((header) => `"${header}"`).join(', ') : 'none'}.`,
   }
+}
+
+/** The required fields with neither a column nor a run-wide value: what the Columns step asks for. */
+export function missingFields(mapping: BulkColumnMapping, runWide: RunWideValues = {}): BulkField[] {
+  return REQUIRED_BULK_FIELDS.filter(
+    (field) => !mapping.includes(field) && !((runWide as Record<string, string | undefined>)[field]?.trim() ?? ''),
+  )
 }
 
 export function importRows(input: ImportRowsInput): BulkImportResult | BulkFileError {
@@ -103,7 +125,10 @@ export function importRows(input: ImportRowsInput): BulkImportResult | BulkFileE
     )
   const headers = header.cells.map(cellText)
   const mapping = input.mapping ?? autoMapping(headers)
-  const problem = mappingProblem(mapping, headers)
+  const runWide = trimmed(input.runWide)
+  const wrongValue = runWideProblem(runWide)
+  if (wrongValue) return fileError(file, 'run_wide_invalid', wrongValue)
+  const problem = mappingProblem(mapping, headers, runWide)
   if (problem) return fileError(file, problem.code, problem.message)
 
   const dataRows = rows.filter((row) => row.row > headerRow)
@@ -132,33 +157,48 @@ export function importRows(input: ImportRowsInput): BulkImportResult | BulkFileE
     if (field !== null) headerColumns[headers[index] ?? ''] = field
   })
 
+  const country = COUNTRY_OF_CURRENCY[input.currency]
+  const otherCountry = country === 'NG' ? 'KE' : 'NG'
   const context = {
     currency: input.currency,
     bankCodes: new Set(input.banks.map((bank) => bank.code)),
-    bankNames: new BankMatcher(input.banks, COUNTRY_OF_CURRENCY[input.currency], input.rememberedBanks),
+    bankNames: new BankMatcher(input.banks, country, input.rememberedBanks),
+    otherBanks: new BankMatcher(bundledBanks(otherCountry), otherCountry),
+    sheetNamesOtherBanks: namesBankOf(payoutRows, columns.bank_code, otherCountry),
     sha256: input.sha256,
+    runWide,
   }
   const items: BulkItem[] = []
   const errors: BulkFinding[] = []
+  const warnings: BulkFinding[] = []
   const errorRows = new Set<number>()
+  const tookRunWide = { customer_email: 0, narration: 0 }
   for (let index = 0; index < payoutRows.length; index++) {
     if (index % PROGRESS_EVERY === 0) {
       input.signal?.throwIfAborted()
       input.onProgress?.({ phase: 'validating', done: index, total: payoutRows.length })
     }
-    const { item, findings } = readItem(payoutRows[index] as SheetRow, columns, context)
+    const { item, findings, notes, runWide: took } = readItem(payoutRows[index] as SheetRow, columns, context)
     const skip = new Set(findings.map((found) => found.column).filter((column) => column !== null))
     const rowErrors = [...findings, ...itemFindings(item, context, skip)]
     items.push(item)
     for (const found of rowErrors) errors.push(found)
+    for (const note of notes) warnings.push(note)
+    for (const field of took) tookRunWide[field]++
     if (rowErrors.length > 0) errorRows.add(item.row)
   }
-  const across = sheetFindings(items)
+  const across = sheetFindings(items, input.currency)
   for (const found of across.errors) {
     errors.push(found)
     errorRows.add(found.row)
   }
+  for (const found of across.warnings) warnings.push(found)
   input.onProgress?.({ phase: 'validating', done: payoutRows.length, total: payoutRows.length })
+  const record: RunWideRecord = {}
+  for (const field of RUN_WIDE_FIELDS) {
+    const value = runWide[field]
+    if (value) record[field] = { value, rows: tookRunWide[field] }
+  }
   return {
     file,
     sheet,
@@ -167,8 +207,33 @@ export function importRows(input: ImportRowsInput): BulkImportResult | BulkFileE
     valid: items.length - errorRows.size,
     items,
     errors: errors.sort(byRow),
-    warnings: across.warnings.sort(byRow),
+    warnings: warnings.sort(byRow),
     skipped: end.skipped,
     ...(end.controlTotal ? { control_total: end.controlTotal } : {}),
+    ...(Object.keys(record).length > 0 ? { run_wide: record } : {}),
   }
+}
+
+/** Run-wide values trimmed, empty ones dropped. */
+function trimmed(values: RunWideValues | undefined): RunWideValues {
+  const out: RunWideValues = {}
+  for (const field of RUN_WIDE_FIELDS) {
+    const value = values?.[field]?.trim()
+    if (value) out[field] = value
+  }
+  return out
+}
+
+/** Whether some row's bank cell names a bank of `country` only (a code or a name of its list alone). */
+function namesBankOf(rows: readonly SheetRow[], column: number | undefined, country: 'NG' | 'KE'): boolean {
+  if (column === undefined) return false
+  const seen = new Map<string, boolean>()
+  for (const row of rows) {
+    const cell = row.cells[column]
+    if (typeof cell !== 'string' || cell === '') continue
+    let found = seen.get(cell)
+    if (found === undefined) seen.set(cell, (found = countryOfBankText(cell) === country))
+    if (found) return true
+  }
+  return false
 }

@@ -12,6 +12,9 @@ export const bulkImportOptionsSchema = z.object({
     .array(z.strictObject({ code: z.string().min(1).max(20), name: z.string().max(200), slug: z.string().max(200) }))
     .max(1000)
     .optional(),
+  runWide: z
+    .strictObject({ customer_email: z.string().max(254).optional(), narration: z.string().max(255).optional() })
+    .optional(),
   rememberedBanks: z
     .array(z.tuple([z.string().max(200), z.string().min(1).max(20)]))
     .max(5000)

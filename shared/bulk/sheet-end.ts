@@ -25,6 +25,17 @@ export function isTotalLabel(text: string): boolean {
   return (first === 'grand' || first === 'sub') && (second === 'total' || second === 'totals')
 }
 
+/**
+ * A reference's shape: letters (any case) and punctuation kept, each run of digits one mark, so
+ * REQ-0008 is shaped like REQ-0001 and REQ-0123. Null for text with no digit (it cannot be told
+ * from a word).
+ */
+export function referenceShape(text: string): string | null {
+  const trimmed = text.trim()
+  if (!/\d/.test(trimmed) || trimmed.length > 50) return null
+  return trimmed.toUpperCase().replace(/\d+/g, '#')
+}
+
 /** The amount a cell holds, in minor units, when it reads as one (any sign); else null. */
 function amountOf(cell: SheetCell, currency: BulkCurrency): bigint | null {
   const text = isNumberCell(cell) ? numberCellDecimal(cell) : cellText(cell)
@@ -40,20 +51,43 @@ function kindOf(
   row: SheetRow,
   columns: FieldColumns,
   currency: BulkCurrency,
+  referenceShapes: ReadonlySet<string>,
 ): { kind: TailKind; amount: bigint | null } {
   const at = (index: number | undefined): SheetCell => (index === undefined ? undefined : row.cells[index])
   const filled = row.cells.filter((cell) => cellText(cell) !== '')
   if (filled.length === 0) return { kind: 'empty', amount: null }
   const amount = amountOf(at(columns.amount), currency)
-  if (filled.length === 1 && !isNumberCell(filled[0]) && amountOf(filled[0], currency) === null)
-    return { kind: 'notes', amount: null }
+  if (filled.length === 1 && !isNumberCell(filled[0]) && amountOf(filled[0], currency) === null) {
+    // A payout reference shaped like the others (REQ-0008 under REQ-0001…REQ-0007) is a payout row
+    // whose other cells are missing, never a note skipped (decision 56).
+    const shape = referenceShape(cellText(filled[0]))
+    return shape !== null && referenceShapes.has(shape)
+      ? { kind: 'other', amount: null }
+      : { kind: 'notes', amount: null }
+  }
   // No account: an empty cell, or text with no digit in it (the label of the total may stand there).
   const account = at(columns.account_number)
   const noAccount = !isNumberCell(account) && !/\d/.test(cellText(account))
-  if (!noAccount || amount === null || amount <= 0n) return { kind: 'other', amount: null }
+  if (!noAccount || amount === null || amount < 0n) return { kind: 'other', amount: null }
+  // A labelled total of nothing (a SUM over no rows) is still the sheet's total (decision 56).
   if (row.cells.some((cell) => !isNumberCell(cell) && isTotalLabel(cellText(cell)))) return { kind: 'labelled', amount }
-  if (cellText(at(columns.customer_name)) === '') return { kind: 'bare', amount }
+  if (amount > 0n && cellText(at(columns.customer_name)) === '') return { kind: 'bare', amount }
   return { kind: 'other', amount: null }
+}
+
+/** The shapes of the references in the reference column of rows with more than one cell filled. */
+function referenceShapesOf(dataRows: readonly SheetRow[], columns: FieldColumns): Set<string> {
+  const shapes = new Set<string>()
+  const column = columns.reference
+  if (column === undefined) return shapes
+  for (const row of dataRows) {
+    let filled = 0
+    for (const cell of row.cells) if (cellText(cell) !== '' && ++filled > 1) break
+    if (filled < 2) continue
+    const shape = referenceShape(cellText(row.cells[column]))
+    if (shape !== null) shapes.add(shape)
+  }
+  return shapes
 }
 
 export interface SheetEnd {
@@ -72,9 +106,10 @@ export interface SheetEnd {
  */
 export function sheetEnd(dataRows: readonly SheetRow[], columns: FieldColumns, currency: BulkCurrency): SheetEnd {
   const kinds: Array<{ kind: TailKind; amount: bigint | null }> = []
+  const shapes = referenceShapesOf(dataRows, columns)
   let start = dataRows.length
   while (start > 0) {
-    const found = kindOf(dataRows[start - 1] as SheetRow, columns, currency)
+    const found = kindOf(dataRows[start - 1] as SheetRow, columns, currency, shapes)
     if (found.kind === 'other') break
     kinds.unshift(found)
     start--

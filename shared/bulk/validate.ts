@@ -1,31 +1,57 @@
 /**
- * Row by row validation (decision 19). Reading a row gives a BulkItem of trimmed texts plus the
- * findings only the cells can show (a number cell that lost its leading zero); `itemFindings`
- * checks an item's texts, so the grid can re-validate an edited row with the same rules; and
- * `sheetFindings` looks across rows (duplicate references, same account and amount twice).
+ * Row by row validation (decision 19). Reading a row gives a BulkItem of trimmed texts (a bank name
+ * read as its code, the run-wide e-mail and narration where the row has none, an account cleaned
+ * of spaces and dashes, and where it came from a number cell), the findings only the cells can show
+ * and notes; `itemFindings` checks an item, so the grid can re-validate an edited row with the same
+ * rules (a number-cell account's finding included: it is derived from the item); and
+ * `sheetFindings` looks across rows (duplicate references, the same payment again: decision 57).
  */
-import type { BankMatchRecord, BulkColumnMapping, BulkCurrency, BulkField, BulkFinding, BulkItem } from '../domain/bulk'
-import type { BankChoice } from '../banks/bank-list'
+import type {
+  BulkColumnMapping,
+  BulkCurrency,
+  BulkField,
+  BulkFinding,
+  BulkItem,
+  RunWideField,
+  RunWideValues,
+} from '../domain/bulk'
 import type { BankMatcher } from '../banks/match-bank'
+import { formatMoney } from '../money'
 import { emailProblem } from '../rules/common'
 import { CUSTOMER_NAME_MAX_LENGTH, NARRATION_MAX_LENGTH } from '../rules/payouts'
 import { looksLikeCardNumber } from '../rules/sensitive-data'
+import { accountNumberProblem, cleanedAccountNumber, digitsOfDecimalNumber } from './account-number'
+import { bankFinding, bankNameOf } from './bank-cell'
 import { amountProblemOf, normaliseAmount, numberCellDecimal } from './amount'
-import { ACCOUNT_FORMATS, COUNTRY_OF_CURRENCY } from './banks'
+import { COUNTRY_OF_CURRENCY } from './banks'
 import { cellText, isNumberCell, type SheetCell, type SheetRow } from './cells'
-import { generatedReference, REFERENCE_MAX_LENGTH, REFERENCE_MIN_LENGTH } from './references'
+import {
+  GENERATED_REFERENCE_PREFIX,
+  generatedReference,
+  REFERENCE_MAX_LENGTH,
+  REFERENCE_MIN_LENGTH,
+} from './references'
 
 export interface ValidationContext {
   currency: BulkCurrency
   /** Valid bank codes of the currency's country. */
   bankCodes: ReadonlySet<string>
+  /** Bank names in the bank column are matched with this (decision 33); without it only codes are read. */
+  bankNames?: BankMatcher
+  /** The other country's banks: a bank of the wrong country is said to be one (decision 55). */
+  otherBanks?: BankMatcher
 }
 
 export interface ReadContext extends ValidationContext {
   /** SHA-256 (hex) of the file, for references of rows without one. */
   sha256: string
-  /** Bank names in the bank column are matched with this (decision 33); without it only codes are read. */
-  bankNames?: BankMatcher
+  /** One e-mail and one narration for rows whose own cell is empty or absent (decision 53). */
+  runWide?: RunWideValues
+  /**
+   * Some bank of this sheet is a bank of the other country only: a name both countries have
+   * ("Stanbic") is then not taken for this country's bank by itself (decision 55).
+   */
+  sheetNamesOtherBanks?: boolean
 }
 
 /** Field -> column position, from a mapping by position. */
@@ -50,17 +76,27 @@ function finding(row: number, column: BulkField | null, code: string, message: s
   return { row, column, code, message }
 }
 
-/** One data row into an item, with the findings only the cells can show. */
+/** One data row into an item, with the findings only the cells can show, and its notes. */
 export function readItem(
   row: SheetRow,
   columns: FieldColumns,
   context: ReadContext,
-): { item: BulkItem; findings: BulkFinding[] } {
+): { item: BulkItem; findings: BulkFinding[]; notes: BulkFinding[]; runWide: RunWideField[] } {
   const cell = (field: BulkField): SheetCell => {
     const index = columns[field]
     return index === undefined ? undefined : row.cells[index]
   }
   const findings: BulkFinding[] = []
+  const notes: BulkFinding[] = []
+  const runWide: RunWideField[] = []
+  /** A row's own cell, else the run-wide value (decision 53). */
+  const orRunWide = (field: RunWideField): string => {
+    const own = cellText(cell(field))
+    const wide = context.runWide?.[field]
+    if (own !== '' || wide === undefined || wide === '') return own
+    runWide.push(field)
+    return wide
+  }
   const amountCell = cell('amount')
   const amountText = isNumberCell(amountCell) ? numberCellDecimal(amountCell) : cellText(amountCell)
   const reference = codeText(cell('reference'))
@@ -71,14 +107,14 @@ export function readItem(
     bank_code: codeText(cell('bank_code')),
     account_number: codeText(cell('account_number')),
     customer_name: cellText(cell('customer_name')),
-    customer_email: cellText(cell('customer_email')),
-    narration: cellText(cell('narration')),
+    customer_email: orRunWide('customer_email'),
+    narration: orRunWide('narration'),
   }
 
   // A bank name: the code it matches, or an error naming the banks it may be.
   const bankCell = cell('bank_code')
   if (context.bankNames && !isNumberCell(bankCell) && item.bank_code !== '') {
-    const named = bankNameOf(row.row, item.bank_code, context)
+    const named = bankNameOf(row.row, item.bank_code, context.bankNames, context)
     if (named.match) {
       item.bank_match = named.match
       item.bank_code = named.match.code
@@ -99,79 +135,28 @@ export function readItem(
         ),
       )
   }
+
+  // The account: from a number cell (decision 54), or written with spaces or dashes.
   const accountCell = cell('account_number')
-  const format = ACCOUNT_FORMATS[COUNTRY_OF_CURRENCY[context.currency]]
-  if (isNumberCell(accountCell) && /^\d+$/.test(item.account_number) && item.account_number.length < format.minDigits)
-    findings.push(
-      finding(
-        row.row,
-        'account_number',
-        'leading_zero_lost',
-        `Account number ${item.account_number} is stored as a number and has lost its leading zeros (${item.account_number.length} digits; expected ${format.description}). Format the column as text and type the number again.`,
-      ),
-    )
-  return { item, findings }
-}
-
-const listed = (banks: readonly BankChoice[]): string => {
-  const names = banks.map((bank) => `${bank.name} (${bank.code})`)
-  return names.length <= 1 ? names.join('') : `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`
-}
-
-/** A bank cell's text read as a name: the match, or the finding that names the candidates. */
-function bankNameOf(
-  row: number,
-  text: string,
-  context: ReadContext,
-): { match?: BankMatchRecord; finding?: BulkFinding } {
-  const found = context.bankNames!.match(text)
-  const country = COUNTRY_OF_CURRENCY[context.currency]
-  const quoted = `"${text}"`
-  switch (found.kind) {
-    case 'exact':
-    case 'alias':
-    case 'remembered':
-      return { match: { from: text, code: found.bank.code, name: found.bank.name, how: found.kind } }
-    case 'ambiguous':
-      return {
-        finding: {
-          ...finding(
-            row,
-            'bank_code',
-            'bank_name_ambiguous',
-            `${quoted} could be ${listed(found.candidates)}: choose the bank, or type its code.`,
-          ),
-          candidates: found.candidates,
-        },
-      }
-    case 'suggestion':
-      return {
-        finding: {
-          ...finding(
-            row,
-            'bank_code',
-            'bank_name_suggestion',
-            `${quoted} is not a ${country} bank name of the service; did you mean ${listed(found.candidates)}? Choose the bank, or type its code.`,
-          ),
-          candidates: found.candidates,
-        },
-      }
-    case 'unknown':
-      return {
-        finding: {
-          ...finding(
-            row,
-            'bank_code',
-            'bank_name_unknown',
-            `${quoted} is neither a ${country} bank code nor a bank name of the service: type the bank's code, or its name as the bank list has it.`,
-          ),
-          candidates: [],
-        },
-      }
-    default:
-      // A code (or digits that the code rules judge).
-      return {}
+  const written = cellText(accountCell)
+  const decimal = isNumberCell(accountCell) ? null : digitsOfDecimalNumber(written)
+  if (isNumberCell(accountCell) && /^\d+$/.test(item.account_number)) item.account_from_number = item.account_number
+  else if (decimal !== null) item.account_number = item.account_from_number = decimal
+  else {
+    const cleaned = cleanedAccountNumber(written)
+    if (cleaned !== null) {
+      item.account_number = cleaned
+      notes.push(
+        finding(
+          row.row,
+          'account_number',
+          'account_number_cleaned',
+          `Account number "${written}" was read as ${cleaned}: the spaces and dashes in it were removed.`,
+        ),
+      )
+    }
   }
+  return { item, findings, notes, runWide }
 }
 
 /** The findings on one item's texts; `skip` names columns already reported by reading. */
@@ -193,17 +178,13 @@ export function itemFindings(item: BulkItem, context: ValidationContext, skip?: 
 
   const country = COUNTRY_OF_CURRENCY[context.currency]
   if (item.bank_code === '') add('bank_code', 'bank_code_missing', 'The bank code is empty.')
-  else if (!context.bankCodes.has(item.bank_code))
-    add('bank_code', 'bank_code_unknown', `Bank code "${item.bank_code}" is not a ${country} bank code of the service.`)
+  else if (!context.bankCodes.has(item.bank_code) && !skip?.has('bank_code')) {
+    const { code, message, candidates } = bankFinding(item, context)
+    findings.push({ ...finding(item.row, 'bank_code', code, message), ...(candidates ? { candidates } : {}) })
+  }
 
-  const format = ACCOUNT_FORMATS[country]
-  if (item.account_number === '') add('account_number', 'account_number_missing', 'The account number is empty.')
-  else if (!format.pattern.test(item.account_number))
-    add(
-      'account_number',
-      'account_number_format',
-      `Account number "${item.account_number}" is not a ${country} account number: ${format.description}.`,
-    )
+  const account = accountNumberProblem(item, country)
+  if (account) add('account_number', account.code, account.message)
 
   if (item.customer_name === '') add('customer_name', 'customer_name_missing', 'The customer name is empty.')
   if (item.customer_email === '') add('customer_email', 'customer_email_missing', 'The customer e-mail is empty.')
@@ -251,16 +232,35 @@ function textFindings(item: BulkItem, add: (column: BulkField, code: string, mes
   }
 }
 
+/** What the same payment again is compared by: its reference (a sheet's own) and narration. */
+interface PaymentSeen {
+  row: number
+  reference: string | null
+  narration: string
+}
+
+/** A reference the desk made (PD-<hash>-<row>) is no reference of the sheet. */
+const GENERATED = new RegExp(`^${GENERATED_REFERENCE_PREFIX}[0-9A-F]{16}-\\d+$`)
+const ownReference = (item: BulkItem): string | null =>
+  item.reference === '' || GENERATED.test(item.reference) ? null : item.reference
+const sameText = (a: string, b: string): boolean =>
+  a.trim().replace(/\s+/g, ' ').toLowerCase() === b.trim().replace(/\s+/g, ' ').toLowerCase()
+
 /**
  * Findings across rows, one row at a time (so a long list can be checked in slices): a reference
- * used again is an error on the later row; the same bank, account and amount again is a warning on
- * the later row. Both name the earlier row.
+ * used again is an error on the later row. The same bank, account and amount again is, on the
+ * later row, a warning that leaves it out (a row copied twice: same narration, no reference of its
+ * own or the same one), or, when its narration or its own reference differs, a question to answer
+ * before it is paid (a second invoice of a vendor: decision 57). Both name the earlier row.
  */
 export class AcrossRows {
   readonly errors: BulkFinding[] = []
   readonly warnings: BulkFinding[] = []
   private readonly references = new Map<string, number>()
-  private readonly payments = new Map<string, number>()
+  private readonly payments = new Map<string, PaymentSeen>()
+
+  /** `currency`: the money of the question is said in it. */
+  constructor(private readonly currency?: BulkCurrency) {}
 
   add(item: BulkItem): void {
     if (item.reference !== '') {
@@ -277,26 +277,50 @@ export class AcrossRows {
         )
     }
     const amount = normaliseAmount(item.amount)
-    if (amount !== null && item.account_number !== '') {
-      const key = `${item.bank_code}\u001f${item.account_number}\u001f${amount}`
-      const first = this.payments.get(key)
-      if (first === undefined) this.payments.set(key, item.row)
-      else
-        this.warnings.push(
-          finding(
-            item.row,
-            null,
-            'possible_duplicate',
-            `Same bank, account and amount as row ${first}: is this payment meant twice?`,
-          ),
-        )
+    if (amount === null || item.account_number === '') return
+    const key = `${item.bank_code}\u001f${item.account_number}\u001f${amount}`
+    const first = this.payments.get(key)
+    const seen: PaymentSeen = { row: item.row, reference: ownReference(item), narration: item.narration }
+    if (first === undefined) {
+      this.payments.set(key, seen)
+      return
     }
+    const differences: string[] = []
+    if (!sameText(first.narration, seen.narration))
+      differences.push(`narration "${clip(seen.narration)}" here and "${clip(first.narration)}" there`)
+    if (seen.reference !== null && first.reference !== null && seen.reference !== first.reference)
+      differences.push(`reference ${seen.reference} here and ${first.reference} there`)
+    if (differences.length === 0) {
+      this.warnings.push(
+        finding(
+          item.row,
+          null,
+          'possible_duplicate',
+          `Same bank, account and amount as row ${first.row}: is this payment meant twice?`,
+        ),
+      )
+      return
+    }
+    const money = this.currency ? formatMoney(amount, this.currency) : amount
+    this.errors.push(
+      finding(
+        item.row,
+        null,
+        'same_payment_again',
+        `Pays ${money} to the same account (bank ${item.bank_code}, account ${item.account_number}) as row ${first.row}, which pays ${money} too, with ${differences.join(', and ')}: ${money} more in all. A second payment? Pay both, or leave this row out.`,
+      ),
+    )
   }
 }
 
+const clip = (text: string): string => (text.length > 60 ? `${text.slice(0, 57)}…` : text)
+
 /** The findings across all the rows at once (see AcrossRows). */
-export function sheetFindings(items: readonly BulkItem[]): { errors: BulkFinding[]; warnings: BulkFinding[] } {
-  const across = new AcrossRows()
+export function sheetFindings(
+  items: readonly BulkItem[],
+  currency?: BulkCurrency,
+): { errors: BulkFinding[]; warnings: BulkFinding[] } {
+  const across = new AcrossRows(currency)
   for (const item of items) across.add(item)
   return across
 }

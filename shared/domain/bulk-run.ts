@@ -4,8 +4,10 @@
  * (electron/main/services/bulk/run); these are the shapes that cross IPC, plus the pure rules of
  * planning (batch sizes, references) that both sides show.
  */
-import { offlineBankCodes } from '../bulk/banks'
-import { itemFindings } from '../bulk/validate'
+import { bundledBanks } from '../banks/bank-list'
+import { BankMatcher } from '../banks/match-bank'
+import { COUNTRY_OF_CURRENCY, offlineBankCodes } from '../bulk/banks'
+import { itemFindings, type ValidationContext } from '../bulk/validate'
 import type { BulkCurrency, BulkFinding, BulkHeader, BulkItem, ImportRecord } from './bulk'
 
 /**
@@ -27,6 +29,18 @@ export type NameCheckClass = 'match' | 'close_match' | 'no_match'
 
 /** Why a row is left out of the run (decision 39): set by the import, or by the user's hand. */
 export type ExcludedWhy = 'duplicate_in_sheet' | 'already_paid' | 'by_hand'
+
+/**
+ * Findings that are questions (decision 57): the row is not paid until a person answers. An
+ * account number read from a number cell ("is it right?"), the same payment again with another
+ * narration or reference ("a second invoice? pay both?"). Leaving the row out answers too.
+ */
+export const ROW_QUESTIONS = ['account_number_cell', 'same_payment_again'] as const
+export type RowQuestion = (typeof ROW_QUESTIONS)[number]
+
+export function isRowQuestion(code: string): code is RowQuestion {
+  return (ROW_QUESTIONS as readonly string[]).includes(code)
+}
 
 /** Who acknowledged a no-match name, and when (recorded in the run, its report and evidence). */
 export interface NameAcknowledgement {
@@ -51,6 +65,12 @@ export interface RunRow {
   acknowledged?: NameAcknowledgement
   /** Why the row is excluded, when it is (absent on rows excluded before reasons were kept: by hand). */
   excludedWhy?: ExcludedWhy
+  /**
+   * The questions a person answered for this row (decision 57): an account from a number cell
+   * confirmed, a second payment to the same account kept. Who and when; cleared when the row's
+   * account or amount changes.
+   */
+  answered?: Partial<Record<RowQuestion, NameAcknowledgement>>
   batchReference?: string
   status: RowPayoutStatus
   fee?: string
@@ -221,15 +241,27 @@ export function retryReferenceOf(reference: string): string {
   return base.slice(Math.max(0, base.length + suffix.length - REFERENCE_MAX)) + suffix
 }
 
+/** The checks' context of each currency, made once (rows are checked 100,000 at a time): bundled codes and names. */
+const contexts = new Map<BulkCurrency, ValidationContext>()
+
 /**
  * The checks of one row that the run repeats when a cell is edited: the importer's own row rules
- * (shared/bulk), with the bundled bank list of the currency's country.
+ * (shared/bulk), with the bundled bank lists.
  */
-/** The bundled bank codes of each currency's country, as a set made once (rows are checked 100,000 at a time). */
-const bankCodeSets = new Map<BulkCurrency, ReadonlySet<string>>()
-
 export function rowProblems(item: BulkItem, currency: BulkCurrency): BulkFinding[] {
-  let bankCodes = bankCodeSets.get(currency)
-  if (!bankCodes) bankCodeSets.set(currency, (bankCodes = new Set(offlineBankCodes(currency))))
-  return itemFindings(item, { currency, bankCodes })
+  let context = contexts.get(currency)
+  if (!context) {
+    const country = COUNTRY_OF_CURRENCY[currency]
+    const other = country === 'NG' ? 'KE' : 'NG'
+    contexts.set(
+      currency,
+      (context = {
+        currency,
+        bankCodes: new Set(offlineBankCodes(currency)),
+        bankNames: new BankMatcher(bundledBanks(country), country),
+        otherBanks: new BankMatcher(bundledBanks(other), other),
+      }),
+    )
+  }
+  return itemFindings(item, context)
 }

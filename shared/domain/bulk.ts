@@ -24,6 +24,18 @@ export const REQUIRED_BULK_FIELDS: readonly BulkField[] = [
   'narration',
 ]
 
+/**
+ * Fields a run may give one value for (decision 53): most payroll and vendor sheets have no e-mail
+ * column, many no narration. Such a field needs a column or a run-wide value; where both are
+ * given, a row's own non-empty cell overrides the run-wide value.
+ */
+export const RUN_WIDE_FIELDS = ['customer_email', 'narration'] as const
+export type RunWideField = (typeof RUN_WIDE_FIELDS)[number]
+export type RunWideValues = Partial<Record<RunWideField, string>>
+
+/** The run-wide values an import used, and how many rows took each (the others had their own cell). */
+export type RunWideRecord = Partial<Record<RunWideField, { value: string; rows: number }>>
+
 export const BULK_CURRENCIES = ['NGN', 'KES'] as const
 export type BulkCurrency = (typeof BULK_CURRENCIES)[number]
 
@@ -40,6 +52,11 @@ export interface BulkItem {
   narration: string
   /** Where the bank cell held a name, not a code: the name and the bank it was matched to (decision 33). */
   bank_match?: BankMatchRecord
+  /**
+   * The account number as read from a number cell (or, in a CSV, a number as Excel writes one),
+   * when it was (decision 54): its finding holds while the account is still this text.
+   */
+  account_from_number?: string
 }
 
 /**
@@ -103,6 +120,8 @@ export interface BulkImportResult {
   skipped?: SkippedRow[]
   /** Present when the sheet has a totals row. */
   control_total?: ControlTotal
+  /** The run-wide e-mail and narration given for the import, when any (decision 53). */
+  run_wide?: RunWideRecord
 }
 
 export interface BulkFileError {
@@ -146,6 +165,17 @@ export interface BulkSheetSummary {
   mappingRemembered: boolean
   /** Why the sheet cannot be imported (too many rows or columns), when it cannot. */
   problem?: string
+  /** The currency the sheet itself points to, and why (decision 55); null when it says nothing. */
+  currency: CurrencyGuess | null
+}
+
+/** What a sheet says about its currency: a "Currency: KES" cell, its banks, its amounts. */
+export interface CurrencyGuess {
+  currency: BulkCurrency
+  /** In words, for the Columns step: "a cell says Currency: KES", "all 12 bank names are Kenyan banks". */
+  because: string[]
+  /** What points the other way, when anything does ("2 bank names are Nigerian banks"). */
+  against: string[]
 }
 
 export interface BulkWorkbookSummary {
@@ -169,6 +199,8 @@ export interface BulkImportOptions {
   banks?: ReadonlyArray<{ code: string; name: string; slug: string }>
   /** Bank texts this profile confirmed before: [bankTextKey(text), code]. */
   rememberedBanks?: ReadonlyArray<readonly [string, string]>
+  /** One e-mail and one narration for the rows that have none (decision 53). */
+  runWide?: RunWideValues
 }
 
 export type BulkImportProgress = { phase: 'reading' } | { phase: 'validating'; done: number; total: number }
@@ -226,4 +258,6 @@ export interface ImportRecord {
   skipped: SkippedRow[]
   control_total?: ControlTotal
   bank_names: Array<BankMatchRecord & { rows: number }>
+  /** The run-wide e-mail and narration, and how many rows took each (decision 53). */
+  run_wide?: RunWideRecord
 }

@@ -97,8 +97,9 @@ test('a messy payroll with bank names goes from import to review: matches accept
   await expect(page.getByTestId('bulk-control-total-check')).toHaveText(
     "Your sheet's total 1,129,701.00 NGN matches the 12 payout rows.",
   )
+  // Beside the total, every row left out in the sheet's order, the duplicate payout with its amount.
   await expect(page.getByTestId('bulk-skipped-rows')).toHaveText(
-    "Left out of the run: row 17 (the sheet's total), row 18 (a note below the data), row 19 (a note below the data).",
+    "Left out of the run: row 16 (a copy of an earlier row: 98,750.50 NGN), row 17 (the sheet's total), row 18 (a note below the data), row 19 (a note below the data). 1 payout row of the sheet, 98,750.50 NGN, is not paid in this run.",
   )
   const gtb = page.getByTestId('bulk-row-13')
   await expect(gtb.locator('[data-field="bank_code"]')).toHaveText('Guaranty Trust Bank (058)')

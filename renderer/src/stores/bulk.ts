@@ -9,8 +9,9 @@ import type {
   BulkColumnMapping,
   BulkCurrency,
   BulkField,
+  RunWideValues,
 } from '../../../shared/domain/bulk'
-import type { RunProgress, RunRow, RunSummary, RunView } from '../../../shared/domain/bulk-run'
+import type { RowQuestion, RunProgress, RunRow, RunSummary, RunView } from '../../../shared/domain/bulk-run'
 import type { AppError, Result } from '../../../shared/result'
 import type { CellEdit, CellEditKind, RunChangesView, RunEditAnswer } from '../../../shared/domain/bulk-changes'
 import { callApi, callWithDroppedFile } from './call'
@@ -175,6 +176,7 @@ export const useBulkStore = defineStore('bulk', () => {
     headerRow: number
     mapping: BulkColumnMapping
     currency: BulkCurrency
+    runWide?: RunWideValues
   }): Promise<boolean> {
     const file = opened.value
     if (!file) return false
@@ -234,6 +236,9 @@ export const useBulkStore = defineStore('bulk', () => {
     act('options', (runId) => api.bulk.setOptions({ runId, ...options }))
   const acknowledgeNames = (indexes: number[]) =>
     act('acknowledge', (runId) => api.bulk.acknowledgeNames({ runId, indexes }))
+  /** A question of these rows answered (decision 57): the account is right, the second payment is meant. */
+  const answerQuestion = (indexes: number[], question: RowQuestion) =>
+    act('answer', (runId) => api.bulk.answerQuestion({ runId, indexes, question }))
   const submit = (confirmTotal?: string) =>
     act('submit', (runId) => api.bulk.submit(confirmTotal === undefined ? { runId } : { runId, confirmTotal }))
 
@@ -358,6 +363,7 @@ export const useBulkStore = defineStore('bulk', () => {
     recheck,
     setOptions,
     acknowledgeNames,
+    answerQuestion,
     submit,
     exclude,
     editRow,

@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { BULK_CURRENCIES, BULK_FIELDS } from '../../domain/bulk'
 import type { BulkBankReview, BulkWorkbookSummary } from '../../domain/bulk'
 import type { RunProgress, RunRow, RunSummary, RunView } from '../../domain/bulk-run'
+import { ROW_QUESTIONS } from '../../domain/bulk-run'
 import type { ExportResult } from '../../domain/export'
 import { CELL_EDIT_KINDS } from '../../domain/bulk-changes'
 import type { RunChangesView, RunEditAnswer } from '../../domain/bulk-changes'
@@ -78,6 +79,18 @@ export const bulkRunChannels = {
     input: z.strictObject({ runId, indexes: z.array(z.number().int().min(0)).min(1).max(200_000) }),
     result: returns<RunView>(),
   },
+  /**
+   * A question of these rows answered (decision 57): an account number from a number cell is
+   * right, a second payment to the same account is meant. Recorded with who and when.
+   */
+  'bulk:answerQuestion': {
+    input: z.strictObject({
+      runId,
+      indexes: z.array(z.number().int().min(0)).min(1).max(200_000),
+      question: z.enum(ROW_QUESTIONS),
+    }),
+    result: returns<RunView>(),
+  },
   'bulk:setOptions': {
     input: z.strictObject({
       runId,
@@ -105,6 +118,8 @@ export const bulkRunChannels = {
 export interface BulkOpened {
   importId: string
   summary: BulkWorkbookSummary
+  /** The run-wide e-mail this profile gave last time (decision 53), proposed again. */
+  rememberedEmail?: string
 }
 
 /** A new run, or the Banks step when the bank column holds names: each to confirm or choose. */
@@ -127,6 +142,10 @@ export const bulkImportChannels = {
       headerRow: z.number().int().min(1),
       mapping: z.array(z.enum(BULK_FIELDS).nullable()).max(20_000),
       currency: z.enum(BULK_CURRENCIES),
+      /** One e-mail and one narration for the rows that have none (decision 53). */
+      runWide: z
+        .strictObject({ customer_email: z.string().max(254).optional(), narration: z.string().max(255).optional() })
+        .optional(),
     }),
     result: returns<BulkImportAnswer>(),
   },

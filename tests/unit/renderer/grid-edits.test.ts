@@ -98,7 +98,21 @@ describe('fill down and find and replace', () => {
     expect(
       replaceEdits([row(0, { amount: '1.00' })], { field: 'amount', find: '.', replace: ',', wholeCell: false }),
     ).toEqual([{ index: 0, field: 'amount', value: '1,00' }])
-    expect(replaceEdits(rows, { field: 'bank_code', find: ' ', replace: 'x', wholeCell: false })).toEqual([])
+    expect(replaceEdits(rows, { field: 'bank_code', find: '', replace: 'x', wholeCell: false })).toEqual([])
+  })
+
+  it('finds a space: account numbers written "0123 456 789" lose their spaces in one replace', () => {
+    const accounts = [
+      row(0, { account_number: '0123 456 789' }),
+      row(1, { account_number: '0123456790' }),
+      row(2, { account_number: '0123  456791' }),
+    ]
+    expect(replaceEdits(accounts, { field: 'account_number', find: ' ', replace: '', wholeCell: false })).toEqual([
+      { index: 0, field: 'account_number', value: '0123456789' },
+      { index: 2, field: 'account_number', value: '0123456791' },
+    ])
+    // "Whole cell only" still ignores the spaces around a value: a lone space finds no cell.
+    expect(replaceEdits(accounts, { field: 'account_number', find: ' ', replace: '', wholeCell: true })).toEqual([])
   })
 })
 

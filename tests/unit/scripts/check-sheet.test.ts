@@ -76,6 +76,13 @@ describe('npm run check-sheet', () => {
       errors: [],
       warnings: [],
       skipped: [],
+      // Which currency the sheet was read in, and why (decision 55).
+      currency: {
+        value: 'NGN',
+        from: 'sheet',
+        because: ['2 rows name Nigerian banks', 'the amount column is headed "Amount (NGN)"'],
+        against: [],
+      },
     })
   }, 60_000)
 
@@ -89,13 +96,15 @@ describe('npm run check-sheet', () => {
         row: 3,
         column: 'account_number',
         code: 'account_number_format',
-        message: 'Account number "12345" is not a KE account number: 6 to 16 digits.',
+        message: 'Account number "12345" is not a Kenyan account number: 6 to 16 digits.',
       },
       {
         row: 4,
         column: 'bank_code',
-        code: 'bank_code_unknown',
-        message: 'Bank code "044" is not a KE bank code of the service.',
+        code: 'bank_other_country',
+        message:
+          'Bank code 044 is a Nigerian bank (Access Bank, 044), and this run pays KES to Kenyan banks: import the sheet as NGN, or choose a Kenyan bank.',
+        candidates: [],
       },
     ])
   }, 60_000)
@@ -120,6 +129,7 @@ describe('npm run check-sheet', () => {
     expect(stdout.split('\n')).toEqual([
       `File:       ${fixture('header-row-3.xlsx')}`,
       'Sheet:      March',
+      'Currency:   NGN (from the sheet: 4 rows name Nigerian banks, the amount column is headed "Amount (NGN)")',
       'Header row: 3',
       'Columns:',
       '  "Reference" -> reference',
@@ -129,11 +139,13 @@ describe('npm run check-sheet', () => {
       '  "Beneficiary Name" -> customer_name',
       '  "E-mail" -> customer_email',
       '  "Narration/Description" -> narration',
-      'Rows: 5   valid: 3   with errors: 2   warnings: 0',
+      'Rows: 5   valid: 2   with errors: 3   warnings: 0',
       'Errors:',
       '  row 5, bank_code: Bank code 44 is stored as a number and has lost its leading zero (did you mean 044?). Format the column as text and type the code again. [leading_zero_lost]',
-      '  row 5, account_number: Account number 123456789 is stored as a number and has lost its leading zeros (9 digits; expected exactly 10 digits (NUBAN)). Format the column as text and type the number again. [leading_zero_lost]',
+      '  row 5, account_number: Account number 123456789 came from a number cell and has 9 digits; Nigerian account numbers (NUBAN) have 10: a leading zero was lost. Format the column as text and type the number again. [leading_zero_lost]',
+      '  row 6, account_number: Account number 1234567890 came from a number cell, which drops leading zeros: check it against where it came from and confirm it, or type it as text. [account_number_cell]',
       '  row 8, amount: "12.345" has more than two decimal places. [amount_decimals]',
+      '  row 8, account_number: Account number 0012345678 came from a number cell, which drops leading zeros: check it against where it came from and confirm it, or type it as text. [account_number_cell]',
       'Some rows have errors.',
       '',
     ])
@@ -225,7 +237,7 @@ describe('npm run check-sheet', () => {
           column: 'bank_code',
           code: 'bank_name_unknown',
           message:
-            '"UBA" is neither a NG bank code nor a bank name of the service: type the bank\'s code, or its name as the bank list has it.',
+            '"UBA" is neither a Nigerian bank code nor the name of a bank in the service\'s list: type the bank\'s code, or its name as the bank list has it.',
           candidates: [],
         },
         {
@@ -233,7 +245,7 @@ describe('npm run check-sheet', () => {
           column: 'bank_code',
           code: 'bank_name_suggestion',
           message:
-            '"Guarranty Trust" is not a NG bank name of the service; did you mean Guaranty Trust Bank (058)? Choose the bank, or type its code.',
+            '"Guarranty Trust" is not the name of a Nigerian bank in the service\'s list; did you mean Guaranty Trust Bank (058)? Choose the bank, or type its code.',
           candidates: [{ code: '058', name: 'Guaranty Trust Bank' }],
         },
       ])
@@ -296,4 +308,117 @@ describe('npm run check-sheet', () => {
     expect(stderr).toContain("Unknown option '--colour'")
     expect(stderr).toContain('Usage: npm run --silent check-sheet')
   }, 60_000)
+
+  describe('payroll and vendor sheets without e-mail or narration columns (decision 53)', () => {
+    const payroll = join(dir, 'payroll.csv')
+    beforeAll(() =>
+      writeFileSync(
+        payroll,
+        [
+          'Employee,Bank Code,Account Number,Net Pay',
+          'Adaeze Okafor,058,0690000031,"150,000.00"',
+          'Tunde Adeyemi,044,0690000032,"120,500.00"',
+        ].join('\r\n'),
+      ),
+    )
+
+    it('without --email and --narration: rejected (exit 2), naming the options', async () => {
+      const { code, stdout } = await checkSheet(payroll)
+      expect(code).toBe(2)
+      expect(stdout).toBe(
+        `${payroll}: rejected: No column for customer e-mail, narration (give one customer e-mail and one narration for the whole run instead). Columns found: "Employee", "Bank Code", "Account Number", "Net Pay". [missing_columns]\nGive them for the whole run with --email <address> and --narration <text>.\n`,
+      )
+    }, 60_000)
+
+    it('with them: every row takes them, the report says so, exit 0', async () => {
+      const { code, stdout } = await checkSheet(payroll, '--email', 'accounts@acme.ng', '--narration', 'March salaries')
+      expect(code).toBe(0)
+      expect(stdout).toContain('  (whole run) -> customer_email: "accounts@acme.ng", 2 rows\n')
+      expect(stdout).toContain('  (whole run) -> narration: "March salaries", 2 rows\n')
+      expect(stdout).toContain('Every row is valid.')
+      const json = await checkSheet(payroll, '--email', 'accounts@acme.ng', '--narration', 'March salaries', '--json')
+      const result = JSON.parse(json.stdout) as {
+        items: Array<{ customer_email: string; narration: string }>
+        run_wide: unknown
+      }
+      expect(result.items.map((item) => [item.customer_email, item.narration])).toEqual([
+        ['accounts@acme.ng', 'March salaries'],
+        ['accounts@acme.ng', 'March salaries'],
+      ])
+      expect(result.run_wide).toEqual({
+        customer_email: { value: 'accounts@acme.ng', rows: 2 },
+        narration: { value: 'March salaries', rows: 2 },
+      })
+    }, 60_000)
+
+    it('an --email that is no address, or an empty one, is refused with usage (exit 2)', async () => {
+      const wrong = await checkSheet(payroll, '--email', 'accounts-at-acme', '--narration', 'March')
+      expect([wrong.code, wrong.stdout]).toEqual([2, ''])
+      expect(wrong.stderr).toContain(
+        '--email: The e-mail for the whole run, "accounts-at-acme", is not a valid e-mail address.',
+      )
+      expect(wrong.stderr).toContain('[--email <address>] [--narration <text>]')
+      const empty = await checkSheet(payroll, '--email', ' ', '--narration', 'March')
+      expect(empty.code).toBe(2)
+      expect(empty.stderr).toContain('--email is empty')
+    }, 60_000)
+
+    it('only --email where the narration column exists; a row with its own e-mail keeps it', async () => {
+      const { code, stdout } = await checkSheet(fixture('google-sheets.csv'), '--email', 'finance@acme.ng', '--json')
+      expect(code).toBe(1)
+      const result = JSON.parse(stdout) as { items: Array<{ reference: string; customer_email: string }> }
+      expect(result.items.slice(0, 2).map((item) => [item.reference, item.customer_email])).toEqual([
+        ['REQ-0001', 'adaeze@example.com'],
+        ['REQ-0002', 'finance@acme.ng'],
+      ])
+    }, 60_000)
+
+    it('a Kenyan payroll is read as KES without --currency, and says why; number-cell accounts are flagged (exit 1)', async () => {
+      const { code, stdout } = await checkSheet(
+        fixture('kenya-payroll.xlsx'),
+        '--email',
+        'payroll@savanna.co.ke',
+        '--narration',
+        'March salaries',
+      )
+      expect(code).toBe(1)
+      expect(stdout).toContain(
+        'Currency:   KES (from the sheet: a cell says "Currency: KES" (row 3), 4 rows name Kenyan banks)\n',
+      )
+      expect(stdout).toContain('"Stanbic" -> Stanbic Bank Kenya (31), exact, 1 row')
+      expect(stdout).toContain(
+        'row 6, account_number: Account number 170546876558 came from a number cell and has 12 digits; Equity Bank Kenya account numbers have 13: a leading zero was lost.',
+      )
+      // --currency still decides when given.
+      const asked = await checkSheet(
+        fixture('kenya-payroll.xlsx'),
+        '--currency',
+        'NGN',
+        '--email',
+        'p@s.co.ke',
+        '--narration',
+        'x',
+      )
+      expect(asked.stdout).toContain('Currency:   NGN (--currency)\n')
+      expect(asked.stdout).toContain('[bank_other_country]')
+    }, 60_000)
+
+    it('exit 1 for a sheet whose only findings are questions, and says so', async () => {
+      const sheet = join(dir, 'asks.csv')
+      writeFileSync(
+        sheet,
+        [
+          'reference,amount,bank_code,account_number,customer_name,customer_email,narration',
+          'INV-2033,250000.00,058,0690000031,Chukwuma Supplies,ap@chukwuma.ng,Stationery',
+          'INV-2041,250000.00,058,0690000031,Chukwuma Supplies,ap@chukwuma.ng,Printer toner',
+        ].join('\n'),
+      )
+      const { code, stdout } = await checkSheet(sheet)
+      expect(code).toBe(1)
+      expect(stdout).toContain('[same_payment_again]')
+      expect(stdout).toContain(
+        "No row has an error, but 1 needs a person's answer before it is paid (in the desk's review).",
+      )
+    }, 60_000)
+  })
 })

@@ -22,6 +22,7 @@ import { InFlight } from '../sending/in-flight'
 import type { ServiceContext } from '../service-context'
 import { lookupCacheOf } from '../lookups/lookup-cache'
 import { BankNameMemory } from './import/bank-name-memory'
+import { RunWideMemory } from './import/run-wide-memory'
 import { createBulkImportService } from './import/import-service'
 import { saveTemplate } from './import/save-template'
 import { bulkBatchVerifier } from './run/batch-sender'
@@ -167,6 +168,7 @@ export function createBulkDomain(context: ServiceContext, options: BulkDomainOpt
   // for its Banks step keeps its result here, so confirming never reads the file again.
   const imports = createBulkImportService(context.userDataDir)
   const bankMemory = new BankNameMemory(context.userDataDir)
+  const runWideMemory = new RunWideMemory(context.userDataDir)
   const opened = new Map<
     string,
     { name: string; bytes: Uint8Array; summary: BulkWorkbookSummary; pending?: PendingBanks }
@@ -199,7 +201,14 @@ export function createBulkDomain(context: ServiceContext, options: BulkDomainOpt
     if (opened.size >= 4) opened.delete(opened.keys().next().value!)
     if (imported.size >= 16) imported.delete(imported.keys().next().value!)
     opened.set(importId, { name, bytes, summary })
-    return { importId, summary }
+    // The e-mail this profile gave for a whole run last time, proposed again (decision 53).
+    let rememberedEmail: string | undefined
+    try {
+      rememberedEmail = await runWideMemory.recallEmail((await context.apiFor()).profileId)
+    } catch (error) {
+      context.log.warn('The run-wide e-mail of this profile could not be read', error)
+    }
+    return { importId, summary, ...(rememberedEmail ? { rememberedEmail } : {}) }
   }
 
   /** A sheet chosen with Open or dropped, read from where it is. */
@@ -223,7 +232,7 @@ export function createBulkDomain(context: ServiceContext, options: BulkDomainOpt
         return path ? inspectFile(path) : null
       },
       'bulk:drop': async ({ file }) => inspectFile(await context.desktop.files.pathOf(file, SHEET_FILES)),
-      'bulk:import': ({ importId, sheet, headerRow, mapping, currency }) =>
+      'bulk:import': ({ importId, sheet, headerRow, mapping, currency, runWide }) =>
         importing.run(importId, async (): Promise<BulkImportAnswer> => {
           await ready()
           const made = imported.get(importId)
@@ -242,10 +251,16 @@ export function createBulkDomain(context: ServiceContext, options: BulkDomainOpt
               currency,
               banks,
               rememberedBanks: await bankMemory.recall(profileId, country),
+              ...(runWide ? { runWide } : {}),
             },
           )
           if (isFileError(result)) throw new AppFailure('bad_request', `${result.file}: ${result.fileError.message}`)
           context.checkpoint?.('import:sheet-read')
+          const email = result.run_wide?.customer_email?.value
+          if (email)
+            await runWideMemory
+              .rememberEmail(profileId, email)
+              .catch((error: unknown) => context.log.warn('The run-wide e-mail could not be remembered', error))
           // The confirmed mapping is remembered for this header layout, and applied next time.
           const headers = file.summary.sheets
             .find((s) => s.name === sheet)
@@ -285,7 +300,7 @@ export function createBulkDomain(context: ServiceContext, options: BulkDomainOpt
           const listed = new Set(pending.banks.map((bank) => bank.code))
           const unlisted = choices.find((choice) => !listed.has(choice.code))
           if (unlisted) throw new AppFailure('bad_request', `Bank code ${unlisted.code} is not in the bank list.`)
-          const result = await applyBankChoices(pending.result, choices, pending.banks, nextTurn)
+          const result = await applyBankChoices(pending.result, choices, pending.banks, nextTurn, pending.currency)
           const run = await runs.create({
             result: await withAlreadyPaid(result),
             bytes: file.bytes,
@@ -330,6 +345,10 @@ export function createBulkDomain(context: ServiceContext, options: BulkDomainOpt
       'bulk:exclude': async ({ runId, indexes, excluded }) => (
         await ready(),
         edited(runId, await runs.setExcluded(runId, indexes, excluded))
+      ),
+      'bulk:answerQuestion': async ({ runId, indexes, question }) => (
+        await ready(),
+        edited(runId, await runs.answerQuestion(runId, indexes, question))
       ),
       'bulk:setOptions': async ({ runId, ...rest }) => (
         await ready(),

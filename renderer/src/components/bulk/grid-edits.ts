@@ -94,9 +94,13 @@ export interface ReplaceAsked {
   wholeCell: boolean
 }
 
-/** Find and replace in one column, ignoring case: the cells that would change, to what. */
+/**
+ * Find and replace in one column, ignoring case: the cells that would change, to what. What to
+ * find is taken as typed, spaces too (a space inside account numbers, "0123 456 789", is found);
+ * only "Whole cell only" ignores the spaces around a cell's value.
+ */
 export function replaceEdits(rows: readonly RunRow[], asked: ReplaceAsked): CellEdit[] {
-  const find = asked.find.trim()
+  const find = asked.wholeCell ? asked.find.trim() : asked.find
   if (find === '') return []
   const edits: CellEdit[] = []
   const needle = find.toLowerCase()

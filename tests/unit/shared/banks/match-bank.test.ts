@@ -223,3 +223,20 @@ describe('edit distance', () => {
     expect(editDistance('access', 'zenith', 2)).toBe(3)
   })
 })
+
+describe('a bank named inside a longer name (decision 33)', () => {
+  it('knows OPay by its legal name, and suggests a bank whose whole name stands in a longer one', () => {
+    expect(brief(NG.match('Opay Digital Services Ltd'))).toBe('alias 999992 OPay')
+    expect(brief(NG.match('OPAY DIGITAL SERVICES LIMITED'))).toBe('alias 999992 OPay')
+    expect(brief(NG.match('Kuda Microfinance Bank, Yaba branch'))).toBe('suggestion 50211')
+    expect(brief(NG.match('Moniepoint MFB Ikeja'))).toBe('suggestion 50515')
+    // A short form of fewer than three letters is never found inside a name.
+    expect(brief(NG.match('GT Holdings Ventures'))).not.toContain('058')
+    expect(brief(NG.match('Lotus Bank'))).toBe('unknown')
+  })
+
+  it('never applies it: a name inside a longer one is only a suggestion', () => {
+    expect(NG.match('Wema Bank Agency Banking Unit').kind).toBe('suggestion')
+    expect(KE.match('Equity Bank Kenya Ltd, Kenyatta Avenue branch').kind).toBe('suggestion')
+  })
+})

@@ -32,6 +32,42 @@ describe('column names', () => {
     expect(fieldForHeader(header)?.field).toBe(field)
   })
 
+  it.each([
+    ['Vendor', 'customer_name'],
+    ['Supplier', 'customer_name'],
+    ['Payee', 'customer_name'],
+    ['Employee', 'customer_name'],
+    ['VENDOR (as registered)', 'customer_name'],
+    ['Employee Full Name', 'customer_name'],
+    // Beside another field's word, who is paid only says whose it is: the other word decides.
+    ['Vendor Bank', 'bank_code'],
+    ['Supplier Account No', 'account_number'],
+    ['Beneficiary Acct', 'account_number'],
+    ['Employee Email', 'customer_email'],
+    ['Customer Ref', 'reference'],
+    ['Payee Bank Code', 'bank_code'],
+  ])('the recipient as payroll and vendor sheets name it: "%s" is %s', (header, field) => {
+    expect(fieldForHeader(header)?.field).toBe(field)
+  })
+
+  it('a staff or vendor number is not the recipient', () => {
+    expect(fieldForHeader('Staff No')).toBeNull()
+    expect(fieldForHeader('Employee ID')).toBeNull()
+    expect(autoMapping(['Staff No', 'Employee', 'Bank', 'Account Number', 'Net Pay'])).toEqual([
+      null,
+      'customer_name',
+      'bank_code',
+      'account_number',
+      'amount',
+    ])
+    expect(autoMapping(['Vendor', 'Vendor Bank', 'Vendor Account No', 'Amount'])).toEqual([
+      'customer_name',
+      'bank_code',
+      'account_number',
+      'amount',
+    ])
+  })
+
   it('knows exact names from names that contain one', () => {
     expect(fieldForHeader('Amount (NGN)')).toEqual({ field: 'amount', strength: 2, rank: 0 })
     expect(fieldForHeader('Staff narration text')).toEqual({ field: 'narration', strength: 1, rank: 0 })

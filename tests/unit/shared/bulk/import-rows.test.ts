@@ -79,7 +79,7 @@ describe('bank names in the bank column', () => {
         column: 'bank_code',
         code: 'bank_name_suggestion',
         message:
-          '"Guarranty Trust" is not a NG bank name of the service; did you mean Guaranty Trust Bank (058)? Choose the bank, or type its code.',
+          '"Guarranty Trust" is not the name of a Nigerian bank in the service\'s list; did you mean Guaranty Trust Bank (058)? Choose the bank, or type its code.',
         candidates: [{ code: '058', name: 'Guaranty Trust Bank' }],
       },
       {
@@ -87,7 +87,7 @@ describe('bank names in the bank column', () => {
         column: 'bank_code',
         code: 'bank_name_unknown',
         message:
-          '"Bank of Mars" is neither a NG bank code nor a bank name of the service: type the bank\'s code, or its name as the bank list has it.',
+          '"Bank of Mars" is neither a Nigerian bank code nor the name of a bank in the service\'s list: type the bank\'s code, or its name as the bank list has it.',
         candidates: [],
       },
     ])
@@ -232,5 +232,66 @@ describe('totals rows, notes rows and the control total', () => {
       banks: bundledBanks('NG'),
     }) as BulkFileError
     expect(onlyTotal.fileError.code).toBe('no_payout_rows')
+  })
+})
+
+describe('the end of a month-end sheet (decision 56)', () => {
+  const importOf = (rows: SheetRow[], header = HEADER): BulkImportResult | BulkFileError =>
+    importRows({
+      file: 'vendors.xlsx',
+      sheet: 'March',
+      rows: [header, ...rows.map((row) => row.cells)].map((cells, index) => ({ row: index + 1, cells })),
+      sha256: 'ab'.repeat(32),
+      currency: 'NGN',
+      banks: bundledBanks('NG'),
+    })
+  const rowsOf = (...cells: SheetCell[][]): SheetRow[] => cells.map((row, index) => ({ row: index + 2, cells: row }))
+
+  it('a header and a TOTAL of nothing (a SUM over no rows) is "no payout rows", not a row with five errors', () => {
+    for (const total of [{ value: 0, text: '0.00' }, '0.00', '₦0.00', { value: 0, text: '-' }] as SheetCell[]) {
+      const result = importOf(rowsOf(['TOTAL', '', '', total, '', '']))
+      expect((result as BulkFileError).fileError).toEqual({
+        code: 'no_payout_rows',
+        message:
+          'Sheet "March" has no payout rows: nothing under its header (row 1) but a total or notes. Fill in the rows to pay, one payout per row.',
+      })
+    }
+  })
+
+  it('a zero TOTAL below payout rows is the sheet total too (it differs from the rows, and says so)', () => {
+    const result = importOf(rowsOf(...THREE, ['TOTAL', '', '', { value: 0, text: '0.00' }, '', ''])) as BulkImportResult
+    expect(result.rows).toBe(3)
+    expect(result.skipped).toEqual([{ row: 5, why: 'totals' }])
+    expect(result.control_total).toEqual({ sheet: '0.00', computed: '6000.50', match: false })
+  })
+
+  const REFERENCED = ['Reference', ...HEADER]
+  const requests = Array.from({ length: 7 }, (_, index) => [
+    `REQ-000${index + 1}`,
+    ...payout(`Payee ${index + 1}`, '058', `012345678${index}`, '100.00'),
+  ])
+
+  it('a reference alone below the data, shaped like the others, is a payout row with its details missing', () => {
+    const result = importOf(rowsOf(...requests, ['REQ-0008'], ['Sent to finance on 31 March']), REFERENCED)
+    const { items, skipped, errors } = result as BulkImportResult
+    expect(items.map((item) => item.reference)).toEqual([...requests.map((row) => row[0]), 'REQ-0008'])
+    expect(skipped).toEqual([{ row: 10, why: 'notes' }])
+    expect(errors.filter((finding) => finding.row === 9).map((finding) => finding.code)).toEqual([
+      'amount_missing',
+      'bank_code_missing',
+      'account_number_missing',
+      'customer_name_missing',
+      'customer_email_missing',
+      'narration_missing',
+    ])
+  })
+
+  it('any column holds it; a lone text of another shape is still a note, and so is one without a reference column', () => {
+    const moved = importOf(rowsOf(...requests, ['', '', '', '', '', '', 'req-0012']), REFERENCED) as BulkImportResult
+    expect(moved.rows).toBe(8)
+    const note = importOf(rowsOf(...requests, ['INV 2041 paid by cheque']), REFERENCED) as BulkImportResult
+    expect([note.rows, note.skipped]).toEqual([7, [{ row: 9, why: 'notes' }]])
+    const unreferenced = importOf(rowsOf(...THREE, ['REQ-0008'])) as BulkImportResult
+    expect([unreferenced.rows, unreferenced.skipped]).toEqual([3, [{ row: 5, why: 'notes' }]])
   })
 })

@@ -6,6 +6,8 @@ import { OFFLINE_BANK_CODES } from '../../../../shared/bulk/banks'
 import { alreadyPaidWarnings } from '../../../../shared/bulk/journal-match'
 import { generatedReference } from '../../../../shared/bulk/references'
 import { itemFindings, sheetFindings } from '../../../../shared/bulk/validate'
+import { bundledBanks } from '../../../../shared/banks/bank-list'
+import { BankMatcher } from '../../../../shared/banks/match-bank'
 import { BANKS } from '../../../../electron/sandbox/catalog'
 
 const item = (over: Partial<BulkItem> = {}): BulkItem => ({
@@ -71,10 +73,41 @@ describe('one row', () => {
   it('checks Kenyan rows against KE codes and 6 to 16 digits', () => {
     const KE = { currency: 'KES' as const, bankCodes: new Set(OFFLINE_BANK_CODES.KE) }
     expect(codes(itemFindings(item({ bank_code: '68', account_number: '0123456789012' }), KE))).toEqual([])
-    expect(codes(itemFindings(item({ bank_code: '044', account_number: '12345' }), KE))).toEqual([
+    expect(codes(itemFindings(item({ bank_code: '099', account_number: '12345' }), KE))).toEqual([
       'bank_code_unknown',
       'account_number_format',
     ])
+  })
+
+  it('says a bank name is a name, suggests banks for it, and names the other country of a bank of the wrong one', () => {
+    const context = {
+      ...NG,
+      bankNames: new BankMatcher(bundledBanks('NG'), 'NG'),
+      otherBanks: new BankMatcher(bundledBanks('KE'), 'KE'),
+    }
+    const found = (bank_code: string) => itemFindings(item({ bank_code }), context)
+    expect(found('Lotus Bank')).toEqual([
+      {
+        row: 2,
+        column: 'bank_code',
+        code: 'bank_name_unknown',
+        message:
+          '"Lotus Bank" is not the name of a Nigerian bank in the service\'s list, nor a bank code: choose the bank, or type its code.',
+        candidates: [],
+      },
+    ])
+    expect(found('Kuda Microfinance Bank Yaba')[0]).toMatchObject({
+      code: 'bank_name_suggestion',
+      candidates: [{ code: '50211', name: 'Kuda Bank' }],
+    })
+    expect(found('Equity')[0]!.message).toBe(
+      '"Equity" is a Kenyan bank (Equity Bank Kenya, 68), and this run pays NGN to Nigerian banks: import the sheet as KES, or choose a Nigerian bank.',
+    )
+    expect(found('68')[0]).toMatchObject({ code: 'bank_other_country' })
+    expect(found('999')[0]).toMatchObject({
+      code: 'bank_code_unknown',
+      message: 'Bank code "999" is not a Nigerian bank code of the service.',
+    })
   })
 
   it('bundles exactly the service bank codes for NG and KE (the simulator catalogue)', () => {
@@ -88,18 +121,46 @@ describe('one row', () => {
 })
 
 describe('across rows', () => {
-  it('a reused reference is an error on the later row; the same bank, account and amount twice a warning', () => {
+  it('a reused reference is an error on the later row; the same payment copied (same narration, no reference of its own) a warning', () => {
+    const generated = generatedReference('ab'.repeat(32), 3)
     const { errors, warnings } = sheetFindings([
-      item({ row: 2 }),
-      item({ row: 3, reference: 'REF-00002', amount: '1,500' }),
-      item({ row: 4, account_number: '0123456780' }),
+      item({ row: 2, reference: generatedReference('ab'.repeat(32), 2) }),
+      item({ row: 3, reference: generated, amount: '1,500', narration: ' salary ' }),
+      item({ row: 4, reference: generated, account_number: '0123456780' }),
     ])
     expect(errors.map((finding) => [finding.row, finding.column, finding.code, finding.message])).toEqual([
-      [4, 'reference', 'reference_duplicate', 'Reference "REF-00001" is also used on row 2.'],
+      [4, 'reference', 'reference_duplicate', `Reference "${generated}" is also used on row 3.`],
     ])
     expect(warnings.map((finding) => [finding.row, finding.column, finding.code])).toEqual([
       [3, null, 'possible_duplicate'],
     ])
+  })
+
+  it('the same account and amount with the same reference and narration is a copy: a warning, not a question', () => {
+    const { errors, warnings } = sheetFindings([item({ row: 2 }), item({ row: 3 })], 'NGN')
+    expect(errors.map((finding) => [finding.row, finding.code])).toEqual([[3, 'reference_duplicate']])
+    expect(warnings.map((finding) => [finding.row, finding.code])).toEqual([[3, 'possible_duplicate']])
+  })
+
+  it('a second invoice (same vendor, account and amount; another narration or reference) is a question with the money, never left out', () => {
+    const { errors, warnings } = sheetFindings(
+      [
+        item({ row: 4, reference: 'INV-2033', amount: '250000.00', narration: 'Invoice 2033, April' }),
+        item({ row: 9, reference: 'INV-2041', amount: '250000.00', narration: 'Invoice 2041, May' }),
+        item({ row: 10, reference: 'INV-2042', amount: '250000.00', narration: 'Invoice 2033, April' }),
+      ],
+      'NGN',
+    )
+    expect(warnings).toEqual([])
+    expect(errors.map((finding) => [finding.row, finding.column, finding.code])).toEqual([
+      [9, null, 'same_payment_again'],
+      [10, null, 'same_payment_again'],
+    ])
+    expect(errors[0]!.message).toBe(
+      'Pays 250,000.00 NGN to the same account (bank 044, account 0123456789) as row 4, which pays 250,000.00 NGN too, with narration "Invoice 2041, May" here and "Invoice 2033, April" there, and reference INV-2041 here and INV-2033 there: 250,000.00 NGN more in all. A second payment? Pay both, or leave this row out.',
+    )
+    // Only the reference differs: still asked.
+    expect(errors[1]!.message).toContain('with reference INV-2042 here and INV-2033 there:')
   })
 
   it('generated references depend on the file checksum and the row only', () => {

@@ -8,6 +8,8 @@ import { readFile, stat } from 'node:fs/promises'
 import { basename, extname } from 'node:path'
 import type {
   BulkColumnMapping,
+  BulkCurrency,
+  CurrencyGuess,
   BulkFileError,
   BulkImportOptions,
   BulkImportProgress,
@@ -21,6 +23,7 @@ import { cellText, type SheetRow } from '../../../../../shared/bulk/cells'
 import { autoMapping, detectHeaderRow, headerScore, MIN_HEADER_SCORE } from '../../../../../shared/bulk/header'
 import { fileError, importRows } from '../../../../../shared/bulk/import-rows'
 import { IMPORT_LIMITS } from '../../../../../shared/bulk/limits'
+import { guessCurrency } from '../../../../../shared/bulk/sheet-currency'
 import { decodeText, isUnicodeText, looksBinary } from './decode-text'
 import { CsvReadError, detectDelimiter, parseCsv } from './read-csv'
 import { openWorkbook, sheetDepths, sheetRows, WorkbookReadError } from './read-workbook'
@@ -201,12 +204,22 @@ function sourceName(source: ImportSource): string {
   return 'path' in source ? source.path : source.name
 }
 
+/**
+ * The currency to read a sheet in, chosen once what the sheet says about it is known (the
+ * check-sheet command without --currency): the currency, and the bank list to read it with.
+ */
+export type CurrencyFromSheet = (guess: CurrencyGuess | null) => {
+  currency: BulkCurrency
+  banks?: BulkImportOptions['banks']
+}
+
 export async function importFile(
   source: ImportSource,
   options: BulkImportOptions,
   onProgress?: (progress: BulkImportProgress) => void,
   signal?: AbortSignal,
   recall?: RecallMapping,
+  fromSheet?: CurrencyFromSheet,
 ): Promise<BulkImportResult | BulkFileError> {
   return answer(sourceName(source), async () => {
     onProgress?.({ phase: 'reading' })
@@ -224,21 +237,28 @@ export async function importFile(
     signal?.throwIfAborted()
     if (rows.length === 0) return fileError(file, 'sheet_empty', `Sheet "${sheet}" has no rows with data.`)
     let mapping = options.mapping
+    const headerRow = options.headerRow ?? detectHeaderRow(rows)
     if (!mapping && recall) {
-      const headerRow = options.headerRow ?? detectHeaderRow(rows)
       const header = rows.find((row) => row.row === headerRow)
       if (header) mapping = recall(header.cells.map(cellText)) ?? undefined
+    }
+    let { currency, banks } = options
+    if (fromSheet) {
+      const header = rows.find((row) => row.row === headerRow)
+      const proposed = mapping ?? (header ? autoMapping(header.cells.map(cellText)) : null)
+      ;({ currency, banks } = fromSheet(guessCurrency(rows, headerRow, proposed)))
     }
     return importRows({
       file,
       sheet,
       rows,
       sha256: opened.sha256,
-      currency: options.currency,
-      banks: options.banks ?? bundledBanks(COUNTRY_OF_CURRENCY[options.currency]),
+      currency,
+      banks: banks ?? bundledBanks(COUNTRY_OF_CURRENCY[currency]),
       rememberedBanks: options.rememberedBanks ? new Map(options.rememberedBanks) : undefined,
       headerRow: options.headerRow,
       mapping,
+      ...(options.runWide ? { runWide: options.runWide } : {}),
       onProgress,
       signal,
     })
@@ -274,6 +294,7 @@ function summarise(opened: OpenedFile, name: string, recall?: RecallMapping): Bu
       mapping: null,
       mappingRemembered: false,
       problem: rejected.error.fileError.message,
+      currency: null,
     }
   }
   const preview = rows
@@ -282,6 +303,7 @@ function summarise(opened: OpenedFile, name: string, recall?: RecallMapping): Bu
   const headerRow = detectHeaderRow(rows)
   const header = preview.find((row) => row.row === headerRow)
   const remembered = header && recall ? recall(header.cells) : null
+  const mapping = remembered ?? (header ? autoMapping(header.cells) : null)
   return {
     name,
     rows: rows.length,
@@ -289,8 +311,9 @@ function summarise(opened: OpenedFile, name: string, recall?: RecallMapping): Bu
     looksLikePayouts: header !== undefined && headerScore(header.cells) >= MIN_HEADER_SCORE,
     headerRow,
     preview,
-    mapping: remembered ?? (header ? autoMapping(header.cells) : null),
+    mapping,
     mappingRemembered: remembered !== null && remembered !== undefined,
+    currency: guessCurrency(rows, headerRow, mapping),
   }
 }
 

@@ -97,6 +97,8 @@ export async function retryRun(
       ...row,
       resolution: from.resolution,
       ...(from.resolvedName ? { resolvedName: from.resolvedName } : {}),
+      // The questions answered for the row (decision 57) stay answered: the row was sent so.
+      ...(from.answered ? { answered: from.answered } : {}),
       warnings: from.warnings,
     }
   })

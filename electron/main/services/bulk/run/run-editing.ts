@@ -7,6 +7,7 @@
  */
 import { bundledBanks } from '../../../../../shared/banks/bank-list'
 import { BankMatcher } from '../../../../../shared/banks/match-bank'
+import { cleanedAccountNumber } from '../../../../../shared/bulk/account-number'
 import { normaliseAmount } from '../../../../../shared/bulk/amount'
 import { COUNTRY_OF_CURRENCY } from '../../../../../shared/bulk/banks'
 import type { BulkCurrency, BulkField } from '../../../../../shared/domain/bulk'
@@ -45,6 +46,8 @@ export interface EditHost {
 const RESOLVE_AT_ONCE = 20
 
 const ACCOUNT_FIELDS: ReadonlySet<ChangedColumn> = new Set(['bank_code', 'account_number', 'customer_name'])
+/** What a row's answered questions were about (decision 57): a change asks them again. */
+const ANSWERED_FIELDS: ReadonlySet<ChangedColumn> = new Set(['bank_code', 'account_number', 'amount'])
 
 export class RunEditor {
   private changes: Promise<RunChanges> | null = null
@@ -143,6 +146,7 @@ export class RunEditor {
         else delete row.excludedWhy
       } else {
         row.item = { ...row.item, [cell.column]: cell.after }
+        if (ANSWERED_FIELDS.has(cell.column)) delete row.answered
         if (ACCOUNT_FIELDS.has(cell.column)) {
           row.resolution = 'unchecked'
           delete row.resolvedName
@@ -174,6 +178,8 @@ export class RunEditor {
   private normalised(field: BulkField, value: string): { value: string; from?: string } {
     const text = value.trim()
     if (field === 'amount') return { value: normaliseAmount(text, this.host.currency) ?? text }
+    // Spaces and dashes inside an account number typed or pasted are dropped, as at import (decision 54).
+    if (field === 'account_number') return { value: cleanedAccountNumber(text) ?? text }
     if (field !== 'bank_code' || text === '' || /^\d+$/.test(text)) return { value: text }
     const matcher = (this.matcher ??= new BankMatcher(
       bundledBanks(COUNTRY_OF_CURRENCY[this.host.currency]),

@@ -131,7 +131,7 @@ export function evidencePack(input: EvidenceInput): Uint8Array {
   const files: Record<string, Uint8Array> = {
     [state.storedFile]: input.original,
     [`${state.storedFile}.sha256`]: strToU8(`${state.fileSha256}  ${state.storedFile}\n`),
-    'mapping.json': json({ file: state.fileName, sheet: state.sheet, header: state.header }),
+    'mapping.json': json(mappingRecord(state)),
     'rows.json': json(input.rows),
     'run.json': json(state),
     'journal.json': json(input.journal),
@@ -145,6 +145,15 @@ export function evidencePack(input: EvidenceInput): Uint8Array {
     files: Object.entries(files).map(([name, bytes]) => ({ name, bytes: bytes.length, sha256: sha256Hex(bytes) })),
   }
   return zipSync({ ...files, 'manifest.json': json(manifest) }, { level: 6 })
+}
+
+/**
+ * How the sheet's columns became the payout's fields: the header, and the e-mail and narration
+ * given for the whole run where the sheet had none, with how many rows took each (decision 53).
+ */
+export function mappingRecord(state: RunState): object {
+  const runWide = state.imported?.run_wide
+  return { file: state.fileName, sheet: state.sheet, header: state.header, ...(runWide ? { run_wide: runWide } : {}) }
 }
 
 function json(value: unknown): Uint8Array {

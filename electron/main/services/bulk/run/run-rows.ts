@@ -1,7 +1,7 @@
 /** Pure work on a run's rows: building them from an import, counts, totals, the plan of batches. */
 import type { BulkCurrency, BulkFinding, BulkImportResult } from '../../../../../shared/domain/bulk'
 import type { ExcludedWhy, RunBatch, RunCounts, RunRow, RunTotals } from '../../../../../shared/domain/bulk-run'
-import { batchReferenceOf, planBatchSizes, rowProblems } from '../../../../../shared/domain/bulk-run'
+import { batchReferenceOf, isRowQuestion, planBatchSizes, rowProblems } from '../../../../../shared/domain/bulk-run'
 import { formatMinorUnits, minorUnitsToNumber, toMinorUnits } from '../../../../../shared/money'
 import type { BulkPayoutRequest } from '../../api/bulk'
 import type { RunState } from './run-store'
@@ -72,6 +72,8 @@ function groupByRow<T extends { row: number }>(findings: T[]): Map<number, T[]> 
   return map
 }
 
+const ACROSS_ROWS: ReadonlySet<string> = new Set(['reference_duplicate', 'same_payment_again'])
+
 /**
  * A row's findings again after a change (an edit, a name check): the importer's row rules, an
  * account the service refused, and the name check's warning.
@@ -85,9 +87,10 @@ export function revalidateRow(row: RunRow, currency: BulkCurrency): void {
       code: 'unresolvable',
       message: `The account could not be resolved: ${row.resolutionMessage ?? 'unknown account'}`,
     })
-  // Warnings the importer found stay; the name check's own warning is recomputed.
+  // Warnings the importer found stay; the name check's own warning and answered questions are recomputed.
   const warnings = row.warnings.filter(
-    (w) => w.code !== 'name_mismatch' && w.code !== 'name_close' && w.code !== 'name_unchecked',
+    (w) =>
+      w.code !== 'name_mismatch' && w.code !== 'name_close' && w.code !== 'name_unchecked' && !isRowQuestion(w.code),
   )
   let nameWarning: BulkFinding | undefined
   if (row.resolution === 'mismatch' && row.nameCheck === 'close_match')
@@ -104,12 +107,20 @@ export function revalidateRow(row: RunRow, currency: BulkCurrency): void {
       code: 'name_mismatch',
       message: `No match: the bank has this account as "${row.resolvedName ?? ''}", not "${row.item.customer_name}".`,
     }
-  // References repeated in the sheet are the importer's finding; kept unless the reference changed.
-  const kept = row.errors.filter((e) => e.code === 'reference_duplicate')
+  // References repeated and payments made again in the sheet are the importer's findings across
+  // rows: they stay, asked or answered (an answered question is kept among the warnings).
+  const kept = row.errors.filter((e) => ACROSS_ROWS.has(e.code))
+  for (const w of row.warnings) if (ACROSS_ROWS.has(w.code)) kept.push(w)
   // Arrays of their exact length (concat), not grown by push: a pushed-to empty array keeps room
   // for 17, some 130 bytes a row that a 100,000-row run holds for its whole life.
-  row.errors = kept.length === 0 ? problems : problems.concat(kept)
-  row.warnings = nameWarning ? warnings.concat([nameWarning]) : warnings
+  const findings = kept.length === 0 ? problems : problems.concat(kept)
+  // A question a person answered is no longer asked: it stays in sight as a warning (decision 57).
+  const { answered } = row
+  const isAnswered = (e: BulkFinding): boolean => answered !== undefined && isRowQuestion(e.code) && !!answered[e.code]
+  const answeredFindings = answered ? findings.filter(isAnswered) : []
+  row.errors = answeredFindings.length === 0 ? findings : findings.filter((e) => !isAnswered(e))
+  const more = nameWarning ? answeredFindings.concat([nameWarning]) : answeredFindings
+  row.warnings = more.length === 0 ? warnings : warnings.concat(more)
 }
 
 /** A row that will be sent: not excluded, no error (an unresolvable account is an error). */

@@ -11,7 +11,14 @@
 import { randomBytes } from 'node:crypto'
 import { userInfo } from 'node:os'
 import type { BulkCurrency, BulkField, BulkImportResult } from '../../../../../shared/domain/bulk'
-import type { RunFees, RunProgress, RunRow, RunSummary, RunView } from '../../../../../shared/domain/bulk-run'
+import type {
+  RowQuestion,
+  RunFees,
+  RunProgress,
+  RunRow,
+  RunSummary,
+  RunView,
+} from '../../../../../shared/domain/bulk-run'
 import { needsNameAcknowledgement, runIdOf } from '../../../../../shared/domain/bulk-run'
 import { toMinorUnits } from '../../../../../shared/money'
 import { AppFailure } from '../../../../../shared/result'
@@ -44,6 +51,7 @@ import type {
   RunEditAnswer,
 } from '../../../../../shared/domain/bulk-changes'
 import { RunEditor } from './run-editing'
+import { mappingRecord } from './run-report'
 import { assertArchivable, assertDeletable, removeRunFolder } from './run-removal'
 
 export interface RunServiceEvents {
@@ -89,6 +97,9 @@ export interface CreateRunInput {
   /** Written already in review (a run materialised from the team's approved copy), as a retry run is. */
   inReview?: boolean
 }
+
+/** Rows an answer frees that are checked with the bank at once; more wait for "Check account names". */
+const ANSWERED_CHECKED_AT_ONCE = 20
 
 const ROW_FIELDS: readonly BulkField[] = [
   'reference',
@@ -270,10 +281,8 @@ export class RunService {
     checkpoint: 'import:run-written' | 'retry:run-written',
   ): Promise<RunView> {
     const { state } = made
-    await this.options.store.createRun(
-      made,
-      { bytes, mapping: { file: state.fileName, sheet: state.sheet, header: state.header } },
-      () => this.options.checkpoint?.(checkpoint, state.id),
+    await this.options.store.createRun(made, { bytes, mapping: mappingRecord(state) }, () =>
+      this.options.checkpoint?.(checkpoint, state.id),
     )
     const run = liveRun(state, made.rows)
     this.runs.set(state.id, run)
@@ -448,6 +457,35 @@ export class RunService {
       { ...acknowledgement, rows: rows.map((r) => r.item.row) },
     ]
     await Promise.all([this.autosave.saveRowsNow(run), this.autosave.saveState(run)])
+    return this.view(runId)
+  }
+
+  /**
+   * A question of these rows answered (decision 57): "this account number is right", "pay this
+   * second payment too". Who and when are recorded on each row and in the run; rows without the
+   * question (or left out) are left as they are. Rows it frees are checked with the bank at once
+   * (a few), the others with "Check account names" or before sending.
+   */
+  async answerQuestion(runId: string, indexes: number[], question: RowQuestion): Promise<RunView> {
+    const run = this.get(runId)
+    this.assertEditable(run)
+    const rows = indexes
+      .map((index) => this.rowOf(run, index))
+      .filter((row) => !row.excluded && row.errors.some((error) => error.code === question))
+    if (rows.length === 0) return this.view(runId)
+    const answer = { at: this.options.now().toISOString(), by: this.actor() }
+    for (const row of rows) {
+      row.answered = { ...row.answered, [question]: { ...answer } }
+      revalidateRow(row, run.state.currency)
+      this.autosave.rowChanged(run, row)
+    }
+    run.state.answers = [...(run.state.answers ?? []), { question, ...answer, rows: rows.map((r) => r.item.row) }]
+    await Promise.all([this.autosave.saveRowsNow(run), this.autosave.saveState(run)])
+    const freed = rows.filter((row) => row.errors.length === 0 && row.resolution === 'unchecked')
+    if (freed.length > 0 && freed.length <= ANSWERED_CHECKED_AT_ONCE && !run.task) {
+      await runPool(freed, this.resolveConcurrency, (row) => checkRowName(run, row, this.options))
+      await this.autosave.saveRowsNow(run)
+    }
     return this.view(runId)
   }
 

@@ -12,7 +12,13 @@ import { mkdir, open, readFile, readdir, rename, rm, writeFile } from 'node:fs/p
 import { dirname, join } from 'node:path'
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { BulkHeader, ImportRecord } from '../../../../../shared/domain/bulk'
-import type { NameAcknowledgement, RunBatch, RunRow, RunStage } from '../../../../../shared/domain/bulk-run'
+import type {
+  NameAcknowledgement,
+  RowQuestion,
+  RunBatch,
+  RunRow,
+  RunStage,
+} from '../../../../../shared/domain/bulk-run'
 import { syncDirectory } from '../../files/sync-directory'
 import { writeJsonAtomically } from '../../settings/atomic-json-file'
 
@@ -45,6 +51,8 @@ export interface RunState {
   imported?: ImportRecord
   /** Each "I have checked these names" of no-match rows: who, when, which rows (sheet row numbers). */
   nameAcknowledgements?: Array<NameAcknowledgement & { rows: number[] }>
+  /** Each question answered for rows (decision 57): which, who, when, which rows (sheet row numbers). */
+  answers?: Array<NameAcknowledgement & { question: RowQuestion; rows: number[] }>
   /** Hidden from the list (decision 40): a run with anything sent is archived, never deleted. */
   archived?: boolean
 }

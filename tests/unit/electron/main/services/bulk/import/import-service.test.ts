@@ -36,7 +36,8 @@ describe('import service (worker)', () => {
     const result = (await service.importSheet({ path: fixture('reading-rules.csv') }, { currency: 'NGN' }, (step) =>
       progress.push(step),
     )) as BulkImportResult
-    expect([result.rows, result.valid]).toEqual([7, 4])
+    // Row 10 pays row 2's account and amount again under another reference: asked about, so not valid yet.
+    expect([result.rows, result.valid]).toEqual([7, 3])
     expect(progress[0]).toEqual({ phase: 'reading' })
     expect(progress.at(-1)).toEqual({ phase: 'validating', done: 7, total: 7 })
   }, 60_000)

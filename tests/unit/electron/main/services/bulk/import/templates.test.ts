@@ -52,6 +52,35 @@ describe('payout templates', () => {
     expect(notes.slice(1, 8).map((row) => row[0])).toEqual([...BULK_FIELDS])
   })
 
+  it('keeps its promise about number cells: a lost leading zero is refused, other number-cell accounts held for confirming', async () => {
+    const workbook = XLSX.read(readFileSync(templatePath('xlsx')), { cellNF: true })
+    const notes = XLSX.utils.sheet_to_json<string[]>(workbook.Sheets.Notes as XLSX.WorkSheet, { header: 1 })
+    const promise = notes.find((row) => row[0] === 'account_number')![2]!
+    expect(promise).toContain('An account read from a number cell is refused where its length shows a digit was lost')
+    expect(promise).toContain('otherwise held until you confirm it')
+    // Someone types over the text format: the accounts become number cells.
+    const payouts = workbook.Sheets.Payouts as XLSX.WorkSheet
+    const rows: Array<[string, number]> = [
+      ['TPL-00001', 690000031],
+      ['TPL-00002', 1690000032],
+    ]
+    rows.forEach(([reference, account], index) => {
+      const r = index + 1
+      XLSX.utils.sheet_add_aoa(payouts, [[reference, 1000, '058']], { origin: { r, c: 0 } })
+      payouts[XLSX.utils.encode_cell({ r, c: 3 })] = { t: 'n', v: account }
+      XLSX.utils.sheet_add_aoa(payouts, [['Ada Obi', 'ada@example.com', 'March salary']], { origin: { r, c: 4 } })
+    })
+    const bytes = XLSX.write(workbook, { type: 'buffer', bookType: 'xlsx' }) as Buffer
+    const result = (await importFile(
+      { name: 'filled-template.xlsx', bytes: new Uint8Array(bytes) },
+      { currency: 'NGN', sheet: 'Payouts' },
+    )) as BulkImportResult
+    expect(result.errors.map((finding) => [finding.row, finding.column, finding.code])).toEqual([
+      [2, 'account_number', 'leading_zero_lost'],
+      [3, 'account_number', 'account_number_cell'],
+    ])
+  })
+
   it('the CSV template is the header line with a UTF-8 BOM', () => {
     expect(readFileSync(templatePath('csv'), 'utf8')).toBe(`\ufeff${BULK_FIELDS.join(',')}\r\n`)
   })
