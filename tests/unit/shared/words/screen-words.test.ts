@@ -2,6 +2,7 @@
 import { describe, expect, it } from 'vitest'
 import { countOf, groupedCount, nounFor } from '../../../../shared/words/counts'
 import { dateTimeText, dayKeyOf, dayOfText, instantOf, timeOfText } from '../../../../shared/words/dates'
+import { messagesText } from '../../../../shared/words/messages'
 
 describe('a count with its noun', () => {
   it('says one and many, grouped by thousands', () => {
@@ -40,5 +41,18 @@ describe('an instant on screen', () => {
 
   it('shows text that is not an instant as it is', () => {
     expect(dateTimeText('soon', lagos)).toBe('soon')
+  })
+})
+
+describe('several messages in one line', () => {
+  it('sets each apart, a failure never running into a name check', () => {
+    expect(
+      messagesText([
+        'Failed: Invalid account number',
+        'No match: the bank has this account as "ADA OBI", not "Ada Obe".',
+      ]),
+    ).toBe('Failed: Invalid account number · No match: the bank has this account as "ADA OBI", not "Ada Obe"')
+    expect(messagesText(['', null, 'Only this one.'])).toBe('Only this one')
+    expect(messagesText([])).toBe('')
   })
 })
