@@ -6,7 +6,7 @@
  */
 import type { Locator } from '@playwright/test'
 import { expect, test } from './fixtures'
-import { importOnScreen } from './open-files'
+import { importOnScreen, runInReview } from './open-files'
 
 /** A 30-row sheet whose row 4 has an e-mail that is not one. */
 function layoutSheet(): string {
@@ -53,6 +53,41 @@ test.describe('at 1280×720', () => {
     await page.getByTestId('bulk-grid-scroller').evaluate((scroller) => (scroller.scrollLeft = scroller.scrollWidth))
     for (const cell of [header('Status'), header('Row'), header('Narration'), problem])
       expect(await onScreenAcross(cell)).toBe(true)
+  })
+})
+
+test.describe('at 1280×720, the runs list', () => {
+  test.use({ viewport: { width: 1280, height: 720 } })
+
+  test("has each run's actions in its last column, inside the table", async ({ app }) => {
+    const { page } = app
+    await runInReview(app, 'first.csv', layoutSheet())
+    await runInReview(app, 'second.csv', layoutSheet().replace(/LAY-/g, 'TWO-'))
+    await page.getByTestId('nav-bulk').click()
+    const table = page.getByTestId('bulk-runs')
+    await expect(table.locator('tbody tr')).toHaveCount(2)
+    const rows = await table.evaluate((element) => {
+      const tableBox = element.getBoundingClientRect()
+      const header = element.querySelector('thead th:last-child')!.getBoundingClientRect()
+      return Array.from(element.querySelectorAll('tbody tr')).map((row) => {
+        const cell = row.lastElementChild as HTMLElement
+        const rowBox = row.getBoundingClientRect()
+        const open = row.querySelector('[data-testid^="bulk-open-run-"]')!.getBoundingClientRect()
+        return {
+          display: getComputedStyle(cell).display,
+          underItsHeader: Math.abs(cell.getBoundingClientRect().left - header.left) <= 1,
+          openInRow:
+            open.left >= tableBox.left &&
+            open.right <= tableBox.right &&
+            open.top >= rowBox.top &&
+            open.bottom <= rowBox.bottom,
+        }
+      })
+    })
+    expect(rows).toEqual([
+      { display: 'table-cell', underItsHeader: true, openInRow: true },
+      { display: 'table-cell', underItsHeader: true, openInRow: true },
+    ])
   })
 })
 

@@ -13,7 +13,7 @@ import { userInfo } from 'node:os'
 import type { BulkCurrency, BulkField, BulkImportResult } from '../../../../../shared/domain/bulk'
 import type { RunFees, RunProgress, RunRow, RunSummary, RunView } from '../../../../../shared/domain/bulk-run'
 import { needsNameAcknowledgement, runIdOf } from '../../../../../shared/domain/bulk-run'
-import { toMinorUnits } from '../../../../../shared/money'
+import { formatMoney, toMinorUnits } from '../../../../../shared/money'
 import { AppFailure } from '../../../../../shared/result'
 import type { DesktopNotice } from '../../../adapters/desktop'
 import type { Checkpoints } from '../../checkpoints'
@@ -506,7 +506,7 @@ export class RunService {
       if (!matches)
         throw new AppFailure(
           'bad_request',
-          `Type the total ${totals.amount} ${totals.currency} exactly to confirm a live run.`,
+          `Type the total ${formatMoney(totals.amount, totals.currency)} exactly to confirm a live run.`,
         )
     }
     moveTo(run.state, 'submitting', 'send')
