@@ -5,7 +5,10 @@
  */
 import { formatMinorUnits, minorUnitsToNumber, toMinorUnits } from '../money'
 import type { AppError } from '../result'
+import { matchesSearch } from '../search'
+import { countOf } from '../words/counts'
 import type { ExportTable } from './export'
+import type { MovementView } from './journal'
 
 export const HISTORY_CURRENCIES = ['NGN', 'KES', 'GHS', 'ZAR'] as const
 export type HistoryCurrency = (typeof HISTORY_CURRENCIES)[number]
@@ -98,6 +101,88 @@ export function filterItems(items: readonly HistoryItem[], filter: HistoryFilter
   })
 }
 
+/** What the screen narrows the history by beyond what main loaded: its filters (offline) and the search. */
+export interface HistoryView {
+  filter: HistoryFilter
+  search: string
+}
+
+/**
+ * The account each payout this desk sent went to, by reference, from its journal: history items
+ * (spec 2.8) carry none, and the search finds a payout by its account too.
+ */
+export function payoutAccounts(movements: readonly Pick<MovementView, 'reference' | 'request'>[]): Map<string, string> {
+  const byReference = new Map<string, string>()
+  for (const movement of movements) {
+    const destination = movement.request['destination'] as
+      { bank_account?: { account?: string }; mobile_money?: { mobile_number?: string } } | undefined
+    const account = destination?.bank_account?.account ?? destination?.mobile_money?.mobile_number
+    if (account) byReference.set(movement.reference, account)
+  }
+  return byReference
+}
+
+/**
+ * The rows History shows, and so the rows its totals, its chart and its export are of (decision
+ * 58): live, the payouts main loaded (the service applied the currency and days); offline, the
+ * file's rows by the same filters; then the search, by reference, name, e-mail, trace id,
+ * narration, message or account. Main runs this same function when it exports.
+ */
+export function historyShown(
+  state: Pick<HistoryState, 'mode' | 'items'>,
+  view: HistoryView,
+  accounts: ReadonlyMap<string, string>,
+): HistoryItem[] {
+  const items = state.mode === 'offline' ? filterItems(state.items, view.filter) : state.items
+  if (view.search.trim() === '') return [...items]
+  return items.filter((item) =>
+    matchesSearch(
+      [
+        item.reference,
+        item.customer_name,
+        item.customer_email,
+        item.trace_id,
+        item.narration,
+        item.message,
+        accounts.get(item.reference),
+      ],
+      view.search,
+    ),
+  )
+}
+
+/** What the totals and the chart are of, in words: never a total of another set than the one named. */
+export interface HistoryScopeFacts {
+  mode: 'live' | 'offline'
+  /** The payouts loaded (live) or the file's rows by the filters (offline), before the search. */
+  loaded: number
+  /** What the search left of them: the rows shown. */
+  shown: number
+  search: string
+  /** Live: every page of the range is loaded. */
+  allLoaded: boolean
+  /** Live: the service has more payouts in the range than are loaded. */
+  moreOnService: boolean
+  /** Offline: the file under review, and whether its rows are narrowed by a currency or days. */
+  fileName: string | null
+  filtered: boolean
+}
+
+export function historyScope(facts: HistoryScopeFacts): string {
+  const search = facts.search.trim()
+  const where =
+    facts.mode === 'offline'
+      ? `in ${facts.fileName ?? 'the file'}${facts.filtered ? ' of the currency and days chosen' : ''}`
+      : facts.allLoaded
+        ? 'in the range, all loaded'
+        : facts.moreOnService
+          ? 'loaded: this page only, the service has more in the range (Load all in range to total all of them)'
+          : 'in the range'
+  const payouts = countOf(facts.shown, 'payout')
+  if (search === '') return `Totals and chart of the ${payouts} ${where}.`
+  return `Totals and chart of the ${payouts} found by the search “${search}” among the ${countOf(facts.loaded, 'payout')} ${where}.`
+}
+
 export interface HistoryTotal {
   currency: string
   status: string
@@ -130,13 +215,20 @@ export interface DailySeries {
   series: Array<{ status: string; values: number[] }>
 }
 
-/** Amounts per day (UTC, by date created) and status, for one currency. */
-export function amountsPerDay(items: readonly HistoryItem[], currency: string): DailySeries {
+/**
+ * Amounts per day (by date created) and status, for one currency. The day is the UTC day unless
+ * `dayOf` says otherwise (the screen charts the user's days); days sort as the keys it returns.
+ */
+export function amountsPerDay(
+  items: readonly HistoryItem[],
+  currency: string,
+  dayOf: (dateCreated: string) => string = (date) => date.slice(0, 10),
+): DailySeries {
   const byDay = new Map<string, Map<string, bigint>>()
   const statuses = new Set<string>()
   for (const item of items) {
     if (item.currency !== currency) continue
-    const day = item.date_created.slice(0, 10)
+    const day = dayOf(item.date_created)
     statuses.add(item.status)
     let perStatus = byDay.get(day)
     if (!perStatus) byDay.set(day, (perStatus = new Map()))

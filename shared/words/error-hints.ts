@@ -38,6 +38,24 @@ export const ERROR_HINTS: Readonly<Record<ErrorCode, string>> = {
   internal: 'Something went wrong inside the app: try again, and if it happens again send the diagnostics from Help.',
 }
 
-export function errorHint(code: string): string {
-  return (ERROR_HINTS as Record<string, string | undefined>)[code] ?? ERROR_HINTS.internal
+/**
+ * The hints that send the person to Settings, as they read on Settings itself: "check it in
+ * Settings" is no help to someone looking at it.
+ */
+export const ERROR_HINTS_ON_SETTINGS: Readonly<Partial<Record<ErrorCode, string>>> = {
+  keychain_unavailable:
+    'The system keychain cannot be reached: unlock it or install what the message names, then come back to this screen. The Sandbox profile works meanwhile.',
+  keys_missing:
+    "Paste the profile's keys into its Secret key and Encryption key fields on this screen, then try again.",
+  unauthorized:
+    "The payments service refused the profile's secret key: paste the right one into its Secret key field on this screen, then try again.",
+  team_offline:
+    "The team's database cannot be reached: nothing was claimed or recorded. The desk reconnects by itself; check the connection under Team on this screen.",
+}
+
+/** What to do about an error with this code; `onScreen` names the screen the person is on. */
+export function errorHint(code: string, onScreen?: string): string {
+  const here =
+    onScreen === 'settings' ? (ERROR_HINTS_ON_SETTINGS as Record<string, string | undefined>)[code] : undefined
+  return here ?? (ERROR_HINTS as Record<string, string | undefined>)[code] ?? ERROR_HINTS.internal
 }

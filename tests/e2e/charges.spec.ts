@@ -153,6 +153,27 @@ test('NO_AUTH: charged, verified, with amount paid, fee and card, and listed fro
   await expectNoCardData(app)
 })
 
+test.describe('in a 1280×720 window', () => {
+  test.use({ viewport: { width: 1280, height: 720 } })
+
+  test('the step the card asks for comes into view with its field focused, and the next one too', async ({ app }) => {
+    const { page } = app
+    const { session } = await charge(page, CARDS.pinOtp, 'inview')
+    // The form's Charge button is at the foot of the page; the PIN step appears above it.
+    const pin = session.getByTestId('auth-pin')
+    await expect(pin).toBeFocused()
+    await expect(pin).toBeInViewport()
+    await page.keyboard.type(PIN)
+    await page.keyboard.press('Enter')
+    const otp = session.getByTestId('auth-otp')
+    await expect(otp).toBeFocused()
+    await expect(otp).toBeInViewport()
+    await page.keyboard.type(OTP)
+    await page.keyboard.press('Enter')
+    await expect(session).toHaveAttribute('data-stage', 'success')
+  })
+})
+
 test('PIN then OTP: each step asks only for its own field', async ({ app }) => {
   const { page } = app
   const { session } = await charge(page, CARDS.pinOtp, 'pinotp')

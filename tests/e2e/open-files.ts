@@ -45,3 +45,18 @@ export async function chooseIdentity(app: AppFixture, name: string, bytes: Buffe
   if (!preview) throw new Error(`${name} was not chosen`)
   return preview
 }
+
+/**
+ * A CSV payout sheet imported on the Bulk payouts screen as a person does it (Open, then Import
+ * with what the desk found), from the runs list: its run is open once its first rows are shown.
+ */
+export async function importOnScreen(app: AppFixture, name: string, content: string): Promise<void> {
+  const { page } = app
+  const path = join(app.userDataDir, name)
+  await writeFile(path, content)
+  await page.getByTestId('nav-bulk').click()
+  app.running.desktop.queueOpenPath(path)
+  await page.getByTestId('bulk-open-file').click()
+  await page.getByTestId('bulk-import-confirm').click({ timeout: 60_000 })
+  await page.getByTestId('bulk-row-2').waitFor({ timeout: 60_000 })
+}

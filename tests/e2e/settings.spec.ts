@@ -65,7 +65,8 @@ test('keys are saved, shown only as their last 4, never sent back or stored in t
 }) => {
   const { page } = app
   const secretKey = `sk_test_${randomBytes(20).toString('hex')}`
-  const encryptionKey = `enc_${randomBytes(16).toString('hex')}`
+  // 32 characters: AES-256 takes a 32-byte key (spec 5.3).
+  const encryptionKey = `enc_${randomBytes(14).toString('hex')}`
 
   await createProfile(page, 'Acme test', 'test', app.sandboxUrl)
   const testCard = cardOf(page, 'Acme test')
@@ -82,7 +83,16 @@ test('keys are saved, shown only as their last 4, never sent back or stored in t
   await expect(testCard.getByTestId('key-state-secret')).toHaveText(`configured …${secretKey.slice(-4)}`)
   await expect(secretInput).toHaveValue('')
 
+  // A key of 9 characters is named as such and cannot be saved.
+  await testCard.getByTestId('key-input-encryption').fill('abcdefghi')
+  await expect(testCard.getByTestId('key-shape-encryption')).toContainText(
+    'An encryption key is exactly 32 characters: card charges are encrypted with AES-256, which takes a 32-byte key. This one has 9.',
+  )
+  await expect(testCard.getByTestId('key-save-encryption')).toBeDisabled()
+  await testCard.getByTestId('key-input-encryption').press('Enter')
+  await expect(testCard.getByTestId('key-state-encryption')).toHaveText('not set')
   await testCard.getByTestId('key-input-encryption').fill(encryptionKey)
+  await expect(testCard.getByTestId('key-shape-encryption')).toHaveCount(0)
   await testCard.getByTestId('key-input-encryption').press('Enter')
   await expect(testCard.getByTestId('key-state-encryption')).toHaveText(`configured …${encryptionKey.slice(-4)}`)
   await expect(testCard.getByTestId('key-input-encryption')).toHaveValue('')
@@ -164,6 +174,21 @@ test('Check connection of a test profile without keys shows the error the same w
   const error = card.getByTestId('result-error')
   await expect(error).toBeVisible()
   await expect(error.getByTestId('result-error-message')).not.toBeEmpty()
-  await expect(error.getByTestId('result-error-hint')).toHaveText("Add the profile's keys in Settings, then try again.")
+  // On Settings, the hint points at the fields on this screen, never "in Settings".
+  await expect(error.getByTestId('result-error-hint')).toHaveText(
+    "Paste the profile's keys into its Secret key and Encryption key fields on this screen, then try again.",
+  )
+  await expect(error).not.toContainText('in Settings')
   await expect(error).not.toContainText('Error code')
+
+  // A key the service refuses: the hint says which field on this screen, not "check it in Settings".
+  await card.getByTestId('key-input-secret').fill(`sk_test_wrong_${Date.now()}`)
+  await card.getByTestId('key-save-secret').click()
+  await expect(card.getByTestId('key-state-secret')).toContainText('configured')
+  await card.getByTestId('profile-check-connection').click()
+  await expect(error).toHaveAttribute('data-code', 'unauthorized')
+  await expect(error.getByTestId('result-error-hint')).toHaveText(
+    "The payments service refused the profile's secret key: paste the right one into its Secret key field on this screen, then try again.",
+  )
+  await expect(error).not.toContainText('in Settings')
 })

@@ -1,38 +1,19 @@
 import { computed, ref } from 'vue'
 import type { Ref } from 'vue'
+import { matchesSearch } from '../../../shared/search'
 
 /**
  * One search and one date filter for every list of the desk (recent payouts, history, runs,
  * charges, cards, cardholders), so they all behave alike:
  * - the search finds every word typed, in any of a row's fields, ignoring case and accents
- *   ("chidinma okonkwo" finds "Chidínma Ọkọ́nkwọ́"); digits match with or without spaces;
+ *   ("chidinma okonkwo" finds "Chidínma Ọkọ́nkwọ́"); digits match with or without spaces
+ *   (shared/search.ts, which main uses too);
  * - the date filter is a range of whole days on this computer's calendar, both days included.
  * Where the service filters (history, cards), the same days are sent to it (`dayBounds`, `dayText`).
  */
 
 /** [first day, last day] as the date picker gives them: the start of each day, epoch ms. */
 export type DayRange = [number, number]
-
-/** Text as the search compares it: lower case, accents and marks taken off. */
-export function searchable(text: string): string {
-  return text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase()
-}
-
-/** Whether every word of the query is in one of the fields. An empty query matches everything. */
-export function matchesSearch(fields: ReadonlyArray<string | number | null | undefined>, query: string): boolean {
-  const words = searchable(query)
-    .split(/\s+/)
-    .filter((word) => word !== '')
-  if (words.length === 0) return true
-  const haystack = fields
-    .filter((field): field is string | number => field !== null && field !== undefined && field !== '')
-    .map((field) => searchable(String(field)))
-  const compact = haystack.map((field) => field.replace(/[\s-]+/g, ''))
-  return words.every(
-    (word) =>
-      haystack.some((field) => field.includes(word)) || compact.some((field) => field.includes(word.replace(/-/g, ''))),
-  )
-}
 
 /** The instants a day range covers: from the start of its first day to the end of its last. */
 export function dayBounds(days: DayRange | null): { from: number; to: number } | null {

@@ -3,10 +3,10 @@ import { computed, ref, watch } from 'vue'
 import { api } from '../api'
 import type { ExportFormat, ExportResult } from '../../../shared/domain/export'
 import type { HistoryCurrency, HistoryFilter, HistoryState } from '../../../shared/domain/history'
-import { filterItems, historyTotals } from '../../../shared/domain/history'
+import { filterItems, historyScope, historyShown, historyTotals, payoutAccounts } from '../../../shared/domain/history'
 import type { AppError, Result } from '../../../shared/result'
 import { callApi, callWithDroppedFile } from './call'
-import { dayBounds, useListFilter } from '../composables/useListFilter'
+import { dayBounds } from '../composables/useListFilter'
 import type { DayRange } from '../composables/useListFilter'
 import { usePayoutsStore } from './payouts'
 
@@ -15,7 +15,8 @@ import { usePayoutsStore } from './payouts'
  * exported file under offline review. Main holds the state; this store mirrors it and keeps the
  * filter form. It opens on the newest payouts at once, and a change of currency, days or page size
  * asks again by itself. Offline, the same filters apply to the file's rows here. The search (the
- * one every list has) finds by reference, name, e-mail, account or trace id in what is loaded.
+ * one every list has) finds by reference, name, e-mail, account or trace id in what is loaded; the
+ * totals, the chart and the export are of exactly the rows it shows (decision 58).
  */
 export const useHistoryStore = defineStore('history', () => {
   const state = ref<HistoryState | null>(null)
@@ -39,43 +40,38 @@ export const useHistoryStore = defineStore('history', () => {
   })
 
   const offline = computed(() => state.value?.mode === 'offline')
-  /** What the table, totals and chart show: live, what main loaded; offline, the file filtered here. */
+  /** Before the search: live, what main loaded; offline, the file filtered here. */
   const items = computed(() => {
     const all = state.value?.items ?? []
     return offline.value ? filterItems(all, filter.value) : all
   })
   /** The account of a payout this desk sent, from its journal: history items (spec 2.8) carry none. */
   const payouts = usePayoutsStore()
-  const accounts = computed(() => {
-    const byReference = new Map<string, string>()
-    for (const movement of payouts.movements) {
-      const destination = movement.request['destination'] as
-        { bank_account?: { account?: string }; mobile_money?: { mobile_number?: string } } | undefined
-      const account = destination?.bank_account?.account ?? destination?.mobile_money?.mobile_number
-      if (account) byReference.set(movement.reference, account)
-    }
-    return byReference
-  })
-  const searched = useListFilter(items, {
-    text: (item) => [
-      item.reference,
-      item.customer_name,
-      item.customer_email,
-      item.trace_id,
-      item.narration,
-      item.message,
-      accounts.value.get(item.reference),
-    ],
-  })
-  const search = searched.search
-  /** What the table shows: the items, narrowed by the search. */
-  const shown = searched.filtered
+  const accounts = computed(() => payoutAccounts(payouts.movements))
+  const search = ref('')
+  /** What the table shows, and what the totals, the chart and the export are of. */
+  const shown = computed(() =>
+    state.value ? historyShown(state.value, { filter: filter.value, search: search.value }, accounts.value) : [],
+  )
   /** Live and not everything in the range is loaded: the search may miss payouts still on the service. */
   const moreOnService = computed(
     () =>
       !offline.value && !(state.value?.allLoaded ?? false) && Boolean(state.value?.hasOlder || state.value?.hasNewer),
   )
-  const totals = computed(() => historyTotals(items.value))
+  const totals = computed(() => historyTotals(shown.value))
+  /** What the totals and the chart are of, said above them. */
+  const scope = computed(() =>
+    historyScope({
+      mode: offline.value ? 'offline' : 'live',
+      loaded: items.value.length,
+      shown: shown.value.length,
+      search: search.value,
+      allLoaded: state.value?.allLoaded ?? false,
+      moreOnService: moreOnService.value,
+      fileName: state.value?.offline?.fileName ?? null,
+      filtered: offline.value && (filter.value.currency !== undefined || filter.value.from !== undefined),
+    }),
+  )
   const loadAll = computed(() => state.value?.loadAll ?? null)
 
   async function run(call: () => Promise<Result<HistoryState>>): Promise<boolean> {
@@ -161,8 +157,9 @@ export const useHistoryStore = defineStore('history', () => {
     await page('first')
     following = true
   }
-  const exportLoaded = (format: ExportFormat): Promise<Result<ExportResult>> =>
-    callApi(() => api.history.export({ format }))
+  /** Exports exactly the rows shown: main applies the same filters and search (historyShown). */
+  const exportShown = (format: ExportFormat): Promise<Result<ExportResult>> =>
+    callApi(() => api.history.export({ format, view: { filter: filter.value, search: search.value } }))
 
   return {
     state,
@@ -178,6 +175,7 @@ export const useHistoryStore = defineStore('history', () => {
     shown,
     moreOnService,
     totals,
+    scope,
     loadAll,
     attach,
     detach,
@@ -187,6 +185,6 @@ export const useHistoryStore = defineStore('history', () => {
     openFile,
     openDropped,
     closeOffline,
-    exportLoaded,
+    exportShown,
   }
 })

@@ -33,8 +33,17 @@ export const historyChannels = {
   /** Starts loading every page of the range in main; progress comes as history:loadProgress. */
   'history:loadAll': { input: z.strictObject({ filter: historyFilter }), result: returns<HistoryState>() },
   'history:cancelLoadAll': { input: noInput, result: returns<HistoryState>() },
-  /** Exports what is loaded through the save dialog. */
-  'history:export': { input: z.strictObject({ format: z.enum(['xlsx', 'csv']) }), result: returns<ExportResult>() },
+  /**
+   * Exports, through the save dialog, the rows the screen shows: what is loaded, narrowed by the
+   * screen's filters (offline) and its search, exactly as the screen narrows it (historyShown).
+   */
+  'history:export': {
+    input: z.strictObject({
+      format: z.enum(['xlsx', 'csv']),
+      view: z.strictObject({ filter: historyFilter, search: z.string().max(500) }),
+    }),
+    result: returns<ExportResult>(),
+  },
   /** Offline review: an exported file chosen with Open (unchanged state when cancelled)... */
   'history:openFile': { input: noInput, result: returns<HistoryState>() },
   /** ...or dropped onto the screen. */

@@ -1,13 +1,8 @@
 /** The one search and date filter of every list: words, accents, digits, whole days both ends included. */
 import { ref } from 'vue'
 import { describe, expect, it } from 'vitest'
-import {
-  dayBounds,
-  dayText,
-  matchesSearch,
-  useListFilter,
-  withinDays,
-} from '../../../renderer/src/composables/useListFilter'
+import { dayBounds, dayText, useListFilter, withinDays } from '../../../renderer/src/composables/useListFilter'
+import { matchesSearch } from '../../../shared/search'
 
 describe('search', () => {
   it('finds every word typed in any field, ignoring case and accents', () => {

@@ -4,7 +4,7 @@
  */
 import type { VerifiedCharge } from '../../../../shared/domain/charges'
 import type { MovementView } from '../../../../shared/domain/journal'
-import { toMinorUnits, formatMinorUnits } from '../../../../shared/money'
+import { formatMinorUnits, formatMoney, toMinorUnits } from '../../../../shared/money'
 import { ApiFailure } from '../api/payments-client'
 import type { VerifiedChargeResponse } from '../api/charges'
 import type { VerifiedOutcome } from '../journal/reconciler'
@@ -39,7 +39,7 @@ export function verifiedChargeOf(answer: VerifiedChargeResponse, at: Date): Veri
 
 function noteOf(verified: VerifiedCharge): string {
   if (verified.status === 'success')
-    return `Verified: paid ${verified.currency} ${verified.amountPaid} (fee ${verified.fee}).`
+    return `Verified: paid ${formatMoney(verified.amountPaid, verified.currency)} (fee ${formatMoney(verified.fee, verified.currency)}).`
   if (verified.status === 'failed') {
     const reason = verified.paymentAttempts.at(-1)?.message
     return `Verified: failed${reason ? `: ${reason}` : ''}. Nothing was paid.`

@@ -167,6 +167,28 @@ export function fitted(doc: Pdf, text: string, width: number): string {
   return `${single.slice(0, low).trimEnd()}…`
 }
 
+/**
+ * One line of text at (x, y) kept whole where a cut would lose what it is (a reference): in `size`
+ * when it fits `width`, else in a smaller size that fits, down to `smallest`; cut with "…" only
+ * below that. Leaves the font at `size`.
+ */
+export function wholeCell(
+  doc: Pdf,
+  text: string,
+  x: number,
+  y: number,
+  width: number,
+  sizes: { size: number; smallest: number },
+): void {
+  const natural = doc.fontSize(sizes.size).widthOfString(text)
+  const fitting =
+    natural <= width ? sizes.size : Math.max(sizes.smallest, Math.floor(((sizes.size * width) / natural) * 10) / 10)
+  doc.fontSize(fitting)
+  // Smaller type sits on the same baseline as the row's other cells.
+  cell(doc, text, x, y + (sizes.size - fitting) * 0.8, width)
+  doc.fontSize(sizes.size)
+}
+
 /** One line of text at (x, y), cut to `width`, aligned in it. */
 export function cell(
   doc: Pdf,

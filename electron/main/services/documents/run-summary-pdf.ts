@@ -2,7 +2,7 @@
  * The run summary as a PDF an accountant files with the books: page 1 says what the run was (file
  * and its SHA-256, who prepared it and when, the mode), its counts and exact totals by status,
  * fees, the control total when the sheet had one, and the rows not sent by reason; the pages after
- * it list every row (reference, beneficiary, bank, masked account, amount, status, reason), with
+ * it list every row (reference, whole, beneficiary, bank, masked account, amount, status, reason), with
  * what is carried forward at the top of each page and the page and running totals at its foot.
  *
  * A4 landscape, a fixed number of rows per page, so the page count is known before the first page
@@ -11,16 +11,23 @@
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import { assertPrintable } from './document-guard'
 import { amountFigures, documentDateTime, MODE_WORDS, watermarkOf } from './document-words'
-import { cell, COLORS, createPdf, rule } from './pdf-document'
+import { cell, COLORS, createPdf, rule, wholeCell } from './pdf-document'
 import type { PdfWriter } from './pdf-document'
 import type { RunSummary, SummaryLine } from './run-summary'
 import { OUTCOME_WORDS } from './run-summary'
 import { toMinorUnits } from '../../../../shared/money'
+import { countOf } from '../../../../shared/words/counts'
 
 export const ROWS_PER_PAGE = 30
 /** Reasons listed on page 1; the rest are counted in one line. */
 const MAX_REASONS = 10
 const ROW_HEIGHT = 13
+
+/** The list's type size, and the smallest a reference is set in to be listed whole. */
+const LIST_SIZE = 7.5
+const SMALLEST_REFERENCE_SIZE = 4.5
+/** The widest the Reference column grows for a run's long references (decision 60). */
+const REFERENCE_MAX_WIDTH = 210
 
 const COLUMNS = [
   { header: 'Row', width: 34, align: 'right' },
@@ -155,10 +162,7 @@ function firstPage(writer: PdfWriter, summary: RunSummary, issued: string, timeZ
   right += 10
   right = heading(writer, 'Fees and charges', rightX, right, half)
   right = facts(writer, rightX, right, half, [
-    [
-      'Fees charged',
-      `${amountFigures(summary.fees.total, currency)} on ${summary.fees.rows} ${summary.fees.rows === 1 ? 'row' : 'rows'}`,
-    ],
+    ['Fees charged', `${amountFigures(summary.fees.total, currency)} on ${countOf(summary.fees.rows, 'row')}`],
     [
       'Total chargeable',
       summary.fees.chargeable === null
@@ -198,7 +202,7 @@ function firstPage(writer: PdfWriter, summary: RunSummary, issued: string, timeZ
     const lines = shown.map((entry) => [entry.reason, String(entry.rows), amountFigures(entry.total, currency)])
     if (hidden.length > 0) {
       const rows = hidden.reduce((n, entry) => n + entry.rows, 0)
-      lines.push([`${hidden.length} more reasons (listed row by row below)`, String(rows), ''])
+      lines.push([`${countOf(hidden.length, 'more reason')} (listed row by row below)`, String(rows), ''])
     }
     for (const entry of dropped) lines.push([`Left out at import: ${entry.reason}`, String(entry.rows), ''])
     table(writer, writer.left, y, writer.width * 0.7, ['Reason', 'Rows', 'Amount'], lines, null)
@@ -267,8 +271,7 @@ function stageWords(stage: RunSummary['input']['stage']): string {
 async function listPages(writer: PdfWriter, summary: RunSummary): Promise<void> {
   const { doc } = writer
   const currency = summary.input.currency
-  const reasonWidth = writer.width - COLUMNS.reduce((sum, column) => sum + column.width, 0)
-  const widths = COLUMNS.map((column) => (column.width === 0 ? reasonWidth : column.width))
+  const widths = columnWidths(writer, summary)
   const xs: number[] = []
   widths.reduce((x, width) => (xs.push(x), x + width), writer.left)
 
@@ -286,7 +289,7 @@ async function listPages(writer: PdfWriter, summary: RunSummary): Promise<void> 
     cell(
       doc,
       page === 0
-        ? `${summary.lines.length} rows, in the order of the sheet`
+        ? `${countOf(summary.lines.length, 'row')}, in the order of the sheet`
         : `Carried forward: ${amountFigures(running, currency)} · paid ${amountFigures(runningPaid, currency)}`,
       writer.left + writer.width / 2,
       y + 2,
@@ -327,7 +330,7 @@ async function listPages(writer: PdfWriter, summary: RunSummary): Promise<void> 
     doc.font('bold').fontSize(8.5).fillColor(COLORS.text)
     cell(
       doc,
-      `Page total: ${amountFigures(pageTotal, currency)} (${lines.length} rows)`,
+      `Page total: ${amountFigures(pageTotal, currency)} (${countOf(lines.length, 'row')})`,
       writer.left,
       y,
       writer.width / 3,
@@ -351,6 +354,29 @@ async function listPages(writer: PdfWriter, summary: RunSummary): Promise<void> 
   }
 }
 
+/**
+ * The list's column widths for this run: the Reference column as wide as the run's longest
+ * reference needs, up to REFERENCE_MAX_WIDTH, the width taken from Beneficiary, Bank and Reason in
+ * proportion (each keeps at least two thirds of its own); a reference wider still is set smaller
+ * (drawLine). References are listed whole: they are what a payment is looked up by.
+ */
+function columnWidths(writer: PdfWriter, summary: RunSummary): number[] {
+  const reasonWidth = writer.width - COLUMNS.reduce((sum, column) => sum + column.width, 0)
+  const widths: number[] = COLUMNS.map((column) => (column.width === 0 ? reasonWidth : column.width))
+  writer.doc.font('regular').fontSize(LIST_SIZE)
+  let widest = 0
+  for (const line of summary.lines) widest = Math.max(widest, writer.doc.widthOfString(line.reference))
+  const wanted = Math.min(REFERENCE_MAX_WIDTH, Math.ceil(widest) + 8)
+  const extra = wanted - widths[1]!
+  if (extra <= 0) return widths
+  const givers = [2, 3, 7]
+  const spare = givers.reduce((sum, i) => sum + widths[i]! / 3, 0)
+  const taken = Math.min(extra, spare)
+  for (const i of givers) widths[i] = widths[i]! - (taken * (widths[i]! / 3)) / spare
+  widths[1] = widths[1]! + taken
+  return widths
+}
+
 function drawLine(
   writer: PdfWriter,
   line: SummaryLine,
@@ -370,9 +396,11 @@ function drawLine(
     OUTCOME_WORDS[line.outcome],
     line.reason,
   ]
-  doc.font('regular').fontSize(7.5)
+  doc.font('regular').fontSize(LIST_SIZE)
   values.forEach((value, i) => {
     doc.fillColor(i === 6 && (line.outcome === 'failed' || line.outcome === 'error') ? COLORS.warning : COLORS.text)
-    cell(doc, value, xs[i]! + 2, y, widths[i]! - 6, COLUMNS[i]!.align)
+    if (i === 1)
+      wholeCell(doc, value, xs[i]! + 2, y, widths[i]! - 6, { size: LIST_SIZE, smallest: SMALLEST_REFERENCE_SIZE })
+    else cell(doc, value, xs[i]! + 2, y, widths[i]! - 6, COLUMNS[i]!.align)
   })
 }

@@ -9,7 +9,8 @@ import type { ImportRecord, SkippedRow } from '../../../../shared/domain/bulk'
 import type { ExcludedWhy, RunFees, RunRow, RunStage } from '../../../../shared/domain/bulk-run'
 import type { ProfileMode } from '../../../../shared/domain/profiles'
 import { amountProblemOf } from '../../../../shared/bulk/amount'
-import { formatMinorUnits, toMinorUnits } from '../../../../shared/money'
+import { formatMinorUnits, groupDigits, toMinorUnits } from '../../../../shared/money'
+import { countOf } from '../../../../shared/words/counts'
 import { fieldLabel } from '../../../../shared/words/field-names'
 import type { InstitutionDirectory } from '../../../../shared/words/institutions'
 import { bankName, maskedAccount } from '../../../../shared/words/institutions'
@@ -46,7 +47,7 @@ export function summaryExtrasOf(
       ? {
           feesEstimate: {
             total: fees.fees.estimate,
-            basis: `estimate from your last ${fees.basis.toLocaleString('en-US')} payouts in ${fees.currency}, ${fees.fees.low} to ${fees.fees.high}`,
+            basis: `estimate from your last ${countOf(fees.basis, 'payout')} in ${fees.currency}, ${groupDigits(fees.fees.low)} to ${groupDigits(fees.fees.high)}`,
           },
         }
       : {}

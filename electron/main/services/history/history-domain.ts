@@ -1,7 +1,7 @@
 /** The history channels, served from the services of this folder. */
 import { readFile, stat } from 'node:fs/promises'
 import { basename } from 'node:path'
-import { historyExportTable } from '../../../../shared/domain/history'
+import { historyExportTable, historyShown, payoutAccounts } from '../../../../shared/domain/history'
 import type { historyChannels } from '../../../../shared/ipc/channels/history'
 import { AppFailure } from '../../../../shared/result'
 import type { DomainService } from '../domain-service'
@@ -42,8 +42,12 @@ export function createHistoryDomain(context: ServiceContext): DomainService<keyo
       'history:page': ({ filter, limit, direction }) => history.page(filter, limit, direction),
       'history:loadAll': async ({ filter }) => (await history.startLoadAll(filter)).started,
       'history:cancelLoadAll': () => history.cancelLoadAll(),
-      'history:export': ({ format }) =>
-        exportTableWithDialog(context, historyExportTable(history.state().items), format),
+      // The rows the screen shows, by the same function (decision 58): the search finds a payout by
+      // the account this desk sent it to, from the journal, as on screen.
+      'history:export': ({ format, view }) => {
+        const accounts = payoutAccounts(context.journal.list({ kind: 'payout' }))
+        return exportTableWithDialog(context, historyExportTable(historyShown(history.state(), view, accounts)), format)
+      },
       'history:openFile': async () => {
         const path = await context.desktop.dialogs.chooseOpenPath({
           title: 'Open an exported history for offline review',

@@ -18,6 +18,7 @@ import { InFlight } from '../sending/in-flight'
 import { sendMoney } from '../sending/send-policy'
 import type { SendHooks, SendOutcome } from '../sending/send-policy'
 import { createPayoutVerifier } from './payout-verifier'
+import { formatMoney } from '../../../../shared/money'
 
 export { createPayoutVerifier }
 
@@ -139,7 +140,7 @@ function eventOfOutcome(outcome: SendOutcome<PayoutAccepted>): NewEvent {
       const accepted = outcome.answer
       return {
         state: 'processing',
-        note: `Accepted by the payments service (${accepted.status}); fee ${accepted.fee} ${accepted.currency}.`,
+        note: `Accepted by the payments service (${accepted.status}); fee ${formatMoney(accepted.fee, accepted.currency)}.`,
         data: { amount: accepted.amount, fee: accepted.fee, currency: accepted.currency, message: accepted.message },
       }
     }

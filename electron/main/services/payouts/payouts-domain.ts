@@ -24,6 +24,7 @@ import { createPayoutSender, createPayoutVerifier } from './payout-sender'
 import { createPayoutWatcher } from './payout-watcher'
 import { checkpointHooks } from '../sending/send-policy'
 import type { WatchDelays } from './payout-watcher'
+import { formatMoney } from '../../../../shared/money'
 
 export function createPayoutDomain(
   context: ServiceContext,
@@ -138,7 +139,10 @@ export function createPayoutDomain(
 /** The desktop notification of a finished payout, in plain words. */
 export function noticeOf(movement: MovementView): { kind: 'success' | 'failure'; title: string; body: string } {
   const destination = (movement.request as { destination?: { amount?: string; currency?: string } }).destination
-  const what = `${destination?.amount ?? ''} ${destination?.currency ?? ''}`.trim()
+  const what =
+    destination?.amount !== undefined && destination.currency
+      ? formatMoney(destination.amount, destination.currency)
+      : `${destination?.amount ?? ''} ${destination?.currency ?? ''}`.trim()
   const last = [...movement.timeline].reverse().find((event) => event.data)?.data ?? {}
   if (movement.state === 'success') {
     const trace = typeof last['trace_id'] === 'string' ? ` Trace id ${last['trace_id']}.` : ''

@@ -17,6 +17,7 @@ import { AppFailure } from '../../../../shared/result'
 import { KeychainUnavailableError } from '../secrets/secret-store'
 import type { SecretKind, SecretStore } from '../secrets/secret-store'
 import type { SettingsStore, StoredProfile } from '../settings/settings-store'
+import { encryptionKeyProblem } from '../../../../shared/rules/keys'
 
 export interface EmbeddedSandbox {
   url: string
@@ -222,6 +223,8 @@ export function createProfileService(deps: {
     async setKey(profileId, kind, value) {
       refuseSandbox(profileId, 'given keys: it generates its own')
       await findStored(profileId)
+      const shape = kind === 'encryption' ? encryptionKeyProblem(value) : null
+      if (shape) throw new AppFailure('bad_request', shape)
       deps.rememberSecret?.(value)
       keysRead.delete(profileId)
       try {
@@ -258,8 +261,7 @@ export function createProfileService(deps: {
       }
       const profile = await findStored(id)
       const { secretKey, encryptionKey } = await keysOf(id)
-      if (!secretKey)
-        throw new AppFailure('keys_missing', `The profile "${profile.name}" has no secret key yet. Add it in Settings.`)
+      if (!secretKey) throw new AppFailure('keys_missing', `The profile "${profile.name}" has no secret key yet.`)
       return {
         profileId: id,
         mode: profile.mode,

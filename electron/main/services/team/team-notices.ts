@@ -6,6 +6,8 @@
 import type { TeamChange, TeamRun } from '../../../../shared/domain/team'
 import type { DesktopNotice } from '../../adapters/desktop'
 import type { TeamDesk } from './team-service'
+import { formatMoney } from '../../../../shared/money'
+import { countOf } from '../../../../shared/words/counts'
 
 export interface TeamNoticesDeps {
   desk<T>(work: (desk: TeamDesk) => Promise<T>): Promise<T>
@@ -22,7 +24,7 @@ export function noticeFor(
   me: { login: string; roles: string[] },
 ): DesktopNotice | null {
   const mine = run.preparedBy === me.login || run.contributors.includes(me.login)
-  const name = `${run.label} (${run.rows} payouts, ${run.total} ${run.currency})`
+  const name = `${run.label} (${countOf(run.rows, 'payout')}, ${formatMoney(run.total, run.currency)})`
   switch (change.kind) {
     case 'run_submitted':
       if (mine || !me.roles.includes('approver') || change.actor === me.login) return null

@@ -1,5 +1,6 @@
 /** How card data is written on screen: masked numbers, expiry, status colours. */
 import type { CardSummary } from '../../../../shared/domain/cards'
+import { dateTimeText } from '../../../../shared/words/dates'
 
 /** First six and last four only, the rest masked (the list never has more). */
 export function maskedNumber(card: Pick<CardSummary, 'firstSix' | 'lastFour'>): string {
@@ -21,9 +22,9 @@ export function titleCase(text: string): string {
   return text ? text[0]!.toUpperCase() + text.slice(1) : text
 }
 
+/** When, as every date on screen is told (decision 60). */
 export function dateTime(iso: string): string {
-  const date = new Date(iso)
-  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString()
+  return dateTimeText(iso)
 }
 
 /** A full number in groups of four, as printed on cards. */

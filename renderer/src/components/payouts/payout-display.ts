@@ -5,6 +5,7 @@ import type { PayoutBody } from '../../../../shared/domain/payouts'
 export { formatMoney, groupDigits } from '../../../../shared/money'
 import type { InstitutionDirectory } from '../../../../shared/words/institutions'
 import { destinationText, institutionOf } from '../../../../shared/words/institutions'
+import { dateTimeText } from '../../../../shared/words/dates'
 
 export interface PayoutSummary {
   reference: string
@@ -92,7 +93,7 @@ export const STATE_TAG_TYPES: Record<MovementState, 'default' | 'info' | 'warnin
   failed: 'error',
 }
 
+/** When, as every date on screen is told (decision 60). */
 export function formatTime(iso: string): string {
-  const date = new Date(iso)
-  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString()
+  return dateTimeText(iso)
 }

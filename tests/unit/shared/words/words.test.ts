@@ -89,6 +89,9 @@ describe('what to do about an error', () => {
     }
     expect(errorHint('unreachable')).toMatch(/check the internet connection/)
     expect(errorHint('something_new')).toBe(ERROR_HINTS.internal)
+    // On Settings, no hint sends the person to Settings.
+    for (const code of Object.keys(ERROR_HINTS)) expect(errorHint(code, 'settings')).not.toMatch(/in Settings/)
+    expect(errorHint('unauthorized', 'payouts')).toMatch(/check it in Settings/)
   })
 })
 

@@ -20,7 +20,7 @@ import type {
   RunView,
 } from '../../../../../shared/domain/bulk-run'
 import { needsNameAcknowledgement, runIdOf } from '../../../../../shared/domain/bulk-run'
-import { toMinorUnits } from '../../../../../shared/money'
+import { formatMoney, toMinorUnits } from '../../../../../shared/money'
 import { AppFailure } from '../../../../../shared/result'
 import type { DesktopNotice } from '../../../adapters/desktop'
 import type { Checkpoints } from '../../checkpoints'
@@ -544,7 +544,7 @@ export class RunService {
       if (!matches)
         throw new AppFailure(
           'bad_request',
-          `Type the total ${totals.amount} ${totals.currency} exactly to confirm a live run.`,
+          `Type the total ${formatMoney(totals.amount, totals.currency)} exactly to confirm a live run.`,
         )
     }
     moveTo(run.state, 'submitting', 'send')

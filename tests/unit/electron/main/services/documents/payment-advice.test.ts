@@ -69,6 +69,17 @@ describe('payment advice', () => {
     expect(pdfInfo(bytes)).toMatchObject({ Title: 'Payment advice PAY-2026-0001', Author: 'Adúnní Stores Ltd' })
   })
 
+  it('shows references of 50 characters (the spec’s longest) whole, on one line each, footer included', async () => {
+    const reference = 'PAY-2026-MARCH-SALARY-ADUNNI-STORES-0000000000001X'
+    const batchReference = 'BR20261123T195012Zabc123def0123456789abcd-B0001'
+    expect(reference).toHaveLength(50)
+    const page = pdfPages(await paymentAdvicePdf(advice({ reference, batchReference }), ISSUED))[0] ?? ''
+    const lines = page.split('\n')
+    expect(lines).toContain(`Reference ${reference}`)
+    expect(lines).toContain(`Batch reference ${batchReference}`)
+    expect(page).toContain(`Payment advice ${reference} · issued`)
+  })
+
   it('watermarks a Sandbox or test advice so it can never pass as a real one', async () => {
     for (const [mode, mark, words] of [
       ['sandbox', 'SANDBOX · NOT A REAL PAYMENT', 'Sandbox: simulated, no money moved'],

@@ -235,6 +235,22 @@ describe('the run summary PDF', () => {
     for (const r of ROWS) expect(text).not.toContain(r.item.account_number)
   })
 
+  it('lists references of up to 50 characters (the spec’s longest) whole, each on its row', async () => {
+    const references = [
+      'PAY-2026-MARCH-SALARY-ADUNNI-STORES-0000000000001X',
+      'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-MMMMMMMMMMMMM',
+      'short-1',
+    ]
+    const rows = references.map((reference, index) => row(index, {}, { reference }))
+    const bytes = await runSummaryPdf(runSummaryOf(input({ rows })), ISSUED)
+    const list = pdfPages(bytes)[1] ?? ''
+    const lines = list.split('\n')
+    references.forEach((reference, index) =>
+      expect(lines.find((line) => line.startsWith(`${index + 2} `))).toContain(` ${reference} `),
+    )
+    expect(list).not.toContain('…')
+  })
+
   it('paginates a long run with the running totals carried from page to page', async () => {
     const count = ROWS_PER_PAGE * 2 + 7
     const rows = Array.from({ length: count }, (_, i) =>

@@ -101,6 +101,25 @@ describe('profiles', () => {
     ).rejects.toThrow('A profile named "acme test" already exists.')
   })
 
+  it('refuses an encryption key that is not 32 bytes, naming its length, never the key (spec 5.3: AES-256)', async () => {
+    const { service } = await setup()
+    const profile = await service.create({ name: 'Keys', mode: 'test', baseUrl: 'https://api.example.com' })
+    const error = await service.setKey(profile.id, 'encryption', 'short-key').catch((caught: unknown) => caught)
+    expect(error).toMatchObject({ code: 'bad_request' })
+    expect((error as Error).message).toContain('This one has 9.')
+    expect((error as Error).message).not.toContain('short-key')
+    await expect(service.setKey(profile.id, 'encryption', 'é'.repeat(31))).rejects.toThrow(
+      'This one has 31 (62 bytes).',
+    )
+    expect((await service.list()).profiles.find((item) => item.id === profile.id)?.keys.encryption).toEqual({
+      configured: false,
+    })
+    await expect(service.setKey(profile.id, 'encryption', 'k'.repeat(32))).resolves.toEqual({
+      configured: true,
+      last4: 'kkkk',
+    })
+  })
+
   it('keeps keys in the keychain, shows only the last four, and writes none to the settings file', async () => {
     const { service, dir } = await setup()
     const profile = await service.create({ name: 'Live Ops', mode: 'live', baseUrl: 'https://api.example.com' })
@@ -186,9 +205,7 @@ describe('profiles', () => {
     const profile = await service.create({ name: 'Clearing', mode: 'test', baseUrl: 'https://api.example.com' })
     await service.setKey(profile.id, 'secret', aKey())
     expect(await service.clearKey(profile.id, 'secret')).toEqual({ configured: false })
-    await expect(service.credentialsOf(profile.id)).rejects.toThrow(
-      'The profile "Clearing" has no secret key yet. Add it in Settings.',
-    )
+    await expect(service.credentialsOf(profile.id)).rejects.toThrow('The profile "Clearing" has no secret key yet.')
   })
 
   it('protects the built-in Sandbox profile', async () => {

@@ -111,7 +111,7 @@ describe('a bulk run against the simulator', () => {
     const view = await service.create({ result: sheet, bytes: csvBytes(sheet), currency: 'NGN' })
     await service.toReview(view.id)
     expect(service.view(view.id).totals.amount).toBe('3004.50')
-    await expect(service.submit(view.id, { total: '3004.00' })).rejects.toThrow(/Type the total 3004.50 NGN/)
+    await expect(service.submit(view.id, { total: '3004.00' })).rejects.toThrow(/Type the total 3,004.50 NGN/)
     expect(service.view(view.id).stage).toBe('review')
     // Nothing was journaled by the refused attempt.
     expect(harness!.journal.list({ runId: view.id })).toEqual([])
