@@ -154,17 +154,23 @@ function firstPage(writer: PdfWriter, summary: RunSummary, issued: string, timeZ
   )
   right += 10
   right = heading(writer, 'Fees and charges', rightX, right, half)
+  const { fees } = summary
+  const rowsWord = (n: number): string => `${n} paid ${n === 1 ? 'row' : 'rows'}`
   right = facts(writer, rightX, right, half, [
+    ['Fees charged', `${amountFigures(fees.total, currency)} on ${rowsWord(fees.rows)}`],
+    ...(fees.unread > 0 ? ([['Fees not read yet', rowsWord(fees.unread)]] as Array<[string, string]>) : []),
     [
-      'Fees charged',
-      `${amountFigures(summary.fees.total, currency)} on ${summary.fees.rows} ${summary.fees.rows === 1 ? 'row' : 'rows'}`,
+      'Charged to the balance',
+      fees.charged === null
+        ? 'Nothing sent yet'
+        : `${amountFigures(fees.charged, currency)} for ${rowsWord(fees.paidRows)}`,
     ],
-    [
-      'Total chargeable',
-      summary.fees.chargeable === null
-        ? 'Not charged yet'
-        : `${amountFigures(summary.fees.chargeable, currency)} (accepted batches)`,
-    ],
+    ...(fees.charged === null
+      ? []
+      : ([
+          ['What was charged', input.merchantBearsCost ? 'Amounts and fees' : 'Amounts (fees paid by recipients)'],
+          ['Not charged', 'Failed rows and rows not sent'],
+        ] as Array<[string, string]>)),
     ...(input.extras?.feesEstimate
       ? ([
           [

@@ -13,6 +13,8 @@ import { dirname, join } from 'node:path'
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { BulkHeader, ImportRecord } from '../../../../../shared/domain/bulk'
 import type { NameAcknowledgement, RunBatch, RunRow, RunStage } from '../../../../../shared/domain/bulk-run'
+import type { ProfileMode } from '../../../../../shared/domain/profiles'
+import type { ErrorCode } from '../../../../../shared/result'
 import { syncDirectory } from '../../files/sync-directory'
 import { writeJsonAtomically } from '../../settings/atomic-json-file'
 
@@ -31,7 +33,7 @@ export interface RunState {
   sheet: string
   header: BulkHeader
   profileId: string
-  mode: 'sandbox' | 'test' | 'live'
+  mode: ProfileMode
   currency: 'NGN' | 'KES'
   merchantBearsCost: boolean
   description: string
@@ -47,6 +49,8 @@ export interface RunState {
   nameAcknowledgements?: Array<NameAcknowledgement & { rows: number[] }>
   /** Hidden from the list (issue 17 §4): a run with anything sent is archived, never deleted. */
   archived?: boolean
+  /** Why the last name checks left rows unchecked: a refused key, an unreachable service (decision 50). */
+  nameCheckError?: { code: ErrorCode; message: string }
 }
 
 export interface StoredRun {
