@@ -5,27 +5,13 @@
  * name is acknowledged in the Sandbox as in Live; a key refused during the name checks is said as
  * the Payouts screen says it.
  */
-import { writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
 import type { Page } from '@playwright/test'
-import { expect, test, type AppFixture } from './fixtures'
+import { importOnScreen } from './bulk-screen'
+import { expect, test } from './fixtures'
 
 test.setTimeout(240_000)
 
 const HEADER = 'Reference,Beneficiary Name,Bank Code,Acct No,Amount,E-mail,Narration'
-
-async function importOnScreen(app: AppFixture, name: string, content: string): Promise<string> {
-  const { page, running, userDataDir } = app
-  const path = join(userDataDir, name)
-  await writeFile(path, content)
-  await page.getByTestId('nav-bulk').click()
-  running.desktop.queueOpenPath(path)
-  await page.getByTestId('bulk-open-file').click()
-  await expect(page.getByTestId('bulk-import-steps')).toBeVisible({ timeout: 60_000 })
-  await page.getByTestId('bulk-import-confirm').click()
-  await expect(page.getByTestId('bulk-grid')).toBeVisible({ timeout: 60_000 })
-  return (await page.getByTestId('bulk-run-id').textContent())!.trim()
-}
 
 const cell = (page: Page, row: number, field: string) =>
   page.getByTestId(`bulk-row-${row}`).locator(`[data-field="${field}"]`)

@@ -14,7 +14,7 @@ import * as XLSX from 'xlsx'
 import { seriousViolations } from './axe'
 import { expect, test } from './fixtures'
 import type { AppFixture } from './fixtures'
-import { checkNamesOnScreen } from './bulk-send'
+import { checkNamesOnScreen } from './bulk-screen'
 
 const FIXTURE = resolve(__dirname, '../fixtures/sheets/messy-payroll.xlsx')
 

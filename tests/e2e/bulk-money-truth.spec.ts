@@ -10,14 +10,14 @@
  * - The fees of the run summary PDF, read back with pdftotext, are the paid rows' fees as the
  *   service has them; the XLSX report, the evidence pack and the screen say the same, to the kobo.
  */
-import { readFile, writeFile } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
 import { strFromU8, unzipSync } from 'fflate'
 import * as XLSX from 'xlsx'
 import { formatMinorUnits, formatMoney, toMinorUnits } from '../../shared/money'
 import { pdfPages } from '../support/pdf'
-import { checkNamesOnScreen } from './bulk-send'
+import { checkNamesOnScreen, importOnScreen } from './bulk-screen'
 import { expect, test, type AppFixture } from './fixtures'
 
 test.setTimeout(300_000)
@@ -46,19 +46,6 @@ const MARCH = [
 
 const cell = (page: Page, row: number, field: string) =>
   page.getByTestId(`bulk-row-${row}`).locator(`[data-field="${field}"]`)
-
-/** The sheet opened and imported on the Bulk screen: its grid. */
-async function importOnScreen(app: AppFixture, name: string, content: string): Promise<void> {
-  const { page, running, userDataDir } = app
-  const path = join(userDataDir, name)
-  await writeFile(path, content)
-  await page.getByTestId('nav-bulk').click()
-  running.desktop.queueOpenPath(path)
-  await page.getByTestId('bulk-open-file').click()
-  await expect(page.getByTestId('bulk-import-steps')).toBeVisible({ timeout: 60_000 })
-  await page.getByTestId('bulk-import-confirm').click()
-  await expect(page.getByTestId('bulk-grid')).toBeVisible({ timeout: 60_000 })
-}
 
 /** Leaves a row out by hand, as the grid's box does, and waits for main's word. */
 async function leaveOut(page: Page, row: number, excludedAfter: number): Promise<void> {

@@ -7,9 +7,7 @@
  * with another profile switches the desk to its own profile first and says so, and main refuses to
  * send a run under another profile's banner.
  */
-import { writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
-import { checkNamesOnScreen } from './bulk-send'
+import { checkNamesOnScreen, importOnScreen } from './bulk-screen'
 import { expect, test, type AppFixture } from './fixtures'
 
 test.setTimeout(300_000)
@@ -22,18 +20,7 @@ const PAYROLL = [
   'PAY-E104,Kemi Lawal,044,0123456704,198000.00,kemi@example.com,March salary',
 ].join('\r\n')
 
-async function importOnScreen(app: AppFixture, name: string): Promise<string> {
-  const { page, running, userDataDir } = app
-  const path = join(userDataDir, name)
-  await writeFile(path, PAYROLL)
-  await page.getByTestId('nav-bulk').click()
-  running.desktop.queueOpenPath(path)
-  await page.getByTestId('bulk-open-file').click()
-  await expect(page.getByTestId('bulk-import-steps')).toBeVisible({ timeout: 60_000 })
-  await page.getByTestId('bulk-import-confirm').click()
-  await expect(page.getByTestId('bulk-grid')).toBeVisible({ timeout: 60_000 })
-  return (await page.getByTestId('bulk-run-id').textContent())!.trim()
-}
+const importPayroll = (app: AppFixture, name: string): Promise<string> => importOnScreen(app, name, PAYROLL)
 
 test("a Sandbox run's rows are imported whole under a Live profile, and each run shows whose it is", async ({
   app,
@@ -42,7 +29,7 @@ test("a Sandbox run's rows are imported whole under a Live profile, and each run
   const { handlers } = running.services
 
   // The rehearsal: the payroll paid in the Sandbox.
-  const rehearsal = await importOnScreen(app, 'payroll-march.csv')
+  const rehearsal = await importPayroll(app, 'payroll-march.csv')
   await page.getByTestId('bulk-resolve').click()
   await checkNamesOnScreen(page)
   await page.getByTestId('bulk-submit').click()
@@ -65,7 +52,7 @@ test("a Sandbox run's rows are imported whole under a Live profile, and each run
   await expect(page.getByTestId('active-profile-mode')).toContainText('LIVE')
 
   // The same sheet under Live: every row is there to be paid; nothing "already paid" by the rehearsal.
-  const liveRun = await importOnScreen(app, 'payroll-march.csv')
+  const liveRun = await importPayroll(app, 'payroll-march.csv')
   await expect(page.getByTestId('bulk-count-excluded')).toHaveText('0')
   await expect(page.getByTestId('bulk-count-valid')).toHaveText('4')
   // The run's screen says whose it is.
@@ -109,6 +96,6 @@ test("a Sandbox run's rows are imported whole under a Live profile, and each run
   await expect(page.getByTestId('active-profile-mode')).toContainText('SANDBOX')
 
   // Under the Sandbox again, the rehearsal's payments are remembered: the same sheet is left out as paid.
-  await importOnScreen(app, 'payroll-march.csv')
+  await importPayroll(app, 'payroll-march.csv')
   await expect(page.getByTestId('bulk-count-excluded')).toHaveText('4')
 })

@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto'
 import { strFromU8, unzipSync } from 'fflate'
 import { startBridgeApp } from '../../electron/main/bridge-app'
 import { expect, test } from './fixtures'
-import { checkNamesOnScreen } from './bulk-send'
+import { checkNamesOnScreen } from './bulk-screen'
 
 const MESSY_CSV = [
   'Staff payouts for March,,,,,,',

@@ -211,11 +211,13 @@ export const useBulkStore = defineStore('bulk', () => {
   }
 
   async function openFile(): Promise<void> {
+    notice.value = null
     const result = await track('open', () => api.bulk.open())
     if (result.ok && result.data) opened.value = result.data
   }
 
   async function dropFile(file: File): Promise<void> {
+    notice.value = null
     const result = await track('open', () => callWithDroppedFile(file, (dropped) => api.bulk.drop({ file: dropped })))
     if (result.ok) opened.value = result.data
   }

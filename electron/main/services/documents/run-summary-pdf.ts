@@ -155,6 +155,7 @@ function firstPage(writer: PdfWriter, summary: RunSummary, issued: string, timeZ
   right += 10
   right = heading(writer, 'Fees and charges', rightX, right, half)
   const { fees } = summary
+  const estimate = input.extras?.feesEstimate
   const rowsWord = (n: number): string => `${n} paid ${n === 1 ? 'row' : 'rows'}`
   right = facts(writer, rightX, right, half, [
     ['Fees charged', `${amountFigures(fees.total, currency)} on ${rowsWord(fees.rows)}`],
@@ -171,12 +172,14 @@ function firstPage(writer: PdfWriter, summary: RunSummary, issued: string, timeZ
           ['What was charged', input.merchantBearsCost ? 'Amounts and fees' : 'Amounts (fees paid by recipients)'],
           ['Not charged', 'Failed rows and rows not sent'],
         ] as Array<[string, string]>)),
-    ...(input.extras?.feesEstimate
+    ...(estimate
       ? ([
           [
             'Fees estimated',
-            `${amountFigures(input.extras.feesEstimate.total, currency)} (${input.extras.feesEstimate.basis})`,
+            `about ${amountFigures(estimate.total, currency)}, from your last ${estimate.payouts} ${estimate.payouts === 1 ? 'payout' : 'payouts'}`,
           ],
+          ['Estimate at least', amountFigures(estimate.low, currency)],
+          ['Estimate at most', amountFigures(estimate.high, currency)],
         ] as Array<[string, string]>)
       : []),
   ])

@@ -20,8 +20,11 @@ import { bankName, maskedAccount } from '../../../../shared/words/institutions'
 export interface RunSummaryExtras {
   /** The sheet's own TOTAL row against the sum of the rows. */
   controlTotal?: { sheetTotal: string; sheetRow?: number }
-  /** Fees the service is expected to charge, before they are known. */
-  feesEstimate?: { total: string; basis: string }
+  /**
+   * Fees the service is expected to charge, before they are known: the estimate, how many payouts
+   * it was learned from, and its range (each payout charged like the cheapest or the dearest seen).
+   */
+  feesEstimate?: { total: string; payouts: number; low: string; high: string }
   /** Rows the importer left out before the run was made (a TOTAL row, notes, duplicates), by reason. */
   droppedAtImport?: ReadonlyArray<{ reason: string; rows: number }>
 }
@@ -43,10 +46,7 @@ export function summaryExtrasOf(
   const estimate =
     fees?.fees && fees.chargeable === null
       ? {
-          feesEstimate: {
-            total: fees.fees.estimate,
-            basis: `estimate from your last ${fees.basis.toLocaleString('en-US')} payouts in ${fees.currency}, ${fees.fees.low} to ${fees.fees.high}`,
-          },
+          feesEstimate: { total: fees.fees.estimate, payouts: fees.basis, low: fees.fees.low, high: fees.fees.high },
         }
       : {}
   if (!imported) return Object.keys(estimate).length > 0 ? estimate : undefined

@@ -277,7 +277,7 @@ describe('the run summary PDF', () => {
       input({
         extras: {
           controlTotal: { sheetTotal: '100001500.00', sheetRow: 9 },
-          feesEstimate: { total: '64.50', basis: '6 rows at the service’s fee' },
+          feesEstimate: { total: '64.50', payouts: 6, low: '60.00', high: '70.25' },
           droppedAtImport: [{ reason: 'TOTAL row', rows: 1 }],
         },
       }),
@@ -286,7 +286,9 @@ describe('the run summary PDF', () => {
     expect(text).toContain("Sheet's TOTAL (row 9) 100,001,500.00 NGN")
     expect(text).toContain('Sum of the rows 100,001,512.79 NGN')
     expect(text).toContain('Check Rows exceed the TOTAL by 12.79 NGN')
-    expect(text).toContain('Fees estimated 64.50 NGN (6 rows at the service’s fee)')
+    expect(text).toContain('Fees estimated about 64.50 NGN, from your last 6 payouts')
+    expect(text).toContain('Estimate at least 60.00 NGN')
+    expect(text).toContain('Estimate at most 70.25 NGN')
     expect(text).toContain('Left out at import: TOTAL row 1')
     const matching = runSummaryOf(input({ extras: { controlTotal: { sheetTotal: '100001512.79' } } }))
     expect(pdfPages(await runSummaryPdf(matching, ISSUED))[0]).toContain("Sheet's TOTAL 100,001,512.79 NGN")
@@ -335,7 +337,7 @@ describe('the run summary PDF', () => {
       chargeable: null,
     }
     expect(summaryExtrasOf(undefined, fees)).toEqual({
-      feesEstimate: { total: '30.00', basis: 'estimate from your last 12 payouts in NGN, 25.00 to 40.00' },
+      feesEstimate: { total: '30.00', payouts: 12, low: '25.00', high: '40.00' },
     })
     // Once the service has said what it charges, the summary gives that instead of the estimate.
     expect(summaryExtrasOf(undefined, { ...fees, chargeable: '1030.00' })).toBeUndefined()
