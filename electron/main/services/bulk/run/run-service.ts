@@ -7,6 +7,10 @@
  * its folder (run-store.ts); long steps report progress as events and survive a quit or crash:
  * `resumeAll()` at start carries each run on from where it was, verifying with the service before
  * sending anything that may already have been sent.
+ *
+ * Longer than a module should be because it is the one facade of a run's life (every caller goes
+ * through it, and the stage table's causes are its methods); what can stand alone lives beside it:
+ * the steps, the figures (run-figures.ts), the sheet's chain (run-family.ts), the fee basis.
  */
 import { randomBytes } from 'node:crypto'
 import { userInfo } from 'node:os'
@@ -14,7 +18,6 @@ import type { BulkCurrency, BulkField, BulkImportResult } from '../../../../../s
 import type { RunFees, RunProgress, RunRow, RunSummary, RunView } from '../../../../../shared/domain/bulk-run'
 import { needsNameAcknowledgement, runIdOf } from '../../../../../shared/domain/bulk-run'
 import type { ProfileMode } from '../../../../../shared/domain/profiles'
-import { placeOf } from '../../../../../shared/bulk/run-tally'
 import { sendReadiness } from '../../../../../shared/bulk/send-readiness'
 import { toMinorUnits } from '../../../../../shared/money'
 import { AppFailure } from '../../../../../shared/result'
@@ -23,7 +26,8 @@ import type { Checkpoints } from '../../checkpoints'
 import type { Journal } from '../../journal/journal'
 import { InFlight } from '../../sending/in-flight'
 import type { FeePayerChoice } from '../../fees/fee-payer-memory'
-import { FEE_BASIS_MAX, journalFees, latestFees, runFees, type FeeSeen } from '../../fees/fee-estimate'
+import { runFees, type FeeSeen } from '../../fees/fee-estimate'
+import { feeBasisOf } from './fee-basis'
 import { RunAutosave } from './autosave'
 import { isSettled } from './batch-items'
 import type { LiveRun, RunApiFor, RunLog } from './live-run'
@@ -223,34 +227,11 @@ export class RunService {
   }
 
   /**
-   * Fees the service returned for this profile in its mode and the currency: single payouts not
-   * failed, and other runs' paid rows (a failed row was not charged). Never another profile's or
-   * another mode's: a Sandbox rehearsal does not teach Live (decision 49).
+   * Fees the service returned for this profile in its mode and the currency (fee-basis.ts): never
+   * another profile's or another mode's (decision 49).
    */
   feeBasis(scope: { profileId: string; mode: ProfileMode }, currency: string, except?: string): FeeSeen[] {
-    const seen = journalFees(this.options.journal.list({ kind: 'payout' }), scope, currency)
-    const others = [...this.runs.values()]
-      // Only runs that were sent have fees on their rows.
-      .filter(
-        (r) =>
-          r.state.id !== except &&
-          r.state.batches.length > 0 &&
-          r.state.profileId === scope.profileId &&
-          r.state.mode === scope.mode &&
-          r.state.currency === currency,
-      )
-      .sort((a, b) => b.state.updatedAt.localeCompare(a.state.updatedAt))
-    let taken = 0
-    for (const other of others) {
-      if (taken >= FEE_BASIS_MAX) break
-      for (let i = other.rows.length - 1; i >= 0 && taken < FEE_BASIS_MAX; i--) {
-        const row = other.rows[i]!
-        if (row.fee === undefined || placeOf(row) !== 'paid') continue
-        seen.push({ amount: toMinorUnits(row.item.amount), fee: toMinorUnits(row.fee), at: other.state.updatedAt })
-        taken++
-      }
-    }
-    return latestFees(seen)
+    return feeBasisOf(this.options.journal, this.runs.values(), scope, currency, except)
   }
 
   /** The run that retries `runId`'s failed rows, if one was made. */
@@ -620,7 +601,7 @@ export class RunService {
       const createdAt = this.options.now().toISOString()
       const made = await retryRun({ id: this.newRunId(createdAt, run.state.fileSha256), createdAt }, run, picked)
       const view = await this.store(made, bytes, 'retry:run-written')
-      // The runs it retries say so now in the list ("retried", and what of the sheet is unpaid).
+      // The runs of the sheet say so now in the list ("retried", and what of the sheet is unpaid).
       this.tellChain(run)
       return view
     })
@@ -628,8 +609,7 @@ export class RunService {
 
   /** Every run of `run`'s sheet to the screen again: what one of them came to changes what the others say. */
   private tellChain(run: LiveRun): void {
-    for (const member of chainOf(this.runs.values(), run))
-      if (member !== run) this.options.events.runChanged(this.summary(member))
+    for (const member of chainOf(this.runs.values(), run)) this.options.events.runChanged(this.summary(member))
   }
 
   /** A finished run, told to the desktop: every row of it and of its sheet counted (decision 48). */
