@@ -212,10 +212,11 @@ export async function createAppServices(options: {
   const submissionOf = (): Promise<TeamSubmission> =>
     (teamSubmission ??= bulk.loadedRuns().then((runs) => createTeamSubmission({ team, runs })))
   const bulk = createBulkDomain(context, {
-    // Team mode: "already paid" knows what every desk of the team sent.
-    priorPayouts: async () =>
+    // Team mode: "already paid" knows what every desk of the team sent, in this mode only (decision 49).
+    // TODO(decision 61): the team's memory kept per mode in SQL; until then paymentMemory ignores the mode.
+    priorPayouts: async (scope) =>
       (await team.isTeamMode())
-        ? team.withDesk('reading the payment memory', ({ operations }) => operations.paymentMemory())
+        ? team.withDesk('reading the payment memory', ({ operations }) => operations.paymentMemory(scope.mode))
         : [],
     beforeBatchLeaves: async (runId, batchReference) => (await releaseOf()).beforeBatchLeaves(runId, batchReference),
     runEdited: (runId) =>
@@ -242,7 +243,11 @@ export async function createAppServices(options: {
     'secrets:clear': ({ profileId, kind }) => profiles.clearKey(profileId, kind),
     ...use(createLookupDomain(context)),
     ...use(createJournalDomain(context)),
-    ...use(createPayoutDomain(context)),
+    ...use(
+      createPayoutDomain(context, {
+        feeBasis: async (scope, currency) => (await bulk.loadedRuns()).feeBasis(scope, currency),
+      }),
+    ),
     ...use(createHistoryDomain(context)),
     ...use(createExportDomain(context)),
     ...use(bulk),

@@ -8,7 +8,12 @@ import { bundledBanks } from '../banks/bank-list'
 import { BankMatcher } from '../banks/match-bank'
 import { COUNTRY_OF_CURRENCY, offlineBankCodes } from '../bulk/banks'
 import { itemFindings, type ValidationContext } from '../bulk/validate'
+import type { RunOutcome, SheetStatus } from '../bulk/run-outcome'
+import type { RunTally } from '../bulk/run-tally'
+import type { SendReadiness } from '../bulk/send-readiness'
 import type { BulkCurrency, BulkFinding, BulkHeader, BulkItem, ImportRecord } from './bulk'
+import type { ProfileMode } from './profiles'
+import type { ErrorCode } from '../result'
 
 /**
  * resolving: name checks running or to be run. review: waiting for the user's approval.
@@ -101,7 +106,7 @@ export interface RunSummary {
   updatedAt: string
   fileName: string
   profileId: string
-  mode: 'sandbox' | 'test' | 'live'
+  mode: ProfileMode
   currency: BulkCurrency
   stage: RunStage
   rows: number
@@ -111,6 +116,8 @@ export interface RunSummary {
   total: string
   /** Hidden from the runs list; shown with "Show archived". */
   archived?: boolean
+  /** What the run came to, once finished: every row of it and of its sheet counted (decision 48). */
+  outcome: RunOutcome | null
 }
 
 export interface RunCounts {
@@ -128,8 +135,6 @@ export interface RunTotals {
   /** Sum of the amounts of the rows that will be sent, exact (decimal string). */
   amount: string
   rows: number
-  /** Sum of total_chargeable_amount of the batches accepted so far. */
-  chargeable: string
 }
 
 export interface RunView extends RunSummary {
@@ -147,8 +152,33 @@ export interface RunView extends RunSummary {
   retriedBy?: string
   /** Rows the import left out, the sheet's control total and its bank names (decisions 33, 34). */
   imported?: ImportRecord
-  /** The fees: the estimate learned from this profile's payouts, and the service's figure once sent. */
+  /** The fees: the estimate learned from this profile's payouts, and what the service charged once sent. */
   fees?: RunFees
+  /** Every row of the run by where it stands, with amounts, and what the paid rows were charged (decision 48). */
+  tally: RunTally
+  /** The run's sheet: where each of its rows stands across the run and its retries (decision 48). */
+  sheetStatus: SheetStatus
+  /** Whether the names allow Send (in name checks and review; null once sent): decision 50. */
+  readiness: SendReadiness | null
+  /** Why the last name checks could not check every row (a refused key, an unreachable service). */
+  nameCheckError?: { code: ErrorCode; message: string }
+  /** The service refused a send of this currency for its balance, and nothing was accepted since (decision 52). */
+  balanceRefusal: BalanceRefusal | null
+}
+
+/**
+ * The last answer the service gave to a send of this profile in a currency was "Insufficient
+ * balance" (decision 52): said before the next send, with what was refused.
+ */
+export interface BalanceRefusal {
+  currency: string
+  at: string
+  /** What the refused payout or batch would have taken (amounts; fees on top when we pay them). */
+  amount: string
+  /** Payouts in it: 1 for a single payout, the batch's rows for a batch. */
+  payouts: number
+  /** The service's words. */
+  message: string
 }
 
 /** An exact range of amounts (decimal strings): the estimate and its low and high ends. */
@@ -172,11 +202,11 @@ export interface RunFees {
   perPayout: { low: string; high: string } | null
   /** What leaves the balance: the amounts, plus the fees when we pay them (null: fees not known). */
   debit: AmountRange | null
-  /** Sum of the service's total_chargeable_amount over the batches answered so far; null before. */
+  /** What the service charged for the paid rows (amounts, plus fees when we pay them); null before any batch was answered. */
   chargeable: string | null
 }
 
-/** A row whose no-match name must be acknowledged before a live run is sent. */
+/** A row whose no-match name must be acknowledged before the run is sent (every mode: decision 50). */
 export function needsNameAcknowledgement(row: RunRow): boolean {
   return (
     !row.excluded &&

@@ -1,4 +1,5 @@
 /** Single payouts (spec 2.6, 2.7): the request the desk sends and what it shows of one. */
+import type { AmountRange, BalanceRefusal } from './bulk-run'
 
 export const PAYOUT_CURRENCIES = ['NGN', 'KES', 'GHS', 'ZAR'] as const
 export type PayoutCurrency = (typeof PAYOUT_CURRENCIES)[number]
@@ -64,4 +65,18 @@ export function canSendAgain(movement: {
     if (event.verification) lastVerification = { seq: event.seq, verification: event.verification }
   }
   return lastVerification !== null && lastVerification.verification === 'absent' && lastVerification.seq > lastSent
+}
+
+/**
+ * What the desk can say about a payout before it is sent (decisions 51, 52): its fee estimated
+ * from the fees this profile was charged in its mode (null: not known yet), and a refusal for the
+ * balance that was the service's last answer in the currency.
+ */
+export interface PayoutPreflight {
+  fees: {
+    /** How many payouts the estimate learned from (0: none yet in the currency). */
+    basis: number
+    estimate: AmountRange | null
+  }
+  balanceRefusal: BalanceRefusal | null
 }

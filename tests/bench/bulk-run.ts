@@ -20,7 +20,8 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import type { EventName } from '../../shared/ipc/contract'
-import type { RunSummary, RunView } from '../../shared/domain/bulk-run'
+import type { RunRow, RunSummary, RunView } from '../../shared/domain/bulk-run'
+import { needsNameAcknowledgement } from '../../shared/domain/bulk-run'
 import type { BulkImportAnswer, BulkOpened } from '../../shared/ipc/channels/bulk'
 import { startBridgeApp } from '../../electron/main/bridge-app'
 import { chromiumExecutablePath } from '../../scripts/test-tools.cjs'
@@ -297,6 +298,12 @@ async function main(): Promise<void> {
     const reviewed = await waitForStage(['review', 'attention'], runId)
     if (reviewed.stage !== 'review')
       throw new Error(`name checks ended in ${reviewed.stage}: ${reviewed.message ?? ''}`)
+
+    // The review's "I have checked these names" for the no-match names (the Sandbox's names are
+    // made up), as a person does before Send (decision 50).
+    const rows = await call<RunRow[]>('bulk:rows', { runId })
+    const indexes = rows.filter(needsNameAcknowledgement).map((row) => row.index)
+    if (indexes.length > 0) await call('bulk:acknowledgeNames', { runId, indexes })
 
     enter('submission')
     await call('bulk:submit', { runId })

@@ -98,7 +98,6 @@ async function main(): Promise<void> {
         payer: 'Acme Trading Ltd',
         preparedBy: 'bench',
         rows: runRows,
-        batchesChargeable: [],
         directory,
       })
       return { summary, bytes: await renderPdf({ kind: 'summary', input: summary, options: { issuedAt: new Date() } }) }

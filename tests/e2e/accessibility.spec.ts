@@ -9,7 +9,7 @@ import { seriousViolations } from './axe'
 import { test, expect } from './fixtures'
 import type { AppFixture } from './fixtures'
 import { smallPng } from './images'
-import { chooseIdentity, runInReview } from './open-files'
+import { checkNamesAndSend, chooseIdentity, runInReview } from './open-files'
 import { screens } from '../../renderer/src/screens'
 
 const THEMES = ['light', 'dark'] as const
@@ -92,8 +92,7 @@ async function makeRecords(app: AppFixture): Promise<string> {
     'AXE-ROW-0001,1000.50,044,0123456789,Ada Obi,ada@example.com,Salary',
     'AXE-ROW-0002,300.00,011,0123456790,Efe Uko,efe@example.com,Salary',
   ].join('\r\n')
-  const run = { id: await runInReview(app, 'axe.csv', csv) }
-  await handlers['bulk:submit']({ runId: run.id })
+  const run = { id: await checkNamesAndSend(app, await runInReview(app, 'axe.csv', csv)) }
   const identity = await chooseIdentity(app, 'id.png', smallPng())
   await handlers['cards:createCardholder']({
     identityToken: identity.token,

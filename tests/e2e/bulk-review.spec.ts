@@ -65,7 +65,7 @@ test('the review shows fees, reasons and name checks, filters the grid, and reme
 
   // Fees: learned from the one payout; recipients pay, so the debit is the amounts.
   await expect(page.getByTestId('bulk-fees-estimate')).toHaveText(
-    'about 60.00 NGN (estimate from your last 1 payout: 60.00 NGN to 60.00 NGN)',
+    'about 60.00 NGN (at least 60.00 NGN and at most 60.00 NGN if every payout is charged like the cheapest or the dearest seen; learned from the fees the service charged on your last 1 NGN payout with this profile)',
   )
   await expect(page.getByTestId('bulk-debit-estimate')).toHaveText('6,000.00 NGN')
   await page.getByTestId('bulk-merchant-bears-cost').click()
@@ -142,7 +142,7 @@ test('a live run: Send waits for the no-match names to be acknowledged, and main
   await expect(page.getByTestId('bulk-submit')).toBeDisabled()
   // Main refuses it too, whatever a screen does.
   await expect(handlers['bulk:submit']({ runId, confirmTotal: '6000.00' })).rejects.toThrow(
-    /1 name does not match the bank's \(sheet rows 4\)/,
+    /1 name does not match the bank's \(sheet row 4\)/,
   )
 
   await page.getByTestId('bulk-acknowledge-names').click()

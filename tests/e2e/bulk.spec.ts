@@ -11,6 +11,7 @@ import { createHash } from 'node:crypto'
 import { strFromU8, unzipSync } from 'fflate'
 import { startBridgeApp } from '../../electron/main/bridge-app'
 import { expect, test } from './fixtures'
+import { checkNamesOnScreen } from './bulk-screen'
 
 const MESSY_CSV = [
   'Staff payouts for March,,,,,,',
@@ -83,9 +84,14 @@ test('a messy sheet goes from import to paid, failed rows are retried, and the r
   await expect(page.getByTestId('bulk-row-4').locator('[data-field="resolved"]')).not.toBeEmpty()
   await app.screenshot('bulk-review')
 
-  // Send and watch completion: partial success (bank 011 fails in test mode).
+  // Send and watch completion: partial success (bank 011 fails in test mode). Every row of the
+  // sheet is counted: the row left out by hand too (its amount, 12.345, is not one).
+  await checkNamesOnScreen(page)
   await page.getByTestId('bulk-submit').click()
-  await expect(page.getByTestId('bulk-outcome')).toHaveText('Partial success: 4 paid, 1 failed', { timeout: 20_000 })
+  await expect(page.getByTestId('bulk-outcome')).toHaveText(
+    '4 of 6 rows paid (4,200.75 NGN); 1 failed (300.00 NGN); 1 left out by hand (0.00 NGN).',
+    { timeout: 20_000 },
+  )
   await expect(page.getByTestId('bulk-row-8').locator('[data-field="status"]')).toHaveText('failed')
   await expect(page.getByTestId('bulk-row-4').locator('[data-field="status"]')).toHaveText('success')
   expect(running.desktop.notices).toEqual([expect.objectContaining({ title: 'Bulk run finished with failures' })])
@@ -123,6 +129,7 @@ test('a messy sheet goes from import to paid, failed rows are retried, and the r
   // Retry the failed row: a new run with a derived reference, fixed and sent.
   const originalId = (await page.getByTestId('bulk-run-id').textContent())!.trim()
   await page.getByTestId('bulk-retry').click()
+  await expect(page.getByTestId('bulk-retry-ask')).toContainText('with the 1 failed row (300.00 NGN)')
   await page.getByTestId('bulk-retry-confirm').click()
   await expect(page.getByTestId('bulk-review')).toBeVisible()
   const retryId = (await page.getByTestId('bulk-run-id').textContent())!.trim()
@@ -166,6 +173,7 @@ test('a run interrupted by a restart of the app resumes where it was and pays ev
     await page.getByTestId('bulk-open-file').click()
     await page.getByTestId('bulk-import-confirm').click({ timeout: 60_000 })
     await page.getByTestId('bulk-to-review').click({ timeout: 60_000 })
+    await checkNamesOnScreen(page)
     await page.getByTestId('bulk-submit').click()
     await expect(page.getByTestId('bulk-stage')).toHaveText('Paying', { timeout: 20_000 })
     await page.close()
@@ -178,7 +186,9 @@ test('a run interrupted by a restart of the app resumes where it was and pays ev
       await page.goto(running.bridge.appUrl)
       await page.getByTestId('nav-bulk').click()
       await page.getByTestId('bulk-runs').getByRole('button', { name: 'Open' }).click()
-      await expect(page.getByTestId('bulk-outcome')).toHaveText('All rows paid', { timeout: 60_000 })
+      await expect(page.getByTestId('bulk-outcome')).toHaveText('All 120 rows paid (19,140.00 NGN).', {
+        timeout: 60_000,
+      })
       await expect(page.getByTestId('bulk-count-success')).toHaveText('120')
 
       const { secretKey } = await running.services.profiles.credentialsOf('sandbox')

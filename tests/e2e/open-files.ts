@@ -6,6 +6,7 @@ import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { BulkOpened } from '../../shared/ipc/channels/bulk'
 import type { IdentityImagePreview } from '../../shared/domain/cards'
+import { needsNameAcknowledgement } from '../../shared/domain/bulk-run'
 import type { AppFixture } from './fixtures'
 
 /** A payout sheet opened in Bulk payouts, as main inspected it. */
@@ -34,6 +35,23 @@ export async function runInReview(app: AppFixture, name: string, content: string
   const view = answer.run
   await handlers['bulk:review']({ runId: view.id })
   return view.id
+}
+
+/**
+ * What the review asks before Send, done: every name checked (until the run is back in review),
+ * the no-match names acknowledged; then Send (decision 50). The run's id.
+ */
+export async function checkNamesAndSend(app: AppFixture, runId: string): Promise<string> {
+  const { handlers } = app.running.services
+  await handlers['bulk:resolve']({ runId })
+  for (const started = Date.now(); (await handlers['bulk:run']({ runId })).stage !== 'review';) {
+    if (Date.now() - started > 60_000) throw new Error(`The name checks of run ${runId} did not end`)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  const indexes = (await handlers['bulk:rows']({ runId })).filter(needsNameAcknowledgement).map((row) => row.index)
+  if (indexes.length > 0) await handlers['bulk:acknowledgeNames']({ runId, indexes })
+  await handlers['bulk:submit']({ runId })
+  return runId
 }
 
 /** An identity document chosen for a cardholder, held by main. */

@@ -79,6 +79,8 @@ test('NGN bank payout: resolved name, review naming the mode, sent, paid with a 
   await expect(review.getByTestId('review-amount')).toHaveText('1,500.50 NGN')
   await expect(review.getByTestId('review-reference')).toHaveText(reference)
   await expect(review.getByTestId('review-profile')).toHaveText('Sandbox · SANDBOX')
+  // No payout of this profile was charged a fee yet: said so, in plain words.
+  await expect(review.getByTestId('review-fee')).toContainText('not known yet')
   // The bank by name, never its code.
   await expect(review.getByTestId('review-destination')).toHaveText('Access Bank · 0123456789')
   await app.screenshot('payouts-review')

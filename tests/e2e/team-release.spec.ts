@@ -376,7 +376,9 @@ test('the approver sees who acknowledged a no-match name in a live run, and a ve
   const checked = card.getByTestId('approval-no-match-table').getByRole('row').filter({ hasText: 'MUSA IBRAHIM' })
   await expect(checked).toContainText('Payee 3')
   await expect(checked.getByTestId('approval-no-match-checked')).toHaveText(`by ${alice.login}, 2026-03-02 09:15 UTC`)
-  await expect(card.getByTestId('approval-fees-estimate')).toHaveText('no fee seen yet for NGN')
+  await expect(card.getByTestId('approval-fees-estimate')).toHaveText(
+    'not known yet: the service publishes no fee schedule, and no NGN payout of this profile has been charged a fee yet. The service says each fee when it takes the payouts.',
+  )
   await expect(card.getByTestId('approval-fee-payer')).toHaveText('We pay the fees')
   // Shared without a review: said plainly, never blank figures.
   const oldCard = page.getByTestId(`approval-${without}`)

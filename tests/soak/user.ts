@@ -11,6 +11,7 @@ import { join } from 'node:path'
 import type { MovementView } from '../../shared/domain/journal'
 import { isFinal } from '../../shared/domain/journal'
 import type { RunRow, RunSummary, RunView } from '../../shared/domain/bulk-run'
+import { needsNameAcknowledgement } from '../../shared/domain/bulk-run'
 import type { BulkOpened } from '../../shared/ipc/channels/bulk'
 import { canSendAgain } from '../../shared/domain/payouts'
 import type { Result } from '../../shared/result'
@@ -142,8 +143,22 @@ export class SoakUser {
         if (run.counts.errors > 0)
           actions.push({ name: 'fix a cell', weight: 1.2, run: (twice) => this.fixCell(desk, run.id, twice) })
       }
-      // The screen offers Send for two rows or more (a bulk payout needs two).
-      if (run.stage === 'review' && run.totals.rows >= 2)
+      // The review offers "Check them" for rows whose names were never checked, and "I have checked
+      // these names" for no-match names; Send once both are done, for two rows or more.
+      const readiness = run.readiness
+      if (run.stage === 'review' && readiness && readiness.unchecked.count > 0)
+        actions.push({
+          name: 'check them',
+          weight: 1.5,
+          run: (twice) => this.act(desk, 'bulk:resolve', { runId: run.id }, twice),
+        })
+      if (run.stage === 'review' && readiness && readiness.unacknowledged.count > 0)
+        actions.push({
+          name: 'acknowledge the names',
+          weight: 1.5,
+          run: (twice) => this.acknowledge(desk, run.id, twice),
+        })
+      if (run.stage === 'review' && run.totals.rows >= 2 && readiness?.refusal === null)
         actions.push({
           name: 'send the run',
           weight: 2,
@@ -257,6 +272,13 @@ export class SoakUser {
       const fixed = `20${String(this.random.int(10_000_000, 99_999_999))}`
       await this.act(desk, 'bulk:editRow', { runId, index: wrong.index, field: 'account_number', value: fixed }, twice)
     } else await this.act(desk, 'bulk:exclude', { runId, indexes: [wrong.index], excluded: true }, twice)
+  }
+
+  /** "I have checked these names": the no-match names the review lists. */
+  private async acknowledge(desk: DeskProcess, runId: string, twice: boolean): Promise<void> {
+    const rows = need(await desk.call<RunRow[]>('bulk:rows', { runId }), 'bulk:rows')
+    const indexes = rows.filter(needsNameAcknowledgement).map((row) => row.index)
+    if (indexes.length > 0) await this.act(desk, 'bulk:acknowledgeNames', { runId, indexes }, twice)
   }
 
   private async retry(desk: DeskProcess, runId: string, twice: boolean): Promise<void> {

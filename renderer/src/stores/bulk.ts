@@ -1,5 +1,5 @@
 import { defineStore } from 'pinia'
-import { computed, ref, shallowRef, triggerRef } from 'vue'
+import { computed, ref, shallowRef, triggerRef, watch } from 'vue'
 import { api } from '../api'
 import type { Unsubscribe } from '../../../shared/ipc/contract'
 import type { BulkOpened } from '../../../shared/ipc/channels/bulk'
@@ -15,6 +15,8 @@ import type { RowQuestion, RunProgress, RunRow, RunSummary, RunView } from '../.
 import type { AppError, Result } from '../../../shared/result'
 import type { CellEdit, CellEditKind, RunChangesView, RunEditAnswer } from '../../../shared/domain/bulk-changes'
 import { callApi, callWithDroppedFile } from './call'
+import { useProfilesStore } from './profiles'
+import { MODE_NAMES } from '../../../shared/words/profile-modes'
 
 /**
  * Rows asked of main at a time when a run is opened. One page parses in some tens of milliseconds,
@@ -46,10 +48,29 @@ export const useBulkStore = defineStore('bulk', () => {
   /** The Banks step of the import under way: the bank names of the sheet to confirm or choose. */
   const bankReview = ref<BulkBankReview | null>(null)
   const lastError = ref<AppError | null>(null)
+  /**
+   * What the desk did on its own and says so: a run opened under another profile switched the desk
+   * to the run's profile first (decision 49), or a run was closed because the profile changed.
+   */
+  const notice = ref<string | null>(null)
   const busy = ref<string | null>(null)
   let unsubscribers: Unsubscribe[] = []
 
   const currentId = computed(() => current.value?.id ?? null)
+
+  // The desk switched to another profile (in Settings, or another window) while a run was open:
+  // the run is closed rather than shown under another profile's banner (decision 49).
+  const profiles = useProfilesStore()
+  watch(
+    () => profiles.list?.activeId,
+    (activeId) => {
+      const run = current.value
+      if (!run || !activeId || run.profileId === activeId) return
+      closeRun()
+      const active = profiles.activeProfile
+      notice.value = `The run of ${run.fileName} was closed: it belongs to another profile, and the desk now works with "${active?.name ?? activeId}". Open it again to switch back to its profile.`
+    },
+  )
 
   async function track<T>(action: string, call: () => Promise<Result<T>>): Promise<Result<T>> {
     busy.value = action
@@ -116,11 +137,39 @@ export const useBulkStore = defineStore('bulk', () => {
   /** Counts the opening of runs: a page that comes back for a run no longer open is dropped. */
   let openTicket = 0
 
+  /**
+   * A run is shown under its own profile's banner (decision 49): when the desk works with another
+   * profile, it switches to the run's first and says so. False when it could not.
+   */
+  async function underItsProfile(view: RunView): Promise<boolean> {
+    if (!profiles.list) await profiles.load()
+    if (profiles.list?.activeId === view.profileId) return true
+    const owner = profiles.profiles.find((profile) => profile.id === view.profileId)
+    if (!owner) {
+      lastError.value = {
+        code: 'not_found',
+        message: `This run belongs to the profile "${view.profileId}" (${MODE_NAMES[view.mode]}), which is no longer on this desk: it cannot be opened under another profile's banner.`,
+      }
+      return false
+    }
+    // The run on screen goes first: the banner never shows one profile over another profile's run.
+    current.value = null
+    const switched = await profiles.activate(owner.id)
+    if (!switched.ok) {
+      lastError.value = switched.error
+      return false
+    }
+    notice.value = `Switched to the profile "${owner.name}" (${MODE_NAMES[owner.mode]}): this run belongs to it.`
+    return true
+  }
+
   /** Opens a run with its first page of rows; the other pages follow in the background. */
   async function openRun(runId: string): Promise<void> {
     const ticket = ++openTicket
+    notice.value = null
     const view = await track('open-run', () => api.bulk.run({ runId }))
     if (!view.ok || ticket !== openTicket) return
+    if (!(await underItsProfile(view.data)) || ticket !== openTicket) return
     const first = await track('rows', () => api.bulk.rows({ runId, offset: 0, limit: ROWS_PAGE }))
     if (!first.ok || ticket !== openTicket) return
     current.value = view.data
@@ -154,6 +203,7 @@ export const useBulkStore = defineStore('bulk', () => {
     openTicket++
     // What was said about this run is not left for the next one.
     lastError.value = null
+    notice.value = null
     current.value = null
     changes.value = null
     rows.value = []
@@ -162,11 +212,13 @@ export const useBulkStore = defineStore('bulk', () => {
   }
 
   async function openFile(): Promise<void> {
+    notice.value = null
     const result = await track('open', () => api.bulk.open())
     if (result.ok && result.data) opened.value = result.data
   }
 
   async function dropFile(file: File): Promise<void> {
+    notice.value = null
     const result = await track('open', () => callWithDroppedFile(file, (dropped) => api.bulk.drop({ file: dropped })))
     if (result.ok) opened.value = result.data
   }
@@ -310,10 +362,13 @@ export const useBulkStore = defineStore('bulk', () => {
     return result.ok ? result.data.path : null
   }
 
-  async function retryFailed(): Promise<void> {
+  /** Prepares what of the sheet is unpaid in a new run: its failed rows, and those left out by hand when asked. */
+  async function retryFailed(leftOutByHand = false): Promise<void> {
     const id = currentId.value
     if (!id) return
-    const result = await track('retry', () => api.bulk.retryFailed({ runId: id }))
+    const result = await track('retry', () =>
+      api.bulk.retryFailed(leftOutByHand ? { runId: id, leftOutByHand } : { runId: id }),
+    )
     if (result.ok) {
       await openRun(result.data.id)
       await loadRuns()
@@ -345,6 +400,7 @@ export const useBulkStore = defineStore('bulk', () => {
     opened,
     bankReview,
     lastError,
+    notice,
     busy,
     init,
     dispose,

@@ -4,7 +4,7 @@ import { api } from '../api'
 import type { Unsubscribe } from '../../../shared/ipc/contract'
 import type { MovementView } from '../../../shared/domain/journal'
 import { isFinal } from '../../../shared/domain/journal'
-import type { PayoutBody } from '../../../shared/domain/payouts'
+import type { PayoutBody, PayoutCurrency } from '../../../shared/domain/payouts'
 import type { AvailabilityStatus } from '../../../shared/domain/lookups'
 import type { AppError, Result } from '../../../shared/result'
 import { emptyDraft } from '../../../shared/rules/payouts'
@@ -101,6 +101,9 @@ export const usePayoutsStore = defineStore('payouts', () => {
     load,
     newReference: () => callApi(() => api.payouts.newReference()),
     checkReference: (reference: string) => callApi(() => api.payouts.checkReference({ reference })),
+    /** The fee as far as it can be known, and a refusal for the balance, before Send (decisions 51, 52). */
+    beforeSend: (currency: PayoutCurrency, amount: string) =>
+      callApi(() => api.payouts.beforeSend({ currency, amount })),
     send: (body: PayoutBody, confirmAmount?: string) =>
       track(callApi(() => api.payouts.send({ body, ...(confirmAmount === undefined ? {} : { confirmAmount }) }))),
     verify: (reference: string) => track(callApi(() => api.payouts.verify({ reference }))),

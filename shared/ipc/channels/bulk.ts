@@ -104,7 +104,14 @@ export const bulkRunChannels = {
     result: returns<RunView>(),
   },
   'bulk:recheck': { input: byRun, result: returns<RunView>() },
-  'bulk:retryFailed': { input: byRun, result: returns<RunView>() },
+  /**
+   * Prepares what of the run's sheet is unpaid in a new run (its failed rows, and with
+   * `leftOutByHand` the rows left out by hand), or opens the one made before.
+   */
+  'bulk:retryFailed': {
+    input: z.strictObject({ runId, leftOutByHand: z.boolean().optional() }),
+    result: returns<RunView>(),
+  },
   'bulk:exportReport': {
     input: z.strictObject({ runId, format: z.enum(['xlsx', 'csv']) }),
     result: returns<ExportResult>(),

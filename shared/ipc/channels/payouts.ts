@@ -2,6 +2,7 @@
 import { z } from 'zod'
 import type { MovementView } from '../../domain/journal'
 import { PAYOUT_CURRENCIES } from '../../domain/payouts'
+import type { PayoutPreflight } from '../../domain/payouts'
 import { noInput, returns } from '../define'
 
 /** Spec 2.6 with the amount as an exact decimal string; the rules of shared/rules/payouts.ts run in main too. */
@@ -32,6 +33,14 @@ export const payoutChannels = {
   'payouts:newReference': { input: noInput, result: returns<string>() },
   /** Whether a typed reference is acceptable and unused by this desk (null) or why not. */
   'payouts:checkReference': { input: referenceInput, result: returns<{ problem: string | null }>() },
+  /**
+   * What the review says before Send: the fee as far as it can be known for this profile in its
+   * mode, and an "Insufficient balance" that was the service's last answer in the currency.
+   */
+  'payouts:beforeSend': {
+    input: z.strictObject({ currency: z.enum(PAYOUT_CURRENCIES), amount: z.string().max(32) }),
+    result: returns<PayoutPreflight>(),
+  },
   /** Journals the intent, sends once, journals the answer. Live needs the amount typed again. */
   'payouts:send': {
     input: z.strictObject({ body: payoutBodySchema, confirmAmount: z.string().max(32).optional() }),

@@ -12,6 +12,8 @@ import { COUNTRY_OF_CURRENCY } from '../../../../shared/bulk/banks'
 import type { BulkCurrency, BulkImportResult, BulkWorkbookSummary, PriorPayout } from '../../../../shared/domain/bulk'
 import { alreadyPaidWarnings } from '../../../../shared/bulk/journal-match'
 import { journalPriorPayouts } from './prior-payouts'
+import type { ProfileMode } from '../../../../shared/domain/profiles'
+import { MODE_NAMES } from '../../../../shared/words/profile-modes'
 import type { ExportResult } from '../../../../shared/domain/export'
 import type { Bank } from '../../../../shared/domain/lookups'
 import type { BulkImportAnswer, BulkOpened } from '../../../../shared/ipc/channels/bulk'
@@ -45,6 +47,7 @@ interface PendingBanks {
   result: BulkImportResult
   currency: BulkCurrency
   profileId: string
+  mode: ProfileMode
   banks: Bank[]
 }
 
@@ -55,8 +58,11 @@ export interface BulkDomainOptions {
   beforeBatchLeaves?(runId: string, batchReference: string): Promise<void>
   /** Told after a run's rows or options changed (team mode shares the new version). */
   runEdited?(runId: string): void
-  /** Payouts sent before (team mode: by every desk of the team), for the already-paid warnings. */
-  priorPayouts?(): Promise<PriorPayout[]>
+  /**
+   * Payouts sent before by others (team mode: every desk of the team), for the already-paid
+   * warnings of an import under this profile, in this mode only (decision 49).
+   */
+  priorPayouts?(scope: { profileId: string; mode: ProfileMode }): Promise<PriorPayout[]>
 }
 
 export function createBulkRunService(context: ServiceContext, options: BulkDomainOptions = {}): RunService {
@@ -90,8 +96,14 @@ export interface BulkDomain extends DomainService<keyof typeof bulkChannels> {
 export function createBulkDomain(context: ServiceContext, options: BulkDomainOptions = {}): BulkDomain {
   const runs = createBulkRunService(context, { pollMs: 1000, ...options })
   const edited = <T>(runId: string, answer: T): T => (options.runEdited?.(runId), answer)
-  /** The import's rows warned about when they match a payout sent before ("already paid in the March run"). */
-  async function withAlreadyPaid(result: BulkImportResult): Promise<BulkImportResult> {
+  /**
+   * The import's rows warned about when they match a payout sent before ("already paid in the
+   * March run") by this profile, in its mode: a Sandbox rehearsal never leaves a Live row out.
+   */
+  async function withAlreadyPaid(
+    result: BulkImportResult,
+    scope: { profileId: string; mode: ProfileMode },
+  ): Promise<BulkImportResult> {
     // This desk's journal, and in team mode what every desk of the team sent.
     const label = (runId: string): string | undefined => {
       try {
@@ -100,9 +112,9 @@ export function createBulkDomain(context: ServiceContext, options: BulkDomainOpt
         return undefined
       }
     }
-    const prior: PriorPayout[] = journalPriorPayouts(context.journal, label)
+    const prior: PriorPayout[] = journalPriorPayouts(context.journal, label, scope)
     try {
-      if (options.priorPayouts) prior.push(...(await options.priorPayouts()))
+      if (options.priorPayouts) prior.push(...(await options.priorPayouts(scope)))
     } catch (error) {
       context.log.warn("The team's payouts could not be read; only this desk's were checked for already paid", error)
     }
@@ -128,7 +140,12 @@ export function createBulkDomain(context: ServiceContext, options: BulkDomainOpt
   /** The report as XLSX or CSV through the export writer every screen uses (Summary sheet, injection neutralised). */
   async function saveReport(runId: string, format: 'xlsx' | 'csv'): Promise<ExportResult> {
     await ready()
-    const table = reportTable(runs.stateOf(runId), runs.rows(runId), await runs.changeLog(runId))
+    const table = reportTable(
+      runs.stateOf(runId),
+      runs.rows(runId),
+      await runs.changeLog(runId),
+      await runs.earlierChanges(runId),
+    )
     const result = await exportTableWithDialog(context, table, format)
     // The report is kept with the run too.
     if (result.path) await runs.keepReport(runId, tableToCsv(table).data)
@@ -147,11 +164,21 @@ export function createBulkDomain(context: ServiceContext, options: BulkDomainOpt
     })
     if (!path) return { path: null, rows: 0 }
     const changes = await runs.changeLog(runId)
-    const table = reportTable(state, rows, changes)
+    const earlierChanges = await runs.earlierChanges(runId)
+    const table = reportTable(state, rows, changes, earlierChanges)
+    const view = runs.view(runId)
     const bytes = evidencePack({
       state,
       rows,
       changes,
+      earlierChanges,
+      figures: {
+        currency: view.currency,
+        tally: view.tally,
+        sheetStatus: view.sheetStatus,
+        outcome: view.outcome,
+        fees: view.fees,
+      },
       original: await runs.originalFile(runId),
       journal: context.journal.list({ runId }),
       reportCsv: tableToCsv(table).data,
@@ -181,6 +208,23 @@ export function createBulkDomain(context: ServiceContext, options: BulkDomainOpt
   const removing = new InFlight<{ deleted: string }>()
   /** The run each import made, by import id (a few kept, like the open files). */
   const imported = new Map<string, string>()
+
+  /**
+   * A run is sent under its own profile's banner (decision 49): while the desk works with another
+   * profile, Send is refused and says which profile the run belongs to.
+   */
+  async function assertUnderItsProfile(runId: string): Promise<void> {
+    const state = runs.stateOf(runId)
+    const active = await context.profiles.list()
+    if (active.activeId === state.profileId) return
+    const owner = active.profiles.find((profile) => profile.id === state.profileId)
+    const current = active.profiles.find((profile) => profile.id === active.activeId)
+    throw new AppFailure(
+      'conflict',
+      `This run belongs to the profile ${owner ? `"${owner.name}"` : state.profileId} (${MODE_NAMES[state.mode]}), and the desk now works with ${current ? `"${current.name}" (${MODE_NAMES[current.mode]})` : 'another profile'}: open the run again to switch to its profile, then send it.`,
+      { profileId: state.profileId, mode: state.mode },
+    )
+  }
 
   /** The country's banks from the service (cached per profile); the bundled list when it cannot be reached. */
   async function banksFor(country: 'NG' | 'KE', profileId: string): Promise<Bank[]> {
@@ -239,7 +283,7 @@ export function createBulkDomain(context: ServiceContext, options: BulkDomainOpt
           if (made) return { kind: 'run', run: runs.view(made) }
           const file = opened.get(importId)
           if (!file) throw new AppFailure('not_found', 'This file is no longer open; open it again.')
-          const { profileId } = await context.apiFor()
+          const { profileId, mode } = await context.apiFor()
           const country = COUNTRY_OF_CURRENCY[currency]
           const banks = await banksFor(country, profileId)
           const result = await imports.importSheet(
@@ -274,12 +318,12 @@ export function createBulkDomain(context: ServiceContext, options: BulkDomainOpt
             )
           if (names.length > 0) {
             // Bank names: the user confirms or chooses each before the run exists.
-            file.pending = { result, currency, profileId, banks }
+            file.pending = { result, currency, profileId, mode, banks }
             const choices = banks.map((bank) => ({ code: bank.code, name: bank.name }))
             return { kind: 'banks', review: { importId, country, rows: result.rows, names, banks: choices } }
           }
           const run = await runs.create({
-            result: await withAlreadyPaid(result),
+            result: await withAlreadyPaid(result, { profileId, mode }),
             bytes: file.bytes,
             currency,
             profileId,
@@ -302,7 +346,7 @@ export function createBulkDomain(context: ServiceContext, options: BulkDomainOpt
           if (unlisted) throw new AppFailure('bad_request', `Bank code ${unlisted.code} is not in the bank list.`)
           const result = await applyBankChoices(pending.result, choices, pending.banks, nextTurn, pending.currency)
           const run = await runs.create({
-            result: await withAlreadyPaid(result),
+            result: await withAlreadyPaid(result, { profileId: pending.profileId, mode: pending.mode }),
             bytes: file.bytes,
             currency: pending.currency,
             profileId: pending.profileId,
@@ -359,12 +403,18 @@ export function createBulkDomain(context: ServiceContext, options: BulkDomainOpt
         await ready(),
         edited(runId, await runs.acknowledgeNames(runId, indexes))
       ),
-      'bulk:submit': async ({ runId, confirmTotal }) => (
-        await ready(),
-        runs.submit(runId, confirmTotal === undefined ? {} : { total: confirmTotal })
-      ),
+      // A person's Send: the run's own profile must be the desk's (its banner on screen), and every
+      // row to send has its name checked and every no-match name acknowledged (decisions 49, 50).
+      'bulk:submit': async ({ runId, confirmTotal }) => {
+        await ready()
+        await assertUnderItsProfile(runId)
+        return runs.submit(runId, confirmTotal === undefined ? {} : { total: confirmTotal }, { namesChecked: true })
+      },
       'bulk:recheck': async ({ runId }) => (await ready(), runs.recheck(runId)),
-      'bulk:retryFailed': async ({ runId }) => (await ready(), runs.retryFailed(runId)),
+      'bulk:retryFailed': async ({ runId, leftOutByHand }) => (
+        await ready(),
+        runs.retryFailed(runId, { leftOutByHand: leftOutByHand === true })
+      ),
       'bulk:exportReport': ({ runId, format }) => saveReport(runId, format),
       'bulk:exportEvidence': ({ runId }) => saveEvidence(runId),
     },

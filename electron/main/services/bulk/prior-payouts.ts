@@ -1,10 +1,13 @@
 /**
  * What this desk sent before, read from its journal, for the import's "already paid" warning
  * (decision 39): every single bank payout and every payout of a bulk batch, unless the
- * service refused it (a failed movement paid nothing). Open ones count: they may be paid.
+ * service refused it (a failed movement paid nothing). Open ones count: they may be paid. Only the
+ * profile's own, in its own mode: a payout rehearsed in the Sandbox or in test mode never makes a
+ * Live row "already paid" (decision 49).
  */
 import type { PriorPayout } from '../../../../shared/domain/bulk'
 import type { MovementView } from '../../../../shared/domain/journal'
+import type { ProfileMode } from '../../../../shared/domain/profiles'
 import type { Journal } from '../journal/journal'
 
 type Field = Record<string, unknown> | undefined
@@ -43,13 +46,24 @@ function payoutsOf(movement: MovementView, runLabel?: string): PriorPayout[] {
   })
 }
 
-/** Every payout this desk's journal holds as sent or possibly sent; `runLabel` names a run by id. */
+/** Whose payment memory: one profile, in one mode (decision 49). */
+export interface PaymentMemoryScope {
+  profileId: string
+  mode: ProfileMode
+}
+
+/**
+ * Every payout this desk's journal holds as sent or possibly sent by the profile of `scope` in
+ * its mode; `runLabel` names a run by id.
+ */
 export function journalPriorPayouts(
   journal: Pick<Journal, 'list'>,
   runLabel: (runId: string) => string | undefined,
+  scope: PaymentMemoryScope,
 ): PriorPayout[] {
   const prior: PriorPayout[] = []
   for (const movement of journal.list()) {
+    if (movement.profileId !== scope.profileId || movement.profileMode !== scope.mode) continue
     if (movement.state === 'failed' && !movement.timeline.some((event) => event.data?.['items_exist'])) continue
     prior.push(...payoutsOf(movement, movement.runId ? runLabel(movement.runId) : undefined))
   }

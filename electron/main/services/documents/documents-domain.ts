@@ -158,7 +158,6 @@ export function createDocumentDomain(
           payer: profile.payer,
           preparedBy: `${osUser()} (profile “${profile.name}”)`,
           rows: runs.rows(runId),
-          batchesChargeable: state.batches.flatMap((batch) => (batch.totalChargeable ? [batch.totalChargeable] : [])),
           directory: await directoryFor(state.profileId, [state.currency]),
           ...(extras ? { extras } : {}),
         })

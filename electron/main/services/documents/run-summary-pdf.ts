@@ -161,20 +161,32 @@ function firstPage(writer: PdfWriter, summary: RunSummary, issued: string, timeZ
   )
   right += 10
   right = heading(writer, 'Fees and charges', rightX, right, half)
+  const { fees } = summary
+  const estimate = input.extras?.feesEstimate
+  const rowsWord = (n: number): string => countOf(n, 'paid row')
   right = facts(writer, rightX, right, half, [
-    ['Fees charged', `${amountFigures(summary.fees.total, currency)} on ${countOf(summary.fees.rows, 'row')}`],
+    ['Fees charged', `${amountFigures(fees.total, currency)} on ${rowsWord(fees.rows)}`],
+    ...(fees.unread > 0 ? ([['Fees not read yet', rowsWord(fees.unread)]] as Array<[string, string]>) : []),
     [
-      'Total chargeable',
-      summary.fees.chargeable === null
-        ? 'Not charged yet'
-        : `${amountFigures(summary.fees.chargeable, currency)} (accepted batches)`,
+      'Charged to the balance',
+      fees.charged === null
+        ? 'Nothing sent yet'
+        : `${amountFigures(fees.charged, currency)} for ${rowsWord(fees.paidRows)}`,
     ],
-    ...(input.extras?.feesEstimate
+    ...(fees.charged === null
+      ? []
+      : ([
+          ['What was charged', input.merchantBearsCost ? 'Amounts and fees' : 'Amounts (fees paid by recipients)'],
+          ['Not charged', 'Failed rows and rows not sent'],
+        ] as Array<[string, string]>)),
+    ...(estimate
       ? ([
           [
             'Fees estimated',
-            `${amountFigures(input.extras.feesEstimate.total, currency)} (${input.extras.feesEstimate.basis})`,
+            `about ${amountFigures(estimate.total, currency)}, from your last ${countOf(estimate.payouts, 'payout')}`,
           ],
+          ['Estimate at least', amountFigures(estimate.low, currency)],
+          ['Estimate at most', amountFigures(estimate.high, currency)],
         ] as Array<[string, string]>)
       : []),
   ])

@@ -1,6 +1,7 @@
 /**
  * What a run summary says, worked out from the run as it is (pure: tested without a PDF). Counts
- * and exact totals by status, fees, the rows not sent and why, and every row with its outcome.
+ * and exact totals by status, fees and charges as the service made them (the paid rows only, as
+ * the screen counts them: decision 48), the rows not sent and why, and every row with its outcome.
  * Sections that need data the run does not hold yet (the sheet's own TOTAL row, a fee estimate,
  * rows dropped at import) are optional inputs: present, they are shown; absent, they are left out.
  */
@@ -9,8 +10,8 @@ import type { ImportRecord, SkippedRow } from '../../../../shared/domain/bulk'
 import type { ExcludedWhy, RunFees, RunRow, RunStage } from '../../../../shared/domain/bulk-run'
 import type { ProfileMode } from '../../../../shared/domain/profiles'
 import { amountProblemOf } from '../../../../shared/bulk/amount'
-import { formatMinorUnits, groupDigits, toMinorUnits } from '../../../../shared/money'
-import { countOf } from '../../../../shared/words/counts'
+import { RowTally } from '../../../../shared/bulk/run-tally'
+import { formatMinorUnits, toMinorUnits } from '../../../../shared/money'
 import { fieldLabel } from '../../../../shared/words/field-names'
 import type { InstitutionDirectory } from '../../../../shared/words/institutions'
 import { bankName, maskedAccount } from '../../../../shared/words/institutions'
@@ -22,8 +23,11 @@ import { bankName, maskedAccount } from '../../../../shared/words/institutions'
 export interface RunSummaryExtras {
   /** The sheet's own TOTAL row against the sum of the rows. */
   controlTotal?: { sheetTotal: string; sheetRow?: number }
-  /** Fees the service is expected to charge, before they are known. */
-  feesEstimate?: { total: string; basis: string }
+  /**
+   * Fees the service is expected to charge, before they are known: the estimate, how many payouts
+   * it was learned from, and its range (each payout charged like the cheapest or the dearest seen).
+   */
+  feesEstimate?: { total: string; payouts: number; low: string; high: string }
   /** Rows the importer left out before the run was made (a TOTAL row, notes, duplicates), by reason. */
   droppedAtImport?: ReadonlyArray<{ reason: string; rows: number }>
 }
@@ -45,10 +49,7 @@ export function summaryExtrasOf(
   const estimate =
     fees?.fees && fees.chargeable === null
       ? {
-          feesEstimate: {
-            total: fees.fees.estimate,
-            basis: `estimate from your last ${countOf(fees.basis, 'payout')} in ${fees.currency}, ${groupDigits(fees.fees.low)} to ${groupDigits(fees.fees.high)}`,
-          },
+          feesEstimate: { total: fees.fees.estimate, payouts: fees.basis, low: fees.fees.low, high: fees.fees.high },
         }
       : {}
   if (!imported) return Object.keys(estimate).length > 0 ? estimate : undefined
@@ -87,8 +88,6 @@ export interface RunSummaryInput {
   /** Who made this summary: the computer's user. */
   preparedBy: string
   rows: readonly RunRow[]
-  /** total_chargeable_amount of each accepted batch (spec 2.10). */
-  batchesChargeable: readonly string[]
   directory: InstitutionDirectory
   extras?: RunSummaryExtras
 }
@@ -138,13 +137,18 @@ export interface StatusTotal {
 }
 
 export interface RunSummary {
-  input: Omit<RunSummaryInput, 'rows' | 'directory' | 'batchesChargeable'>
+  input: Omit<RunSummaryInput, 'rows' | 'directory'>
   lines: SummaryLine[]
   statuses: StatusTotal[]
   /** The amount of every row with a readable amount (equals the sum of the status totals). */
   listedTotal: string
   paidTotal: string
-  fees: { total: string; rows: number; chargeable: string | null }
+  /**
+   * What the service charged (decision 48), counted as the screen counts it (shared/bulk/run-tally):
+   * the fees of the paid rows (`unread`: paid rows whose fee is not read yet), and what the paid
+   * rows took from the balance; `charged` is null while nothing of the run was sent.
+   */
+  fees: { total: string; rows: number; unread: number; paidRows: number; charged: string | null }
   notSent: Array<{ reason: string; rows: number; total: string }>
   controlTotal: { sheetTotal: string; sheetRow?: number; rowsTotal: string; difference: string } | null
 }
@@ -227,14 +231,15 @@ function summaryTally(input: RunSummaryInput): {
   line(row: RunRow): SummaryLine
   finish(lines: SummaryLine[]): RunSummary
 } {
-  const { directory, batchesChargeable, rows: _rows, ...rest } = input
+  const { directory, rows: _rows, ...rest } = input
   const byOutcome = new Map<RowOutcome, { count: number; minor: bigint }>()
   const notSent = new Map<string, { rows: number; minor: bigint }>()
+  // The charges as the screen counts them: only the paid rows were charged.
+  const charges = new RowTally(input.merchantBearsCost)
   let listed = 0n
   let paid = 0n
-  let fees = 0n
-  let feeRows = 0
   const line = (row: RunRow): SummaryLine => {
+    charges.add(row)
     const outcome = outcomeOf(row)
     const readable = amountProblemOf(row.item.amount) === null
     const minor = readable ? toMinorUnits(row.item.amount) : 0n
@@ -244,10 +249,6 @@ function summaryTally(input: RunSummaryInput): {
     byOutcome.set(outcome, group)
     listed += minor
     if (outcome === 'paid') paid += minor
-    if (row.fee !== undefined) {
-      fees += toMinorUnits(row.fee)
-      feeRows += 1
-    }
     const reason = reasonOf(row, outcome)
     if (outcome === 'excluded' || outcome === 'error') {
       const entry = notSent.get(reason) ?? { rows: 0, minor: 0n }
@@ -268,9 +269,8 @@ function summaryTally(input: RunSummaryInput): {
     }
   }
   const finish = (lines: SummaryLine[]): RunSummary => {
-    const chargeable = batchesChargeable.length
-      ? formatMinorUnits(batchesChargeable.reduce((sum, total) => sum + toMinorUnits(total), 0n))
-      : null
+    const charged = charges.finish()
+    const sent = input.stage !== 'resolving' && input.stage !== 'review'
     const control = input.extras?.controlTotal
     return {
       input: rest,
@@ -281,7 +281,13 @@ function summaryTally(input: RunSummaryInput): {
       }),
       listedTotal: formatMinorUnits(listed),
       paidTotal: formatMinorUnits(paid),
-      fees: { total: formatMinorUnits(fees), rows: feeRows, chargeable },
+      fees: {
+        total: charged.fees.total,
+        rows: charged.fees.rows,
+        unread: charged.fees.unread,
+        paidRows: charged.places.paid.rows,
+        charged: sent ? charged.charged : null,
+      },
       notSent: [...notSent.entries()]
         .sort((a, b) => b[1].rows - a[1].rows || a[0].localeCompare(b[0]))
         .map(([reason, entry]) => ({ reason, rows: entry.rows, total: formatMinorUnits(entry.minor) })),

@@ -1,7 +1,8 @@
 /**
  * Fee estimates (decision 39). The spec gives no fee schedule, so the desk shows what it can
- * honestly know: the fees the service returned for this profile's last payouts in the currency
- * (single payouts in the journal, earlier runs' items), as a rate per amount, applied to the
+ * honestly know: the fees the service returned for this profile's last payouts in the currency,
+ * in the profile's mode only (a Sandbox rehearsal never teaches Live: decision 49), paid or still
+ * being paid (single payouts in the journal, earlier runs' paid items), as a rate per amount, applied to the
  * amounts about to be sent. The estimate is the basis's overall rate (its fees over its amounts);
  * its range, the lowest and highest rate of one payout. All exact: minor units in bigint, rates
  * kept as fractions, each figure rounded half up to the minor unit once.
@@ -9,6 +10,7 @@
 import type { AmountRange, RunFees } from '../../../../shared/domain/bulk-run'
 import type { BulkCurrency } from '../../../../shared/domain/bulk'
 import type { MovementView } from '../../../../shared/domain/journal'
+import type { ProfileMode } from '../../../../shared/domain/profiles'
 import { formatMinorUnits, toMinorUnits } from '../../../../shared/money'
 
 /** One fee the service returned: for a payout of `amount`, at `at` (both minor units). */
@@ -104,11 +106,19 @@ function requestField(request: Record<string, unknown>, key: string): unknown {
   return request[key] ?? destination?.[key]
 }
 
-/** Fees the service returned for single payouts of this profile in the currency (the journal's answers). */
-export function journalFees(movements: Iterable<MovementView>, profileId: string, currency: string): FeeSeen[] {
+/**
+ * Fees the service returned for single payouts of this profile, in its mode, in the currency (the
+ * journal's answers). A payout that failed was not charged: it teaches nothing of what is.
+ */
+export function journalFees(
+  movements: Iterable<MovementView>,
+  scope: { profileId: string; mode: ProfileMode },
+  currency: string,
+): FeeSeen[] {
   const seen: FeeSeen[] = []
   for (const m of movements) {
-    if (m.kind !== 'payout' || m.profileId !== profileId) continue
+    if (m.kind !== 'payout' || m.profileId !== scope.profileId || m.profileMode !== scope.mode) continue
+    if (m.state === 'failed') continue
     // The latest answer with a fee (a verification may repeat it without the currency or amount).
     const answer = [...m.timeline].reverse().find((e) => e.data?.fee !== undefined && e.data?.fee !== null)
     if (!answer) continue

@@ -23,12 +23,26 @@ import type { ServiceContext } from '../service-context'
 import { createPayoutSender, createPayoutVerifier } from './payout-sender'
 import { createPayoutWatcher } from './payout-watcher'
 import { checkpointHooks } from '../sending/send-policy'
+import { lastBalanceRefusal } from '../sending/balance-refusals'
+import { estimateFees, journalFees, latestFees, type FeeSeen } from '../fees/fee-estimate'
+import type { ProfileMode } from '../../../../shared/domain/profiles'
+import { toMinorUnits } from '../../../../shared/money'
 import type { WatchDelays } from './payout-watcher'
 import { formatMoney } from '../../../../shared/money'
 
+export interface PayoutDomainOptions {
+  delays?: WatchDelays
+  /**
+   * The fees this profile was charged in its mode and the currency, for the review's estimate:
+   * single payouts and bulk runs' paid rows (wired to the bulk runs); the journal's single payouts
+   * alone when absent.
+   */
+  feeBasis?(scope: { profileId: string; mode: ProfileMode }, currency: string): Promise<FeeSeen[]>
+}
+
 export function createPayoutDomain(
   context: ServiceContext,
-  options: { delays?: WatchDelays } = {},
+  options: PayoutDomainOptions = {},
 ): DomainService<keyof typeof payoutChannels> {
   const { journal } = context
   const verifier = createPayoutVerifier(context.apiFor)
@@ -94,6 +108,23 @@ export function createPayoutDomain(
           referenceProblem(reference) ??
           (journal.has(reference) ? 'This reference was already used by this desk: every payout needs its own.' : null),
       }),
+      'payouts:beforeSend': async ({ currency, amount }) => {
+        const { profileId, mode } = await context.apiFor()
+        const scope = { profileId, mode }
+        const basis = options.feeBasis
+          ? await options.feeBasis(scope, currency)
+          : latestFees(journalFees(journal.list({ kind: 'payout' }), scope, currency))
+        let minor: bigint | null = null
+        try {
+          minor = toMinorUnits(amount)
+        } catch {
+          // An amount still being typed has no fee yet.
+        }
+        return {
+          fees: { basis: basis.length, estimate: minor === null || minor <= 0n ? null : estimateFees(basis, minor) },
+          balanceRefusal: lastBalanceRefusal(journal.list(), scope, currency),
+        }
+      },
       'payouts:send': async ({ body: input, confirmAmount }) => {
         const body = input as PayoutBody
         const { profileId, mode } = await context.apiFor()

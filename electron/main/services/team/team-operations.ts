@@ -5,6 +5,7 @@
  * service (team-service.ts) gives it a session only while connected.
  */
 import type { PriorPayout } from '../../../../shared/domain/bulk'
+import type { ProfileMode } from '../../../../shared/domain/profiles'
 import type {
   TeamAuditPage,
   TeamAuditVerification,
@@ -380,8 +381,11 @@ export function createTeamOperations(session: TeamSession, deskId: string) {
 
     // ---- What the team shares
 
-    /** Payouts any desk of the team sent (or may have), for the already-paid check. */
-    async paymentMemory(since?: Date): Promise<PriorPayout[]> {
+    /**
+     * Payouts any desk of the team sent (or may have), for the already-paid check. `_mode`: the
+     * memory is kept per mode (TODO decision 61, in SQL); until then every mode's is read.
+     */
+    async paymentMemory(_mode?: ProfileMode, since?: Date): Promise<PriorPayout[]> {
       const rows = await session.rows(
         `SELECT reference, bank_code, account_number, amount, sent_at, run_label FROM payout_desk.team_payment_memory
           WHERE $1::timestamptz IS NULL OR first_sent_at >= $1::timestamptz ORDER BY first_sent_at`,

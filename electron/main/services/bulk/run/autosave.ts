@@ -39,6 +39,7 @@ export class RunAutosave {
 
   /** A row changed: it goes to the screen with the next group, and to disk with the next save. */
   rowChanged(run: LiveRun, row: RunRow): void {
+    run.rowsVersion++
     run.pendingRowEvents.set(row.index, row)
     run.rowsDirty = true
     if (run.pendingRowEvents.size >= ROW_EVENT_MAX) this.flushRowEvents(run)

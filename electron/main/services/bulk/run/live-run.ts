@@ -22,6 +22,8 @@ export interface LiveRun {
   /** Rows changed and not yet told to the screen are told when this fires (autosave.ts). */
   eventTimer: ReturnType<typeof setTimeout> | null
   pendingRowEvents: Map<number, RunRow>
+  /** Counts the changes of the rows (autosave.rowChanged): what is worked out from them is kept until it moves. */
+  rowsVersion: number
 }
 
 /** The profile's identity, its bulk endpoints and the account-name check (spec 4.1). */
@@ -51,6 +53,7 @@ export function liveRun(state: RunState, rows: RunRow[]): LiveRun {
     stateTimer: null,
     eventTimer: null,
     pendingRowEvents: new Map(),
+    rowsVersion: 0,
   }
 }
 

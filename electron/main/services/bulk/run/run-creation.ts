@@ -1,7 +1,7 @@
 /**
  * A new run, whole: the state and rows of a run made from an imported sheet, or of the run that
- * retries another run's failed rows (with `retryOf`, the derived references and the name checks
- * carried over). The store writes each in one atomic step (RunStore.createRun), so there is no
+ * prepares what of a sheet is still unpaid (with `retryOf`, the derived references and the name
+ * checks carried over). The store writes each in one atomic step (RunStore.createRun), so there is no
  * moment at which a run exists without everything that defines it.
  */
 import type { BulkCurrency, BulkImportResult } from '../../../../../shared/domain/bulk'
@@ -9,7 +9,8 @@ import type { RunRow } from '../../../../../shared/domain/bulk-run'
 import { retryReferenceOf } from '../../../../../shared/domain/bulk-run'
 import { importRecordOf } from '../../../../../shared/bulk/bank-choices'
 import { setImmediate as nextTurn } from 'node:timers/promises'
-import { rowsFromImportInSlices } from './run-rows'
+import type { RowToPrepare } from './run-family'
+import { revalidateRow, rowsFromImportInSlices } from './run-rows'
 import type { RunState, StoredRun } from './run-store'
 
 export interface NewRunIdentity {
@@ -65,22 +66,29 @@ export async function importedRun(identity: NewRunIdentity, input: ImportedRunIn
 }
 
 /**
- * The run that sends `original`'s failed rows again under derived references (…-R1), for review:
- * the name checks of the original rows carry over.
+ * The run that prepares what of a sheet is still unpaid (decision 48), for review: its failed rows
+ * under derived references (…-R1: their first references were sent), and the rows left out by
+ * hand the person asked for under their own (never sent). Each row keeps its name check as it was
+ * (the result, the bank's name, the class and who acknowledged a no-match name), so the retry's
+ * report and review say what the original's did; rows never checked (left out before the checks)
+ * are checked in the retry before it can be sent.
  */
 export async function retryRun(
   identity: Omit<NewRunIdentity, 'profileId' | 'mode' | 'fileSha256'>,
-  original: StoredRun,
+  last: StoredRun,
+  picked: readonly RowToPrepare[],
 ): Promise<StoredRun> {
-  const failed = original.rows.filter((row) => row.status === 'failed')
-  const { state } = original
+  const { state } = last
   const result: BulkImportResult = {
     file: state.fileName,
     sheet: state.sheet,
     header: state.header,
-    rows: failed.length,
-    valid: failed.length,
-    items: failed.map((row) => ({ ...row.item, reference: retryReferenceOf(row.item.reference) })),
+    rows: picked.length,
+    valid: picked.length,
+    items: picked.map(({ row, failed }) => ({
+      ...row.item,
+      reference: failed ? retryReferenceOf(row.item.reference) : row.item.reference,
+    })),
     errors: [],
     warnings: [],
   }
@@ -92,15 +100,21 @@ export async function retryRun(
   run.state.retryOf = state.id
   run.state.stage = 'review'
   run.rows = run.rows.map((row, i): RunRow => {
-    const from = failed[i]!
-    return {
+    const from = picked[i]!.row
+    const carried: RunRow = {
       ...row,
       resolution: from.resolution,
-      ...(from.resolvedName ? { resolvedName: from.resolvedName } : {}),
+      ...(from.resolvedName !== undefined ? { resolvedName: from.resolvedName } : {}),
+      ...(from.resolutionMessage !== undefined ? { resolutionMessage: from.resolutionMessage } : {}),
+      ...(from.nameCheck ? { nameCheck: from.nameCheck } : {}),
+      ...(from.acknowledged ? { acknowledged: { ...from.acknowledged } } : {}),
       // The questions answered for the row (decision 57) stay answered: the row was sent so.
       ...(from.answered ? { answered: from.answered } : {}),
       warnings: from.warnings,
     }
+    // A row left out by hand may hold an error (it was left out for it): checked as any row is.
+    revalidateRow(carried, state.currency)
+    return carried
   })
   return run
 }

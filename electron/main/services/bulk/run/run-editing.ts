@@ -42,7 +42,7 @@ export interface EditHost {
   saved(): Promise<void>
 }
 
-/** Name checks made at once after a change; rows past these wait for "Check account names". */
+/** Name checks made at once after a change; rows past these wait for "Check them" (decision 50). */
 const RESOLVE_AT_ONCE = 20
 
 const ACCOUNT_FIELDS: ReadonlySet<ChangedColumn> = new Set(['bank_code', 'account_number', 'customer_name'])
@@ -136,7 +136,6 @@ export class RunEditor {
     const changes = await this.loaded()
     if (cells.length === 0) return this.answer(changes, [], null)
     const changed = new Map<number, RunRow>()
-    const accounts = new Map<number, RunRow>()
     for (const cell of cells) {
       const row = this.rowAt(cell.index)
       if (cell.column === 'excluded') {
@@ -154,7 +153,6 @@ export class RunEditor {
           delete row.nameCheck
           // An acknowledgement was of the names as they were.
           delete row.acknowledged
-          accounts.set(row.index, row)
         }
       }
       changed.set(row.index, row)
@@ -163,7 +161,12 @@ export class RunEditor {
     const group = changes.record(kind, cells, this.host.now().toISOString(), of)
     // The log first: a change on screen is a change in the log, even if the name checks fail.
     await changes.save()
-    const toCheck = [...accounts.values()].filter((row) => !row.excluded && row.errors.length === 0)
+    // Every changed row that can be sent and has no name check is checked now: an account changed,
+    // a row fixed that was in error when the names were checked, a row included again (decision
+    // 50). More than a few wait for "Check them", and Send is refused until they are checked.
+    const toCheck = [...changed.values()].filter(
+      (row) => !row.excluded && row.errors.length === 0 && row.resolution === 'unchecked',
+    )
     if (toCheck.length > 0 && toCheck.length <= RESOLVE_AT_ONCE) await this.host.resolve(toCheck)
     for (const row of changed.values()) this.host.rowChanged(row)
     await this.host.saved()

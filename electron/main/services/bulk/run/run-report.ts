@@ -1,8 +1,10 @@
 /**
  * The report of a run (its rows with their outcome, as a table to export) and the evidence pack:
  * one ZIP with the original file and its SHA-256, the confirmed mapping, the normalised rows, the
- * journal records of the run, the report and a manifest of SHA-256 sums, so an auditor can check
- * that nothing was changed afterwards. Neither carries a key or a card number: runs hold none.
+ * journal records of the run, the report, the changes made to its rows (in this run and in the
+ * earlier runs of its sheet), its figures as the screen shows them, and a manifest of SHA-256
+ * sums, so an auditor can check that nothing was changed afterwards. Neither carries a key or a
+ * card number: runs hold none. A fee is reported only on a paid row (decision 48).
  */
 import { strToU8, zipSync } from 'fflate'
 import type { ExportTable } from '../../../../../shared/domain/export'
@@ -11,6 +13,7 @@ import type { MovementView } from '../../../../../shared/domain/journal'
 import { amountProblemOf } from '../../../../../shared/bulk/amount'
 import type { ChangeGroup } from '../../../../../shared/domain/bulk-changes'
 import { CHANGED_COLUMN_LABELS } from '../../../../../shared/domain/bulk-changes'
+import { chargedFeeOf } from '../../../../../shared/bulk/run-tally'
 import type { RunState } from './run-store'
 import { sha256Hex } from './run-store'
 
@@ -25,12 +28,17 @@ const ORIGINAL_COLUMNS = [
   ['narration', 'Narration', 'text'],
 ] as const
 
+/** The changes made in the earlier runs of a run's sheet (the run it retries, and so on), oldest first. */
+export type EarlierChanges = ReadonlyArray<{ runId: string; changes: readonly ChangeGroup[] }>
+
 export function reportTable(
   state: RunState,
   rows: readonly RunRow[],
   changes: readonly ChangeGroup[] = [],
+  earlier: EarlierChanges = [],
 ): ExportTable {
   const changed = changesByRow(changes)
+  const before = changesBySheetRow(earlier)
   return {
     title: `Bulk run ${state.id}`,
     columns: [
@@ -62,7 +70,8 @@ export function reportTable(
       status: row.excluded ? 'excluded' : row.status === 'not_sent' && row.errors.length > 0 ? 'error' : row.status,
       payout_reference: row.batchReference ? row.item.reference : null,
       batch_reference: row.batchReference ?? null,
-      fee: row.fee ?? null,
+      // Only a paid row was charged a fee (decision 48): a failed row's is not a charge.
+      fee: chargedFeeOf(row) ?? null,
       trace_id: row.traceId ?? null,
       message:
         (amountProblemOf(row.item.amount) ? `Amount as read: ${row.item.amount}. ` : '') +
@@ -72,7 +81,7 @@ export function reportTable(
       name_check: row.nameCheck ? NAME_CHECK_WORDS[row.nameCheck] : null,
       name_acknowledged: row.acknowledged ? `by ${row.acknowledged.by} at ${row.acknowledged.at}` : null,
       reason: reasonOf(row),
-      changes: changed.get(row.index) ?? null,
+      changes: [before.get(row.item.row), changed.get(row.index)].filter(Boolean).join('; ') || null,
     })),
     summary: { groupBy: ['status', 'currency'], amount: 'amount' },
   }
@@ -115,11 +124,30 @@ export function changesByRow(changes: readonly ChangeGroup[]): Map<number, strin
   return new Map([...byRow].map(([index, lines]) => [index, lines.join('; ')]))
 }
 
+/** Each sheet row's changes in earlier runs, as words: "in run BR…: 2026-… Amount "1" → "2" (edit)". */
+export function changesBySheetRow(earlier: EarlierChanges): Map<number, string> {
+  const bySheetRow = new Map<number, string[]>()
+  for (const { runId, changes } of earlier)
+    for (const group of changes)
+      for (const cell of group.cells) {
+        const from = cell.from ? ` from "${cell.from}"` : ''
+        const line = `in run ${runId}: ${group.at} ${CHANGED_COLUMN_LABELS[cell.column]} "${cell.before}" → "${cell.after}"${from} (${group.kind})`
+        const list = bySheetRow.get(cell.row)
+        if (list) list.push(line)
+        else bySheetRow.set(cell.row, [line])
+      }
+  return new Map([...bySheetRow].map(([row, lines]) => [row, lines.join('; ')]))
+}
+
 export interface EvidenceInput {
   state: RunState
   rows: readonly RunRow[]
   /** The run's changes before it was sent, oldest first (changes.json). */
   changes?: readonly ChangeGroup[]
+  /** The changes made in the earlier runs of its sheet (earlier-changes.json): a retry's rows were edited there. */
+  earlierChanges?: EarlierChanges
+  /** The run's figures as the screen and the run summary show them (figures.json): counts, amounts, charges. */
+  figures?: unknown
   original: Uint8Array
   journal: MovementView[]
   reportCsv: string
@@ -137,6 +165,8 @@ export function evidencePack(input: EvidenceInput): Uint8Array {
     'journal.json': json(input.journal),
     'report.csv': strToU8(input.reportCsv),
     'changes.json': json(input.changes ?? []),
+    'earlier-changes.json': json(input.earlierChanges ?? []),
+    ...(input.figures === undefined ? {} : { 'figures.json': json(input.figures) }),
   }
   const manifest = {
     run: state.id,

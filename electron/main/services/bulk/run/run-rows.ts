@@ -174,14 +174,7 @@ export function totalsOf(state: RunState, rows: readonly RunRow[]): RunTotals {
         amount += toMinorUnits(row.item.amount)
         count++
       }
-  let chargeable = 0n
-  for (const batch of state.batches) if (batch.totalChargeable) chargeable += toMinorUnits(batch.totalChargeable)
-  return {
-    currency: state.currency,
-    amount: formatMinorUnits(amount),
-    rows: count,
-    chargeable: formatMinorUnits(chargeable),
-  }
+  return { currency: state.currency, amount: formatMinorUnits(amount), rows: count }
 }
 
 /** The batches for the sendable rows, in row order; [] when fewer than two rows. */

@@ -7,6 +7,10 @@
  * its folder (run-store.ts); long steps report progress as events and survive a quit or crash:
  * `resumeAll()` at start carries each run on from where it was, verifying with the service before
  * sending anything that may already have been sent.
+ *
+ * Longer than a module should be because it is the one facade of a run's life (every caller goes
+ * through it, and the stage table's causes are its methods); what can stand alone lives beside it:
+ * the steps, the figures (run-figures.ts), the sheet's chain (run-family.ts), the fee basis.
  */
 import { randomBytes } from 'node:crypto'
 import { userInfo } from 'node:os'
@@ -20,6 +24,8 @@ import type {
   RunView,
 } from '../../../../../shared/domain/bulk-run'
 import { needsNameAcknowledgement, runIdOf } from '../../../../../shared/domain/bulk-run'
+import type { ProfileMode } from '../../../../../shared/domain/profiles'
+import { sendReadiness } from '../../../../../shared/bulk/send-readiness'
 import { formatMoney, toMinorUnits } from '../../../../../shared/money'
 import { AppFailure } from '../../../../../shared/result'
 import type { DesktopNotice } from '../../../adapters/desktop'
@@ -27,12 +33,16 @@ import type { Checkpoints } from '../../checkpoints'
 import type { Journal } from '../../journal/journal'
 import { InFlight } from '../../sending/in-flight'
 import type { FeePayerChoice } from '../../fees/fee-payer-memory'
-import { FEE_BASIS_MAX, journalFees, latestFees, runFees, type FeeSeen } from '../../fees/fee-estimate'
+import { runFees, type FeeSeen } from '../../fees/fee-estimate'
+import { feeBasisOf } from './fee-basis'
 import { RunAutosave } from './autosave'
 import { isSettled } from './batch-items'
 import type { LiveRun, RunApiFor, RunLog } from './live-run'
 import { liveRun, markBatchReferences } from './live-run'
+import { lastBalanceRefusal } from '../../sending/balance-refusals'
 import { importedRun, retryRun } from './run-creation'
+import { chainOf, rowsToPrepare } from './run-family'
+import { RunFigures } from './run-figures'
 import { countRows, isSendable, planBatches, revalidateRow, totalsOf } from './run-rows'
 import type { RunState, RunStore, StoredRun } from './run-store'
 import { sha256Hex } from './run-store'
@@ -127,6 +137,8 @@ export class RunService {
   private readonly editors = new Map<string, RunEditor>()
   /** Runs deleted since start: a second Delete (a double click) is answered as the first was. */
   private readonly deleted = new Set<string>()
+  /** Tallies, sheet status, headline and send readiness, each kept until its rows change (run-figures.ts). */
+  private readonly figures = new RunFigures(() => this.runs.values())
 
   constructor(private readonly options: RunServiceOptions) {
     this.autosave = new RunAutosave({
@@ -177,6 +189,9 @@ export class RunService {
     const run = this.get(runId)
     const { state } = run
     const totals = totalsOf(state, run.rows)
+    const tally = this.figures.tallyOf(run)
+    const retriedBy = this.retryRunOf(runId)?.state.id
+    const beforeSending = state.stage === 'resolving' || state.stage === 'review'
     return {
       ...this.summary(run, totals),
       fileSha256: state.fileSha256,
@@ -188,51 +203,46 @@ export class RunService {
       totals,
       progress: run.progress,
       ...(state.message ? { message: state.message } : {}),
-      ...(this.retryRunOf(runId) ? { retriedBy: this.retryRunOf(runId)!.state.id } : {}),
+      ...(retriedBy ? { retriedBy } : {}),
       ...(state.imported ? { imported: state.imported } : {}),
       fees: this.feesOf(run, totals.amount),
+      tally,
+      sheetStatus: this.figures.sheetOf(run),
+      readiness: this.figures.readinessOf(run),
+      ...(state.nameCheckError ? { nameCheckError: state.nameCheckError } : {}),
+      // Said before the next send of the currency (decision 52): only while the run can still be sent.
+      balanceRefusal: beforeSending
+        ? lastBalanceRefusal(
+            this.options.journal.list(),
+            { profileId: state.profileId, mode: state.mode },
+            state.currency,
+          )
+        : null,
     }
   }
 
-  /** The run's fees: estimated from this profile's last payouts in the currency, and the service's figure. */
+  /**
+   * The run's fees: estimated from this profile's last payouts in the currency, in its mode; and
+   * what the service charged the paid rows (decision 48), once any batch was answered.
+   */
   private feesOf(run: LiveRun, amount: string): RunFees {
     const { state } = run
-    let chargeable: bigint | null = null
-    for (const batch of state.batches)
-      if (batch.totalChargeable) chargeable = (chargeable ?? 0n) + toMinorUnits(batch.totalChargeable)
+    const answered = state.batches.some((batch) => batch.state !== 'planned' && batch.state !== 'sending')
     return runFees({
       currency: state.currency,
       amount: toMinorUnits(amount),
       merchantBearsCost: state.merchantBearsCost,
-      basis: this.feeBasis(state.profileId, state.currency, state.id),
-      chargeable,
+      basis: this.feeBasis({ profileId: state.profileId, mode: state.mode }, state.currency, state.id),
+      chargeable: answered ? toMinorUnits(this.figures.tallyOf(run).charged) : null,
     })
   }
 
-  /** Fees the service returned for this profile in the currency: single payouts, and other runs' items. */
-  private feeBasis(profileId: string, currency: string, except: string): FeeSeen[] {
-    const seen = journalFees(this.options.journal.list({ kind: 'payout' }), profileId, currency)
-    const others = [...this.runs.values()]
-      // Only runs that were sent have fees on their rows.
-      .filter(
-        (r) =>
-          r.state.id !== except &&
-          r.state.batches.length > 0 &&
-          r.state.profileId === profileId &&
-          r.state.currency === currency,
-      )
-      .sort((a, b) => b.state.updatedAt.localeCompare(a.state.updatedAt))
-    let taken = 0
-    for (const other of others) {
-      if (taken >= FEE_BASIS_MAX) break
-      for (let i = other.rows.length - 1; i >= 0 && taken < FEE_BASIS_MAX; i--) {
-        const row = other.rows[i]!
-        if (row.fee === undefined) continue
-        seen.push({ amount: toMinorUnits(row.item.amount), fee: toMinorUnits(row.fee), at: other.state.updatedAt })
-        taken++
-      }
-    }
-    return latestFees(seen)
+  /**
+   * Fees the service returned for this profile in its mode and the currency (fee-basis.ts): never
+   * another profile's or another mode's (decision 49).
+   */
+  feeBasis(scope: { profileId: string; mode: ProfileMode }, currency: string, except?: string): FeeSeen[] {
+    return feeBasisOf(this.options.journal, this.runs.values(), scope, currency, except)
   }
 
   /** The run that retries `runId`'s failed rows, if one was made. */
@@ -369,6 +379,17 @@ export class RunService {
     return this.editorOf(this.get(runId)).log()
   }
 
+  /**
+   * The changes made in the runs of this run's sheet before it (the run it retries, and the run
+   * that one retried), oldest run first: a retry's report and evidence tell how its rows got so.
+   */
+  async earlierChanges(runId: string): Promise<Array<{ runId: string; changes: ChangeGroup[] }>> {
+    const run = this.get(runId)
+    const chain = chainOf(this.runs.values(), run)
+    const earlier = chain.slice(0, chain.indexOf(run))
+    return Promise.all(earlier.map(async (r) => ({ runId: r.state.id, changes: await this.changeLog(r.state.id) })))
+  }
+
   private editorOf(run: LiveRun): RunEditor {
     let editor = this.editors.get(run.state.id)
     if (!editor) {
@@ -501,8 +522,17 @@ export class RunService {
   /**
    * Plans the batches and sends them. The plan is on disk before the first intent is journaled,
    * so a crash at any point resumes the same batches with the same references.
+   *
+   * `namesChecked`: a person's Send (the bulk:submit channel) is refused while a row to send has no
+   * name check, or a no-match name has no acknowledgement, in every mode (decision 50). Without it
+   * (a team release of an approved version, whose review carried the preparer's name checks) a
+   * live run still needs its no-match names acknowledged.
    */
-  async submit(runId: string, confirm: { total?: string } = {}): Promise<RunView> {
+  async submit(
+    runId: string,
+    confirm: { total?: string } = {},
+    rules: { namesChecked?: boolean } = {},
+  ): Promise<RunView> {
     const run = this.get(runId)
     // Sent already (a second click, or a click after a restart): sending is under way or done.
     if (run.state.stage !== 'review' && run.state.batches.length > 0) return this.view(runId)
@@ -521,6 +551,13 @@ export class RunService {
         'A bulk payout needs at least two rows. Send this single row from the Payouts screen instead.',
       )
     const totals = totalsOf(run.state, run.rows)
+    const readiness = sendReadiness(run.rows)
+    if (rules.namesChecked && readiness.refusal)
+      throw new AppFailure('bad_request', readiness.refusal, {
+        unchecked: readiness.unchecked.count,
+        uncheckedRows: readiness.unchecked.sheetRows,
+        rows: readiness.unacknowledged.sheetRows,
+      })
     if (run.state.mode === 'live') {
       const unacknowledged = sendable.filter(needsNameAcknowledgement)
       if (unacknowledged.length > 0)
@@ -573,21 +610,60 @@ export class RunService {
   }
 
   /**
-   * A new run of only the failed rows, with references derived from the originals, written whole
-   * with its `retryOf`. A run is retried once: asked again (a second click, a double click, after
-   * a restart), the retry run that exists is the answer.
+   * A new run that prepares what of the sheet is still unpaid (decision 48): its failed rows, with
+   * references derived from the originals, and, when the person asks for them, the rows left out
+   * by hand; written whole with its `retryOf`. Made from the last run of the sheet once every row
+   * of it has its outcome. A run is retried once: asked again (a second click, a double click,
+   * after a restart), the retry run that exists is the answer.
    */
-  async retryFailed(runId: string): Promise<RunView> {
+  async retryFailed(runId: string, options: { leftOutByHand?: boolean } = {}): Promise<RunView> {
     const run = this.get(runId)
     const existing = this.retryRunOf(runId)
     if (existing) return this.view(existing.state.id)
     return this.retrying.run(runId, async () => {
-      if (!run.rows.some((r) => r.status === 'failed'))
-        throw new AppFailure('bad_request', 'No row of this run has failed.')
+      if (run.state.stage !== 'completed')
+        throw new AppFailure(
+          'conflict',
+          'Rows of this run are still being paid or checked: wait until every row has its outcome, then prepare what is unpaid.',
+        )
+      const chain = chainOf(this.runs.values(), run)
+      const picked = rowsToPrepare(chain, { leftOutByHand: options.leftOutByHand === true })
+      if (picked.length === 0)
+        throw new AppFailure(
+          'bad_request',
+          options.leftOutByHand
+            ? 'No row of this run has failed, and no row of its sheet was left out by hand: nothing is left to prepare.'
+            : 'No row of this run has failed. Rows left out by hand are prepared only when you ask for them.',
+        )
       const bytes = await this.options.store.readFile(runId, run.state.storedFile)
       const createdAt = this.options.now().toISOString()
-      const made = await retryRun({ id: this.newRunId(createdAt, run.state.fileSha256), createdAt }, run)
-      return this.store(made, bytes, 'retry:run-written')
+      const made = await retryRun({ id: this.newRunId(createdAt, run.state.fileSha256), createdAt }, run, picked)
+      const view = await this.store(made, bytes, 'retry:run-written')
+      // The runs of the sheet say so now in the list ("retried", and what of the sheet is unpaid).
+      this.tellChain(run)
+      return view
+    })
+  }
+
+  /** Every run of `run`'s sheet to the screen again: what one of them came to changes what the others say. */
+  private tellChain(run: LiveRun): void {
+    for (const member of chainOf(this.runs.values(), run)) this.options.events.runChanged(this.summary(member))
+  }
+
+  /** A finished run, told to the desktop: every row of it and of its sheet counted (decision 48). */
+  private announce(run: LiveRun): void {
+    const outcome = this.figures.outcomeOf(run, false)
+    this.tellChain(run)
+    if (!outcome) return
+    const tally = this.figures.tallyOf(run)
+    this.options.notify({
+      kind: outcome.allPaid ? 'success' : 'failure',
+      title: outcome.allPaid
+        ? 'Bulk run paid'
+        : tally.places.failed.rows > 0
+          ? 'Bulk run finished with failures'
+          : 'Bulk run finished: not every row paid',
+      body: `${run.state.fileName}: ${outcome.headline}${tally.places.failed.rows > 0 ? ' Open the run to prepare the failed rows again.' : ''}`,
     })
   }
 
@@ -641,7 +717,7 @@ export class RunService {
         concurrency: this.resolveConcurrency,
         pollMs: this.pollMs,
         pause: (ms) => this.pause(ms),
-        notify: (notice) => this.options.notify(notice),
+        announce: (finished) => this.announce(finished),
       })
   }
 
@@ -725,6 +801,7 @@ export class RunService {
       counts: countRows(run.rows),
       total: totals.amount,
       ...(state.archived ? { archived: true } : {}),
+      outcome: this.figures.outcomeOf(run, this.retryRunOf(state.id) !== undefined),
     }
   }
 

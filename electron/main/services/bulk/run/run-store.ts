@@ -19,6 +19,8 @@ import type {
   RunRow,
   RunStage,
 } from '../../../../../shared/domain/bulk-run'
+import type { ProfileMode } from '../../../../../shared/domain/profiles'
+import type { ErrorCode } from '../../../../../shared/result'
 import { syncDirectory } from '../../files/sync-directory'
 import { writeJsonAtomically } from '../../settings/atomic-json-file'
 
@@ -37,7 +39,7 @@ export interface RunState {
   sheet: string
   header: BulkHeader
   profileId: string
-  mode: 'sandbox' | 'test' | 'live'
+  mode: ProfileMode
   currency: 'NGN' | 'KES'
   merchantBearsCost: boolean
   description: string
@@ -55,6 +57,8 @@ export interface RunState {
   answers?: Array<NameAcknowledgement & { question: RowQuestion; rows: number[] }>
   /** Hidden from the list (decision 40): a run with anything sent is archived, never deleted. */
   archived?: boolean
+  /** Why the last name checks left rows unchecked: a refused key, an unreachable service (decision 50). */
+  nameCheckError?: { code: ErrorCode; message: string }
 }
 
 export interface StoredRun {

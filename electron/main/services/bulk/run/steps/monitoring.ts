@@ -3,18 +3,16 @@
  * its final status, `concurrency` batches at a time, every `pollMs`; a batch the service did not
  * take because its payouts exist already follows each payout by its own reference. A batch is
  * final in the journal once its counters show nothing open and every item is final. When every
- * batch is complete or refused the run moves to 'completed' and the desktop is told.
+ * batch is complete or refused the run moves to 'completed' and the desk announces what it came
+ * to (RunService: every row of the run and of its sheet counted, decision 48).
  */
 import type { RunRow } from '../../../../../../shared/domain/bulk-run'
 import { isFinal } from '../../../../../../shared/domain/journal'
-import { formatMinorUnits, toMinorUnits } from '../../../../../../shared/money'
-import type { DesktopNotice } from '../../../../adapters/desktop'
 import type { Journal } from '../../../journal/journal'
 import { allRowsFinal, followItems, readBatchItems } from '../batch-items'
 import type { LiveRun } from '../live-run'
 import { runPool } from '../pool'
 import { countRows } from '../run-rows'
-import type { RunState } from '../run-store'
 import { moveTo } from '../stages'
 import type { RunStepContext } from './step-context'
 
@@ -23,7 +21,8 @@ export interface MonitoringOptions {
   pollMs: number
   /** Waits between polls; ends early when the service closes. */
   pause(ms: number): Promise<void>
-  notify(notice: DesktopNotice): void
+  /** Every row is final: tells the desktop what the run came to. */
+  announce(run: LiveRun): void
 }
 
 export async function monitorBatches(run: LiveRun, context: RunStepContext, options: MonitoringOptions): Promise<void> {
@@ -53,7 +52,6 @@ export async function monitorBatches(run: LiveRun, context: RunStepContext, opti
         // whatever the batch's own status says ("complete" with items still paying is not).
         if (pending === 0 && allRowsFinal(batch, run.rows)) {
           batch.state = 'complete'
-          if (!batch.totalChargeable) batch.totalChargeable = chargeableFromRows(run, batch)
           const movement = journal.get(batch.reference)
           if (movement && !isFinal(movement.state))
             finals.push({
@@ -88,27 +86,5 @@ export async function monitorBatches(run: LiveRun, context: RunStepContext, opti
   autosave.setProgress(run, null)
   await autosave.saveRowsNow(run)
   await autosave.saveState(run)
-  const counts = countRows(run.rows)
-  options.notify({
-    kind: counts.failed === 0 ? 'success' : 'failure',
-    title: counts.failed === 0 ? 'Bulk run paid' : 'Bulk run finished with failures',
-    body:
-      counts.failed === 0
-        ? `${counts.success} payouts of ${run.state.fileName} succeeded.`
-        : `${counts.success} paid, ${counts.failed} failed in ${run.state.fileName}. Open the run to retry the failed rows.`,
-  })
-}
-
-/** A batch's total chargeable when the service did not give it: its amounts, plus fees if we pay them. */
-function chargeableFromRows(run: LiveRun, batch: RunState['batches'][number]): string | undefined {
-  let sum = 0n
-  for (const i of batch.rows) {
-    const row = run.rows[i]!
-    sum += toMinorUnits(row.item.amount)
-    if (run.state.merchantBearsCost) {
-      if (row.fee === undefined) return undefined
-      sum += toMinorUnits(row.fee)
-    }
-  }
-  return formatMinorUnits(sum)
+  options.announce(run)
 }

@@ -2,13 +2,16 @@
  * The name-checks step: the account name of every row not yet checked, from the service's bank
  * account resolution (spec 4.1), one request per distinct account, `concurrency` at a time;
  * Cancel stops it between rows. A row whose check cannot reach the service stays unchecked (a
- * later check does it); an account the service refuses makes the row unsendable. Finished, the
- * run moves to review.
+ * later check does it), and the run says why (`nameCheckError`: the Payouts screen's words for a
+ * refused key or an unreachable service); a refused key stops the step at once, since every row
+ * would be refused alike. An account the service refuses makes the row unsendable. Finished, the
+ * run moves to review, where rows left unchecked keep Send refused (decision 50).
  */
 import type { RunRow } from '../../../../../../shared/domain/bulk-run'
 import type { BankResolution } from '../../../../../../shared/domain/lookups'
 import { checkName } from '../../../../../../shared/rules/name-check'
 import { resolutionCountryOf } from '../../../api/lookups'
+import { AppFailure } from '../../../../../../shared/result'
 import { ApiFailure } from '../../../api/payments-client'
 import type { LiveRun, ResolveBank } from '../live-run'
 import { runPool } from '../pool'
@@ -21,6 +24,7 @@ export const PROGRESS_EVERY_MS = 100
 
 export async function checkNames(run: LiveRun, context: RunStepContext, concurrency: number): Promise<void> {
   const { autosave } = context
+  delete run.state.nameCheckError
   const todo = run.rows.filter((r) => !r.excluded && r.resolution === 'unchecked' && r.errors.length === 0)
   const started = Date.now()
   let done = 0
@@ -64,17 +68,19 @@ export async function checkNames(run: LiveRun, context: RunStepContext, concurre
     if (rows) rows.push(row)
     else byAccount.set(key, [row])
   }
+  // A refused key is refused for every row: the step stops at the first.
+  const keyRefused = (): boolean => run.state.nameCheckError?.code === 'unauthorized'
   await runPool(
     [...byAccount.values()],
     concurrency,
     async (rows) => {
       for (const row of rows) {
-        if (run.cancelled) return
+        if (run.cancelled || keyRefused()) return
         await checkRowName(run, row, context, resolveOnce)
         checked(row)
       }
     },
-    () => run.cancelled,
+    () => run.cancelled || keyRefused(),
   )
   const finished = !run.cancelled
   run.state.resolving = false
@@ -113,9 +119,14 @@ export async function checkRowName(
       row.resolution = 'unresolvable'
       row.resolutionMessage = error.message
     } else {
-      // Unreachable or unreadable: the row stays unchecked, a later check can do it.
+      // A refused key, an unreachable service, an unreadable answer: the row stays unchecked (a
+      // later check can do it) and the run says why, once.
       row.resolution = 'unchecked'
       row.resolutionMessage = `Name check failed: ${(error as Error).message}`
+      run.state.nameCheckError ??= {
+        code: error instanceof AppFailure ? error.code : 'internal',
+        message: (error as Error).message,
+      }
     }
   }
   revalidateRow(row, run.state.currency)

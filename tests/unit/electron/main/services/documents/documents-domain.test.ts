@@ -94,6 +94,8 @@ function runRow(index: number, status: RunRow['status'], amount: string): RunRow
     status,
     batchReference: `${RUN_ID}-B0001`,
     ...(status === 'success' ? { traceId: `TRACE-${index}`, fee: '10.00' } : {}),
+    // The service names a fee on a failed payout too; it was not charged.
+    ...(status === 'failed' ? { fee: '10.00', message: 'Invalid account' } : {}),
   }
 }
 
@@ -275,7 +277,10 @@ describe('documents of a bulk run', () => {
     expect(pages[0]).toContain('Prepared by ada (profile “Acme test”)')
     expect(pages[0]).toContain('Paid 2 200.50 NGN')
     expect(pages[0]).toContain('Failed 1 100.00 NGN')
-    expect(pages[0]).toContain('Total chargeable 300.50 NGN (accepted batches)')
+    // Only what the service charged: the two paid rows (the failed row's fee was not charged).
+    expect(pages[0]).toContain('Fees charged 20.00 NGN on 2 paid rows')
+    expect(pages[0]).toContain('Charged to the balance 200.50 NGN for 2 paid rows')
+    expect(pages[0]).toContain('What was charged Amounts (fees paid by recipients)')
     expect(pages[1]).toContain('3 PAY-ROW-1 Beneficiary 1 Guaranty Trust Bank ••••••6781 100.00 NGN Failed')
   })
 

@@ -53,7 +53,12 @@ function row(index: number, overrides: Partial<RunRow> = {}, item: Partial<RunRo
 const ROWS: RunRow[] = [
   row(0, { fee: '10.75', batchReference: 'B1' }, { amount: '1500.50' }),
   row(1, { batchReference: 'B1' }, { amount: '0.10' }),
-  row(2, { status: 'failed', message: 'Invalid account number', batchReference: 'B1' }, { amount: '0.20' }),
+  // The service names a fee on a failed payout too: it was not charged, and is not counted.
+  row(
+    2,
+    { status: 'failed', message: 'Invalid account number', batchReference: 'B1', fee: '0.50' },
+    { amount: '0.20' },
+  ),
   row(3, { status: 'processing', batchReference: 'B1' }, { amount: '99999999.99' }),
   row(4, { excluded: true, status: 'not_sent' }, { amount: '5.00' }),
   row(
@@ -82,7 +87,6 @@ function input(overrides: Partial<RunSummaryInput> = {}): RunSummaryInput {
     payer: 'Adúnní Stores Ltd',
     preparedBy: 'ada (profile “Acme live”)',
     rows: ROWS,
-    batchesChargeable: ['1500.60', '100000000.19'],
     directory: DIRECTORY,
     ...overrides,
   }
@@ -102,7 +106,8 @@ describe('what a run summary works out', () => {
     ])
     expect(summary.listedTotal).toBe('100001512.79')
     expect(summary.paidTotal).toBe('1500.60')
-    expect(summary.fees).toEqual({ total: '10.75', rows: 1, chargeable: '100001500.79' })
+    // Fees and charges of the paid rows only: 1,500.60 and the one fee read (we pay the fees).
+    expect(summary.fees).toEqual({ total: '10.75', rows: 1, unread: 1, paidRows: 2, charged: '1511.35' })
     expect(summary.notSent).toEqual([
       { reason: 'Bank not known to the service', rows: 1, total: '7.00' },
       { reason: 'Excluded on review', rows: 1, total: '5.00' },
@@ -204,8 +209,11 @@ describe('the run summary PDF', () => {
         'Not sent: error 1 7.00 NGN',
         'Excluded 1 5.00 NGN',
         'All rows 6 100,001,512.79 NGN',
-        'Fees charged 10.75 NGN on 1 row',
-        'Total chargeable 100,001,500.79 NGN (accepted batches)',
+        'Fees charged 10.75 NGN on 1 paid row',
+        'Fees not read yet 1 paid row',
+        'Charged to the balance 1,511.35 NGN for 2 paid rows',
+        'What was charged Amounts and fees',
+        'Not charged Failed rows and rows not sent',
         'Reason Rows Amount',
         'Bank not known to the service 1 7.00 NGN',
         'Excluded on review 1 5.00 NGN',
@@ -285,7 +293,7 @@ describe('the run summary PDF', () => {
       input({
         extras: {
           controlTotal: { sheetTotal: '100001500.00', sheetRow: 9 },
-          feesEstimate: { total: '64.50', basis: '6 rows at the service’s fee' },
+          feesEstimate: { total: '64.50', payouts: 6, low: '60.00', high: '70.25' },
           droppedAtImport: [{ reason: 'TOTAL row', rows: 1 }],
         },
       }),
@@ -294,7 +302,9 @@ describe('the run summary PDF', () => {
     expect(text).toContain("Sheet's TOTAL (row 9) 100,001,500.00 NGN")
     expect(text).toContain('Sum of the rows 100,001,512.79 NGN')
     expect(text).toContain('Check Rows exceed the TOTAL by 12.79 NGN')
-    expect(text).toContain('Fees estimated 64.50 NGN (6 rows at the service’s fee)')
+    expect(text).toContain('Fees estimated about 64.50 NGN, from your last 6 payouts')
+    expect(text).toContain('Estimate at least 60.00 NGN')
+    expect(text).toContain('Estimate at most 70.25 NGN')
     expect(text).toContain('Left out at import: TOTAL row 1')
     const matching = runSummaryOf(input({ extras: { controlTotal: { sheetTotal: '100001512.79' } } }))
     expect(pdfPages(await runSummaryPdf(matching, ISSUED))[0]).toContain("Sheet's TOTAL 100,001,512.79 NGN")
@@ -343,7 +353,7 @@ describe('the run summary PDF', () => {
       chargeable: null,
     }
     expect(summaryExtrasOf(undefined, fees)).toEqual({
-      feesEstimate: { total: '30.00', basis: 'estimate from your last 12 payouts in NGN, 25.00 to 40.00' },
+      feesEstimate: { total: '30.00', payouts: 12, low: '25.00', high: '40.00' },
     })
     // Once the service has said what it charges, the summary gives that instead of the estimate.
     expect(summaryExtrasOf(undefined, { ...fees, chargeable: '1030.00' })).toBeUndefined()

@@ -97,14 +97,20 @@ describe('the fee estimate', () => {
     expect(latest.every((f) => f.fee === 100n)).toBe(true)
   })
 
-  it("reads single payouts' fees from the journal: this profile, this currency only", () => {
-    const movement = (profileId: string, currency: string, fee: number | undefined): MovementView => ({
-      reference: `P-${profileId}-${currency}-${String(fee)}`,
+  it("reads single payouts' fees from the journal: this profile in its mode, this currency, not failed", () => {
+    const movement = (
+      profileId: string,
+      currency: string,
+      fee: number | undefined,
+      profileMode: MovementView['profileMode'] = 'live',
+      state: MovementView['state'] = 'success',
+    ): MovementView => ({
+      reference: `P-${profileId}-${currency}-${String(fee)}-${profileMode}-${state}`,
       kind: 'payout',
       profileId,
-      profileMode: 'sandbox',
+      profileMode,
       request: { reference: `P-${profileId}`, destination: { amount: 2500, currency } },
-      state: 'success',
+      state,
       createdAt: '2026-03-01T10:00:00.000Z',
       updatedAt: '2026-03-01T10:00:05.000Z',
       timeline: [
@@ -130,8 +136,11 @@ describe('the fee estimate', () => {
         movement('acme', 'KES', 30),
         movement('other', 'NGN', 99),
         movement('acme', 'NGN', undefined),
+        // The same profile's rehearsal in the Sandbox, and a payout that failed (not charged), teach nothing.
+        movement('acme', 'NGN', 80, 'sandbox'),
+        movement('acme', 'NGN', 70, 'live', 'failed'),
       ],
-      'acme',
+      { profileId: 'acme', mode: 'live' },
       'NGN',
     )
     expect(fees).toEqual([{ amount: 250_000n, fee: 2_500n, at: '2026-03-01T10:00:09.000Z' }])

@@ -194,7 +194,7 @@ describe('rows left out with their reason, and the fees', () => {
     const sent = service.view(one.id)
     // The simulator's fee is 1%: 10.01 + 10.02 + 10.03, on 1000.50 + 1001.50 + 1002.50.
     expect(sent.fees!.chargeable).toBe('3034.56')
-    expect(sent.fees!.chargeable).toBe(sent.totals.chargeable)
+    expect(sent.fees!.chargeable).toBe(sent.tally.charged)
 
     // The next run of this profile: who pays is remembered, and the fees are learned from the first.
     const second = sheetOf(2, new Set(), 'B')

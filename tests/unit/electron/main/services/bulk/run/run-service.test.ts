@@ -162,7 +162,10 @@ describe('a bulk run against the simulator', () => {
     const verifications = movements.flatMap((m) => m.timeline.map((e) => e.verification).filter(Boolean))
     expect(verifications).toContain('found')
     expect(verifications).toContain('absent')
-    expect(done.totals.chargeable).toBe(done.totals.amount)
+    // What the desk says was charged is what left the balance: the paid rows' amounts only (the
+    // recipients bear the fees; the two failed rows were given back).
+    expect(BigInt(done.tally.charged.replace('.', ''))).toBe(BigInt(before.replace('.', '')) - expected)
+    expect(done.tally.places.failed.rows).toBe(2)
     expect(notices).toEqual([expect.objectContaining({ kind: 'failure', title: 'Bulk run finished with failures' })])
   })
 
@@ -219,6 +222,7 @@ describe('a bulk run against the simulator', () => {
     expect(manifest.files.map((f) => f.name).sort()).toEqual(
       [
         'changes.json',
+        'earlier-changes.json',
         'journal.json',
         'mapping.json',
         'original.csv',

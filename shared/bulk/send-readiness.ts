@@ -1,0 +1,53 @@
+/**
+ * Whether a run may be sent as it stands (decision 50): no row is paid unchecked, and no no-match
+ * name is paid without a person having looked at it, in every mode (a rehearsal in the Sandbox
+ * takes the same steps as Live). Main refuses a send the rule refuses (RunService.submit), and
+ * the review shows the same answer: the count, the sheet rows, and "Check them".
+ */
+import type { RunRow } from '../domain/bulk-run'
+import { needsNameAcknowledgement } from '../domain/bulk-run'
+
+/** Sheet rows named in a message, at most. */
+const ROWS_NAMED = 10
+
+export interface SendReadiness {
+  /** Rows that would be sent (not excluded, no error). */
+  rows: number
+  /** Rows to send whose account name was never checked, or whose check got no answer. */
+  unchecked: { count: number; sheetRows: number[] }
+  /** No-match names nobody has acknowledged yet. */
+  unacknowledged: { count: number; sheetRows: number[] }
+  /** Why Send is refused now, in words; null when the names allow it. */
+  refusal: string | null
+}
+
+function sheetRowsWords(rows: readonly number[], count: number): string {
+  return `sheet ${count === 1 ? 'row' : 'rows'} ${rows.join(', ')}${count > rows.length ? ', …' : ''}`
+}
+
+export function sendReadiness(rows: readonly RunRow[]): SendReadiness {
+  let sendable = 0
+  const unchecked = { count: 0, sheetRows: [] as number[] }
+  const unacknowledged = { count: 0, sheetRows: [] as number[] }
+  for (const row of rows) {
+    if (row.excluded || row.errors.length > 0) continue
+    sendable++
+    if (row.resolution === 'unchecked') {
+      unchecked.count++
+      if (unchecked.sheetRows.length < ROWS_NAMED) unchecked.sheetRows.push(row.item.row)
+    } else if (needsNameAcknowledgement(row)) {
+      unacknowledged.count++
+      if (unacknowledged.sheetRows.length < ROWS_NAMED) unacknowledged.sheetRows.push(row.item.row)
+    }
+  }
+  const refusals: string[] = []
+  if (unchecked.count > 0)
+    refusals.push(
+      `${unchecked.count} ${unchecked.count === 1 ? "row's account name has" : "rows' account names have"} not been checked (${sheetRowsWords(unchecked.sheetRows, unchecked.count)}): check them before sending.`,
+    )
+  if (unacknowledged.count > 0)
+    refusals.push(
+      `${unacknowledged.count} ${unacknowledged.count === 1 ? 'name does' : 'names do'} not match the bank's (${sheetRowsWords(unacknowledged.sheetRows, unacknowledged.count)}): check them and acknowledge them, or exclude those rows, before sending.`,
+    )
+  return { rows: sendable, unchecked, unacknowledged, refusal: refusals.length > 0 ? refusals.join(' ') : null }
+}
