@@ -47,6 +47,7 @@ import { createTeamService } from './services/team/team-service'
 import { createTeamRelease } from './services/team/team-release'
 import type { TeamRelease } from './services/team/team-release'
 import { createTeamNotices } from './services/team/team-notices'
+import { createTeamResume } from './services/team/team-resume'
 import type { TeamService } from './services/team/team-service'
 import { disabledUpdates } from './updates/update-control'
 import type { UpdateControl } from './updates/update-control'
@@ -139,8 +140,12 @@ export async function createAppServices(options: {
     onChange: (change) => {
       options.emit('team:changed', change)
       teamNotices.heard(change)
+      // A run completed elsewhere (or missed while away) brings this desk's stopped copy up to date.
+      if (teamRelease) void teamRelease.then((release) => release.heard(change))
     },
   })
+  // Team runs this desk was releasing carry on at start-up only once it is connected to the team.
+  const teamResume = createTeamResume({ team, userDataDir: options.userDataDir, log })
 
   const apis = createProfileApis({
     credentialsOf: (profileId) => profiles.credentialsOf(profileId),
@@ -212,11 +217,12 @@ export async function createAppServices(options: {
   const submissionOf = (): Promise<TeamSubmission> =>
     (teamSubmission ??= bulk.loadedRuns().then((runs) => createTeamSubmission({ team, runs })))
   const bulk = createBulkDomain(context, {
-    // Team mode: "already paid" knows what every desk of the team sent.
+    // Team mode: "already paid" knows what every desk of the team sent, in this desk's mode only.
     priorPayouts: async () =>
       (await team.isTeamMode())
-        ? team.withDesk('reading the payment memory', ({ operations }) => operations.paymentMemory())
+        ? team.withDesk('reading the payment memory', ({ operations }) => operations.paymentMemory(operations.mode))
         : [],
+    holdOnResume: (runId) => teamResume.hold(runId),
     beforeBatchLeaves: async (runId, batchReference) => (await releaseOf()).beforeBatchLeaves(runId, batchReference),
     runEdited: (runId) =>
       void submissionOf()
@@ -265,10 +271,12 @@ export async function createAppServices(options: {
     .catch((error: unknown) => log.error('Start-up reconciliation failed', error))
     .then(() => {
       for (const domain of domains) domain.start?.()
-      // Team runs this desk was releasing when it stopped: their results are recorded again.
+      // Team runs this desk was releasing when it stopped: their results are recorded again, and
+      // those that waited for the team connection carry on once it is made (as Check again would).
       void releaseOf()
         .then((release) => release.resume())
         .catch((error: unknown) => log.warn('Team releases were not resumed', error))
+      teamResume.carryOn(async (runId) => (await bulk.loadedRuns()).recheck(runId))
     })
 
   return {

@@ -56,6 +56,8 @@ export interface BulkDomainOptions {
   runEdited?(runId: string): void
   /** Payouts sent before (team mode: by every desk of the team), for the already-paid warnings. */
   priorPayouts?(): Promise<PriorPayout[]>
+  /** At start-up, why a run must wait rather than carry on sending now (team runs: the team connection). */
+  holdOnResume?(runId: string): Promise<string | null>
 }
 
 export function createBulkRunService(context: ServiceContext, options: BulkDomainOptions = {}): RunService {
@@ -78,6 +80,7 @@ export function createBulkRunService(context: ServiceContext, options: BulkDomai
     ...(options.pollMs ? { pollMs: options.pollMs } : {}),
     feePayer: new FeePayerMemory(context.userDataDir),
     ...(options.beforeBatchLeaves ? { beforeBatchLeaves: options.beforeBatchLeaves } : {}),
+    ...(options.holdOnResume ? { holdOnResume: options.holdOnResume } : {}),
   })
 }
 

@@ -75,6 +75,12 @@ export interface RunServiceOptions {
   feePayer?: FeePayerChoice
   /** Who acts at this desk (recorded with a name acknowledgement); the OS user by default. */
   actor?: () => string
+  /**
+   * Asked at start-up of each run that would carry on sending: a text to wait with instead (the run
+   * stays in 'attention' showing it, and is carried on later by Check again), or null to resume it now
+   * (team runs wait for the team connection: their batches need claims).
+   */
+  holdOnResume?: (runId: string) => Promise<string | null>
 }
 
 export interface CreateRunInput {
@@ -145,6 +151,14 @@ export class RunService {
     }
     for (const run of this.runs.values()) {
       const { state } = run
+      const sending = state.stage === 'submitting' || (state.stage === 'attention' && state.batches.length > 0)
+      const wait = sending ? await this.options.holdOnResume?.(state.id) : null
+      if (wait) {
+        if (state.stage !== 'attention') moveTo(state, 'attention', 'needs_attention')
+        state.message = wait
+        await this.autosave.saveState(run)
+        continue
+      }
       if (state.stage === 'attention' && state.batches.length > 0) moveTo(state, 'submitting', 'resume_sending')
       if (state.stage === 'submitting' || state.stage === 'monitoring') {
         moveTo(state, state.stage, 'resume_sending')

@@ -129,7 +129,7 @@ describe('team release', () => {
     const references = approver.runs.service.rows(runId).map((row) => row.item.reference)
     expect(await paidOnce(references)).toEqual({ missing: [], twice: [] })
     // The payment memory of every desk knows them now ("already paid in ... run").
-    const memory = await prep.use(({ operations }) => operations.paymentMemory())
+    const memory = await prep.use(({ operations }) => operations.paymentMemory('test'))
     expect(memory.filter((m) => references.includes(m.reference))).toHaveLength(120)
 
     // The notifications each desk gives for what it heard from the team (the database's NOTIFY).
