@@ -48,7 +48,7 @@ import { createTeamRelease } from './services/team/team-release'
 import type { TeamRelease } from './services/team/team-release'
 import { createTeamNotices } from './services/team/team-notices'
 import { createTeamResume } from './services/team/team-resume'
-import type { TeamService } from './services/team/team-service'
+import type { TeamService, TeamTiming } from './services/team/team-service'
 import { disabledUpdates } from './updates/update-control'
 import type { UpdateControl } from './updates/update-control'
 
@@ -85,6 +85,8 @@ export async function createAppServices(options: {
   apiTimeoutMs?: number
   /** How long a team claim is held without renewal (tests shorten it to see takeovers quickly). */
   teamLeaseSeconds?: number
+  /** The team connection's health checks and reconnection pauses (tests shorten them). */
+  teamTiming?: Partial<TeamTiming>
   now?: () => Date
   /** Kill points of crash tests and the soak (services/checkpoints.ts); never given by the app. */
   checkpoints?: Checkpoints
@@ -137,6 +139,7 @@ export async function createAppServices(options: {
       return known ? current.activeProfileId : SANDBOX_PROFILE_ID
     },
     onStatus: (status) => options.emit('team:connection', status),
+    ...(options.teamTiming ? { timing: options.teamTiming } : {}),
     onChange: (change) => {
       options.emit('team:changed', change)
       teamNotices.heard(change)

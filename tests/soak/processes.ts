@@ -104,6 +104,8 @@ export async function startDeskProcess(options: {
   sandboxUrl: string
   killAt?: Checkpoint
   killAfter?: number
+  /** More of the desk's environment (a team desk's lease and timing). */
+  env?: Record<string, string>
 }): Promise<DeskProcess> {
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'desk-process.ts')], {
     cwd: ROOT,
@@ -114,6 +116,7 @@ export async function startDeskProcess(options: {
       SANDBOX_URL: options.sandboxUrl,
       SANDBOX_KEY: SOAK_KEY,
       ...(options.killAt ? { KILL_AT: options.killAt, KILL_AFTER: String(options.killAfter ?? 1) } : {}),
+      ...options.env,
     },
     stdio: ['pipe', 'pipe', 'pipe'],
   })

@@ -62,6 +62,21 @@ export function createReleaseClaims(deps: ReleaseClaimsDeps) {
     return finished
   }
 
+  /**
+   * The team's claims of the run, refused when another desk holds a live one: that desk is
+   * releasing it, and this one sends nothing (nor claims anything ahead) until it stops.
+   */
+  async function noOtherDeskReleasing(desk: TeamDesk, entry: ReleaseEntry): Promise<TeamClaimSummary[]> {
+    const claims = await desk.operations.claims(entry.runId)
+    const live = claims.find((c) => c.state === 'held' && c.deskId !== desk.operations.deskId && !c.leaseExpired)
+    if (live)
+      throw new AppFailure(
+        'claim_held',
+        `Run ${entry.runId} is being released by ${live.holder} on another desk (claim on ${live.reference} until ${live.leaseUntil}). Nothing was sent from this desk.`,
+      )
+    return claims
+  }
+
   /** A batch's payouts as the run on this desk plans it. */
   function plannedPayouts(runId: string, reference: string): string[] {
     const state = deps.runs.stateOf(runId)
@@ -117,13 +132,8 @@ export function createReleaseClaims(deps: ReleaseClaimsDeps) {
     planned: ReadonlyArray<{ reference: string; rows: number[] }>,
     payoutsOf: (rows: number[]) => string[],
   ): Promise<void> {
-    const claims = await desk.operations.claims(entry.runId)
-    const live = claims.find((c) => c.state === 'held' && c.deskId !== desk.operations.deskId && !c.leaseExpired)
-    if (live)
-      throw new AppFailure(
-        'claim_held',
-        `Run ${entry.runId} is being released by ${live.holder} on another desk (claim on ${live.reference} until ${live.leaseUntil}). Nothing was sent from this desk.`,
-      )
+    const claims = await noOtherDeskReleasing(desk, entry)
+    entry.gated = Promise.resolve()
     const byReference = new Map(claims.map((c) => [c.reference, c]))
     for (const claim of claims) if (claim.state === 'done') entry.finished.add(claim.reference)
     const first = planned.find((b) => byReference.get(b.reference)?.state !== 'done')
@@ -210,6 +220,20 @@ export function createReleaseClaims(deps: ReleaseClaimsDeps) {
 
   return {
     gate,
+
+    /**
+     * Once per sending attempt that did not start with Release (a resumed run, Check again): the
+     * same check as the gate's, so a copy resumed here while another desk releases the run stops
+     * at once, rather than claiming batches ahead of that desk.
+     */
+    checkNoOtherDesk(entry: ReleaseEntry): Promise<void> {
+      entry.gated ??= deps.team.withDesk('checking who releases the run', async (desk) => {
+        await noOtherDeskReleasing(desk, entry)
+      })
+      // A refusal is not kept: the next attempt asks again.
+      entry.gated.catch(() => (entry.gated = null))
+      return entry.gated
+    },
 
     /** One claim, remembered so the batch's hook awaits the one asked for ahead rather than asking again. */
     claimOnce(entry: ReleaseEntry, reference: string): Promise<void> {

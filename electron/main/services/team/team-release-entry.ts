@@ -25,10 +25,20 @@ export interface ReleaseEntry {
   finished: Set<string>
   /** The team says the run is completed: nothing of it is claimed; every batch is followed by reference. */
   completedElsewhere: boolean
+  /**
+   * This sending attempt found no other desk releasing the run (Release's gate, or the same check
+   * when a run resumed or was checked again); null once the run stopped sending.
+   */
+  gated: Promise<void> | null
   done: boolean
 }
 
-export function newReleaseEntry(runId: string, version: number, content: TeamRunContent, contentHash: string): ReleaseEntry {
+export function newReleaseEntry(
+  runId: string,
+  version: number,
+  content: TeamRunContent,
+  contentHash: string,
+): ReleaseEntry {
   return {
     runId,
     version,
@@ -41,6 +51,7 @@ export function newReleaseEntry(runId: string, version: number, content: TeamRun
     verifyFirst: new Map(),
     finished: new Set(),
     completedElsewhere: false,
+    gated: null,
     done: false,
   }
 }

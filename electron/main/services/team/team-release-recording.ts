@@ -47,6 +47,8 @@ export function createReleaseRecording(deps: ReleaseRecordingDeps) {
     const rows = deps.runs.rows(entry.runId)
     const byClaim = new Map<string, TeamPayoutResult[]>()
     const sending = state.stage === 'submitting'
+    // A run that stopped sending checks again who releases it when it carries on.
+    if (!sending) entry.gated = null
     for (const batch of state.batches)
       for (const index of batch.rows) {
         const row = rows[index]!
@@ -88,7 +90,10 @@ export function createReleaseRecording(deps: ReleaseRecordingDeps) {
         await operations.renewClaim({ reference, leaseSeconds }).then(
           () => entry.held.set(reference, renewing),
           (error: unknown) => {
-            deps.log?.warn(`Team release: the claim on ${reference} was not renewed; it is claimed again before use`, error)
+            deps.log?.warn(
+              `Team release: the claim on ${reference} was not renewed; it is claimed again before use`,
+              error,
+            )
             deps.claims.forget(entry, reference)
           },
         )

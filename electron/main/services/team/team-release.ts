@@ -181,8 +181,10 @@ export function createTeamRelease(deps: TeamReleaseDeps) {
       return
     }
     const finished = () => entry.completedElsewhere || entry.finished.has(batchReference)
-    // 3. To send anything of it, its claim first (which may show it finished elsewhere).
+    // 3. To send anything of it, its claim first (which may show it finished elsewhere), unless
+    //    another desk is releasing the run now.
     if (!finished() && !entry.verifyFirst.has(batchReference)) {
+      await claims.checkNoOtherDesk(entry)
       const claimed = entry.claiming.get(batchReference) ?? claims.claimOnce(entry, batchReference)
       claims.claimAhead(entry, batchReference)
       await claimed

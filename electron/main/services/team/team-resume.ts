@@ -32,6 +32,24 @@ export type TeamResume = ReturnType<typeof createTeamResume>
 export function createTeamResume(deps: TeamResumeDeps) {
   let releasing: Promise<Set<string>> | null = null
   const waiting = new Set<string>()
+  let resumeRun: ((runId: string) => Promise<unknown>) | null = null
+  let armed = false
+
+  /** Once connected, every run waiting carries on (runs held after that wait for the next time). */
+  function arm(): void {
+    if (armed || !resumeRun || waiting.size === 0) return
+    armed = true
+    void deps.team.whenConnected().then(async () => {
+      armed = false
+      for (const runId of [...waiting]) {
+        waiting.delete(runId)
+        await resumeRun!(runId).catch((error: unknown) =>
+          deps.log?.warn(`Team run ${runId} did not carry on once connected`, error),
+        )
+      }
+      arm()
+    })
+  }
 
   return {
     /** Why this run waits instead of resuming now (the text its screen shows), or null to resume it. */
@@ -41,20 +59,14 @@ export function createTeamResume(deps: TeamResumeDeps) {
       const status = await deps.team.status()
       if (status.state === 'connected') return null
       waiting.add(runId)
+      arm()
       return waitingForTeamMessage(status)
     },
 
-    /** Once the desk is connected, every run held at start-up carries on (`resumeRun`: Check again). */
-    carryOn(resumeRun: (runId: string) => Promise<unknown>): void {
-      if (waiting.size === 0) return
-      void deps.team.whenConnected().then(async () => {
-        for (const runId of [...waiting]) {
-          waiting.delete(runId)
-          await resumeRun(runId).catch((error: unknown) =>
-            deps.log?.warn(`Team run ${runId} did not carry on once connected`, error),
-          )
-        }
-      })
+    /** How a run held at start-up carries on once the desk is connected (Check again). */
+    carryOn(resume: (runId: string) => Promise<unknown>): void {
+      resumeRun = resume
+      arm()
     },
   }
 }

@@ -49,7 +49,8 @@ export async function sqlDesk(
   const client = db.client(member.login, member.password)
   await client.connect()
   const deskId = randomUUID()
-  if (mode) await client.query('SELECT payout_desk.register_desk($1, $2, $3)', [deskId, `desk of ${member.login}`, mode])
+  if (mode)
+    await client.query('SELECT payout_desk.register_desk($1, $2, $3)', [deskId, `desk of ${member.login}`, mode])
   else await client.query('SELECT payout_desk.register_desk($1, $2)', [deskId, `desk of ${member.login}`])
   return {
     member,
