@@ -28,6 +28,8 @@ import type { DeskProcess, SandboxProcess } from './processes'
 export interface TeamDeskHandle {
   name: string
   member: TeamMemberLogin
+  /** The desk id it claims under (its team connection's). */
+  deskId: string
   /** The desk's way to the team database: cut it to take the desk off the network. */
   proxy: TcpProxy
   readonly process: DeskProcess
@@ -63,6 +65,8 @@ export interface TeamWorld {
   teamResults(runId: string): Promise<Map<string, string | null>>
   /** The references in the team's payment memory of `mode`. */
   paymentMemory(mode: string): Promise<Set<string>>
+  /** The desk ids holding a live claim of the run now (the desks releasing it). */
+  releasingDesks(runId: string): Promise<string[]>
   /** Slows every bulk initiation down (the Sandbox's latency fault) so a release lasts a while. */
   slowBatches(ms: number, count?: number): Promise<void>
   close(): Promise<void>
@@ -115,6 +119,7 @@ export async function startTeamWorld(options: TeamWorldOptions): Promise<TeamWor
     const handle: TeamDeskHandle = {
       name,
       member,
+      deskId: '',
       proxy,
       get process() {
         return current
@@ -145,7 +150,8 @@ export async function startTeamWorld(options: TeamWorldOptions): Promise<TeamWor
       caFile: null,
       password: member.password,
     })
-    await handle.must('team:connect')
+    const status = await handle.must<{ connection: { deskId: string } | null }>('team:connect')
+    handle.deskId = status.connection!.deskId
     desks.push(handle)
   }
 
@@ -215,6 +221,16 @@ export async function startTeamWorld(options: TeamWorldOptions): Promise<TeamWor
         [mode],
       )
       return new Set(rows.rows.map((row) => row.reference))
+    },
+    async releasingDesks(runId) {
+      const rows = await db.asOwner((c) =>
+        c.query<{ desk: string }>(
+          `SELECT DISTINCT holder_desk AS desk FROM payout_desk.claims
+            WHERE run_id = $1 AND state = 'held' AND lease_until > now()`,
+          [runId],
+        ),
+      )
+      return rows.rows.map((row) => row.desk)
     },
     async slowBatches(ms, count = 10_000) {
       await sandbox.request('POST', '/__sandbox/faults', {

@@ -41,7 +41,7 @@ export { contentOfRun, outcomeOfRow } from './team-run-copy'
 
 export interface TeamReleaseDeps {
   team: Pick<TeamService, 'withDesk' | 'isTeamMode'>
-  runs: Pick<RunService, 'stateOf' | 'rows' | 'view' | 'create' | 'submit' | 'recheck' | 'list'>
+  runs: Pick<RunService, 'stateOf' | 'rows' | 'view' | 'create' | 'submit' | 'recheck' | 'list' | 'remove'>
   journal: Journal
   bulkFor(profileId: string): Promise<BulkEndpoints>
   notify(notice: DesktopNotice): void
@@ -82,10 +82,18 @@ export function createTeamRelease(deps: TeamReleaseDeps) {
   let timer: ReturnType<typeof setInterval> | null = null
   let ticking: Promise<void> | null = null
   let resumed: Promise<void> | null = null
+  let saving: Promise<void> = Promise.resolve()
 
-  async function saveList(): Promise<void> {
-    const list = [...releasing.values()].filter((r) => !r.done).map((r) => ({ runId: r.runId, version: r.version }))
-    await writeReleaseList(deps.userDataDir, list)
+  /** Writes the list as it is when its turn comes: one write at a time, none lost. */
+  function saveList(): Promise<void> {
+    const written = saving.then(() =>
+      writeReleaseList(
+        deps.userDataDir,
+        [...releasing.values()].filter((r) => !r.done).map((r) => ({ runId: r.runId, version: r.version })),
+      ),
+    )
+    saving = written.catch(() => undefined)
+    return written
   }
 
   function ensureTimer(): void {
@@ -164,6 +172,13 @@ export function createTeamRelease(deps: TeamReleaseDeps) {
     return newReleaseEntry(runId, run.version, content, run.contentHash)
   }
 
+  /** A copy written here by a release refused before sending: removed, and no longer released. */
+  async function dropUnsentCopy(runId: string): Promise<void> {
+    releasing.delete(runId)
+    await deps.runs.remove(runId).catch(() => undefined)
+    await saveList().catch(() => undefined)
+  }
+
   /** The seam of the bulk run: what each batch needs before its request may leave (see the header). */
   async function beforeBatchLeaves(runId: string, batchReference: string): Promise<void> {
     // Runs resumed at start-up may send before anything asked for the list of team runs.
@@ -223,15 +238,19 @@ export function createTeamRelease(deps: TeamReleaseDeps) {
     if (releasing.size > 0) ensureTimer()
   }
 
-  /** A run this desk's copy of which stopped is brought up to date once the team completed it. */
+  /**
+   * A copy of a run the team completed, brought up to date: one that stopped mid-release is checked
+   * again, one written here but never sent (the desk stopped before sending) is sent in the sense
+   * of following: every batch of it is followed by reference, nothing of it leaves.
+   */
   async function catchUp(entry: ReleaseEntry): Promise<void> {
-    if (entry.done || !localRun(entry.runId) || deps.runs.stateOf(entry.runId).stage !== 'attention') return
-    if (!entry.completedElsewhere) {
-      const run = await deps.team.withDesk('reading a run', ({ operations }) => operations.run(entry.runId))
-      if (run.state !== 'completed') return
-      entry.completedElsewhere = true
-    }
-    await deps.runs.recheck(entry.runId)
+    if (entry.done || !localRun(entry.runId)) return
+    const stage = deps.runs.stateOf(entry.runId).stage
+    if (stage !== 'attention' && stage !== 'review') return
+    const run = await deps.team.withDesk('reading a run', ({ operations }) => operations.run(entry.runId))
+    if (run.state !== 'completed') return
+    entry.completedElsewhere = true
+    await (stage === 'attention' ? deps.runs.recheck(entry.runId) : deps.runs.submit(entry.runId, { total: run.total }))
   }
 
   return {
@@ -263,6 +282,9 @@ export function createTeamRelease(deps: TeamReleaseDeps) {
         entry.ahead = Promise.resolve()
         let gated: ReadonlyArray<{ reference: string; rows: number[] }> | null = null
         if (!localRun(runId)) {
+          // Kept in the list before the copy is written, so a desk that stops meanwhile knows it.
+          releasing.set(runId, entry)
+          await saveList()
           // A desk that did not prepare the run writes it from the team's copy (hashed first) and,
           // meanwhile, claims its first open batch as the run written here will plan it: the
           // gate's round trip overlaps the writing. Nothing leaves before the written run's own
@@ -278,7 +300,12 @@ export function createTeamRelease(deps: TeamReleaseDeps) {
               .then(() => step('gate')),
           ])
           if (written.status === 'rejected') throw written.reason
-          if (claimed.status === 'rejected') throw claimed.reason
+          if (claimed.status === 'rejected') {
+            // Refused before anything was sent: the copy just written goes (nothing of it was
+            // journaled), so this desk shows no run it never sent.
+            await dropUnsentCopy(runId)
+            throw claimed.reason
+          }
         }
         const state = deps.runs.stateOf(runId)
         const rows = deps.runs.rows(runId)

@@ -1,5 +1,5 @@
 /**
- * Team runs at start-up (decision 62). A run this desk was releasing when it stopped needs a claim
+ * Team runs at start-up (decision 65). A run this desk was releasing when it stopped needs a claim
  * for its next batch, and a claim needs the team connection, which is still being made when runs
  * resume. So such a run is not resumed before the desk is connected: it waits in "needs attention"
  * with a message that says it waits for the team connection and carries on by itself, and once the

@@ -269,6 +269,9 @@ export class RunService {
     if (input.id && this.runs.has(input.id))
       throw new AppFailure('conflict', `Run ${input.id} is already on this desk.`)
     const id = input.id ?? this.newRunId(createdAt, fileSha256)
+    // A run written again under an id deleted earlier (a team run's copy) is a run again: a later
+    // Delete removes it, rather than being answered as the first Delete was.
+    this.deleted.delete(id)
     const merchantBearsCost = input.merchantBearsCost ?? (await this.options.feePayer?.recall(profileId))
     const made = await importedRun(
       { id, createdAt, profileId, mode, fileSha256 },
