@@ -197,8 +197,9 @@ export function createTeamRelease(deps: TeamReleaseDeps) {
     }
     const finished = () => entry.completedElsewhere || entry.finished.has(batchReference)
     // 3. To send anything of it, its claim first (which may show it finished elsewhere), unless
-    //    another desk is releasing the run now.
-    if (!finished() && !entry.verifyFirst.has(batchReference)) {
+    //    another desk is releasing the run now. A batch to verify first is claimed too: the claim
+    //    that asked for the verification may have lapsed since (an attempt that stopped).
+    if (!finished()) {
       await claims.checkNoOtherDesk(entry)
       const claimed = entry.claiming.get(batchReference) ?? claims.claimOnce(entry, batchReference)
       claims.claimAhead(entry, batchReference)
