@@ -22,8 +22,10 @@ import { createTeamDatabase } from '../support/team-database'
 import type { TeamDatabase, TeamMemberLogin } from '../support/team-database'
 import { sqlDesk, totalOf } from '../unit/electron/main/services/team/fixtures'
 import type { SqlDesk } from '../unit/electron/main/services/team/fixtures'
-import { startDeskProcess, startSandboxProcess } from './processes'
-import type { DeskProcess, SandboxProcess } from './processes'
+import { servicePayouts, startDeskProcess, startSandboxProcess } from './processes'
+import type { DeskProcess, SandboxProcess, ServicePayout } from './processes'
+
+export type { ServicePayout }
 
 export interface TeamDeskHandle {
   name: string
@@ -42,12 +44,6 @@ export interface TeamDeskHandle {
   call<T = unknown>(channel: string, payload?: unknown): Promise<Result<T>>
   /** Calls a channel and answers its data, or throws with its error. */
   must<T = unknown>(channel: string, payload?: unknown): Promise<T>
-}
-
-export interface ServicePayout {
-  reference: string
-  status: string
-  amount: string
 }
 
 export interface TeamWorld {
@@ -155,22 +151,6 @@ export async function startTeamWorld(options: TeamWorldOptions): Promise<TeamWor
     desks.push(handle)
   }
 
-  async function servicePayouts(): Promise<Map<string, ServicePayout>> {
-    const all = new Map<string, ServicePayout>()
-    let after: string | undefined
-    for (;;) {
-      const query = `?limit=100${after ? `&starting_after=${after}` : ''}`
-      const page = await sandbox.request<{ has_more: boolean; data: Array<ServicePayout & { pointer: string }> }>(
-        'GET',
-        `/merchant/api/v1/payouts${query}`,
-      )
-      for (const payout of page.body.data) all.set(payout.reference, payout)
-      if (!page.body.has_more || page.body.data.length === 0) break
-      after = page.body.data.at(-1)!.pointer
-    }
-    return all
-  }
-
   return {
     db,
     sandbox,
@@ -202,7 +182,7 @@ export async function startTeamWorld(options: TeamWorldOptions): Promise<TeamWor
       return { runId, content }
     },
     teamRun: (runId) => approver.call<TeamRun>('run_view', runId),
-    servicePayouts,
+    servicePayouts: () => servicePayouts(sandbox),
     async teamResults(runId) {
       const rows = await db.asOwner((c) =>
         c.query<{ reference: string; outcome: string | null }>(
