@@ -47,7 +47,8 @@ import { createTeamService } from './services/team/team-service'
 import { createTeamRelease } from './services/team/team-release'
 import type { TeamRelease } from './services/team/team-release'
 import { createTeamNotices } from './services/team/team-notices'
-import type { TeamService } from './services/team/team-service'
+import { createTeamResume } from './services/team/team-resume'
+import type { TeamService, TeamTiming } from './services/team/team-service'
 import { disabledUpdates } from './updates/update-control'
 import type { UpdateControl } from './updates/update-control'
 
@@ -84,6 +85,8 @@ export async function createAppServices(options: {
   apiTimeoutMs?: number
   /** How long a team claim is held without renewal (tests shorten it to see takeovers quickly). */
   teamLeaseSeconds?: number
+  /** The team connection's health checks and reconnection pauses (tests shorten them). */
+  teamTiming?: Partial<TeamTiming>
   now?: () => Date
   /** Kill points of crash tests and the soak (services/checkpoints.ts); never given by the app. */
   checkpoints?: Checkpoints
@@ -136,11 +139,16 @@ export async function createAppServices(options: {
       return known ? current.activeProfileId : SANDBOX_PROFILE_ID
     },
     onStatus: (status) => options.emit('team:connection', status),
+    ...(options.teamTiming ? { timing: options.teamTiming } : {}),
     onChange: (change) => {
       options.emit('team:changed', change)
       teamNotices.heard(change)
+      // A run completed elsewhere (or missed while away) brings this desk's stopped copy up to date.
+      if (teamRelease) void teamRelease.then((release) => release.heard(change))
     },
   })
+  // Team runs this desk was releasing carry on at start-up only once it is connected to the team.
+  const teamResume = createTeamResume({ team, userDataDir: options.userDataDir, log })
 
   const apis = createProfileApis({
     credentialsOf: (profileId) => profiles.credentialsOf(profileId),
@@ -212,12 +220,13 @@ export async function createAppServices(options: {
   const submissionOf = (): Promise<TeamSubmission> =>
     (teamSubmission ??= bulk.loadedRuns().then((runs) => createTeamSubmission({ team, runs })))
   const bulk = createBulkDomain(context, {
-    // Team mode: "already paid" knows what every desk of the team sent, in this mode only (decision 49).
-    // TODO(decision 61): the team's memory kept per mode in SQL; until then paymentMemory ignores the mode.
+    // Team mode: "already paid" knows what every desk of the team sent, in this profile's mode only
+    // (decisions 49 and 61: the team keeps each mode's memory apart).
     priorPayouts: async (scope) =>
       (await team.isTeamMode())
         ? team.withDesk('reading the payment memory', ({ operations }) => operations.paymentMemory(scope.mode))
         : [],
+    holdOnResume: (runId) => teamResume.hold(runId),
     beforeBatchLeaves: async (runId, batchReference) => (await releaseOf()).beforeBatchLeaves(runId, batchReference),
     runEdited: (runId) =>
       void submissionOf()
@@ -270,10 +279,12 @@ export async function createAppServices(options: {
     .catch((error: unknown) => log.error('Start-up reconciliation failed', error))
     .then(() => {
       for (const domain of domains) domain.start?.()
-      // Team runs this desk was releasing when it stopped: their results are recorded again.
+      // Team runs this desk was releasing when it stopped: their results are recorded again, and
+      // those that waited for the team connection carry on once it is made (as Check again would).
       void releaseOf()
         .then((release) => release.resume())
         .catch((error: unknown) => log.warn('Team releases were not resumed', error))
+      teamResume.carryOn(async (runId) => (await bulk.loadedRuns()).recheck(runId))
     })
 
   return {

@@ -7,6 +7,8 @@
  * Environment: USER_DATA, SANDBOX_URL, SANDBOX_KEY; KILL_AT (a checkpoint name) and KILL_AFTER (on
  * its n-th passage, default 1): the process SIGKILLs itself there, after writing
  * `{ "killedAt": "<checkpoint>" }` so the soak can count kills that landed in that window.
+ * Team desks (tests/soak/team-world.ts): TEAM_LEASE_SECONDS, and TEAM_QUICK=1 for a lost team
+ * connection noticed and made again within a second or so (instead of up to 30 s).
  * Run with `node --import tsx tests/soak/desk-process.ts`.
  */
 import { existsSync, readFileSync, renameSync, writeFileSync, writeSync } from 'node:fs'
@@ -78,6 +80,12 @@ async function main(): Promise<void> {
     desktop: createBridgeDesktop(),
     apiTimeoutMs: Number(process.env['API_TIMEOUT_MS'] ?? 1000),
     sandboxSettleMs: 200,
+    ...(process.env['TEAM_LEASE_SECONDS'] ? { teamLeaseSeconds: Number(process.env['TEAM_LEASE_SECONDS']) } : {}),
+    ...(process.env['TEAM_QUICK']
+      ? {
+          teamTiming: { healthIntervalMs: 1000, reconnectDelaysMs: [300, 500], connectTimeoutMs: 10_000 },
+        }
+      : {}),
     checkpoints: (point) => {
       if (point !== killAt || --killAfter > 0) return
       say({ killedAt: point })

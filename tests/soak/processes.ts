@@ -77,6 +77,29 @@ export async function startSandboxProcess(options: {
   }
 }
 
+export interface ServicePayout {
+  reference: string
+  status: string
+  amount: string
+}
+
+/** Every payout the Sandbox holds, by reference, read page by page from its payout history (spec 4.2). */
+export async function servicePayouts(sandbox: SandboxProcess): Promise<Map<string, ServicePayout>> {
+  const all = new Map<string, ServicePayout>()
+  let after: string | undefined
+  for (;;) {
+    const query = `?limit=100${after ? `&starting_after=${after}` : ''}`
+    const page = await sandbox.request<{ has_more: boolean; data: Array<ServicePayout & { pointer: string }> }>(
+      'GET',
+      `/merchant/api/v1/payouts${query}`,
+    )
+    for (const payout of page.body.data) all.set(payout.reference, payout)
+    if (!page.body.has_more || page.body.data.length === 0) break
+    after = page.body.data.at(-1)!.pointer
+  }
+  return all
+}
+
 /** Thrown by a call whose desk process died before answering. */
 export class DeskGone extends Error {
   constructor() {
@@ -104,6 +127,8 @@ export async function startDeskProcess(options: {
   sandboxUrl: string
   killAt?: Checkpoint
   killAfter?: number
+  /** More of the desk's environment (a team desk's lease and timing). */
+  env?: Record<string, string>
 }): Promise<DeskProcess> {
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'desk-process.ts')], {
     cwd: ROOT,
@@ -114,6 +139,7 @@ export async function startDeskProcess(options: {
       SANDBOX_URL: options.sandboxUrl,
       SANDBOX_KEY: SOAK_KEY,
       ...(options.killAt ? { KILL_AT: options.killAt, KILL_AFTER: String(options.killAfter ?? 1) } : {}),
+      ...options.env,
     },
     stdio: ['pipe', 'pipe', 'pipe'],
   })

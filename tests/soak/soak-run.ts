@@ -15,7 +15,7 @@ import type { MovementView } from '../../shared/domain/journal'
 import { CHECKPOINTS, type Checkpoint } from '../../electron/main/services/checkpoints'
 import { pickFault } from './faults'
 import { Ledger } from './ledger'
-import { DeskGone, startDeskProcess, startSandboxProcess, type DeskProcess } from './processes'
+import { DeskGone, servicePayouts, startDeskProcess, startSandboxProcess, type DeskProcess } from './processes'
 import { Random } from './random'
 import { paymentOf } from './sheets'
 import { SoakUser } from './user'
@@ -70,12 +70,6 @@ export interface SoakReport {
   doublePayments: Array<{ payment: string; references: string[]; deskShows: string[] }>
   lostPayouts: Array<{ reference: string; why: string }>
   disagreements: Disagreement[]
-}
-
-interface ServicePayout {
-  reference: string
-  status: string
-  amount: string
 }
 
 export async function runSoak(options: SoakOptions): Promise<SoakReport> {
@@ -205,24 +199,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     return runsDone && payoutsDone
   }
 
-  async function servicePayouts(): Promise<Map<string, ServicePayout>> {
-    const all = new Map<string, ServicePayout>()
-    let after: string | undefined
-    for (;;) {
-      const query = `?limit=100${after ? `&starting_after=${after}` : ''}`
-      const page = await sandbox.request<{ has_more: boolean; data: Array<ServicePayout & { pointer: string }> }>(
-        'GET',
-        `/merchant/api/v1/payouts${query}`,
-      )
-      for (const payout of page.body.data) all.set(payout.reference, payout)
-      if (!page.body.has_more || page.body.data.length === 0) break
-      after = page.body.data.at(-1)!.pointer
-    }
-    return all
-  }
-
   async function verdict(): Promise<SoakReport> {
-    const service = await servicePayouts()
+    const service = await servicePayouts(sandbox)
     const runs = need(await desk.call<RunSummary[]>('bulk:runs'))
     const rowsOf = new Map<string, RunRow[]>()
     for (const run of runs) {

@@ -63,6 +63,8 @@ export interface BulkDomainOptions {
    * warnings of an import under this profile, in this mode only (decision 49).
    */
   priorPayouts?(scope: { profileId: string; mode: ProfileMode }): Promise<PriorPayout[]>
+  /** At start-up, why a run must wait rather than carry on sending now (team runs: the team connection). */
+  holdOnResume?(runId: string): Promise<string | null>
 }
 
 export function createBulkRunService(context: ServiceContext, options: BulkDomainOptions = {}): RunService {
@@ -85,6 +87,7 @@ export function createBulkRunService(context: ServiceContext, options: BulkDomai
     ...(options.pollMs ? { pollMs: options.pollMs } : {}),
     feePayer: new FeePayerMemory(context.userDataDir),
     ...(options.beforeBatchLeaves ? { beforeBatchLeaves: options.beforeBatchLeaves } : {}),
+    ...(options.holdOnResume ? { holdOnResume: options.holdOnResume } : {}),
   })
 }
 

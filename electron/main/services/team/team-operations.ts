@@ -96,7 +96,11 @@ export type ClaimBatchAnswer = { reference: string; claim: TeamClaim } | { refer
 
 export type TeamOperations = ReturnType<typeof createTeamOperations>
 
-export function createTeamOperations(session: TeamSession, deskId: string) {
+/**
+ * `mode` is the mode of the profile this desk pays with: the desk registers with it, and the team
+ * refuses a claim of a run in another mode (migration 008).
+ */
+export function createTeamOperations(session: TeamSession, deskId: string, mode: ProfileMode) {
   async function runCall(name: string, args: unknown[], what: string): Promise<TeamRun> {
     return read(runAnswer, await session.call(name, args), what)
   }
@@ -126,10 +130,11 @@ export function createTeamOperations(session: TeamSession, deskId: string) {
 
   return {
     deskId,
+    mode,
 
-    /** Registers this desk with the team (once; later only seen again) and says who this is. */
+    /** Registers this desk and its mode with the team (once; later only seen again) and says who this is. */
     async identify(label: string): Promise<TeamIdentity> {
-      await session.call('register_desk', [deskId, label])
+      await session.call('register_desk', [deskId, label, mode])
       return this.whoami()
     },
 
@@ -382,14 +387,15 @@ export function createTeamOperations(session: TeamSession, deskId: string) {
     // ---- What the team shares
 
     /**
-     * Payouts any desk of the team sent (or may have), for the already-paid check. `_mode`: the
-     * memory is kept per mode (TODO decision 61, in SQL); until then every mode's is read.
+     * Payouts any desk of the team sent (or may have) in `mode`, for the already-paid check: the
+     * memory of each mode is its own, so a rehearsal (Sandbox, test) never says a Live row was paid,
+     * nor Live a rehearsal's (decision 61).
      */
-    async paymentMemory(_mode?: ProfileMode, since?: Date): Promise<PriorPayout[]> {
+    async paymentMemory(mode: ProfileMode, since?: Date): Promise<PriorPayout[]> {
       const rows = await session.rows(
         `SELECT reference, bank_code, account_number, amount, sent_at, run_label FROM payout_desk.team_payment_memory
-          WHERE $1::timestamptz IS NULL OR first_sent_at >= $1::timestamptz ORDER BY first_sent_at`,
-        [since?.toISOString() ?? null],
+          WHERE mode = $1 AND ($2::timestamptz IS NULL OR first_sent_at >= $2::timestamptz) ORDER BY first_sent_at`,
+        [mode, since?.toISOString() ?? null],
       )
       return rows.map((row) => read(paymentMemoryRow, row, 'the payment memory'))
     },

@@ -21,6 +21,7 @@ import type {
 } from '../../../../shared/domain/team'
 import { TEAM_CONNECTION_STATES, tlsModeFor } from '../../../../shared/domain/team'
 import type { TeamConnectionState } from '../../../../shared/domain/team'
+import type { ProfileMode } from '../../../../shared/domain/profiles'
 import { AppFailure } from '../../../../shared/result'
 import type { AppLog } from '../log/redacting-log'
 import { KeychainUnavailableError } from '../secrets/secret-store'
@@ -88,6 +89,8 @@ export interface TeamService {
   withDesk<T>(during: string, work: (desk: TeamDesk) => Promise<T>): Promise<T>
   /** True when the active profile has a team connection (team mode), connected or not. */
   isTeamMode(): Promise<boolean>
+  /** Resolves once the desk is connected to its team (at once when it is now). */
+  whenConnected(): Promise<void>
   /** Follows the active profile: called when profiles change. */
   profileChanged(): Promise<void>
   /** Connects in the background when the active profile is in team mode (at start-up). */
@@ -112,9 +115,16 @@ export function createTeamService(deps: TeamServiceDeps): TeamService {
   let attempt = 0
   let connecting: Promise<void> | null = null
   let closed = false
+  /** Told once the desk is connected (team runs resumed at start-up wait for it). */
+  const connectedWaiters = new Set<() => void>()
 
   async function stored(id: string): Promise<StoredTeamConnection | null> {
     return (await deps.settings.read()).teamConnections[id] ?? null
+  }
+
+  /** The mode of the profile a connection belongs to (the built-in Sandbox is not stored). */
+  async function modeOf(id: string): Promise<ProfileMode> {
+    return (await deps.settings.read()).profiles.find((profile) => profile.id === id)?.mode ?? 'sandbox'
   }
 
   async function passwordOf(id: string): Promise<string | null> {
@@ -173,6 +183,10 @@ export function createTeamService(deps: TeamServiceDeps): TeamService {
     const changed = next !== state || why !== message
     state = next
     message = why
+    if (next === 'connected') {
+      for (const wake of [...connectedWaiters]) wake()
+      connectedWaiters.clear()
+    }
     if (!changed) return
     since = now().toISOString()
     if (next === 'lost') deps.log.warn(`Team database connection lost: ${why ?? 'no reason given'}`)
@@ -256,7 +270,7 @@ export function createTeamService(deps: TeamServiceDeps): TeamService {
           },
           timing,
         )
-        const operations = createTeamOperations(opened, deskId)
+        const operations = createTeamOperations(opened, deskId, await modeOf(id))
         const who = await operations.identify(deps.deskLabel ?? `${hostname()} (${id})`)
         if (who.schemaVersion !== TEAM_SCHEMA_VERSION) {
           throw new AppFailure(
@@ -393,6 +407,11 @@ export function createTeamService(deps: TeamServiceDeps): TeamService {
 
     async isTeamMode() {
       return (await stored(profileId ?? (await deps.activeProfileId()))) !== null
+    },
+
+    whenConnected() {
+      if (state === 'connected' && desk && session && !session.lost) return Promise.resolve()
+      return new Promise<void>((resolve) => connectedWaiters.add(resolve))
     },
 
     async profileChanged() {

@@ -82,7 +82,10 @@ export async function verifyBatch(bulk: BulkEndpoints, reference: string): Promi
 }
 
 /** Each payout of the batch looked up by its own reference; null when the service could not say for one. */
-async function verifyItems(bulk: BulkEndpoints, body: BulkPayoutRequest): Promise<Record<string, ItemFinding> | null> {
+export async function verifyItems(
+  bulk: BulkEndpoints,
+  body: BulkPayoutRequest,
+): Promise<Record<string, ItemFinding> | null> {
   const found: Record<string, ItemFinding> = {}
   let unsure = false
   await runPool(body.payouts, 8, async (payout) => {

@@ -93,6 +93,12 @@ export interface RunServiceOptions {
   feePayer?: FeePayerChoice
   /** Who acts at this desk (recorded with a name acknowledgement); the OS user by default. */
   actor?: () => string
+  /**
+   * Asked at start-up of each run that would carry on sending: a text to wait with instead (the run
+   * stays in 'attention' showing it, and is carried on later by Check again), or null to resume it now
+   * (team runs wait for the team connection: their batches need claims).
+   */
+  holdOnResume?: (runId: string) => Promise<string | null>
 }
 
 export interface CreateRunInput {
@@ -168,6 +174,14 @@ export class RunService {
     }
     for (const run of this.runs.values()) {
       const { state } = run
+      const sending = state.stage === 'submitting' || (state.stage === 'attention' && state.batches.length > 0)
+      const wait = sending ? await this.options.holdOnResume?.(state.id) : null
+      if (wait) {
+        if (state.stage !== 'attention') moveTo(state, 'attention', 'needs_attention')
+        state.message = wait
+        await this.autosave.saveState(run)
+        continue
+      }
       if (state.stage === 'attention' && state.batches.length > 0) moveTo(state, 'submitting', 'resume_sending')
       if (state.stage === 'submitting' || state.stage === 'monitoring') {
         moveTo(state, state.stage, 'resume_sending')
@@ -276,6 +290,9 @@ export class RunService {
     if (input.id && this.runs.has(input.id))
       throw new AppFailure('conflict', `Run ${input.id} is already on this desk.`)
     const id = input.id ?? this.newRunId(createdAt, fileSha256)
+    // A run written again under an id deleted earlier (a team run's copy) is a run again: a later
+    // Delete removes it, rather than being answered as the first Delete was.
+    this.deleted.delete(id)
     const merchantBearsCost = input.merchantBearsCost ?? (await this.options.feePayer?.recall(profileId))
     const made = await importedRun(
       { id, createdAt, profileId, mode, fileSha256 },

@@ -36,12 +36,22 @@ export interface SqlDesk {
   close(): Promise<void>
 }
 
-/** A member connected with a plain client, their desk registered: the database is all that stands in the way. */
-export async function sqlDesk(db: TeamDatabase, member: TeamMemberLogin): Promise<SqlDesk> {
+/**
+ * A member connected with a plain client, their desk registered: the database is all that stands in
+ * the way. The desk says its mode as the app's does (test, unless told; null: as psql's two-argument
+ * call registers it, with none).
+ */
+export async function sqlDesk(
+  db: TeamDatabase,
+  member: TeamMemberLogin,
+  mode: 'sandbox' | 'test' | 'live' | null = 'test',
+): Promise<SqlDesk> {
   const client = db.client(member.login, member.password)
   await client.connect()
   const deskId = randomUUID()
-  await client.query('SELECT payout_desk.register_desk($1, $2)', [deskId, `desk of ${member.login}`])
+  if (mode)
+    await client.query('SELECT payout_desk.register_desk($1, $2, $3)', [deskId, `desk of ${member.login}`, mode])
+  else await client.query('SELECT payout_desk.register_desk($1, $2)', [deskId, `desk of ${member.login}`])
   return {
     member,
     client,

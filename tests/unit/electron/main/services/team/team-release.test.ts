@@ -129,7 +129,7 @@ describe('team release', () => {
     const references = approver.runs.service.rows(runId).map((row) => row.item.reference)
     expect(await paidOnce(references)).toEqual({ missing: [], twice: [] })
     // The payment memory of every desk knows them now ("already paid in ... run").
-    const memory = await prep.use(({ operations }) => operations.paymentMemory())
+    const memory = await prep.use(({ operations }) => operations.paymentMemory('test'))
     expect(memory.filter((m) => references.includes(m.reference))).toHaveLength(120)
 
     // The notifications each desk gives for what it heard from the team (the database's NOTIFY).
@@ -242,6 +242,20 @@ describe('team release', () => {
     const references = winner.runs.service.rows(runId).map((row) => row.item.reference)
     expect(await paidOnce(references)).toEqual({ missing: [], twice: [] })
   }, 90_000)
+
+  it('a Release refused because another desk releases the run leaves no copy of it on this desk, however often it is pressed', async () => {
+    const [prep, one, two] = await Promise.all([desk(alice), desk(bob, { leaseSeconds: 30 }), desk(carol)])
+    const runId = await preparedRun(prep, 150, 'NOCOPY')
+    await approve(one, runId)
+    await one.release.release(runId)
+    for (let press = 0; press < 2; press++) {
+      const refused = failureOf(await two.release.release(runId).catch((e: unknown) => e))
+      expect(refused.code).toBe('claim_held')
+      // Nothing of it was sent from here, so this desk shows no run of it (and offers no Send).
+      expect(two.runs.service.list().map((run) => run.id)).not.toContain(runId)
+    }
+    await completed(one, runId)
+  }, 60_000)
 
   it('a desk that stops mid-release leaves leases; another desk takes over after they expire, verifies first, pays every row once', async () => {
     const prep = await desk(alice)

@@ -13,6 +13,7 @@ import { alreadyPaidWarnings } from '../../../../../../shared/bulk/journal-match
 import { AppFailure } from '../../../../../../shared/result'
 import { SETTINGS_FILE_NAME } from '../../../../../../electron/main/services/settings/settings-store'
 import type { TeamDesk } from '../../../../../../electron/main/services/team/team-service'
+import { TEAM_SCHEMA_VERSION } from '../../../../../../electron/main/services/team/team-schema'
 import { asSuperuser } from '../../../../../support/postgres'
 import { startTcpProxy } from '../../../../../support/tcp-proxy'
 import type { TcpProxy } from '../../../../../support/tcp-proxy'
@@ -83,7 +84,7 @@ describe('joining a team', () => {
       team: { name: 'Lagos payouts' },
       member: { login: alice.login, displayName: 'Alice Preparer', roles: ['preparer'] },
       deskId: before.connection?.deskId,
-      schemaVersion: 6,
+      schemaVersion: TEAM_SCHEMA_VERSION,
     })
     // Each event carries the state of its moment, in order.
     await expect.poll(() => made.statuses.map((s) => s.state)).toEqual(['connecting', 'connected'])
@@ -185,7 +186,7 @@ describe('two desks, one team', () => {
     expect(run.approvals.map((a) => a.by)).toEqual([bob.login])
 
     // "Already paid in the March salaries run" on the preparer's desk, for a payout it never sent itself.
-    const memory = await use(preparerDesk, ({ operations }) => operations.paymentMemory())
+    const memory = await use(preparerDesk, ({ operations }) => operations.paymentMemory('test'))
     const nextSheet = [{ row: 2, ...content.rows[1]!, reference: 'APRIL-0001' }]
     const warnings = alreadyPaidWarnings(nextSheet, memory, new Date())
     expect(warnings).toHaveLength(1)
