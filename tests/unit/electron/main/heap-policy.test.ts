@@ -46,5 +46,7 @@ describe('main heap policy', () => {
     // Measured here: alone 4.8 to 5.7, with the policy 2.5 to 2.9 (its factor 2, plus the young generation).
     expect(kept, `with the policy ${kept.toFixed(2)}x`).toBeLessThan(3.5)
     expect(kept, `with the policy ${kept.toFixed(2)}x, alone ${alone.toFixed(2)}x`).toBeLessThan(alone * 0.75)
-  }, 30_000)
+    // The limit only catches a hang: the measure is a fixed amount of work, not a time, and two
+    // fresh V8s under a loaded CI machine (2 cores shared with other test files) take up to a minute.
+  }, 180_000)
 })
