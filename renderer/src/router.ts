@@ -16,7 +16,7 @@ type LazyView = () => Promise<RouteComponent | { default: RouteComponent }>
 // load from file:// in Electron exactly as the entry does. Payouts, the screen every window opens
 // on, is part of the entry: as a lazy route it came as a dozen small chunks (the parts it shares
 // with other screens), asked for only once the entry had run; one file is ready sooner
-// (docs/decisions.md, 25).
+// (decision 25, docs/decisions/).
 const viewOf: Record<string, RouteComponent | LazyView> = {
   payouts: PayoutsView,
   bulk: () => import('./views/BulkView.vue'),

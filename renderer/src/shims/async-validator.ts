@@ -5,7 +5,7 @@
 export default class NoFormRules {
   constructor() {
     throw new Error(
-      'naive-ui form rules are not used in Payout Desk: check fields with shared/rules (see docs/decisions.md).',
+      'naive-ui form rules are not used in Payout Desk: check fields with shared/rules (see docs/decisions/).',
     )
   }
 }

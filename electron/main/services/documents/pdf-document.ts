@@ -1,5 +1,5 @@
 /**
- * The PDF primitives every document of the desk is drawn with (pdfkit, see docs/decisions.md):
+ * The PDF primitives every document of the desk is drawn with (pdfkit, see docs/decisions/):
  * A4 pages, DejaVu Sans embedded and subset (so "₦", "GH₵" and names with accents print, and the
  * text extracts as Unicode), a watermark on every page of a document that is not live money, a
  * footer with the page number, and text cut to a width with an ellipsis instead of wrapping into

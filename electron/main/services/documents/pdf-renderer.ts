@@ -3,7 +3,7 @@
  * plain data, `{ kind: 'summary' | 'advice', input, options }`, and gives back its bytes, so font
  * parsing, pdfkit's drawing and the collection of a large document never hold main's event loop.
  * One worker per job (a document, or a whole ZIP of advices), ended when the job is: see
- * docs/decisions.md. The guard's refusal comes back as the same AppFailure; a worker that stops
+ * decision 47 (docs/decisions/). The guard's refusal comes back as the same AppFailure; a worker that stops
  * fails what it was drawing with an error naming the document, never a hang.
  * Built app: out/main/pdf-worker.js (an entry in electron.vite.config.ts). Bridge and tests under
  * tsx: the .ts worker through tsx's require hook, as the bulk importer does.

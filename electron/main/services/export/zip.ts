@@ -1,5 +1,5 @@
 /**
- * The ZIP container of an XLSX, by fflate (docs/decisions.md, decision 17).
+ * The ZIP container of an XLSX, by fflate (decision 17, docs/decisions/).
  *
  * Writing: fflate's streaming `Zip` lays out the archive (local headers, data descriptors, central
  * directory); each entry is a `NativeDeflateEntry`, an fflate `ZipInputFile` whose content is

@@ -5,7 +5,7 @@
  * next write and fsync (group commit). One writer at a time (journal.lock). On open, a
  * torn last record (a crash mid-write) is set aside into its own file and reported; everything
  * before it is kept. Records are hash-chained; `verify()` reads the file again and names the first
- * broken link. See docs/decisions.md for why JSON lines rather than SQLite.
+ * broken link. See decision 13 (docs/decisions/) for why JSON lines rather than SQLite.
  */
 import { randomBytes } from 'node:crypto'
 import { mkdir, open, readFile, stat, writeFile } from 'node:fs/promises'
