@@ -26,6 +26,10 @@ export function describeInstallFailure(input: {
   events: InstallerEvent[]
   stderr: string
 }): InstallFailure
+export function downloadDisplay(out: { write(text: string): unknown; isTTY?: boolean }): {
+  update(events: InstallerEvent[], bytes: number): void
+  end(): void
+}
 export function installFailureLine(failure: InstallFailure, retryCommand: string): string
 export function installElectron(options: {
   packageDir: string

@@ -97,7 +97,7 @@ const megabytes = (bytes) => `${(bytes / 1_000_000).toFixed(1)} MB`
  * What the download looks like to a person: a line when the archive's request leaves, then its
  * progress (rewritten in place on a terminal, every quarter in a log).
  */
-function downloadDisplay(out) {
+export function downloadDisplay(out) {
   let announced = false
   let shownInPlace = false
   let quarter = 0

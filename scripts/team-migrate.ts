@@ -102,7 +102,17 @@ async function main(): Promise<number> {
     { applicationName: 'payout-desk team:migrate' },
   )
   const client = new pg.Client(config)
-  await client.connect()
+  try {
+    await client.connect()
+  } catch (error) {
+    // pg's own message ("connect ECONNREFUSED ...", "password authentication failed ...") says
+    // why, not which database; the line says both, and what to check.
+    const why = (error instanceof Error ? error.message : String(error)).split('\n')[0]
+    console.error(
+      `team:migrate could not connect to ${database} on ${url.host} as ${user} (${why}): check that PostgreSQL runs there and the URL and PGPASSWORD.`,
+    )
+    return 1
+  }
   try {
     const report = await migrate(client, await readMigrations())
     for (const applied of report.applied)

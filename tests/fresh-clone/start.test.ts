@@ -159,6 +159,19 @@ describe.skipIf(process.platform === 'win32')(
       expectNothingInstalledOrBuilt()
     }, 120_000)
 
+    it('a host that cannot be resolved, as on a machine offline: one line naming the host and the DNS error', async () => {
+      // .invalid never resolves (RFC 6761); no request leaves this machine.
+      const outcome = await npm(
+        'start',
+        environment('http://electron-mirror.invalid/', folder(), join(folder(), 'record')),
+      )
+      expect(outcome.code).toBe(1)
+      expect(expectOneLine(outcome.stderr)).toMatch(
+        /^Payout Desk cannot start: Electron [\d.]+ could not be downloaded from electron-mirror\.invalid \(getaddrinfo (ENOTFOUND|EAI_AGAIN) electron-mirror\.invalid\)\. Retry with `npm start`, with ELECTRON_MIRROR=/,
+      )
+      expectNothingInstalledOrBuilt()
+    }, 120_000)
+
     it('an installer that stops before any download never says that a download failed', async () => {
       const untouched = await mirror('release')
       const outcome = await npm('start', {

@@ -31,7 +31,7 @@ function checkSheet(...args: string[]): Promise<{ code: number; stdout: string; 
 }
 
 describe('npm run check-sheet', () => {
-  it('prints the JSON shape of §9 and exits 0 when every row is valid', async () => {
+  it('prints its JSON shape (decision 36) and exits 0 when every row is valid', async () => {
     const { code, stdout } = await checkSheet(fixture('several-sheets.xlsx'), '--json')
     expect(code).toBe(0)
     expect(JSON.parse(stdout)).toEqual({

@@ -1,11 +1,24 @@
 /** The team:migrate command, spawned for real against the run's PostgreSQL as a fresh team's owner. */
 import { execFile } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
+import { createServer } from 'node:net'
 import { join } from 'node:path'
 import pg from 'pg'
 import { describe, expect, it } from 'vitest'
 import { asSuperuser, sharedPostgres, uniqueName } from '../../support/postgres'
 import { TEAM_SCHEMA_VERSION } from '../../../electron/main/services/team/team-schema'
+
+/** A loopback port nothing listens on. */
+function closedPort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer()
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      const port = typeof address === 'object' && address ? address.port : 0
+      server.close(() => resolve(port))
+    })
+  })
+}
 
 function teamMigrate(
   args: string[],
@@ -88,5 +101,14 @@ describe('npm run team:migrate', () => {
     })
     expect(remote.code).toBe(1)
     expect(remote.stderr).toMatch(/The team's CA file \/nonexistent\/ca\.pem cannot be read/)
+  })
+
+  it('a database that cannot be reached: one line naming it, the cause and what to check, no stack', async () => {
+    const closed = await closedPort()
+    const outcome = await teamMigrate([`postgres://owner@127.0.0.1:${closed}/payroll`], { PGPASSWORD: 'x' })
+    expect(outcome.code).toBe(1)
+    expect(outcome.stderr.trim().split('\n')).toEqual([
+      `team:migrate could not connect to payroll on 127.0.0.1:${closed} as owner (connect ECONNREFUSED 127.0.0.1:${closed}): check that PostgreSQL runs there and the URL and PGPASSWORD.`,
+    ])
   })
 })
