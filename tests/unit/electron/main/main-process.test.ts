@@ -34,6 +34,36 @@ describe('start-up order', () => {
     expect(calls.filter((call) => call === 'services.start')).toHaveLength(1)
   })
 
+  it.each([
+    ['--remote-debugging-port=9222'],
+    ['--remote-debugging-pipe'],
+    ['--inspect'],
+    ['--inspect-brk=9229'],
+    ['--js-flags=--allow-natives-syntax'],
+    ['-remote-debugging-port=9222'],
+  ])('the installed app started with %s quits at once: no scheme, no lock, no window, no services', async (flag) => {
+    const booted = await boot({ isPackaged: true, argv: ['/opt/Payout Desk/payout-desk', flag] })
+    expect(booted.main.primary).toBe(false)
+    expect(booted.rec.app.exitCodes).toEqual([1])
+    expect(booted.rec.calls.filter((call) => call !== 'app.exit(1)')).toEqual([])
+    expect(booted.logged.join('\n')).toMatch(/does not start with -{1,2}(remote-debugging|inspect|js-flags)/)
+    booted.rec.becomeReady()
+    await booted.main.started
+    expect(booted.rec.windows).toEqual([])
+    expect(booted.started).toEqual([])
+  })
+
+  it('`npm start` and `npm run dev` (not packaged) keep the debugging switches for developers', async () => {
+    const booted = await boot({
+      isPackaged: false,
+      argv: ['electron', '.', '--inspect', '--remote-debugging-port=9222'],
+    })
+    expect(booted.main.primary).toBe(true)
+    expect(booted.rec.app.exitCodes).toEqual([])
+    await booted.ready()
+    expect(booted.started).toHaveLength(1)
+  })
+
   it('a second copy quits at once and starts nothing: no window, no services, no IPC, no scheme handler', async () => {
     const booted = await boot({ lockGranted: false })
     expect(booted.main.primary).toBe(false)
