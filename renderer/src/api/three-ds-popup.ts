@@ -5,7 +5,9 @@
  * reported to main (which matches it), and so is the popup being closed by hand. Kept beside the
  * browser surface: nothing outside the bridge needs it.
  */
+import type { ProfileMode } from '../../../shared/domain/profiles'
 import type { WindowApi } from '../../../shared/ipc/contract'
+import { isAuthPageUrl } from '../../../shared/rules/auth-page'
 
 type Reporter = WindowApi['charges']['authPopupReport']
 
@@ -14,12 +16,23 @@ const WATCH_MS = 250
 
 /**
  * Opens `url` in a popup named after the charge and reports where it goes until main says the
- * authorization ended or the popup is closed. False when the browser blocked the popup (it opens
- * popups only right after a click): the screen then offers a button to open it.
+ * authorization ended or the popup is closed. 'blocked' when the browser blocked the popup (it opens
+ * popups only right after a click): the screen then offers a button to open it. 'refused' when the
+ * page is not one a 3-D Secure window may show for the charge's mode (the rule main's window keeps,
+ * shared/rules/auth-page.ts): nothing opens, and main hears the window closed.
  */
-export function openThreeDsPopup(reference: string, url: string, report: Reporter): boolean {
+export function openThreeDsPopup(
+  reference: string,
+  url: string,
+  mode: ProfileMode,
+  report: Reporter,
+): 'opened' | 'blocked' | 'refused' {
+  if (!isAuthPageUrl(url, mode)) {
+    void Promise.resolve(report({ reference, location: null })).catch(() => undefined)
+    return 'refused'
+  }
   const popup = window.open(url, `three-ds-${reference}`, 'popup,width=520,height=700')
-  if (!popup) return false
+  if (!popup) return 'blocked'
   const send = async (location: string | null): Promise<boolean | null> => {
     try {
       const result = await report({ reference, location })
@@ -52,5 +65,5 @@ export function openThreeDsPopup(reference: string, url: string, report: Reporte
       }
     })
   }, WATCH_MS)
-  return true
+  return 'opened'
 }

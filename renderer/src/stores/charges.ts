@@ -4,6 +4,7 @@ import { api } from '../api'
 import { openThreeDsPopup } from '../api/three-ds-popup'
 import type { AppError, Result } from '../../../shared/result'
 import type { ChargeListItem, ChargeSessionView } from '../../../shared/domain/charges'
+import type { ProfileMode } from '../../../shared/domain/profiles'
 import { callApi } from './call'
 
 export interface ChargeDraft {
@@ -41,7 +42,7 @@ export const useChargesStore = defineStore('charges', () => {
   const historyError = ref<AppError | null>(null)
   const busy = ref<Set<string>>(new Set())
   /** Bridge only: a 3-D Secure page the browser blocked from opening by itself. */
-  const blockedPopups = ref<Record<string, string>>({})
+  const blockedPopups = ref<Record<string, { url: string; mode: ProfileMode }>>({})
   let unsubscribe: Array<() => void> | null = null
 
   function upsert(view: ChargeSessionView): void {
@@ -62,7 +63,7 @@ export const useChargesStore = defineStore('charges', () => {
         upsert(view)
         void refreshHistory()
       }),
-      api.charges.onAuthPopup(({ reference, url }) => openPopup(reference, url)),
+      api.charges.onAuthPopup(({ reference, url, mode }) => openPopup(reference, url, mode)),
     ]
     const result = await callApi(() => api.charges.sessions())
     if (result.ok) sessions.value = result.data
@@ -95,11 +96,12 @@ export const useChargesStore = defineStore('charges', () => {
   }
 
   /** Bridge only: the 3-D Secure page in a browser popup (api/three-ds-popup.ts). */
-  function openPopup(reference: string, url: string): void {
+  function openPopup(reference: string, url: string, mode: ProfileMode): void {
     const { [reference]: _opened, ...rest } = blockedPopups.value
-    blockedPopups.value = openThreeDsPopup(reference, url, api.charges.authPopupReport)
-      ? rest
-      : { ...blockedPopups.value, [reference]: url }
+    blockedPopups.value =
+      openThreeDsPopup(reference, url, mode, api.charges.authPopupReport) === 'blocked'
+        ? { ...blockedPopups.value, [reference]: { url, mode } }
+        : rest
   }
 
   return {

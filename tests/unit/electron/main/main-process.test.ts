@@ -282,6 +282,7 @@ describe('the 3-D Secure window', () => {
     url,
     returnUrl: 'https://payout-desk.invalid/3ds-return/CHG-1',
     timeoutMs: 60_000,
+    mode: 'sandbox',
   })
 
   it.each(['http://bank.example/acs', 'file:///etc/passwd', 'javascript:alert(1)', 'data:text/html,hi', 'not a url'])(
@@ -295,6 +296,15 @@ describe('the 3-D Secure window', () => {
       expect(booted.logged.some((line) => line.includes('redirect_url that is not https'))).toBe(true)
     },
   )
+
+  it('refuses the loopback page for a Live charge (http://127.0.0.1 is for the Sandbox and test profiles): no window opens', async () => {
+    const booted = await boot()
+    await booted.ready()
+    const live = { ...request('http://127.0.0.1:4010/sandbox/3ds/CHG-1'), mode: 'live' as const }
+    expect(await booted.started[0]!.desktop.authWindow.open(live)).toBe('failed_to_open')
+    expect(booted.rec.windows).toHaveLength(1)
+    expect(booted.logged.some((line) => line.includes('redirect_url that is not https'))).toBe(true)
+  })
 
   it('opens an https page with no preload, on an in-memory partition of its own, denying permissions and downloads, and reports the return URL', async () => {
     const booted = await boot()
