@@ -38,6 +38,7 @@ import { watchRenderer } from './windows/renderer-watch'
 import { secondInstanceAction } from './windows/single-instance'
 import { readWindowState, saveWindowState } from './windows/window-state-store'
 import type { WindowState } from './windows/window-state'
+import { refusedSwitches, refusedSwitchesMessage } from './security/refused-switches'
 
 export const APP_NAME = 'Payout Desk'
 
@@ -71,6 +72,8 @@ export interface MainProcessOptions {
   platform?: NodeJS.Platform
   /** Where problems go before the services' log exists. */
   console?: Pick<Console, 'error' | 'warn'>
+  /** The process's command line (tests pass their own). */
+  argv?: readonly string[]
 }
 
 export interface MainProcess {
@@ -107,6 +110,14 @@ export function startMainProcess(electron: ElectronApi, options: MainProcessOpti
     warn: (message: string, detail?: unknown) =>
       services ? services.log.warn(message, detail) : out.warn(message, detail ?? ''),
     info: (message: string) => services?.log.info(message),
+  }
+
+  // The installed app refuses debugging switches before anything starts (security/refused-switches.ts).
+  const refused = app.isPackaged ? refusedSwitches(options.argv ?? process.argv) : []
+  if (refused.length > 0) {
+    out.error(refusedSwitchesMessage(refused))
+    app.exit(1)
+    return { primary: false, started: Promise.resolve(), mainWindow: () => null }
   }
 
   // Before `ready`, and before the lock: Electron accepts privileged schemes only this early.

@@ -2,10 +2,12 @@
  * Fault injection for tests (POST /__sandbox/faults): each rule matches requests by path prefix
  * and applies to the next `count` of them.
  */
-import { DUPLICATE_BATCH_REFERENCE } from './routes/bulk'
-import { DUPLICATE_CARD_REFERENCE } from './routes/cards'
-import { DUPLICATE_PAYMENT_REFERENCE } from './routes/charges'
-import { DUPLICATE_PAYOUT_REFERENCE } from './routes/payouts'
+import {
+  DUPLICATE_BATCH_REFERENCE,
+  DUPLICATE_CARD_REFERENCE,
+  DUPLICATE_PAYMENT_REFERENCE,
+  DUPLICATE_PAYOUT_REFERENCE,
+} from './spec-messages'
 import { FieldErrors, requireObjectBody } from './validation'
 
 export const FAULT_KINDS = [

@@ -8,6 +8,3 @@ export const GENERATED_REFERENCE_PREFIX = 'PD-'
 export function generatedReference(sha256Hex: string, row: number): string {
   return `${GENERATED_REFERENCE_PREFIX}${sha256Hex.slice(0, 16).toUpperCase()}-${row}`
 }
-
-export const REFERENCE_MIN_LENGTH = 5
-export const REFERENCE_MAX_LENGTH = 50

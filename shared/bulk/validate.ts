@@ -25,12 +25,8 @@ import { bankFinding, bankNameOf } from './bank-cell'
 import { amountProblemOf, normaliseAmount, numberCellDecimal } from './amount'
 import { COUNTRY_OF_CURRENCY } from './banks'
 import { cellText, isNumberCell, type SheetCell, type SheetRow } from './cells'
-import {
-  GENERATED_REFERENCE_PREFIX,
-  generatedReference,
-  REFERENCE_MAX_LENGTH,
-  REFERENCE_MIN_LENGTH,
-} from './references'
+import { GENERATED_REFERENCE_PREFIX, generatedReference } from './references'
+import { BULK_PAYOUT_REFERENCE_LENGTH } from '../rules/spec-limits'
 
 export interface ValidationContext {
   currency: BulkCurrency
@@ -166,11 +162,12 @@ export function itemFindings(item: BulkItem, context: ValidationContext, skip?: 
     if (!skip?.has(column)) findings.push(finding(item.row, column, code, message))
   }
   const { reference } = item
-  if (reference.length < REFERENCE_MIN_LENGTH || reference.length > REFERENCE_MAX_LENGTH)
+  const { min, max } = BULK_PAYOUT_REFERENCE_LENGTH
+  if (reference.length < min || reference.length > max)
     add(
       'reference',
       'reference_length',
-      `Reference "${reference.slice(0, 60)}" has ${reference.length} characters; it must have ${REFERENCE_MIN_LENGTH} to ${REFERENCE_MAX_LENGTH}.`,
+      `Reference "${reference.slice(0, 60)}" has ${reference.length} characters; it must have ${min} to ${max}.`,
     )
 
   const amount = amountProblemOf(item.amount, context.currency)

@@ -14,6 +14,7 @@ import type { SendReadiness } from '../bulk/send-readiness'
 import type { BulkCurrency, BulkFinding, BulkHeader, BulkItem, ImportRecord } from './bulk'
 import type { ProfileMode } from './profiles'
 import type { ErrorCode } from '../result'
+import { BULK_BATCH_PAYOUTS, BULK_BATCH_REFERENCE_LENGTH } from '../rules/spec-limits'
 
 /**
  * resolving: name checks running or to be run. review: waiting for the user's approval.
@@ -225,18 +226,12 @@ export interface RunProgress {
   etaSeconds: number | null
 }
 
-/** The service's limits on a batch (spec 2.9, 8). */
-export const BATCH_MIN = 2
-export const BATCH_MAX = 50
-export const REFERENCE_MIN = 5
-export const REFERENCE_MAX = 50
-
 /**
  * Sizes of the batches for `count` rows: as few batches as the maximum allows, balanced so none
  * is smaller than the minimum (51 -> 26 + 25, never 50 + 1). One row cannot be a bulk payout.
  */
-export function planBatchSizes(count: number, max = BATCH_MAX): number[] {
-  if (count < BATCH_MIN) return []
+export function planBatchSizes(count: number, max: number = BULK_BATCH_PAYOUTS.max): number[] {
+  if (count < BULK_BATCH_PAYOUTS.min) return []
   const batches = Math.ceil(count / max)
   const base = Math.floor(count / batches)
   const extra = count % batches
@@ -268,7 +263,7 @@ export function retryReferenceOf(reference: string): string {
   const base = match ? match[1]! : reference
   const next = match ? Number(match[2]) + 1 : 1
   const suffix = `-R${next}`
-  return base.slice(Math.max(0, base.length + suffix.length - REFERENCE_MAX)) + suffix
+  return base.slice(Math.max(0, base.length + suffix.length - BULK_BATCH_REFERENCE_LENGTH.max)) + suffix
 }
 
 /** The checks' context of each currency, made once (rows are checked 100,000 at a time): bundled codes and names. */

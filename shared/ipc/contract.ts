@@ -112,5 +112,5 @@ export function buildWindowApi(
   return api as WindowApi
 }
 
-// Defined without the schemas, so the renderer can import them without zod (see window-api.ts).
-export { BRIDGE_TOKEN_PARAM, WINDOW_API_KEY } from './window-api'
+// Defined without the schemas, so the renderer can import them without zod (window-keys.ts).
+export { BRIDGE_TOKEN_PARAM, WINDOW_API_KEY } from './window-keys'

@@ -8,11 +8,7 @@
 import type { Result } from '../result'
 import type { Channel, EventName, Unsubscribe, WindowApi } from './contract'
 
-/** The key under which the preload exposes the API on `window`. */
-export const WINDOW_API_KEY = 'payoutDesk'
-
-/** The query parameter that hands the loopback bridge's token to the renderer in a browser. */
-export const BRIDGE_TOKEN_PARAM = 'bridgeToken'
+export { BRIDGE_TOKEN_PARAM, WINDOW_API_KEY } from './window-keys'
 
 const DOMAIN = /^[a-z]+$/
 const ACTION = /^[a-z][A-Za-z]*$/

@@ -1,3 +1,4 @@
+import { CHARGE_REFERENCE_MAX_LENGTH, CHARGE_REFERENCE_MIN_LENGTH } from './spec-limits'
 /**
  * Rules of the card charge form (spec 2.17, 8): card number and its scheme, expiry, CVV, PIN, the
  * authorization fields, and the payment reference. Each returns a plain-language problem or null,
@@ -121,14 +122,12 @@ export function avsFieldProblem(field: AvsField, text: string): string | null {
   return null
 }
 
-export const CHARGE_REFERENCE_MIN = 8
-export const CHARGE_REFERENCE_MAX = 64
-
 /** Spec 8: at least 8 characters. We also keep it to letters, digits, - and _ so it reads back exactly. */
 export function chargeReferenceProblem(text: string): string | null {
-  if (text.length < CHARGE_REFERENCE_MIN)
-    return `The reference needs at least ${CHARGE_REFERENCE_MIN} characters (it has ${text.length}).`
-  if (text.length > CHARGE_REFERENCE_MAX) return `The reference may have at most ${CHARGE_REFERENCE_MAX} characters.`
+  if (text.length < CHARGE_REFERENCE_MIN_LENGTH)
+    return `The reference needs at least ${CHARGE_REFERENCE_MIN_LENGTH} characters (it has ${text.length}).`
+  if (text.length > CHARGE_REFERENCE_MAX_LENGTH)
+    return `The reference may have at most ${CHARGE_REFERENCE_MAX_LENGTH} characters.`
   if (!/^[A-Za-z0-9_-]+$/.test(text)) return 'The reference may use letters, digits, - and _ only.'
   return null
 }

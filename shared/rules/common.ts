@@ -6,6 +6,7 @@
 import { isSecretFieldName, looksLikeCardNumber, secretFieldMeaning } from './sensitive-data'
 import { readAmount } from '../read-amount'
 import { words } from '../text-compare'
+import { METADATA_KEY_MAX_LENGTH, METADATA_MAX_KEYS } from './spec-limits'
 
 /**
  * An amount typed by a person, by the app's one amount reader (shared/read-amount.ts): "1500.50",
@@ -33,8 +34,6 @@ export function emailProblem(text: string): string | null {
   return null
 }
 
-export const METADATA_MAX_KEYS = 5
-export const METADATA_KEY_MAX_LENGTH = 20
 const METADATA_KEY = /^[A-Za-z0-9-]+$/
 
 /**

@@ -7,6 +7,7 @@ import type { DestinationType, PayoutBody, PayoutCurrency } from '../domain/payo
 import { mobileNumberExampleText } from '../words/phone-examples'
 import { formatMoney, groupDigits, toMinorUnits } from '../money'
 import { amountProblem, emailProblem, metadataObject, metadataProblems, typedAmount } from './common'
+import { SINGLE_PAYOUT_REFERENCE_LENGTH } from './spec-limits'
 
 /** Which destinations each currency allows (spec 2.6, docs/sandbox.md). */
 export const DESTINATIONS_BY_CURRENCY: Readonly<Record<PayoutCurrency, readonly DestinationType[]>> = {
@@ -58,8 +59,6 @@ export interface PayoutLists {
   operators?: ReadonlyArray<{ slug: string; name?: string; min?: string; max?: string }>
 }
 
-export const REFERENCE_MIN_LENGTH = 8
-export const REFERENCE_MAX_LENGTH = 50
 export const NARRATION_MAX_LENGTH = 255
 export const CUSTOMER_NAME_MAX_LENGTH = 100
 
@@ -83,8 +82,8 @@ export function emptyDraft(currency: PayoutCurrency = 'NGN'): PayoutDraft {
 
 export function referenceProblem(text: string): string | null {
   if (text === '') return 'Enter a reference, or let the desk make one.'
-  if (text.length < REFERENCE_MIN_LENGTH || text.length > REFERENCE_MAX_LENGTH)
-    return `A reference has ${REFERENCE_MIN_LENGTH} to ${REFERENCE_MAX_LENGTH} characters.`
+  const { min, max } = SINGLE_PAYOUT_REFERENCE_LENGTH
+  if (text.length < min || text.length > max) return `A reference has ${min} to ${max} characters.`
   if (!/^[A-Za-z0-9_-]+$/.test(text)) return 'A reference may use only letters, digits, - and _.'
   return null
 }

@@ -13,6 +13,7 @@ import { AppFailure } from '../../../shared/result'
 import type { EventName, EventPayload } from '../../../shared/ipc/contract'
 import { currentBridgeCall } from '../ipc/bridge-call'
 import type { BridgeFiles } from '../ipc/bridge-files'
+import { isAuthPageUrl } from '../../../shared/rules/auth-page'
 import { watchThreeDs } from '../windows/three-ds-outcome'
 import type { ThreeDsWatch } from '../windows/three-ds-outcome'
 import type {
@@ -176,12 +177,13 @@ export function createBridgeDesktop(
     authWindow: {
       returnUrlFor: (reference) => `${bridge()?.url ?? 'http://127.0.0.1'}/3ds-return/${encodeURIComponent(reference)}`,
       open(request) {
-        const watch = watchThreeDs({ returnUrl: request.returnUrl, timeoutMs: request.timeoutMs })
+        const watch = watchThreeDs({ returnUrl: request.returnUrl, mode: request.mode, timeoutMs: request.timeoutMs })
         popups.set(request.reference, watch)
         void watch.outcome.then(() => popups.delete(request.reference))
         const running = bridge()
-        if (!running) watch.failedToOpen()
-        else running.emit('charges:authPopup', { reference: request.reference, url: request.url })
+        // The same rule as the installed app's window (shared/rules/auth-page.ts); the popup checks it again.
+        if (!running || !isAuthPageUrl(request.url, request.mode)) watch.failedToOpen()
+        else running.emit('charges:authPopup', { reference: request.reference, url: request.url, mode: request.mode })
         return watch.outcome
       },
       popupReport(reference, location) {

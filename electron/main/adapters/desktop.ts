@@ -1,3 +1,4 @@
+import type { ProfileMode } from '../../../shared/domain/profiles'
 import type { PrintOutcome } from '../../../shared/domain/documents'
 
 /**
@@ -91,6 +92,8 @@ export interface AuthWindowRequest {
   /** Where the page sends the customer when done: reaching it ends the window. */
   returnUrl: string
   timeoutMs: number
+  /** The charge's profile mode: a Live charge's page must be https (shared/rules/auth-page.ts). */
+  mode: ProfileMode
 }
 
 /** The window a customer completes 3-D Secure in (spec 3, auth model 3DS). */

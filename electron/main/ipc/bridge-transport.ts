@@ -85,6 +85,15 @@ export async function startBridge(options: {
     socket.on('close', () => sockets.delete(socket))
   })
 
+  /** A path segment decoded, or null where its percent-encoding is broken (`%E0%A4%A`, `%zz`). */
+  function decodedOrNull(segment: string): string | null {
+    try {
+      return decodeURIComponent(segment)
+    } catch {
+      return null
+    }
+  }
+
   async function handleRequest(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', origin)
     // DNS rebinding guard: only our own loopback host name is answered.
@@ -100,7 +109,8 @@ export async function startBridge(options: {
       if (request.method !== 'POST') return refuse(response, 405, 'Use POST.')
       const body = await readJsonBody(request)
       if (body === undefined) return refuse(response, 400, 'The body must be JSON: { "payload": ... }.')
-      const channel = decodeURIComponent(url.pathname.slice('/ipc/'.length))
+      const channel = decodedOrNull(url.pathname.slice('/ipc/'.length))
+      if (channel === null) return refuse(response, 400, 'The channel name in the path is not valid percent-encoding.')
       const payload = typeof body === 'object' && body !== null ? (body as { payload?: unknown }).payload : undefined
       const { value: result, call } = await runBridgeCall(() =>
         options.router.handle(channel, payload, { transport: 'bridge', origin: requestOrigin }),

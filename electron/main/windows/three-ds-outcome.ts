@@ -5,6 +5,8 @@
  * three-ds-window.ts (Electron) and the bridge's popup stand-in both drive it.
  */
 import { matchesReturnUrl } from './return-url'
+import type { ProfileMode } from '../../../shared/domain/profiles'
+import { isAuthPageUrl } from '../../../shared/rules/auth-page'
 
 export type ThreeDsOutcome = 'returned' | 'closed' | 'timed_out' | 'failed_to_open'
 
@@ -31,25 +33,15 @@ const realTimers: Timers = {
   clearTimeout: (handle) => clearTimeout(handle as ReturnType<typeof setTimeout>),
 }
 
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]'])
+export { isAuthPageUrl }
 
-/**
- * A page the 3-D Secure window may show: https, or http on this machine's loopback address (the
- * embedded Sandbox's own 3-D Secure page). Never plain http on the network, file:, data:,
- * javascript: or the like, and never a URL with user:password@.
- */
-export function isAuthPageUrl(url: string): boolean {
-  let parsed: URL
-  try {
-    parsed = new URL(url)
-  } catch {
-    return false
-  }
-  if (parsed.username !== '' || parsed.password !== '') return false
-  return parsed.protocol === 'https:' || (parsed.protocol === 'http:' && LOOPBACK_HOSTS.has(parsed.hostname))
-}
-
-export function watchThreeDs(options: { returnUrl: string; timeoutMs?: number; timers?: Timers }): ThreeDsWatch {
+export function watchThreeDs(options: {
+  returnUrl: string
+  /** The charge's profile mode: which pages the window may go to (shared/rules/auth-page.ts). */
+  mode: ProfileMode
+  timeoutMs?: number
+  timers?: Timers
+}): ThreeDsWatch {
   const timers = options.timers ?? realTimers
   let settled = false
   let resolve!: (outcome: ThreeDsOutcome) => void
@@ -70,7 +62,7 @@ export function watchThreeDs(options: { returnUrl: string; timeoutMs?: number; t
       settle('returned')
       return true
     },
-    mayNavigate: isAuthPageUrl,
+    mayNavigate: (url) => isAuthPageUrl(url, options.mode),
     closed: () => settle('closed'),
     failedToOpen: () => settle('failed_to_open'),
     get settled() {

@@ -1,6 +1,7 @@
 /**
  * The 3-D Secure child window (Electron only, kept thin: the logic is in three-ds-outcome.ts).
- * It opens only an https page (or the embedded Sandbox's page on the loopback address): any other
+ * It opens only an https page (or, for the Sandbox and test profiles, a page on the loopback
+ * address: shared/rules/auth-page.ts): any other
  * redirect_url is refused before a window exists, and the charge is then verified as for any
  * other outcome. Modal over the app, on an in-memory partition of its own (no "persist:"), no
  * preload, sandboxed and isolated; new windows, downloads and permission requests are refused. It
@@ -22,8 +23,10 @@ export function openThreeDsWindow(
   request: AuthWindowRequest,
   log: { warn(message: string): void } = console,
 ): Promise<AuthWindowOutcome> {
-  if (!isAuthPageUrl(request.url)) {
-    log.warn(`3-D Secure page refused for ${request.reference}: the service gave a redirect_url that is not https`)
+  if (!isAuthPageUrl(request.url, request.mode)) {
+    log.warn(
+      `3-D Secure page refused for ${request.reference}: the service gave a redirect_url that is not https${request.mode === 'live' ? '' : ' or this machine'}`,
+    )
     return Promise.resolve('failed_to_open')
   }
   const partition = `three-ds-${randomUUID()}`
@@ -45,7 +48,7 @@ export function openThreeDsWindow(
   const contents = window.webContents
   const contentsId = contents.id
   registerAuthWindowContents(contentsId)
-  const watch = watchThreeDs({ returnUrl: request.returnUrl, timeoutMs: request.timeoutMs })
+  const watch = watchThreeDs({ returnUrl: request.returnUrl, mode: request.mode, timeoutMs: request.timeoutMs })
 
   contents.setWindowOpenHandler(() => ({ action: 'deny' }))
   contents.on('will-attach-webview', (event) => event.preventDefault())

@@ -8,9 +8,7 @@ import { SandboxRejection, conflict, invalidData, notFound, rejected, success } 
 import type { Route, SandboxContext } from '../routing'
 import { decidePayoutOutcome, type BatchRecord, type PayoutRecord } from '../state'
 import { FieldErrors, isObject, requireObjectBody } from '../validation'
-import { DUPLICATE_PAYOUT_REFERENCE, INSUFFICIENT_BALANCE } from './payouts'
-
-export const DUPLICATE_BATCH_REFERENCE = 'Duplicate batch reference'
+import { DUPLICATE_BATCH_REFERENCE, DUPLICATE_PAYOUT_REFERENCE, INSUFFICIENT_BALANCE } from '../spec-messages'
 
 interface BulkItemInput {
   reference: string

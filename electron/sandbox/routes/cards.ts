@@ -8,9 +8,8 @@ import { conflict, invalidData, notFound, rejected, success } from '../replies'
 import type { Route, SandboxContext } from '../routing'
 import type { CardholderRecord, CardRecord } from '../state'
 import { FieldErrors, requireObjectBody } from '../validation'
+import { DUPLICATE_CARD_REFERENCE, INSUFFICIENT_ISSUING_BALANCE } from '../spec-messages'
 
-export const DUPLICATE_CARD_REFERENCE = 'Duplicate card reference'
-export const INSUFFICIENT_ISSUING_BALANCE = 'Insufficient issuing balance'
 export const IDENTITY_TYPES = ['nin', 'voters_card', 'drivers_license', 'passport'] as const
 const CARD_STATUSES = ['active', 'terminated', 'pending', 'deactivated', 'expired'] as const
 

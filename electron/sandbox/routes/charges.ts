@@ -8,12 +8,14 @@ import type { Route, SandboxContext } from '../routing'
 import type { AuthModel, ChargeRecord } from '../state'
 import { CHARGE_FAILURES, CORRECT_OTP, CORRECT_PIN, detectScheme, planCharge } from '../test-cards'
 import { FieldErrors, isObject, requireObjectBody, type JsonObject } from '../validation'
-
-export const CARD_NOT_SUPPORTED = 'Card not supported'
-export const DUPLICATE_PAYMENT_REFERENCE = 'Duplicate payment reference'
-export const TRANSACTION_NOT_FOUND = 'Transaction not found'
-export const ALREADY_COMPLETED = 'Transaction has already been completed'
-export const AUTHORIZATION_NOT_REQUIRED = 'Authorization is not required for this transaction'
+import {
+  ALREADY_COMPLETED,
+  AUTHORIZATION_NOT_REQUIRED,
+  CARD_NOT_SUPPORTED,
+  CHARGE_SUCCESS_MESSAGE,
+  DUPLICATE_PAYMENT_REFERENCE,
+  TRANSACTION_NOT_FOUND,
+} from '../spec-messages'
 
 /** The fields each auth model's authorize body must carry, exactly. */
 const AUTHORIZATION_FIELDS: Readonly<Record<Exclude<AuthModel, 'NO_AUTH' | '3DS'>, string>> = {
@@ -32,7 +34,6 @@ const RESPONSE_MESSAGES: Readonly<Record<AuthModel, string>> = {
   AVS: 'Card address verification required',
   CARD_ENROLL: "Card not enrolled for online payment: enter the customer's phone number to enrol it",
 }
-export const CHARGE_SUCCESS_MESSAGE = 'Card charged successfully'
 
 function validatePayload(payload: JsonObject) {
   const errors = new FieldErrors()

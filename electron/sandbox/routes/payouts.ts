@@ -15,10 +15,7 @@ import type { Route, SandboxContext } from '../routing'
 import { decidePayoutOutcome, type PayoutRecord } from '../state'
 import { FieldErrors, requireObjectBody } from '../validation'
 import { toMinorUnits } from '../../../shared/money'
-
-export const INSUFFICIENT_BALANCE = 'Insufficient balance'
-export const DUPLICATE_PAYOUT_REFERENCE = 'Duplicate payout reference'
-export const PAYOUT_PROCESSING_MESSAGE = 'Payout is being processed'
+import { DUPLICATE_PAYOUT_REFERENCE, INSUFFICIENT_BALANCE, PAYOUT_PROCESSING_MESSAGE } from '../spec-messages'
 
 /** Data of the disburse response (2.7). */
 function disburseView(payout: PayoutRecord): Record<string, unknown> {

@@ -1,8 +1,10 @@
 import { defineStore } from 'pinia'
 import { ref } from 'vue'
 import { api } from '../api'
+import { openThreeDsPopup } from '../api/three-ds-popup'
 import type { AppError, Result } from '../../../shared/result'
 import type { ChargeListItem, ChargeSessionView } from '../../../shared/domain/charges'
+import type { ProfileMode } from '../../../shared/domain/profiles'
 import { callApi } from './call'
 
 export interface ChargeDraft {
@@ -40,7 +42,7 @@ export const useChargesStore = defineStore('charges', () => {
   const historyError = ref<AppError | null>(null)
   const busy = ref<Set<string>>(new Set())
   /** Bridge only: a 3-D Secure page the browser blocked from opening by itself. */
-  const blockedPopups = ref<Record<string, string>>({})
+  const blockedPopups = ref<Record<string, { url: string; mode: ProfileMode }>>({})
   let unsubscribe: Array<() => void> | null = null
 
   function upsert(view: ChargeSessionView): void {
@@ -61,7 +63,7 @@ export const useChargesStore = defineStore('charges', () => {
         upsert(view)
         void refreshHistory()
       }),
-      api.charges.onAuthPopup(({ reference, url }) => openPopup(reference, url)),
+      api.charges.onAuthPopup(({ reference, url, mode }) => openPopup(reference, url, mode)),
     ]
     const result = await callApi(() => api.charges.sessions())
     if (result.ok) sessions.value = result.data
@@ -93,43 +95,13 @@ export const useChargesStore = defineStore('charges', () => {
       sessions.value = sessions.value.filter((session) => session.reference !== reference)
   }
 
-  /**
-   * Bridge transport: the 3-D Secure page opens in a popup. Its return URL is on the app's own
-   * origin, so once the page sends the customer back the popup's location becomes readable; it
-   * is reported to main (which matches it) together with the popup being closed by hand.
-   */
-  function openPopup(reference: string, url: string): void {
-    const popup = window.open(url, `three-ds-${reference}`, 'popup,width=520,height=700')
-    if (!popup) {
-      blockedPopups.value = { ...blockedPopups.value, [reference]: url }
-      return
-    }
+  /** Bridge only: the 3-D Secure page in a browser popup (api/three-ds-popup.ts). */
+  function openPopup(reference: string, url: string, mode: ProfileMode): void {
     const { [reference]: _opened, ...rest } = blockedPopups.value
-    blockedPopups.value = rest
-    let lastReported = ''
-    const timer = window.setInterval(() => {
-      if (popup.closed) {
-        window.clearInterval(timer)
-        void callApi(() => api.charges.authPopupReport({ reference, location: null }))
-        return
-      }
-      let location = ''
-      try {
-        location = popup.location.href
-      } catch {
-        return // still on the bank's page (another origin): nothing to read
-      }
-      if (!location || location === 'about:blank' || location === lastReported) return
-      lastReported = location
-      void callApi(() => api.charges.authPopupReport({ reference, location })).then((result) => {
-        if (result.ok && result.data.ended) {
-          window.clearInterval(timer)
-          popup.close()
-        } else if (!result.ok) {
-          lastReported = '' // main did not hear it: report the same address again on the next tick
-        }
-      })
-    }, 250)
+    blockedPopups.value =
+      openThreeDsPopup(reference, url, mode, api.charges.authPopupReport) === 'blocked'
+        ? { ...blockedPopups.value, [reference]: { url, mode } }
+        : rest
   }
 
   return {

@@ -1,6 +1,7 @@
 /** Card charges and their authorization steps (decision 23). */
 import { z } from 'zod'
 import type { ChargeListItem, ChargeSessionView } from '../../domain/charges'
+import type { ProfileMode } from '../../domain/profiles'
 import { noInput, returns } from '../define'
 
 const reference = z.string().min(1).max(64)
@@ -67,5 +68,5 @@ export const chargeEvents = {
   /** A charge moved on (a 3-D Secure window ended, a verification came back). */
   'charges:changed': returns<ChargeSessionView>(),
   /** Bridge only: open the 3-D Secure page in a popup the renderer watches. */
-  'charges:authPopup': returns<{ reference: string; url: string }>(),
+  'charges:authPopup': returns<{ reference: string; url: string; mode: ProfileMode }>(),
 } as const

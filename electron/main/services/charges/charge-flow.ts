@@ -198,6 +198,7 @@ export function createChargeFlow(
         url,
         returnUrl: session.returnUrl,
         timeoutMs: options.threeDsTimeoutMs ?? THREE_DS_TIMEOUT_MS,
+        mode: session.view.mode,
       })
     } catch (error) {
       context.log.error('The 3-D Secure window failed', error instanceof Error ? error.message : 'unknown')

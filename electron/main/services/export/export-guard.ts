@@ -5,18 +5,21 @@
  * message instead.
  */
 import { AppFailure } from '../../../../shared/result'
-import { looksLikeCardNumber } from '../../../../shared/rules/sensitive-data'
+import { isSecretFieldName, looksLikeCardNumber } from '../../../../shared/rules/sensitive-data'
 import type { ExportTable } from '../../../../shared/domain/export'
 
-const FORBIDDEN_COLUMN =
-  /^(pan|cvv|cvv2|cvc|pin|otp|number|card_?number|charge_?data|secret.*|.*_key|key|api_?key|authorization|password|expiry.*)$/i
+/** A column named like card data or a secret (by the parts of its name, as every sink), or an expiry. */
+function forbiddenColumn(key: string): boolean {
+  return isSecretFieldName(key) || /^expiry/i.test(key)
+}
 
 /** sk_test_..., sk_live_..., pk_..., or a bearer header pasted into a narration. */
 const KEY_LIKE = /\b(?:sk|pk|rk)_(?:test|live)_[A-Za-z0-9]{4,}|\bBearer\s+\S{8,}/
 
 /**
  * Cheap first look, without a regular expression: a card number needs 13 digits, a key an
- * underscore or "Bearer". Most cells (references and amounts have fewer digits) stop here.
+ * underscore or "Bearer". Most cells (references and amounts have fewer digits) stop here; a cell
+ * with any character beyond ASCII (digits of another script, invisible spaces) is always looked at.
  */
 function worthALook(text: string): boolean {
   let digits = 0
@@ -24,7 +27,7 @@ function worthALook(text: string): boolean {
     const code = text.charCodeAt(i)
     if (code >= 48 && code <= 57) {
       if (++digits >= 13) return true
-    } else if (code === 95) return true
+    } else if (code === 95 || code > 127) return true
   }
   return text.includes('Bearer')
 }
@@ -37,7 +40,7 @@ export function looksLikeKey(text: string): boolean {
 
 export function assertExportable(table: ExportTable): void {
   for (const column of table.columns) {
-    if (FORBIDDEN_COLUMN.test(column.key)) {
+    if (forbiddenColumn(column.key)) {
       throw new AppFailure('bad_request', `Export refused: the column "${column.header}" may hold card data or a key.`)
     }
   }

@@ -12,7 +12,7 @@ import * as XLSX from 'xlsx'
 import type { ExportCell, ExportCellKind, ExportColumn } from '../../../../shared/domain/export'
 import { formatMinorUnits, MoneyFormatError, toMinorUnits } from '../../../../shared/money'
 import { AppFailure } from '../../../../shared/result'
-import { restoreText } from './cell-safety'
+import { restoreCsvText, restoreText } from './cell-safety'
 import { CsvSyntaxError, parseCsv } from './csv'
 import { isCanonicalAmount } from './export-cells'
 import { fromExcelSerial, isoUtc, parseExportDate } from './export-dates'
@@ -99,12 +99,17 @@ function where(place: CellPlace): string {
   return `row ${place.row}, column "${place.column.header}"`
 }
 
-function cellValue(kind: ExportCellKind, raw: unknown, place: CellPlace): ExportCell {
+function cellValue(
+  kind: ExportCellKind,
+  raw: unknown,
+  place: CellPlace,
+  restore: (text: string) => string = restoreText,
+): ExportCell {
   if (raw === undefined || raw === null || raw === '') return null
   const fileName = place.fileName
   switch (kind) {
     case 'text':
-      return restoreText(String(raw))
+      return restore(String(raw))
     case 'date': {
       // A date cell (an Excel serial) or ISO 8601 text (CSV, and XLSX of format 1): the same canonical text.
       const ms = typeof raw === 'number' ? fromExcelSerial(raw) : parseExportDate(String(raw))
@@ -378,7 +383,7 @@ function readCsv(bytes: Uint8Array, fileName: string, layouts: readonly KnownLay
     for (let c = 0; c < layout.columns.length; c++) {
       const column = layout.columns[c] as ExportColumn
       place.column = column
-      record[column.key] = cellValue(column.kind, fields[c], place)
+      record[column.key] = cellValue(column.kind, fields[c], place, restoreCsvText)
     }
     return record
   })

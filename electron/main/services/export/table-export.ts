@@ -13,7 +13,7 @@ import { rename, rm, writeFile } from 'node:fs/promises'
 import type { ExportFormat, ExportResult, ExportTable } from '../../../../shared/domain/export'
 import { AppFailure } from '../../../../shared/result'
 import type { ServiceContext } from '../service-context'
-import { neutraliseText } from './cell-safety'
+import { neutraliseCsvText } from './cell-safety'
 import { csvField, csvLine, UTF8_BOM } from './csv'
 import { amountText, dateText, isEmptyCell, wholeNumber } from './export-cells'
 import { assertExportable } from './export-guard'
@@ -47,7 +47,7 @@ const CSV_SLICE_ROWS = 2000
 function* csvChunks(table: ExportTable): Generator<string> {
   const columns = table.columns
   const keys = columns.map((column) => column.key)
-  let text = UTF8_BOM + csvLine(columns.map((column) => neutraliseText(column.header)))
+  let text = UTF8_BOM + csvLine(columns.map((column) => neutraliseCsvText(column.header)))
   const rows = table.rows
   for (let index = 0; index < rows.length; index++) {
     const row = rows[index] ?? {}
@@ -60,7 +60,7 @@ function* csvChunks(table: ExportTable): Generator<string> {
       const column = columns[c] as (typeof columns)[number]
       switch (column.kind) {
         case 'text':
-          line += csvField(neutraliseText(String(value)))
+          line += csvField(neutraliseCsvText(String(value)))
           break
         // Dates, amounts and whole numbers never hold a comma, quote or line break.
         case 'date':
@@ -87,9 +87,9 @@ function csvSummary(table: ExportTable): string {
   const groupHeaders = (table.summary?.groupBy ?? []).map(
     (key) => table.columns.find((column) => column.key === key)?.header ?? key,
   )
-  const summary: string[] = [UTF8_BOM, csvLine([...groupHeaders.map(neutraliseText), 'Count', 'Total'])]
+  const summary: string[] = [UTF8_BOM, csvLine([...groupHeaders.map(neutraliseCsvText), 'Count', 'Total'])]
   for (const group of summarise(table)) {
-    summary.push(csvLine([...group.values.map(neutraliseText), String(group.count), group.total]))
+    summary.push(csvLine([...group.values.map(neutraliseCsvText), String(group.count), group.total]))
   }
   return summary.join('')
 }

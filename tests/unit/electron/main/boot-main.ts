@@ -47,7 +47,13 @@ export interface Booted {
 }
 
 export async function boot(
-  options: { lockGranted?: boolean; devServerUrl?: string; realServices?: boolean; isPackaged?: boolean } = {},
+  options: {
+    lockGranted?: boolean
+    devServerUrl?: string
+    realServices?: boolean
+    isPackaged?: boolean
+    argv?: readonly string[]
+  } = {},
 ): Promise<Booted> {
   const userDataDir = await mkdtemp(join(tmpdir(), 'payout-desk-main-'))
   folders.push(userDataDir)
@@ -94,6 +100,7 @@ export async function boot(
         }),
     startUpdates: async () => disabledUpdates('Not in tests.'),
     platform: 'linux',
+    argv: options.argv ?? ['/opt/Payout Desk/payout-desk'],
     console: {
       error: (message: string) => void logged.push(`console error: ${message}`),
       warn: (message: string) => void logged.push(`console warn: ${message}`),

@@ -34,6 +34,36 @@ describe('start-up order', () => {
     expect(calls.filter((call) => call === 'services.start')).toHaveLength(1)
   })
 
+  it.each([
+    ['--remote-debugging-port=9222'],
+    ['--remote-debugging-pipe'],
+    ['--inspect'],
+    ['--inspect-brk=9229'],
+    ['--js-flags=--allow-natives-syntax'],
+    ['-remote-debugging-port=9222'],
+  ])('the installed app started with %s quits at once: no scheme, no lock, no window, no services', async (flag) => {
+    const booted = await boot({ isPackaged: true, argv: ['/opt/Payout Desk/payout-desk', flag] })
+    expect(booted.main.primary).toBe(false)
+    expect(booted.rec.app.exitCodes).toEqual([1])
+    expect(booted.rec.calls.filter((call) => call !== 'app.exit(1)')).toEqual([])
+    expect(booted.logged.join('\n')).toMatch(/does not start with -{1,2}(remote-debugging|inspect|js-flags)/)
+    booted.rec.becomeReady()
+    await booted.main.started
+    expect(booted.rec.windows).toEqual([])
+    expect(booted.started).toEqual([])
+  })
+
+  it('`npm start` and `npm run dev` (not packaged) keep the debugging switches for developers', async () => {
+    const booted = await boot({
+      isPackaged: false,
+      argv: ['electron', '.', '--inspect', '--remote-debugging-port=9222'],
+    })
+    expect(booted.main.primary).toBe(true)
+    expect(booted.rec.app.exitCodes).toEqual([])
+    await booted.ready()
+    expect(booted.started).toHaveLength(1)
+  })
+
   it('a second copy quits at once and starts nothing: no window, no services, no IPC, no scheme handler', async () => {
     const booted = await boot({ lockGranted: false })
     expect(booted.main.primary).toBe(false)
@@ -252,6 +282,7 @@ describe('the 3-D Secure window', () => {
     url,
     returnUrl: 'https://payout-desk.invalid/3ds-return/CHG-1',
     timeoutMs: 60_000,
+    mode: 'sandbox',
   })
 
   it.each(['http://bank.example/acs', 'file:///etc/passwd', 'javascript:alert(1)', 'data:text/html,hi', 'not a url'])(
@@ -265,6 +296,15 @@ describe('the 3-D Secure window', () => {
       expect(booted.logged.some((line) => line.includes('redirect_url that is not https'))).toBe(true)
     },
   )
+
+  it('refuses the loopback page for a Live charge (http://127.0.0.1 is for the Sandbox and test profiles): no window opens', async () => {
+    const booted = await boot()
+    await booted.ready()
+    const live = { ...request('http://127.0.0.1:4010/sandbox/3ds/CHG-1'), mode: 'live' as const }
+    expect(await booted.started[0]!.desktop.authWindow.open(live)).toBe('failed_to_open')
+    expect(booted.rec.windows).toHaveLength(1)
+    expect(booted.logged.some((line) => line.includes('redirect_url that is not https'))).toBe(true)
+  })
 
   it('opens an https page with no preload, on an in-memory partition of its own, denying permissions and downloads, and reports the return URL', async () => {
     const booted = await boot()

@@ -104,6 +104,17 @@ describe('loopback bridge', () => {
     expect(calls).toEqual([])
   })
 
+  it.each(['%E0%A4%A', '%zz', 'profiles%3Alist%'])(
+    'answers a channel name with broken percent-encoding (%s) with 400 and a plain message, no stack',
+    async (channel) => {
+      const b = await start()
+      const res = await send(`${b.url}/ipc/${channel}`, { headers: { authorization: `Bearer ${b.token}` }, body: '{}' })
+      expect(res.status).toBe(400)
+      expect(JSON.parse(res.body).error.message).toBe('The channel name in the path is not valid percent-encoding.')
+      expect(res.body).not.toMatch(/URIError|at .*\.ts/)
+    },
+  )
+
   it('refuses a body that is not JSON', async () => {
     const b = await start()
     const res = await send(`${b.url}/ipc/profiles:list`, {

@@ -87,7 +87,7 @@ class ManualTimers implements Timers {
 
 describe('watchThreeDs (the 3-D Secure window logic)', () => {
   it('ends "returned" at the first navigation to the return URL, and only then', async () => {
-    const watch = watchThreeDs({ returnUrl: RETURN, timers: new ManualTimers() })
+    const watch = watchThreeDs({ returnUrl: RETURN, mode: 'sandbox', timers: new ManualTimers() })
     expect(watch.navigated('https://bank.example/3ds?tx=1')).toBe(false)
     expect(watch.navigated('https://evil.example@payout-desk.invalid/3ds-return/CHG-12345678')).toBe(false)
     expect(watch.settled).toBe(false)
@@ -99,29 +99,40 @@ describe('watchThreeDs (the 3-D Secure window logic)', () => {
   })
 
   it('ends "closed" when the window is closed by hand, "failed_to_open" when the page does not load', async () => {
-    const closed = watchThreeDs({ returnUrl: RETURN, timers: new ManualTimers() })
+    const closed = watchThreeDs({ returnUrl: RETURN, mode: 'sandbox', timers: new ManualTimers() })
     closed.closed()
     expect(await closed.outcome).toBe('closed')
-    const failed = watchThreeDs({ returnUrl: RETURN, timers: new ManualTimers() })
+    const failed = watchThreeDs({ returnUrl: RETURN, mode: 'sandbox', timers: new ManualTimers() })
     failed.failedToOpen()
     expect(await failed.outcome).toBe('failed_to_open')
   })
 
   it('times out after 10 minutes by default, and the timer is dropped once it ended otherwise', async () => {
     const timers = new ManualTimers()
-    const watch = watchThreeDs({ returnUrl: RETURN, timers })
+    const watch = watchThreeDs({ returnUrl: RETURN, mode: 'sandbox', timers })
     expect(timers.pending[0]?.ms).toBe(10 * 60 * 1000)
     timers.fire()
     expect(await watch.outcome).toBe('timed_out')
 
     const other = new ManualTimers()
-    const returned = watchThreeDs({ returnUrl: RETURN, timers: other })
+    const returned = watchThreeDs({ returnUrl: RETURN, mode: 'sandbox', timers: other })
     returned.navigated(RETURN)
     expect(other.pending[0]?.cleared).toBe(true)
   })
 
+  it('in Live, lets the window go to https pages only: never http, not even on this machine', () => {
+    const watch = watchThreeDs({ returnUrl: RETURN, mode: 'live', timers: new ManualTimers() })
+    expect(watch.mayNavigate('https://bank.example/acs')).toBe(true)
+    expect(watch.mayNavigate('http://127.0.0.1:4010/sandbox/3ds/CHG-1')).toBe(false)
+    expect(watch.mayNavigate('http://localhost:4010/sandbox/3ds/CHG-1')).toBe(false)
+    expect(watch.mayNavigate('http://[::1]:4010/sandbox/3ds/CHG-1')).toBe(false)
+    // A test profile rehearses with the Sandbox like the Sandbox profile does.
+    const test = watchThreeDs({ returnUrl: RETURN, mode: 'test', timers: new ManualTimers() })
+    expect(test.mayNavigate('http://127.0.0.1:4010/sandbox/3ds/CHG-1')).toBe(true)
+  })
+
   it('lets the window go to https pages, and to http only on this machine (the embedded Sandbox)', () => {
-    const watch = watchThreeDs({ returnUrl: RETURN, timers: new ManualTimers() })
+    const watch = watchThreeDs({ returnUrl: RETURN, mode: 'sandbox', timers: new ManualTimers() })
     expect(watch.mayNavigate('https://bank.example/acs')).toBe(true)
     expect(watch.mayNavigate('http://127.0.0.1:4010/sandbox/3ds/CHG-1')).toBe(true)
     expect(watch.mayNavigate('http://localhost:4010/sandbox/3ds/CHG-1')).toBe(true)

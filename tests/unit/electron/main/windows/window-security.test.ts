@@ -31,6 +31,7 @@ describe('every window the app creates', () => {
       url: 'https://acs.bank.example/challenge',
       returnUrl: 'https://payout-desk.invalid/3ds-return/CHG-1',
       timeoutMs: 60_000,
+      mode: 'live',
     })
     expect(booted.rec.windows).toHaveLength(2)
     for (const window of booted.rec.windows) {

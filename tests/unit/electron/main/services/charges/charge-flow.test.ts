@@ -55,7 +55,7 @@ function input(number: string, extra: Partial<ChargeInput> = {}): ChargeInput {
 
 /** A browser completing the simulator's 3-D Secure page with an OTP, watched like the real window. */
 async function completeThreeDs(request: AuthWindowRequest, otp = '123456') {
-  const watch = watchThreeDs({ returnUrl: request.returnUrl, timeoutMs: request.timeoutMs })
+  const watch = watchThreeDs({ returnUrl: request.returnUrl, mode: request.mode, timeoutMs: request.timeoutMs })
   const page = await fetch(request.url)
   expect(await page.text()).toContain('Enter the OTP')
   const posted = await fetch(request.url, {

@@ -14,6 +14,7 @@ import {
 import type { SaveDialogRequest } from '../../../../../../electron/main/adapters/desktop'
 import { createBridgeDesktop } from '../../../../../../electron/main/adapters/bridge-desktop'
 import { columnWidths } from '../../../../../../electron/main/services/export/xlsx-writer'
+import { restoreCsvText } from '../../../../../../electron/main/services/export/cell-safety'
 
 const HOSTILE = ['=HYPERLINK("http://evil.example","click")', '+1', '-2+3', '@SUM(A1:A2)', '\tx', '\rx', "'quoted"]
 
@@ -240,6 +241,25 @@ describe('export to CSV', () => {
       ['processing', 'GHS', '7', '7.00'],
       ['success', 'NGN', '3', '1500.80'],
     ])
+  })
+
+  it("neutralises a formula after a separator another locale splits at (Excel in a ';' locale), and reads back exact", async () => {
+    const inner = ['Salary;=1+1', 'Rent,+cmd|calc', 'a\t@SUM(A1)', "note;'=x", 'a;;=b', "x;'", 'Plain; text, fine']
+    const table = payoutsTable()
+    table.rows = inner.map((narration, i) => ({ ...table.rows[0], reference: `ref-in-${i}`, narration }))
+    const path = join(await tempDir(), 'locale.csv')
+    await writeExportTable(table, path, 'csv')
+    const text = (await readFile(path, 'utf8')).replace(/^\uFEFF/, '')
+    // Read as Excel does in a ';' (or tab) locale: every line split at ';' and tabs, quotes ignored.
+    const fields = text.split('\r\n').flatMap((line) => line.split(/[;\t]/))
+    expect(fields.filter((field) => /^[=+\-@]/.test(field))).toEqual([])
+    const written = parseCsv(text, 100)
+      .slice(1)
+      .map((record) => record[4] ?? '')
+    expect(written[0]).toBe("Salary;'=1+1")
+    expect(written.map(restoreCsvText)).toEqual(inner)
+    // Text with no trigger after a separator is written as it is.
+    expect(written[6]).toBe('Plain; text, fine')
   })
 
   it('is read by SheetJS as the same table, hostile cells still text', async () => {

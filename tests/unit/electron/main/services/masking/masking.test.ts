@@ -75,6 +75,15 @@ describe('masking card numbers anywhere, by pattern and Luhn', () => {
     ['Amex 4-6-5', 'card 3782 822463 10005 declined'],
     ['inside JSON under any name', '{"note":"4111111111111111"}'],
     ['in a URL', 'https://x.example/cards/4111111111111111/charge'],
+    ['next to letters', 'ref R4111111111111111 cardno4111111111111111'],
+    ['with dots', 'card 4111.1111.1111.1111'],
+    ['in groups of three', 'card 411 111 111 111 1111'],
+    ['with mixed separators and a double space', 'card 4111/1111-1111  1111'],
+    ['with zero-width spaces', 'card 4111\u200b1111\u200b1111\u200b1111'],
+    [
+      'in full-width digits',
+      'card \uff14\uff11\uff11\uff11\uff11\uff11\uff11\uff11\uff11\uff11\uff11\uff11\uff11\uff11\uff11\uff11',
+    ],
   ])('masks a card number %s', (_label, text) => {
     const masked = maskText(text)
     expect(masked).toContain(MASK)
@@ -88,7 +97,7 @@ describe('masking card numbers anywhere, by pattern and Luhn', () => {
     ['epoch milliseconds', 'at 1700000000000'],
     ['a 10-digit account number', 'account 0123456789'],
     ['a date and time', '2026-03-22 08:30:00'],
-    ['digits after a letter', 'ref R4111111111111111'],
+    ['a phone number with its plus', 'call +234 803 123 4567'],
   ])('leaves %s alone', (_label, text) => {
     expect(maskText(text)).toBe(text)
   })
