@@ -155,10 +155,20 @@ test('a retry with rows left out never says all paid, and the sheet says what is
   await page.getByTestId('bulk-retry').click()
   await expect(page.getByTestId('bulk-retry-confirm')).toBeDisabled()
   await page.getByTestId('bulk-retry-left-out').click()
+  // The row never sent because of its error can come too, to be fixed there (a sent run cannot be).
+  await expect(page.getByTestId('bulk-retry-errors')).toContainText(
+    'Also the 1 row not sent because of errors (27,500.00 NGN)',
+  )
+  await page.getByTestId('bulk-retry-errors').click()
   await page.getByTestId('bulk-retry-confirm').click()
   await expect(page.getByTestId('bulk-review')).toBeVisible({ timeout: 30_000 })
   await expect(page.getByTestId('bulk-review-rows')).toHaveText('4')
-  // The two left out in the first run before its name checks are checked before this run can be sent.
+  await expect(page.getByTestId('bulk-count-errors')).toHaveText('1')
+  await editCell(page, 9, 'customer_email', 'ngozi@example.com')
+  await expect(page.getByTestId('bulk-count-errors')).toHaveText('0')
+  await expect(page.getByTestId('bulk-review-rows')).toHaveText('5')
+  // The two left out in the first run before its name checks are checked before this run can be
+  // sent (the row fixed here was checked as it was fixed).
   await expect(page.getByTestId('bulk-unchecked-count')).toHaveText('2')
   await expect(page.getByTestId('bulk-submit')).toBeDisabled()
 
