@@ -36,7 +36,7 @@ export interface SheetStatus {
   /** Rows not paid, with their amount: every place but paid and "already paid earlier". */
   unpaid: Tally
   /** What the last run of the sheet can prepare for sending, once each of its rows has its outcome. */
-  prepare: { runId: string; failed: Tally; byHand: Tally } | null
+  prepare: { runId: string; failed: Tally; byHand: Tally; errors: Tally } | null
   /** The last run of the sheet while it is not finished (in name checks, review or being paid). */
   openRun: { id: string; stage: RunStage } | null
 }
@@ -83,14 +83,16 @@ function sheetStatusFrom(
 ): SheetStatus {
   const last = runs[runs.length - 1]
   const finished = last?.stage === 'completed'
-  const preparable = places.failed.rows + places.by_hand.rows
+  const preparable = places.failed.rows + places.by_hand.rows + places.error.rows
   return {
     runs: runs.map((run) => ({ id: run.id, stage: run.stage })),
     rows,
     places,
     unpaid: addTallies(...ROW_PLACES.filter((place) => !NOT_UNPAID.has(place)).map((place) => places[place])),
     prepare:
-      last && finished && preparable > 0 ? { runId: last.id, failed: places.failed, byHand: places.by_hand } : null,
+      last && finished && preparable > 0
+        ? { runId: last.id, failed: places.failed, byHand: places.by_hand, errors: places.error }
+        : null,
     openRun: last && !finished ? { id: last.id, stage: last.stage } : null,
   }
 }

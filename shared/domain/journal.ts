@@ -2,6 +2,7 @@
  * The desk's journal as the renderer sees it: every money movement this desk started, its state
  * and its timeline. Main keeps the journal itself (electron/main/services/journal).
  */
+import type { ProfileMode } from './profiles'
 
 /** What kind of money movement a journal entry records. */
 export const MOVEMENT_KINDS = ['payout', 'bulk_batch', 'card_issue', 'charge'] as const
@@ -42,7 +43,7 @@ export interface MovementView {
   reference: string
   kind: MovementKind
   profileId: string
-  profileMode: 'sandbox' | 'test' | 'live'
+  profileMode: ProfileMode
   /** The bulk run or other grouping this movement belongs to. */
   runId?: string
   /** The request as sent (sanitised: no keys, card numbers only as first six and last four). */
@@ -72,4 +73,19 @@ export interface JournalStatus {
   setAside?: { file: string; bytes: number; reason: string }
   /** Records in the middle of the file that could not be read (reported by Verify too). */
   damagedLines: number[]
+}
+
+/** Whose movements: one profile, in its mode (decisions 49, 70). */
+export interface ProfileScope {
+  profileId: string
+  mode: ProfileMode
+}
+
+/**
+ * Whether a movement is the profile's own, in its mode: the one rule by which the payment memory,
+ * the fee estimate, the balance warning and the recent payouts (the desk's payee history) keep a
+ * rehearsal in the Sandbox or test mode out of Live, and one profile's payouts out of another's.
+ */
+export function isOfProfile(movement: Pick<MovementView, 'profileId' | 'profileMode'>, scope: ProfileScope): boolean {
+  return movement.profileId === scope.profileId && movement.profileMode === scope.mode
 }

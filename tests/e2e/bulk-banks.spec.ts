@@ -157,6 +157,7 @@ test('a name left without a bank stays an error on its row, naming the banks it 
   await expect(page.getByTestId('bulk-grid')).toBeVisible({ timeout: 60_000 })
   await expect(page.getByTestId('bulk-count-errors')).toHaveText('1')
   await expect(page.getByTestId('bulk-row-15').locator('[data-field="problems"]')).toHaveText(
-    '"First" could be First Bank of Nigeria (011) or First City Monument Bank (214): choose the bank, or type its code.',
+    // A row's messages are set apart without their closing stops (decision 60).
+    '"First" could be First Bank of Nigeria (011) or First City Monument Bank (214): choose the bank, or type its code',
   )
 })

@@ -134,5 +134,8 @@ test('a run of 12,000 rows opens in pages and its grid is right, keyboard-driven
   await expect(page.getByTestId('bulk-edit-problem')).toHaveCount(0)
   await editor.press('Enter')
   await expect(page.getByTestId('bulk-count-errors')).toHaveText('11')
-  await expect(grid).toHaveAttribute('aria-rowcount', '12')
+  // Fixed, the row is checked with the bank at once (decision 50): its name is not the bank's, so it
+  // stays among the rows with problems, now for its name.
+  await expect(page.getByTestId('bulk-row-9').locator('[data-field="problems"]')).toHaveText(/^No match: /)
+  await expect(grid).toHaveAttribute('aria-rowcount', '13')
 })

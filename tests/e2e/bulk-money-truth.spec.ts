@@ -129,6 +129,16 @@ test('a retry with rows left out never says all paid, and the sheet says what is
   await expect(page.getByTestId('bulk-sheet-by_hand')).toHaveText('Left out by hand: 4 (152,345.66 NGN)')
   await app.screenshot('bulk-retry-not-all-paid')
 
+  // The retry's report has every row's name check: carried from the first run, or made again after an edit.
+  const reportPath = join(app.userDataDir, 'retry-report.xlsx')
+  running.desktop.queueSavePath(reportPath)
+  await page.getByTestId('bulk-export-xlsx').click()
+  await expect(page.getByTestId('bulk-saved-to')).toContainText('retry-report.xlsx')
+  const lines = XLSX.utils.sheet_to_json<Record<string, unknown>>(firstSheet(await readFile(reportPath)))
+  expect(lines.map((line) => line['Reference'])).toEqual(['MAR-0003-R1', 'MAR-0004-R1', 'MAR-0005-R1', 'MAR-0006-R1'])
+  for (const line of lines)
+    expect(line['Name check'], String(line['Reference'])).toMatch(/^(Match|Close match|No match)$/)
+
   // The runs list: the original, retried, is not green; neither is the retry.
   await page.getByTestId('bulk-back').click()
   await expect(page.getByTestId(`bulk-run-outcome-${originalId}`)).toHaveText('3 of 10 paid, retried')
@@ -145,13 +155,48 @@ test('a retry with rows left out never says all paid, and the sheet says what is
   await page.getByTestId('bulk-retry').click()
   await expect(page.getByTestId('bulk-retry-confirm')).toBeDisabled()
   await page.getByTestId('bulk-retry-left-out').click()
+  // The row never sent because of its error can come too, to be fixed there (a sent run cannot be).
+  await expect(page.getByTestId('bulk-retry-errors')).toContainText(
+    'Also the 1 row not sent because of errors (27,500.00 NGN)',
+  )
+  await page.getByTestId('bulk-retry-errors').click()
   await page.getByTestId('bulk-retry-confirm').click()
   await expect(page.getByTestId('bulk-review')).toBeVisible({ timeout: 30_000 })
   await expect(page.getByTestId('bulk-review-rows')).toHaveText('4')
-  // The two left out in the first run before its name checks are checked before this run can be sent.
+  await expect(page.getByTestId('bulk-count-errors')).toHaveText('1')
+  await editCell(page, 9, 'customer_email', 'ngozi@example.com')
+  await expect(page.getByTestId('bulk-count-errors')).toHaveText('0')
+  await expect(page.getByTestId('bulk-review-rows')).toHaveText('5')
+  // The two left out in the first run before its name checks are checked before this run can be
+  // sent (the row fixed here was checked as it was fixed).
   await expect(page.getByTestId('bulk-unchecked-count')).toHaveText('2')
   await expect(page.getByTestId('bulk-submit')).toBeDisabled()
+
+  // Its evidence pack carries the changes made to its rows in the earlier runs of the sheet:
+  // rows 10 and 11 left out in the first run, rows 6 and 7 in the retry.
+  const zipPath = join(app.userDataDir, 'third-evidence.zip')
+  running.desktop.queueSavePath(zipPath)
+  await page.getByTestId('bulk-export-evidence').click()
+  await expect(page.getByTestId('bulk-saved-to')).toContainText('third-evidence.zip')
+  const earlier = JSON.parse(
+    strFromU8(unzipSync(new Uint8Array(await readFile(zipPath)))['earlier-changes.json']!),
+  ) as Array<{ runId: string; changes: Array<{ cells: Array<{ row: number; column: string; after: string }> }> }>
+  const leftOutIn = (runId: string): number[] =>
+    earlier
+      .find((run) => run.runId === runId)!
+      .changes.flatMap((change) => change.cells)
+      .filter((cell) => cell.column === 'excluded' && cell.after === 'excluded')
+      .map((cell) => cell.row)
+  expect(earlier.map((run) => run.runId)).toEqual([originalId, retryId])
+  expect(leftOutIn(originalId)).toEqual([10, 11])
+  expect(leftOutIn(retryId)).toEqual([6, 7])
 })
+
+/** The first sheet of a workbook. */
+function firstSheet(bytes: Buffer): XLSX.WorkSheet {
+  const book = XLSX.read(bytes)
+  return book.Sheets[book.SheetNames[0]!]!
+}
 
 /** What the service holds for a payout: its status and fee (spec 2.12), asked with the Sandbox's key. */
 async function serviceFee(app: AppFixture, reference: string): Promise<{ status: string; fee: bigint }> {

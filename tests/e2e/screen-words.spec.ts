@@ -7,7 +7,7 @@
 import type { Locator, Page } from '@playwright/test'
 import { expect, test } from './fixtures'
 import type { AppFixture } from './fixtures'
-import { chooseIdentity, runInReview } from './open-files'
+import { checkNamesAndSend, chooseIdentity, runInReview } from './open-files'
 import { smallPng } from './images'
 
 test.use({ locale: 'en-GB', timezoneId: 'Africa/Lagos', viewport: { width: 1280, height: 720 } })
@@ -85,8 +85,8 @@ test('dates in one format in the user’s zone, fees with separators and counts 
     'WORDS-ROW-0001,1000.50,044,0123456789,Ada Obi,ada@example.com,Salary',
     'WORDS-ROW-0002,300.00,058,0123456790,Efe Uko,efe@example.com,Salary',
   ].join('\r\n')
-  const runId = await runInReview(app, 'words.csv', csv)
-  await handlers['bulk:submit']({ runId })
+  // Names checked before Send, as main requires of a person's Send (decision 50).
+  const runId = await checkNamesAndSend(app, await runInReview(app, 'words.csv', csv))
   await expect.poll(async () => (await handlers['bulk:run']({ runId })).stage, { timeout: 60_000 }).toBe('completed')
 
   // Payouts: the list's date, and the receipt's fee with separators and its times.

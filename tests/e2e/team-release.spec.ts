@@ -14,6 +14,7 @@ import { expect, test } from '@playwright/test'
 import type { Browser, Page } from '@playwright/test'
 import { startSandbox, type RunningSandbox } from '../../electron/sandbox'
 import { runContentHash, runContentTotal } from '../../shared/team/run-content'
+import { dateTimeText } from '../../shared/words/dates'
 import type { TeamRunContent } from '../../shared/domain/team'
 import { createTeamDatabase } from '../support/team-database'
 import type { TeamDatabase, TeamMemberLogin } from '../support/team-database'
@@ -217,8 +218,8 @@ test('prepare on one desk, approve and release on another; self-approval refused
   await expect(row.getByTestId('team-run-approved-by')).toHaveText('')
   await expect(card.getByTestId('approval-version')).toHaveText('2')
   // What changed since version 1, which Bob saw: the amount, old and new.
-  await expect(card.getByTestId('approval-changes')).toContainText('1002.00')
-  await expect(card.getByTestId('approval-changes')).toContainText('5000.00')
+  // Amounts grouped as everywhere on screen (decision 60).
+  await expect(card.getByTestId('approval-changes')).toContainText('MAR-0002: amount (1,002.00 → 5,000.00)')
 
   // Version 2 carries its own review (shared with the edit).
   await expect(card.getByTestId('approval-review').getByTestId('approval-names-match').locator('strong')).toHaveText(
@@ -370,12 +371,18 @@ test('the approver sees who acknowledged a no-match name in a live run, and a ve
     "Your sheet's total 800.00 NGN differs by 50.00 NGN from the 3 payout rows (they add up to 750.00 NGN).",
   )
   await expect(card.getByTestId('approval-names-no-match')).toHaveText('No match: 1 (1 checked and acknowledged)')
+  // The instant in the desk's locale and zone, as every date on screen (decision 60).
+  const setting = await page.evaluate(() => {
+    const { locale, timeZone } = Intl.DateTimeFormat().resolvedOptions()
+    return { locale, timeZone }
+  })
+  const checkedAt = dateTimeText('2026-03-02T09:15:00Z', setting)
   await expect(card.getByTestId('approval-names-acknowledged-by')).toHaveText(
-    `No-match names checked and acknowledged in this live run by ${alice.login} (1 name, 2026-03-02 09:15 UTC).`,
+    `No-match names checked and acknowledged in this live run by ${alice.login} (1 name, ${checkedAt}).`,
   )
   const checked = card.getByTestId('approval-no-match-table').getByRole('row').filter({ hasText: 'MUSA IBRAHIM' })
   await expect(checked).toContainText('Payee 3')
-  await expect(checked.getByTestId('approval-no-match-checked')).toHaveText(`by ${alice.login}, 2026-03-02 09:15 UTC`)
+  await expect(checked.getByTestId('approval-no-match-checked')).toHaveText(`by ${alice.login}, ${checkedAt}`)
   await expect(card.getByTestId('approval-fees-estimate')).toHaveText(
     'not known yet: the service publishes no fee schedule, and no NGN payout of this profile has been charged a fee yet. The service says each fee when it takes the payouts.',
   )

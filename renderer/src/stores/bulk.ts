@@ -362,12 +362,19 @@ export const useBulkStore = defineStore('bulk', () => {
     return result.ok ? result.data.path : null
   }
 
-  /** Prepares what of the sheet is unpaid in a new run: its failed rows, and those left out by hand when asked. */
-  async function retryFailed(leftOutByHand = false): Promise<void> {
+  /**
+   * Prepares what of the sheet is unpaid in a new run: its failed rows, and, when asked, those left
+   * out by hand and those not sent because of errors.
+   */
+  async function retryFailed(asked: { leftOutByHand?: boolean; withErrors?: boolean } = {}): Promise<void> {
     const id = currentId.value
     if (!id) return
     const result = await track('retry', () =>
-      api.bulk.retryFailed(leftOutByHand ? { runId: id, leftOutByHand } : { runId: id }),
+      api.bulk.retryFailed({
+        runId: id,
+        ...(asked.leftOutByHand ? { leftOutByHand: true } : {}),
+        ...(asked.withErrors ? { withErrors: true } : {}),
+      }),
     )
     if (result.ok) {
       await openRun(result.data.id)

@@ -105,11 +105,12 @@ export const bulkRunChannels = {
   },
   'bulk:recheck': { input: byRun, result: returns<RunView>() },
   /**
-   * Prepares what of the run's sheet is unpaid in a new run (its failed rows, and with
-   * `leftOutByHand` the rows left out by hand), or opens the one made before.
+   * Prepares what of the run's sheet is unpaid in a new run (its failed rows, with
+   * `leftOutByHand` the rows left out by hand, with `withErrors` the rows not sent because of
+   * errors, to be fixed there), or opens the one made before.
    */
   'bulk:retryFailed': {
-    input: z.strictObject({ runId, leftOutByHand: z.boolean().optional() }),
+    input: z.strictObject({ runId, leftOutByHand: z.boolean().optional(), withErrors: z.boolean().optional() }),
     result: returns<RunView>(),
   },
   'bulk:exportReport': {

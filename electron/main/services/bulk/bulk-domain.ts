@@ -414,9 +414,9 @@ export function createBulkDomain(context: ServiceContext, options: BulkDomainOpt
         return runs.submit(runId, confirmTotal === undefined ? {} : { total: confirmTotal }, { namesChecked: true })
       },
       'bulk:recheck': async ({ runId }) => (await ready(), runs.recheck(runId)),
-      'bulk:retryFailed': async ({ runId, leftOutByHand }) => (
+      'bulk:retryFailed': async ({ runId, leftOutByHand, withErrors }) => (
         await ready(),
-        runs.retryFailed(runId, { leftOutByHand: leftOutByHand === true })
+        runs.retryFailed(runId, { leftOutByHand: leftOutByHand === true, withErrors: withErrors === true })
       ),
       'bulk:exportReport': ({ runId, format }) => saveReport(runId, format),
       'bulk:exportEvidence': ({ runId }) => saveEvidence(runId),

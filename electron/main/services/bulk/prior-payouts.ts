@@ -6,7 +6,7 @@
  * Live row "already paid" (decision 49).
  */
 import type { PriorPayout } from '../../../../shared/domain/bulk'
-import type { MovementView } from '../../../../shared/domain/journal'
+import { isOfProfile, type MovementView } from '../../../../shared/domain/journal'
 import type { ProfileMode } from '../../../../shared/domain/profiles'
 import type { Journal } from '../journal/journal'
 
@@ -63,7 +63,7 @@ export function journalPriorPayouts(
 ): PriorPayout[] {
   const prior: PriorPayout[] = []
   for (const movement of journal.list()) {
-    if (movement.profileId !== scope.profileId || movement.profileMode !== scope.mode) continue
+    if (!isOfProfile(movement, scope)) continue
     if (movement.state === 'failed' && !movement.timeline.some((event) => event.data?.['items_exist'])) continue
     prior.push(...payoutsOf(movement, movement.runId ? runLabel(movement.runId) : undefined))
   }

@@ -9,7 +9,7 @@
  */
 import type { AmountRange, RunFees } from '../../../../shared/domain/bulk-run'
 import type { BulkCurrency } from '../../../../shared/domain/bulk'
-import type { MovementView } from '../../../../shared/domain/journal'
+import { isOfProfile, type MovementView } from '../../../../shared/domain/journal'
 import type { ProfileMode } from '../../../../shared/domain/profiles'
 import { formatMinorUnits, toMinorUnits } from '../../../../shared/money'
 
@@ -117,7 +117,7 @@ export function journalFees(
 ): FeeSeen[] {
   const seen: FeeSeen[] = []
   for (const m of movements) {
-    if (m.kind !== 'payout' || m.profileId !== scope.profileId || m.profileMode !== scope.mode) continue
+    if (m.kind !== 'payout' || !isOfProfile(m, scope)) continue
     if (m.state === 'failed') continue
     // The latest answer with a fee (a verification may repeat it without the currency or amount).
     const answer = [...m.timeline].reverse().find((e) => e.data?.fee !== undefined && e.data?.fee !== null)

@@ -8,7 +8,7 @@
  * Sandbox and the service say them ("Insufficient balance", "insufficient funds").
  */
 import type { BalanceRefusal } from '../../../../shared/domain/bulk-run'
-import type { MovementView } from '../../../../shared/domain/journal'
+import { isOfProfile, type MovementView } from '../../../../shared/domain/journal'
 import type { ProfileMode } from '../../../../shared/domain/profiles'
 import { formatMinorUnits, toMinorUnits } from '../../../../shared/money'
 
@@ -64,7 +64,7 @@ export function lastBalanceRefusal(
   let last: { movement: MovementView; at: string; refused: string | null } | null = null
   for (const movement of movements) {
     if (movement.kind !== 'payout' && movement.kind !== 'bulk_batch') continue
-    if (movement.profileId !== scope.profileId || movement.profileMode !== scope.mode) continue
+    if (!isOfProfile(movement, scope)) continue
     if (currencyOf(movement) !== currency) continue
     const answer = answerOf(movement)
     if (answer && (!last || answer.at > last.at)) last = { movement, ...answer }

@@ -68,7 +68,7 @@ export async function importedRun(identity: NewRunIdentity, input: ImportedRunIn
 /**
  * The run that prepares what of a sheet is still unpaid (decision 48), for review: its failed rows
  * under derived references (…-R1: their first references were sent), and the rows left out by
- * hand the person asked for under their own (never sent). Each row keeps its name check as it was
+ * hand or not sent because of errors that the person asked for, under their own (never sent). Each row keeps its name check as it was
  * (the result, the bank's name, the class and who acknowledged a no-match name), so the retry's
  * report and review say what the original's did; rows never checked (left out before the checks)
  * are checked in the retry before it can be sent.
@@ -111,8 +111,12 @@ export async function retryRun(
       // The questions answered for the row (decision 57) stay answered: the row was sent so.
       ...(from.answered ? { answered: from.answered } : {}),
       warnings: from.warnings,
+      // The importer's findings across rows (a reference repeated, a second payment not answered)
+      // cannot be found again in a run of some rows: they come with the row (decision 71).
+      errors: from.errors,
     }
-    // A row left out by hand may hold an error (it was left out for it): checked as any row is.
+    // A row left out by hand or not sent because of errors is checked as any row is; what it was
+    // in error for is found again, and asked again.
     revalidateRow(carried, state.currency)
     return carried
   })

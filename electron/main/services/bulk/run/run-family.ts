@@ -3,7 +3,8 @@
  * each retry made from the last run of the chain once every row of it had its outcome. What of the
  * sheet is still unpaid is where each sheet row stands in the last run that held it; the rows a
  * retry prepares are the sheet's failed rows and, when the person asks for them, the rows left
- * out by hand, wherever in the chain each last stood.
+ * out by hand and the rows not sent because of errors (decision 71), wherever in the chain each
+ * last stood.
  */
 import type { RunRow } from '../../../../../shared/domain/bulk-run'
 import { placeOf } from '../../../../../shared/bulk/run-tally'
@@ -40,11 +41,20 @@ export interface RowToPrepare {
   failed: boolean
 }
 
+/** Which rows a person asked to prepare besides the failed ones. */
+export interface PrepareOptions {
+  /** The rows left out by hand. */
+  leftOutByHand: boolean
+  /** The rows not sent because of errors: they come with their errors, to be fixed before Send (decision 71). */
+  withErrors: boolean
+}
+
 /**
  * The rows of the sheet to prepare for sending again: those that failed and, when asked, those
- * left out by hand, each as it stood in the last run that held it, in the sheet's order.
+ * left out by hand and those not sent because of errors, each as it stood in the last run that
+ * held it, in the sheet's order.
  */
-export function rowsToPrepare(chain: readonly LiveRun[], options: { leftOutByHand: boolean }): RowToPrepare[] {
+export function rowsToPrepare(chain: readonly LiveRun[], options: PrepareOptions): RowToPrepare[] {
   const latest = new Map<number, RunRow>()
   for (const run of chain) for (const row of run.rows) latest.set(row.item.row, row)
   const picked: RowToPrepare[] = []
@@ -52,6 +62,7 @@ export function rowsToPrepare(chain: readonly LiveRun[], options: { leftOutByHan
     const place = placeOf(row)
     if (place === 'failed') picked.push({ row, failed: true })
     else if (place === 'by_hand' && options.leftOutByHand) picked.push({ row, failed: false })
+    else if (place === 'error' && options.withErrors) picked.push({ row, failed: false })
   }
   return picked.sort((a, b) => a.row.item.row - b.row.item.row)
 }

@@ -41,7 +41,7 @@ import type { LiveRun, RunApiFor, RunLog } from './live-run'
 import { liveRun, markBatchReferences } from './live-run'
 import { lastBalanceRefusal } from '../../sending/balance-refusals'
 import { importedRun, retryRun } from './run-creation'
-import { chainOf, rowsToPrepare } from './run-family'
+import { chainOf, rowsToPrepare, type PrepareOptions } from './run-family'
 import { RunFigures } from './run-figures'
 import { countRows, isSendable, planBatches, revalidateRow, totalsOf } from './run-rows'
 import type { RunState, RunStore, StoredRun } from './run-store'
@@ -633,7 +633,7 @@ export class RunService {
    * of it has its outcome. A run is retried once: asked again (a second click, a double click,
    * after a restart), the retry run that exists is the answer.
    */
-  async retryFailed(runId: string, options: { leftOutByHand?: boolean } = {}): Promise<RunView> {
+  async retryFailed(runId: string, options: Partial<PrepareOptions> = {}): Promise<RunView> {
     const run = this.get(runId)
     const existing = this.retryRunOf(runId)
     if (existing) return this.view(existing.state.id)
@@ -644,13 +644,14 @@ export class RunService {
           'Rows of this run are still being paid or checked: wait until every row has its outcome, then prepare what is unpaid.',
         )
       const chain = chainOf(this.runs.values(), run)
-      const picked = rowsToPrepare(chain, { leftOutByHand: options.leftOutByHand === true })
+      const asked = { leftOutByHand: options.leftOutByHand === true, withErrors: options.withErrors === true }
+      const picked = rowsToPrepare(chain, asked)
       if (picked.length === 0)
         throw new AppFailure(
           'bad_request',
-          options.leftOutByHand
-            ? 'No row of this run has failed, and no row of its sheet was left out by hand: nothing is left to prepare.'
-            : 'No row of this run has failed. Rows left out by hand are prepared only when you ask for them.',
+          asked.leftOutByHand || asked.withErrors
+            ? 'No row of this run has failed, and no row of its sheet you asked for is unpaid: nothing is left to prepare.'
+            : 'No row of this run has failed. Rows left out by hand or not sent because of errors are prepared only when you ask for them.',
         )
       const bytes = await this.options.store.readFile(runId, run.state.storedFile)
       const createdAt = this.options.now().toISOString()

@@ -46,6 +46,7 @@ describe("a run's sheet, prepared again", () => {
       runId: run.id,
       failed: { rows: 2, amount: '2115.50' },
       byHand: { rows: 1, amount: '1005.50' },
+      errors: { rows: 0, amount: '0.00' },
     })
     // The failed rows' fees, as the service named them, are not reported: they were not charged.
     const firstReport = tableToCsv(
@@ -89,6 +90,7 @@ describe("a run's sheet, prepared again", () => {
       runId: retry.id,
       failed: { rows: 0, amount: '0.00' },
       byHand: { rows: 1, amount: '1005.50' },
+      errors: { rows: 0, amount: '0.00' },
     })
     await expect(service.retryFailed(retry.id)).rejects.toThrow(/No row of this run has failed/)
 
@@ -105,6 +107,64 @@ describe("a run's sheet, prepared again", () => {
     ).data.split('\r\n')
     expect(thirdLines[1]).toContain(`in run ${run.id}: `)
     expect(thirdLines[1]).toContain('""included"" → ""excluded""')
+  })
+
+  it('prepares, when asked, the rows not sent because of errors, with their errors, to be fixed there before Send', async () => {
+    const { service } = await each.open()
+    const sheet = matchingSheet(4, new Set(), 'JUN')
+    // Row 3: an e-mail without its domain. Row 5: what row 2 pays again, another narration, never answered.
+    sheet.items[1]!.customer_email = 'payee-at-example.com'
+    const first = sheet.items[0]!
+    sheet.items[3] = { ...first, row: 5, reference: 'JUN-row-000004', narration: 'Another invoice' }
+    const run = await service.create({
+      result: {
+        ...sheet,
+        errors: [
+          {
+            row: 3,
+            column: 'customer_email',
+            code: 'customer_email_invalid',
+            message: 'customer_email is not a valid e-mail',
+          },
+          {
+            row: 5,
+            column: 'amount',
+            code: 'same_payment_again',
+            message: `Pays ${first.amount} NGN to the same account as row 2. A second payment? Pay both, or leave this row out.`,
+          },
+        ],
+      },
+      bytes: csvBytes(sheet),
+      currency: 'NGN',
+    })
+    await service.startResolution(run.id)
+    await service.idle()
+    await service.submit(run.id, {}, { namesChecked: true })
+    await service.idle()
+    const sent = service.view(run.id)
+    expect(sent.tally.places.error).toEqual({ rows: 2, amount: '2002.00' })
+    // A sent run cannot be changed: its rows in error are offered to a new run, where they can be.
+    expect(sent.sheetStatus.prepare).toMatchObject({ errors: { rows: 2, amount: '2002.00' } })
+    await expect(service.retryFailed(run.id)).rejects.toThrow(
+      /not sent because of errors are prepared only when you ask/,
+    )
+
+    const retry = await service.retryFailed(run.id, { withErrors: true })
+    // Under their own references (never sent), with their errors: the second payment is asked again.
+    expect(service.rows(retry.id).map((r) => [r.item.reference, r.errors.map((e) => e.code)])).toEqual([
+      ['JUN-row-000002', ['customer_email_invalid']],
+      ['JUN-row-000004', ['same_payment_again']],
+    ])
+    expect(retry.counts.errors).toBe(2)
+    // Fixed and answered there: checked at once, and sent.
+    await service.editRow(retry.id, 0, 'customer_email', 'payee@example.com')
+    await service.answerQuestion(retry.id, [1], 'same_payment_again')
+    expect(service.view(retry.id).readiness).toMatchObject({ refusal: null, rows: 2 })
+    await service.submit(retry.id, {}, { namesChecked: true })
+    await service.idle()
+    expect(service.view(retry.id).outcome!.headline).toBe(
+      'All 2 rows paid (2,002.00 NGN). Every row of the sheet is now paid.',
+    )
   })
 
   it("refuses to prepare a run's rows while any of them is still being paid", async () => {
