@@ -91,12 +91,35 @@ async function copyAgrees(desk: TeamDeskHandle, runId: string, shown: string[] =
       if (!copy) return true
       if (copy.view.message) shown.push(copy.view.message)
       const wrong = copyDisagreements(copy.rows, await world.servicePayouts())
-      last = { stage: copy.view.stage, message: copy.view.message, wrong: wrong.slice(0, 3), count: wrong.length }
+      const batches: Record<string, number> = {}
+      for (const batch of copy.view.batches) batches[batch.state] = (batches[batch.state] ?? 0) + 1
+      last = {
+        stage: copy.view.stage,
+        message: copy.view.message,
+        progress: copy.view.progress,
+        batches,
+        open: copy.view.batches
+          .filter((batch) => batch.state !== 'complete')
+          .map((batch) => `${batch.reference.slice(-5)} ${batch.state}${batch.message ? ` (${batch.message})` : ''}`),
+        wrong: wrong.slice(0, 3),
+        count: wrong.length,
+      }
       if (copy.view.stage === 'completed' && wrong.length === 0) return true
       if (copy.view.stage === 'attention') await desk.call('bulk:recheck', { runId })
       return false
     },
-    () => `${desk.name}'s copy to agree with the service (last: ${JSON.stringify(last)})`,
+    () =>
+      `${desk.name}'s copy to agree with the service (last: ${JSON.stringify(last)}; its warnings: ${[
+        ...new Set(
+          desk.process
+            .stderr()
+            .split('\n')
+            .filter((line) => /^\S/.test(line))
+            .map((line) => line.slice(0, 160)),
+        ),
+      ]
+        .slice(-20)
+        .join(' | ')})`,
     timeoutMs,
     700,
   )
@@ -105,9 +128,16 @@ async function copyAgrees(desk: TeamDeskHandle, runId: string, shown: string[] =
 /** Takes `desk` off the team's network until its release stops (its next claim fails), then brings it back. */
 async function stopByNetwork(desk: TeamDeskHandle, runId: string): Promise<void> {
   await desk.proxy.cut()
+  let last: unknown = null
   await waitUntil(
-    async () => (await deskCopy(desk, runId))?.view.stage === 'attention',
-    `${desk.name}'s release to stop without its team connection`,
+    async () => {
+      const copy = await deskCopy(desk, runId)
+      const batches: Record<string, number> = {}
+      for (const batch of copy?.view.batches ?? []) batches[batch.state] = (batches[batch.state] ?? 0) + 1
+      last = { stage: copy?.view.stage, message: copy?.view.message, batches }
+      return copy?.view.stage === 'attention'
+    },
+    () => `${desk.name}'s release to stop without its team connection (last: ${JSON.stringify(last)})`,
     30_000,
   )
   await desk.proxy.restore()
@@ -231,8 +261,11 @@ describe('a team release with desks stopped and killed mid-release', () => {
   }, 180_000)
 
   it('two desks stopped in turn: each time the other desk takes the release over within one lease', async () => {
-    // 40 batches, each taking a second and a half at the service: the release outlasts four stops.
-    const { runId, content } = await world.approvedRun(2000, 'TURN')
+    // 80 batches, each taking a second and a half at the service: the release outlasts four stops.
+    // (40 did not: each desk sends four lanes at a time, and a desk cut off goes on with the claims
+    // it made in the last half lease, so three rounds could send them all and the fourth had
+    // nothing left to stop.)
+    const { runId, content } = await world.approvedRun(4000, 'TURN')
     const references = content.rows.map((row) => row.reference)
     const prefix = references[0]!.slice(0, -5)
     await world.slowBatches(1500)
@@ -270,8 +303,11 @@ describe('a team release with desks stopped and killed mid-release', () => {
       const looks: PersonLook[] = []
       await untilCompleted(releasing, runId, looks, 120_000)
       await allPaidAndRecorded(runId, references)
-      await copyAgrees(releasing, runId)
-      await copyAgrees(other, runId)
+      // 4,000 rows to follow and read on each desk: a minute each (once, at load 13 to 20, the
+      // second copy still showed the last 16 batches' rows pending at 40 s; a failure now says
+      // its batches by state and the desk's last warnings).
+      await copyAgrees(releasing, runId, [], 60_000)
+      await copyAgrees(other, runId, [], 60_000)
     } finally {
       await world.sandbox.request('DELETE', '/__sandbox/faults')
     }
