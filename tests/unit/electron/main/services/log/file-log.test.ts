@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, readdirSync } from 'node:fs'
+import { mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -25,6 +25,17 @@ describe('log file', () => {
     expect(text).toMatch(/\[error\] request failed/)
     expect(text).not.toContain(key)
     expect(text).toContain('[redacted]')
+  })
+
+  it('is readable by this user only (0600), its archives too, and a log an older version left at 0644 is narrowed', () => {
+    const logs = directory()
+    writeFileSync(join(logs, 'main.log'), 'an older line\n', { mode: 0o644 })
+    writeFileSync(join(logs, 'main.1.log'), 'an archived line\n', { mode: 0o644 })
+    const sink = createFileLogSink({ directory: logs, maxBytes: 2000, keep: 3 })
+    for (let line = 0; line < 100; line += 1) sink.info(`line ${line} ${'x'.repeat(50)}`)
+    const names = readdirSync(logs).sort()
+    expect(names.length).toBeGreaterThanOrEqual(3)
+    for (const name of names) expect(statSync(join(logs, name)).mode & 0o777, name).toBe(0o600)
   })
 
   it('rotates at its size limit and keeps only the newest files', () => {
