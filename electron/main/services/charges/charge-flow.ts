@@ -38,6 +38,7 @@ import type { ServiceContext } from '../service-context'
 import { prepareCharge } from './charge-request'
 import type { ChargeInput } from './charge-request'
 import { lastVerified } from './charge-verification'
+import { maskTypedIn, outcomeMasked } from './typed-echo'
 
 export type AuthorizeInput = z.infer<(typeof chargeChannels)['charges:authorize']['input']>
 
@@ -288,7 +289,8 @@ export function createChargeFlow(
     sessions.set(input.reference, session)
     try {
       await journal.append(input.reference, { state: 'sent', note: 'Charge sent (card details encrypted)' })
-      const outcome = await send(input.reference, () => api.charges.charge(chargeData))
+      const typed = [input.card.cvv.trim(), input.card.pin?.trim() ?? '']
+      const outcome = await send(input.reference, () => api.charges.charge(chargeData), typed)
       if (outcome.kind === 'accepted') await follow(session, outcome.answer, 'Charge answered')
       else await afterFailure(session, outcome, 'Charge')
       return publish(session)
@@ -298,13 +300,19 @@ export function createChargeFlow(
   }
 
   /** A charge or authorize request, through the send policy (intent and "sent" are journaled). */
-  function send<T>(reference: string, request: () => Promise<T>): Promise<SendOutcome<T>> {
-    return sendMoney(request, {
+  /** Sends a charge request; what the person typed (`typed`) is masked in all the service says back. */
+  async function send<T>(
+    reference: string,
+    request: () => Promise<T>,
+    typed: readonly string[] = [],
+  ): Promise<SendOutcome<T>> {
+    const outcome = await sendMoney(request, {
       reference,
-      note: (text) => journal.append(reference, { note: text }),
+      note: (text) => journal.append(reference, { note: maskTypedIn(text, typed) }),
       hooks: checkpointHooks(context.checkpoint),
       sleep: options.sleep,
     })
+    return outcomeMasked(outcome, typed)
   }
 
   /** A charge or authorize request that did not get a charge answer, as the send policy reads it. */
@@ -400,7 +408,12 @@ export function createChargeFlow(
       delete session.view.error
       delete session.view.explanation
       const transaction = session.transactionReference
-      const outcome = await send(input.reference, () => session.api.charges.authorize(transaction, authorization))
+      const typed = ['pin' in authorization ? authorization.pin : '', 'otp' in authorization ? authorization.otp : '']
+      const outcome = await send(
+        input.reference,
+        () => session.api.charges.authorize(transaction, authorization),
+        typed,
+      )
       if (outcome.kind === 'accepted') await follow(session, outcome.answer, `Authorization (${step}) answered`)
       else await afterFailure(session, outcome, `Authorization (${step})`)
       return publish(session)

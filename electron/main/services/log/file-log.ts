@@ -5,7 +5,7 @@
  * Nothing reaches this sink unmasked: redacting-log.ts sits in front of it.
  */
 import { randomUUID } from 'node:crypto'
-import { existsSync, readFileSync, renameSync, rmSync } from 'node:fs'
+import { chmodSync, existsSync, readFileSync, renameSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import electronLog from 'electron-log/node'
 
@@ -34,6 +34,16 @@ export function createFileLogSink(options: { directory: string; maxBytes?: numbe
   logger.transports.file.maxSize = maxBytes
   logger.transports.file.format = '[{y}-{m}-{d} {h}:{i}:{s}.{ms}] [{level}] {text}'
   logger.transports.file.resolvePathFn = () => file
+  // Only this user may read the log (0600), as the journal and settings: it names payees and amounts.
+  logger.transports.file.writeOptions = { flag: 'a', mode: 0o600, encoding: 'utf8' }
+  // A log written before by an older version (0644) is narrowed too, and so are its archives.
+  for (const existing of [file, ...Array.from({ length: keep }, (_, index) => archived(index + 1))]) {
+    try {
+      if (existsSync(existing)) chmodSync(existing, 0o600)
+    } catch {
+      // Not ours to change (another user's file): the log still works.
+    }
+  }
   logger.transports.file.archiveLogFn = (current) => {
     rmSync(archived(keep), { force: true })
     for (let index = keep - 1; index >= 1; index -= 1) {

@@ -39,8 +39,35 @@ export interface SecretRegistry {
   values(): string[]
 }
 
+/** Keys at least this long also have their other forms masked (formsOf). */
+const FORMS_FROM_LENGTH = 16
+
+/**
+ * The forms a service or a library might print a key in, besides the key itself: upper- and
+ * lower-cased, base64 (standard and URL-safe, at each of the three byte alignments it can have
+ * inside a longer encoded text, such as `Basic base64(user:key)`), and its long parts when split at
+ * `_`, `-` or `.` (`sk_live_<tail>`: the tail alone is as secret).
+ */
+export function formsOf(value: string): string[] {
+  const forms = new Set<string>([value.toUpperCase(), value.toLowerCase()])
+  for (let offset = 0; offset < 3; offset++) {
+    const encoded = Buffer.from('\u0000'.repeat(offset) + value, 'utf8').toString('base64')
+    // The first group holds the bytes before it (at an offset), the last one the bytes after it.
+    const core = encoded.slice(offset === 0 ? 0 : 4, -4)
+    if (core.length >= SUBSTRING_SECRET_LENGTH) {
+      forms.add(core)
+      forms.add(core.replace(/\+/g, '-').replace(/\//g, '_'))
+    }
+  }
+  for (const part of value.split(/[_.-]+/)) if (part.length >= 12 && part !== value) forms.add(part)
+  forms.delete(value)
+  return [...forms]
+}
+
 export function createSecretRegistry(): SecretRegistry {
   const permanent = new Set<string>()
+  /** The other forms of the permanent keys (formsOf), masked with them. */
+  const derived = new Set<string>()
   /** Held values with how many holds each has. */
   const held = new Map<string, number>()
   let ordered: string[] | null = null
@@ -61,6 +88,7 @@ export function createSecretRegistry(): SecretRegistry {
     add(value) {
       if (!usable(value) || permanent.has(value)) return
       permanent.add(value)
+      if (value.length >= FORMS_FROM_LENGTH) for (const form of formsOf(value)) derived.add(form)
       ordered = null
     },
     hold(values, options = {}) {
@@ -87,7 +115,7 @@ export function createSecretRegistry(): SecretRegistry {
       return new Set([...permanent, ...held.keys()]).size
     },
     values() {
-      ordered ??= [...new Set([...permanent, ...held.keys()])].sort((a, b) => b.length - a.length)
+      ordered ??= [...new Set([...permanent, ...derived, ...held.keys()])].sort((a, b) => b.length - a.length)
       return ordered
     },
   }

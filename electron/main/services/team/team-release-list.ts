@@ -31,6 +31,6 @@ export async function readReleaseList(userDataDir: string): Promise<ReleaseListE
 
 export async function writeReleaseList(userDataDir: string, list: ReleaseListEntry[]): Promise<void> {
   const file = join(userDataDir, RELEASES_FILE)
-  await writeFile(`${file}.tmp`, JSON.stringify(list))
+  await writeFile(`${file}.tmp`, JSON.stringify(list), { mode: 0o600 })
   await rename(`${file}.tmp`, file)
 }

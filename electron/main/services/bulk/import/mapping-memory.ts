@@ -53,7 +53,7 @@ export class MappingMemory {
     const body = JSON.stringify({ version: 1, layouts: kept.slice(-MAX_LAYOUTS) })
     await mkdir(join(this.path, '..'), { recursive: true })
     const temporary = `${this.path}.tmp`
-    await writeFile(temporary, body, 'utf8')
+    await writeFile(temporary, body, { encoding: 'utf8', mode: 0o600 })
     await rename(temporary, this.path)
   }
 }

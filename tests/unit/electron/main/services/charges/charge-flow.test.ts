@@ -38,6 +38,8 @@ let events: Array<[string, unknown]>
 let threeDs: (request: AuthWindowRequest) => Promise<'returned' | 'closed' | 'timed_out' | 'failed_to_open'>
 let opened: AuthWindowRequest[]
 let counter = 0
+/** When set, the service echoes the PIN or OTP typed back in its answer's message. */
+let echoTyped = false
 
 const reference = () => `FLOW-${Date.now().toString(36)}-${++counter}`
 
@@ -96,6 +98,7 @@ beforeEach(async () => {
   encryptionKey = ENCRYPTION_KEY
   events = []
   opened = []
+  echoTyped = false
   threeDs = completeThreeDs
   const authWindow: AuthWindow = {
     returnUrlFor: appReturnUrl,
@@ -105,8 +108,20 @@ beforeEach(async () => {
     },
     popupReport: () => false,
   }
-  const api = () =>
-    createPaymentsApi(createPaymentsClient({ baseUrl: sandbox.url, secretKey: SECRET_KEY, timeoutMs: 3000 }))
+  const api = () => {
+    const real = createPaymentsApi(
+      createPaymentsClient({ baseUrl: sandbox.url, secretKey: SECRET_KEY, timeoutMs: 3000 }),
+    )
+    if (!echoTyped) return real
+    // A service that echoes what was typed back in its message ("PIN 1234 accepted").
+    const authorize: typeof real.charges.authorize = async (transaction, authorization) => {
+      const answer = await real.charges.authorize(transaction, authorization)
+      const typed =
+        'pin' in authorization ? `PIN ${authorization.pin}` : 'otp' in authorization ? `OTP ${authorization.otp}` : ''
+      return { ...answer, response_message: `${typed} accepted` }
+    }
+    return { ...real, charges: { ...real.charges, authorize } }
+  }
   const context: ServiceContext = {
     userDataDir: dir,
     log: createRedactingLog({ info: () => {}, warn: () => {}, error: () => {} } as never),
@@ -370,6 +385,21 @@ describe('charge flows against the simulator', () => {
       expect(text).not.toContain('123456')
     }
     expect(file).toContain('"first_six":"506099"')
+  })
+
+  it('masks a PIN or OTP the service echoes back ("PIN 1234 accepted") in the journal, the screen and the events', async () => {
+    echoTyped = true
+    const view = await flow.start(input('5060990580000217499'))
+    expect(view.stage).toBe('authorizing')
+    const afterPin = await flow.authorize({ reference: view.reference, pin: PIN })
+    await flow.authorize({ reference: afterPin.reference, otp: '123456' })
+    const file = await readFile(join(dir, 'journal', 'journal.jsonl'), 'utf8')
+    expect(file).toContain('**** accepted')
+    const returned = JSON.stringify([flow.sessions(), flow.list(), events])
+    for (const text of [file, returned]) {
+      expect(text).not.toMatch(new RegExp(`PIN ${PIN}\\b`))
+      expect(text).not.toContain('OTP 123456')
+    }
   })
 
   it('start-up reconciliation verifies a charge left open by a crash and journals the verified result', async () => {
