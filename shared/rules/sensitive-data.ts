@@ -136,10 +136,13 @@ export function isCardNumberDigits(digits: string): boolean {
 /** Characters that show nothing and may sit inside a number to hide it: zero-width, soft hyphen, BOM. */
 const INVISIBLE = /[\u00AD\u180E\u200B-\u200D\u2060\uFEFF]/u
 const ANY_DIGIT = /\p{Nd}/u
-const LETTER = /[\p{L}\p{M}]/u
 const HEX_LETTER = /^[A-Fa-f]$/
-/** Separators between the groups of a card number: anything but a letter, a digit or a line end. */
-const LINE_END = /[\n\r\u2028\u2029]/u
+/**
+ * Separators people write between the groups of a card number: spaces of any width, dots, dashes of
+ * any kind, slashes, underscores and middle dots. Never a comma, semicolon, tab, colon or quote:
+ * those end a field (a CSV line's reference and amount are not one number).
+ */
+const SEPARATOR = /[ \u00a0\u1680\u2000-\u200a\u202f\u205f\u3000.\-\/_\u2010-\u2015\u2212\u00b7\u2027\u2219]/u
 /** At most this many separator characters between two groups ("4111 ‧ 1111" has three). */
 const MAX_SEPARATOR_RUN = 3
 
@@ -169,6 +172,8 @@ interface DigitGroup {
    * line end stands between them (or it is the first), so the two are never one number.
    */
   gapBefore: number | null
+  /** The separator characters between it and the group before (when gapBefore is a number). */
+  separator: string
 }
 
 /** The runs of digits of a text (invisible characters inside a run ignored), with what is between. */
@@ -181,7 +186,13 @@ function digitGroups(text: string): DigitGroup[] {
     const width = char.length
     if (ANY_DIGIT.test(char)) {
       if (!current) {
-        current = { digits: '', start: offset, end: offset, gapBefore: groups.length === 0 ? null : gap }
+        current = {
+          digits: '',
+          start: offset,
+          end: offset,
+          gapBefore: groups.length === 0 ? null : gap,
+          separator: groups.length === 0 || gap === null ? '' : text.slice(offset - gap, offset),
+        }
         groups.push(current)
       }
       current.digits += String(digitValue(char))
@@ -193,7 +204,7 @@ function digitGroups(text: string): DigitGroup[] {
         current = null
         gap = 0
       }
-      if (LETTER.test(char) || LINE_END.test(char)) gap = null
+      if (!SEPARATOR.test(char)) gap = null
       else if (gap !== null) gap += 1
     }
     offset += width
@@ -254,7 +265,9 @@ export function cardNumbersIn(text: string): Array<{ index: number; length: numb
       if (j > i && groups[j - 1]!.digits.length < 3) break
       digits += group.digits
       if (digits.length > 19) break
-      if (digits.length >= 13 && isCardNumberDigits(digits) && !(i === j && inHexWord(text, group))) {
+      // Two groups joined by one dot are a decimal number (an Excel date serial 46083.3456018519).
+      const decimal = j === i + 1 && group.separator === '.'
+      if (digits.length >= 13 && isCardNumberDigits(digits) && !decimal && !(i === j && inHexWord(text, group))) {
         hit = j
         break
       }

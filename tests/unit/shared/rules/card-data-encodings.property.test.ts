@@ -61,7 +61,11 @@ const writtenCard = fc
     const groups: string[] = []
     for (let i = 0; i < glyphs.length; i += group)
       groups.push(glyphs.slice(i, i + group).join(zeroWidth ? '\u200b' : ''))
-    const written = groups.map((part, i) => (i === 0 ? part : separators[(i - 1) % separators.length] + part)).join('')
+    let written = groups.map((part, i) => (i === 0 ? part : separators[(i - 1) % separators.length] + part)).join('')
+    // Two groups and one dot read as a decimal number (200.0000000008), which no guard may take for
+    // a card: such a number is written with a space instead.
+    const runs = written.match(/[^\p{Nd}\u200b]+/gu) ?? []
+    if (runs.length === 1 && runs[0] === '.') written = written.replace('.', ' ')
     return { digits, written, text: `${before}${written}${after}` }
   })
 
@@ -134,6 +138,11 @@ describe('a card number however it is written', () => {
       'BR20261122T072305Zabcdef9f3c-B0001',
       'at 1700000000000',
       'account 0123456789',
+      // A CSV line: a reference, an amount, a bank code and an account are fields, not one number.
+      'R2697-0009,108.00,044,2000000008,Payee 9',
+      'R2697-0009;108.00;044;2000000008',
+      // An Excel date serial with its time of day, a decimal number.
+      '<c r="F2" s="2"><v>46083.3456018519</v></c>',
     ]) {
       expect(cardNumbersIn(text), text).toEqual([])
     }
