@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { gunzipSync } from 'node:zlib'
 import type { ClientBase } from 'pg'
+import { MIGRATION_LOCK_KEY, SCHEMA_MIGRATIONS_TABLE } from '../../electron/main/services/team/team-migrator'
 
 export interface LegacyMigration {
   version: number
@@ -41,17 +42,9 @@ export function legacyMigrations(): LegacyMigration[] {
 export async function migrateLegacy(client: ClientBase, migrations: readonly LegacyMigration[]): Promise<void> {
   await client.query('BEGIN')
   try {
-    await client.query('SELECT pg_advisory_xact_lock(7316250416)')
+    await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY])
     await client.query('CREATE SCHEMA IF NOT EXISTS payout_desk')
-    await client.query(
-      `CREATE TABLE IF NOT EXISTS payout_desk.schema_migrations (
-         version integer PRIMARY KEY,
-         name text NOT NULL,
-         checksum text NOT NULL,
-         applied_at timestamptz NOT NULL DEFAULT now(),
-         applied_by text NOT NULL DEFAULT session_user
-       )`,
-    )
+    await client.query(SCHEMA_MIGRATIONS_TABLE)
     const done = await client.query<{ version: number }>('SELECT version FROM payout_desk.schema_migrations')
     const applied = new Set(done.rows.map((row) => row.version))
     for (const migration of migrations) {

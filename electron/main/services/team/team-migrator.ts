@@ -46,7 +46,15 @@ const FILE_NAME = /^(\d{3})_([a-z0-9_]+)\.sql$/
 /** The name of a first migration that stands for every version up to its own (decision 85). */
 export const BASELINE_NAME = 'baseline'
 /** A constant key for pg_advisory_xact_lock: one migration at a time per database. */
-const MIGRATION_LOCK_KEY = 7_316_250_416
+export const MIGRATION_LOCK_KEY = 7_316_250_416
+/** The record of the migrations applied (the same since 001). */
+export const SCHEMA_MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS payout_desk.schema_migrations (
+  version integer PRIMARY KEY,
+  name text NOT NULL,
+  checksum text NOT NULL,
+  applied_at timestamptz NOT NULL DEFAULT now(),
+  applied_by text NOT NULL DEFAULT session_user
+)`
 
 export async function readMigrations(dir: string = MIGRATIONS_DIR): Promise<Migration[]> {
   const names = (await readdir(dir)).filter((name) => name.endsWith('.sql')).sort()
@@ -115,15 +123,7 @@ export async function migrate(
     if (schemaOwner && schemaOwner !== me.login)
       throw new MigrationRefused(`The payout_desk schema belongs to ${schemaOwner}; run the migrations as that role.`)
     await client.query('CREATE SCHEMA IF NOT EXISTS payout_desk')
-    await client.query(
-      `CREATE TABLE IF NOT EXISTS payout_desk.schema_migrations (
-         version integer PRIMARY KEY,
-         name text NOT NULL,
-         checksum text NOT NULL,
-         applied_at timestamptz NOT NULL DEFAULT now(),
-         applied_by text NOT NULL DEFAULT session_user
-       )`,
-    )
+    await client.query(SCHEMA_MIGRATIONS_TABLE)
     await ensureDefinitionTables(client)
     const recorded = await client.query<{ version: number; name: string; checksum: string }>(
       'SELECT version, name, checksum FROM payout_desk.schema_migrations ORDER BY version',

@@ -23,10 +23,7 @@ DECLARE
   taken record;
 BEGIN
   PERFORM payout_desk.require_desk(p_desk);
-  IF p_lease_seconds IS NULL OR p_lease_seconds NOT BETWEEN 1 AND 3600 THEN
-    PERFORM payout_desk.fail('PT400', 'invalid_argument', 'A lease is 1 to 3600 seconds.');
-  END IF;
-  lease := make_interval(secs => p_lease_seconds);
+  lease := payout_desk.lease_of(p_lease_seconds);
   IF p_kind IS NULL OR p_kind NOT IN ('batch', 'payout') THEN
     PERFORM payout_desk.fail('PT400', 'invalid_argument', 'A claim is on a batch or on a payout.');
   END IF;

@@ -28,9 +28,7 @@ DECLARE
   refused_reason text;
 BEGIN
   PERFORM payout_desk.require_desk(p_desk);
-  IF p_lease_seconds IS NULL OR p_lease_seconds NOT BETWEEN 1 AND 3600 THEN
-    PERFORM payout_desk.fail('PT400', 'invalid_argument', 'A lease is 1 to 3600 seconds.');
-  END IF;
+  PERFORM payout_desk.lease_of(p_lease_seconds);
   IF jsonb_typeof(p_claims) IS DISTINCT FROM 'array' OR jsonb_array_length(p_claims) NOT BETWEEN 1 AND 32 THEN
     PERFORM payout_desk.fail('PT400', 'invalid_argument', 'Claims are a list of 1 to 32 {reference, payouts}.');
   END IF;

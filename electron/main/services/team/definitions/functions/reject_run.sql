@@ -12,10 +12,8 @@ DECLARE
   version_row payout_desk.run_versions;
 BEGIN
   PERFORM payout_desk.require_desk(p_desk);
-  IF p_version IS NULL THEN
-    PERFORM payout_desk.fail('PT400', 'missing_argument', format('A version is required: say which version of run %s you reviewed.',
-      coalesce(p_run_id, '(none)')));
-  END IF;
+  PERFORM payout_desk.require_given(p_version,
+    format('A version is required: say which version of run %s you reviewed.', coalesce(p_run_id, '(none)')));
   run := payout_desk.lock_run(p_run_id);
   PERFORM payout_desk.require_checker(p_run_id, me, 'reject');
   IF p_reason IS NULL OR length(btrim(p_reason)) NOT BETWEEN 1 AND 500 THEN

@@ -11,10 +11,8 @@ DECLARE
   run payout_desk.runs;
   version_row payout_desk.run_versions;
 BEGIN
-  IF p_version IS NULL THEN
-    PERFORM payout_desk.fail('PT400', 'missing_argument', format('A version is required: say which version of run %s is released.',
-      coalesce(p_run_id, '(none)')));
-  END IF;
+  PERFORM payout_desk.require_given(p_version,
+    format('A version is required: say which version of run %s is released.', coalesce(p_run_id, '(none)')));
   run := payout_desk.lock_run(p_run_id);
   IF run.state NOT IN ('approved', 'releasing') THEN
     PERFORM payout_desk.fail('PT409', CASE run.state WHEN 'completed' THEN 'run_completed' ELSE 'run_not_approved' END,

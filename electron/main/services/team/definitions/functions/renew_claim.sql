@@ -12,9 +12,7 @@ DECLARE
   existing payout_desk.claims;
 BEGIN
   PERFORM payout_desk.require_desk(p_desk);
-  IF p_lease_seconds IS NULL OR p_lease_seconds NOT BETWEEN 1 AND 3600 THEN
-    PERFORM payout_desk.fail('PT400', 'invalid_argument', 'A lease is 1 to 3600 seconds.');
-  END IF;
+  PERFORM payout_desk.lease_of(p_lease_seconds);
   SELECT * INTO existing FROM payout_desk.claims WHERE reference = p_reference FOR UPDATE;
   IF existing.reference IS NULL OR existing.state = 'released' THEN
     PERFORM payout_desk.fail('PT404', 'claim_not_found', format('There is no claim on %s.', coalesce(p_reference, '(none)')));
@@ -29,7 +27,7 @@ BEGIN
       p_reference, payout_desk.iso(existing.lease_until)));
   END IF;
   IF existing.state = 'held' THEN
-    UPDATE payout_desk.claims SET lease_until = now() + make_interval(secs => p_lease_seconds)
+    UPDATE payout_desk.claims SET lease_until = now() + payout_desk.lease_of(p_lease_seconds)
       WHERE reference = p_reference;
   END IF;
   RETURN payout_desk.claim_answer(p_reference, 'renewed', NULL);

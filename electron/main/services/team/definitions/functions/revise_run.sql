@@ -15,14 +15,10 @@ DECLARE
   voided jsonb;
 BEGIN
   PERFORM payout_desk.require_desk(p_desk);
-  IF p_base_version IS NULL THEN
-    PERFORM payout_desk.fail('PT400', 'missing_argument', format('A base version is required: say which version of run %s you changed.',
-      coalesce(p_run_id, '(none)')));
-  END IF;
-  IF p_hash IS NULL THEN
-    PERFORM payout_desk.fail('PT400', 'missing_argument', format('The content hash of the new version of run %s is required.',
-      coalesce(p_run_id, '(none)')));
-  END IF;
+  PERFORM payout_desk.require_given(p_base_version,
+    format('A base version is required: say which version of run %s you changed.', coalesce(p_run_id, '(none)')));
+  PERFORM payout_desk.require_given(p_hash,
+    format('The content hash of the new version of run %s is required.', coalesce(p_run_id, '(none)')));
   run := payout_desk.lock_run(p_run_id);
   IF run.current_version = p_base_version + 1
      AND (SELECT created_by = me AND content_hash = p_hash FROM payout_desk.run_versions

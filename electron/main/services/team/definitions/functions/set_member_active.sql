@@ -8,12 +8,8 @@ AS $$
 DECLARE
   me text := payout_desk.require_admin();
 BEGIN
-  IF login IS NULL THEN
-    PERFORM payout_desk.fail('PT400', 'missing_argument', 'A member login is required.');
-  END IF;
-  IF active IS NULL THEN
-    PERFORM payout_desk.fail('PT400', 'missing_argument', format('Say whether %s is active (true) or removed (false).', login));
-  END IF;
+  PERFORM payout_desk.require_given(login, 'A member login is required.');
+  PERFORM payout_desk.require_given(active, format('Say whether %s is active (true) or removed (false).', login));
   IF login = me THEN
     PERFORM payout_desk.fail('PT403', 'own_membership', 'An admin cannot change their own membership; another admin must.');
   END IF;

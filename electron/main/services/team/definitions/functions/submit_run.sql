@@ -11,14 +11,10 @@ DECLARE
   version_row payout_desk.run_versions;
 BEGIN
   PERFORM payout_desk.require_desk(p_desk);
-  IF p_version IS NULL THEN
-    PERFORM payout_desk.fail('PT400', 'missing_argument', format('A version is required: say which version of run %s is submitted.',
-      coalesce(p_run_id, '(none)')));
-  END IF;
-  IF p_hash IS NULL THEN
-    PERFORM payout_desk.fail('PT400', 'missing_argument', format('The content hash of run %s version %s is required.',
-      coalesce(p_run_id, '(none)'), p_version));
-  END IF;
+  PERFORM payout_desk.require_given(p_version,
+    format('A version is required: say which version of run %s is submitted.', coalesce(p_run_id, '(none)')));
+  PERFORM payout_desk.require_given(p_hash,
+    format('The content hash of run %s version %s is required.', coalesce(p_run_id, '(none)'), p_version));
   run := payout_desk.lock_run(p_run_id);
   IF run.current_version <> p_version THEN
     PERFORM payout_desk.fail('PT409', 'version_stale', format('Run %s changed meanwhile: version %s is current, not %s.',
