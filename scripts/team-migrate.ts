@@ -115,10 +115,17 @@ async function main(): Promise<number> {
   }
   try {
     const report = await migrate(client, await readMigrations())
+    if (report.squashed) console.log('recorded migrations 001 to 008 as the baseline they were squashed into')
     for (const applied of report.applied)
       console.log(`applied ${String(applied.version).padStart(3, '0')}_${applied.name}`)
+    const defined = report.definitions.applied
+    if (defined.length > 0) {
+      console.log(`definitions: ${defined.length} applied (functions, views, triggers, grants)`)
+      for (const definition of defined.filter((d) => d.change !== 'new'))
+        console.log(`  ${definition.change} ${definition.path}`)
+    }
     console.log(
-      report.applied.length === 0
+      report.applied.length === 0 && defined.length === 0
         ? `The schema is up to date (version ${report.schemaVersion}).`
         : `The schema is at version ${report.schemaVersion}.`,
     )

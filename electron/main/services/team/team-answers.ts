@@ -84,7 +84,10 @@ export const claimAnswer = z.object({
 export const claimBatchesAnswer = z.array(
   z.union([
     z.object({ reference: z.string(), claim: claimAnswer }),
-    z.object({ reference: z.string(), refused: z.object({ sqlstate: z.string(), message: z.string() }) }),
+    z.object({
+      reference: z.string(),
+      refused: z.object({ sqlstate: z.string(), reason: z.string().nullable(), message: z.string() }),
+    }),
   ]),
 )
 

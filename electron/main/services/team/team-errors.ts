@@ -1,13 +1,18 @@
 /**
  * What the team database's refusals mean to a caller. The schema raises its own SQLSTATEs (class
- * PT, see migrations/001_foundation.sql) with texts written for people; a privilege refusal
- * (42501) is a role the member lacks; a dropped or unreachable connection is `team_offline`,
- * which for a write means it may or may not have been recorded (asking again is safe: every write
- * of the schema answers a repeat as the first).
+ * PT) with a reason in the error's DETAIL and a text written for people (definitions/functions/
+ * fail.sql, decision 86): the reason decides the app's code and travels in the failure's details
+ * (`{ sqlstate, reason }`, shared/team/refusals.ts), so callers act on it, never on the text. A
+ * privilege refusal (42501) is a role the member lacks; a dropped or unreachable connection is
+ * `team_offline`, which for a write means it may or may not have been recorded (asking again is
+ * safe: every write of the schema answers a repeat as the first).
  */
+import { TEAM_REFUSALS, isTeamRefusalReason } from '../../../../shared/team/refusals'
+import type { TeamRefusalDetails } from '../../../../shared/team/refusals'
 import { AppFailure } from '../../../../shared/result'
 import type { ErrorCode } from '../../../../shared/result'
 
+/** By SQLSTATE alone: a refusal without a known reason (a role the member lacks, 42501). */
 const TEAM_CODES: Record<string, ErrorCode> = {
   PT400: 'bad_request',
   PT401: 'forbidden',
@@ -50,6 +55,11 @@ export function teamFailure(error: unknown, during: string): AppFailure {
   if (error instanceof AppFailure) return error
   const code = (error as { code?: unknown } | null)?.code
   const message = error instanceof Error ? error.message : String(error)
+  const reason = (error as { detail?: unknown } | null)?.detail
+  if (typeof code === 'string' && isTeamRefusalReason(reason) && TEAM_REFUSALS[reason].sqlstate === code) {
+    const details: TeamRefusalDetails = { sqlstate: code, reason }
+    return new AppFailure(TEAM_REFUSALS[reason].code, message, details)
+  }
   if (typeof code === 'string' && TEAM_CODES[code]) {
     const text =
       code === '42501' ? `The team database refused ${during}: your role does not allow it (${message}).` : message

@@ -349,7 +349,10 @@ export function createTeamOperations(session: TeamSession, deskId: string, mode:
           : {
               reference: answer.reference,
               refused: teamFailure(
-                Object.assign(new Error(answer.refused.message), { code: answer.refused.sqlstate }),
+                Object.assign(new Error(answer.refused.message), {
+                  code: answer.refused.sqlstate,
+                  detail: answer.refused.reason,
+                }),
                 `the claim on ${answer.reference}`,
               ),
             },

@@ -4,11 +4,12 @@
  * transaction for up to CLAIM_GROUP batches) so their round trip overlaps the sending.
  *
  * A claim refused because the batch, or the whole run, is finished elsewhere is recognised by the
- * team's state (the claim is done, the run completed), never by the text of the refusal: such a
- * batch is followed by reference without a claim (decision 62).
+ * refusal's reason (claim_final, run_completed: decision 86), never by its text: such a batch is
+ * followed by reference without a claim (decision 62).
  */
 import type { TeamClaim, TeamClaimSummary } from '../../../../shared/domain/team'
 import { AppFailure } from '../../../../shared/result'
+import { teamRefusalReason } from '../../../../shared/team/refusals'
 import { planBatches } from '../bulk/run/run-rows'
 import type { RunService } from '../bulk/run/run-service'
 import type { ReleaseEntry } from './team-release-entry'
@@ -45,21 +46,16 @@ export function createReleaseClaims(deps: ReleaseClaimsDeps) {
   }
 
   /**
-   * Of these refused references, the ones finished elsewhere, read from the team's state: every
-   * batch of a run the team has completed, and each batch whose claim is done (every payout final).
+   * Whether these references, refused for this reason, are finished elsewhere: every batch of a run
+   * the team has completed (run_completed), or a batch whose claim is done, every payout of it
+   * final (claim_final). Such a batch is followed by reference, never claimed or sent.
    */
-  async function finishedByState(desk: TeamDesk, entry: ReleaseEntry, references: string[]): Promise<Set<string>> {
-    const run = await desk.operations.run(entry.runId)
-    if (run.state === 'completed') {
-      entry.completedElsewhere = true
-      return new Set(references)
-    }
-    const done = new Set(
-      (await desk.operations.claims(entry.runId)).filter((c) => c.state === 'done').map((c) => c.reference),
-    )
-    const finished = new Set(references.filter((reference) => done.has(reference)))
-    for (const reference of finished) entry.finished.add(reference)
-    return finished
+  function finishedElsewhere(entry: ReleaseEntry, refused: AppFailure, references: string[]): boolean {
+    const reason = teamRefusalReason(refused)
+    if (reason === 'run_completed') entry.completedElsewhere = true
+    else if (reason === 'claim_final') for (const reference of references) entry.finished.add(reference)
+    else return false
+    return true
   }
 
   /**
@@ -115,11 +111,10 @@ export function createReleaseClaims(deps: ReleaseClaimsDeps) {
     heldNow(entry, reference, answer)
   }
 
-  /** A conflict that the team's state shows is a batch finished elsewhere: no error (it is followed). */
-  async function unlessFinished(desk: TeamDesk, entry: ReleaseEntry, reference: string, error: unknown): Promise<void> {
+  /** A refusal that says the batch is finished elsewhere is no error (it is followed); any other is. */
+  function unlessFinished(entry: ReleaseEntry, reference: string, error: unknown): void {
     const failure = teamFailure(error, `claiming ${reference}`)
-    if (failure.code !== 'conflict') throw failure
-    if (!(await finishedByState(desk, entry, [reference])).has(reference)) throw failure
+    if (!finishedElsewhere(entry, failure, [reference])) throw failure
   }
 
   /**
@@ -141,7 +136,7 @@ export function createReleaseClaims(deps: ReleaseClaimsDeps) {
     try {
       await claimBatch(desk, entry, first.reference, byReference.get(first.reference), payoutsOf(first.rows))
     } catch (error) {
-      await unlessFinished(desk, entry, first.reference, error)
+      unlessFinished(entry, first.reference, error)
     }
     // Trusted as any claim is, for half its lease: a later Check again claims it again.
     void remember(entry, first.reference, Promise.resolve())
@@ -177,25 +172,16 @@ export function createReleaseClaims(deps: ReleaseClaimsDeps) {
         } catch (error) {
           // The run itself refused (completed elsewhere, say): every batch of it is followed.
           const failure = teamFailure(error, 'claiming batches')
-          if (failure.code !== 'conflict') throw failure
-          const finished = await finishedByState(desk, entry, references)
-          for (const reference of references) if (!finished.has(reference)) outcome.set(reference, failure)
+          if (!finishedElsewhere(entry, failure, references))
+            for (const reference of references) outcome.set(reference, failure)
           return
         }
         deps.onClaim?.(performance.now() - started, batches.length)
-        const conflicts: Array<{ reference: string; refused: AppFailure }> = []
         for (const answer of answers) {
           if ('claim' in answer) heldNow(entry, answer.reference, answer.claim)
-          else if (answer.refused.code === 'conflict') conflicts.push(answer)
-          else outcome.set(answer.reference, answer.refused)
+          else if (!finishedElsewhere(entry, answer.refused, [answer.reference]))
+            outcome.set(answer.reference, answer.refused)
         }
-        if (conflicts.length === 0) return
-        const finished = await finishedByState(
-          desk,
-          entry,
-          conflicts.map((c) => c.reference),
-        )
-        for (const { reference, refused } of conflicts) if (!finished.has(reference)) outcome.set(reference, refused)
       })
     } catch (error) {
       for (const reference of references) outcome.set(reference, error)
@@ -244,7 +230,7 @@ export function createReleaseClaims(deps: ReleaseClaimsDeps) {
           try {
             await claimBatch(desk, entry, reference)
           } catch (error) {
-            await unlessFinished(desk, entry, reference, error)
+            unlessFinished(entry, reference, error)
           }
         }),
       )

@@ -41,14 +41,15 @@ describe('team migrations', () => {
   it('refuse a database whose applied migration was changed since, and one the app does not know', async () => {
     const db = await createTeamDatabase('migrate_changed')
     const migrations = await readMigrations()
-    const edited = migrations.map((m) =>
-      m.version === 2 ? { ...m, checksum: 'f'.repeat(64), sql: `${m.sql}\n-- edited` } : m,
+    // The baseline (decision 85) is applied like any migration: edited afterwards, it is refused.
+    const edited = migrations.map((m, index) =>
+      index === 0 ? { ...m, checksum: 'f'.repeat(64), sql: `${m.sql}\n-- edited` } : m,
     )
     const changed = await db.asOwner((client) => migrate(client, edited)).catch((error: unknown) => error)
     expect(changed).toBeInstanceOf(MigrationRefused)
-    expect(String(changed)).toMatch(/Migration 002_runs was applied with a different text.*never edited/)
-    const older = await db.asOwner((client) => migrate(client, migrations.slice(0, 2))).catch((error: unknown) => error)
-    expect(String(older)).toMatch(/has migration 003_release, which this copy of the app does not/)
+    expect(String(changed)).toMatch(/Migration 008_baseline was applied with a different text.*never edited/)
+    const older = await db.asOwner((client) => migrate(client, migrations.slice(0, 1))).catch((error: unknown) => error)
+    expect(String(older)).toMatch(/has migration 009_fail_with_reason, which this copy of the app does not/)
   })
 
   it('are refused to a superuser and to a role without CREATEROLE: only the owner role migrates', async () => {

@@ -1,26 +1,13 @@
--- 006: the statistics of the runs' rows gathered at most once for a release, never waited for.
--- 004's claim analysed payout_desk.run_rows at the first claim of every release. ANALYZE takes a
--- lock that conflicts with itself, so three desks releasing at once queued there one after the
--- other, each first claim holding its run's lock meanwhile (a sample of up to 30,000 rows: about
--- 90 ms on a quiet machine, 200 to 750 ms each when three desks and the machine were busy, the
--- longest part of a release's start). Now a first claim analyses only when the table's statistics
--- were last gathered before the version being released was approved (its rows were written
--- before its approval), and with SKIP_LOCKED: while another release is analysing, its sample is
--- the one the planner will use. Statistics only steer the planner: no check, answer or audit
--- entry of claim changes. claim is otherwise 004's, unchanged.
-
--- Whether run_rows was analysed (by a release or by autovacuum) after this version was approved.
-CREATE FUNCTION payout_desk.run_rows_analysed_since(p_run_id text, p_version integer) RETURNS boolean
-  LANGUAGE sql STABLE SECURITY DEFINER
-  SET search_path = pg_catalog, payout_desk, pg_temp
-AS $$
-  SELECT coalesce((
-    SELECT greatest(s.last_analyze, s.last_autoanalyze) >= coalesce(v.approved_at, v.created_at)
-      FROM pg_catalog.pg_stat_user_tables s, payout_desk.run_versions v
-     WHERE s.relid = 'payout_desk.run_rows'::regclass AND v.run_id = p_run_id AND v.version = p_version), false)
-$$;
-REVOKE ALL ON FUNCTION payout_desk.run_rows_analysed_since(text, integer) FROM PUBLIC;
-
+-- Claims a batch (or single payout) reference of an approved run before its request leaves
+-- (decisions 38, 41): the claim is committed in the same transaction that locks the run and checks
+-- that nobody else holds it or any of its payouts. The same desk asking again renews it; after its
+-- lease ran out another approver's desk takes it over as it was, and must verify by reference
+-- before sending anything (mustVerifyFirst). A claim whose payouts all have a final result is
+-- refused (claim_final): nothing is left to send.
+-- Each payout is looked up by (run, version, reference); the first claim of a release gathers the
+-- statistics of the runs' rows unless they were gathered after this version was approved, and
+-- never waits for another release's ANALYZE (decisions 43, 45). The desk and the run must be in
+-- one mode (trigger claims_in_run_mode, decision 61).
 CREATE OR REPLACE FUNCTION payout_desk.claim(p_run_id text, p_version integer, p_hash text, p_reference text, p_kind text,
     p_items text[], p_desk text, p_lease_seconds integer)
   RETURNS jsonb
@@ -36,24 +23,21 @@ DECLARE
   taken record;
 BEGIN
   PERFORM payout_desk.require_desk(p_desk);
-  IF p_lease_seconds IS NULL OR p_lease_seconds NOT BETWEEN 1 AND 3600 THEN
-    PERFORM payout_desk.fail('PT400', 'A lease is 1 to 3600 seconds.');
-  END IF;
-  lease := make_interval(secs => p_lease_seconds);
+  lease := payout_desk.lease_of(p_lease_seconds);
   IF p_kind IS NULL OR p_kind NOT IN ('batch', 'payout') THEN
-    PERFORM payout_desk.fail('PT400', 'A claim is on a batch or on a payout.');
+    PERFORM payout_desk.fail('PT400', 'invalid_argument', 'A claim is on a batch or on a payout.');
   END IF;
   IF p_reference IS NULL OR length(p_reference) NOT BETWEEN 1 AND 100 THEN
-    PERFORM payout_desk.fail('PT400', 'A claim''s reference is 1 to 100 characters.');
+    PERFORM payout_desk.fail('PT400', 'invalid_argument', 'A claim''s reference is 1 to 100 characters.');
   END IF;
   IF p_items IS NULL OR cardinality(p_items) NOT BETWEEN 1 AND 1000 OR array_position(p_items, NULL) IS NOT NULL THEN
-    PERFORM payout_desk.fail('PT400', 'A claim covers 1 to 1000 payout references.');
+    PERFORM payout_desk.fail('PT400', 'invalid_argument', 'A claim covers 1 to 1000 payout references.');
   END IF;
   IF p_kind = 'payout' AND cardinality(p_items) <> 1 THEN
-    PERFORM payout_desk.fail('PT400', 'A claim on a payout covers that one payout.');
+    PERFORM payout_desk.fail('PT400', 'invalid_argument', 'A claim on a payout covers that one payout.');
   END IF;
   IF (SELECT count(DISTINCT x) FROM unnest(p_items) x) <> cardinality(p_items) THEN
-    PERFORM payout_desk.fail('PT400', 'A claim names a payout reference twice.');
+    PERFORM payout_desk.fail('PT400', 'invalid_argument', 'A claim names a payout reference twice.');
   END IF;
 
   run := payout_desk.releasable_run(p_run_id, p_version, p_hash);
@@ -69,23 +53,23 @@ BEGIN
            WHERE r.run_id = p_run_id AND r.version = p_version AND r.reference = u.x) IS NULL
     ORDER BY u.ord LIMIT 1;
   IF stranger IS NOT NULL THEN
-    PERFORM payout_desk.fail('PT400', format('%s is not a payout of run %s version %s.', stranger, p_run_id, p_version));
+    PERFORM payout_desk.fail('PT400', 'not_in_run', format('%s is not a payout of run %s version %s.', stranger, p_run_id, p_version));
   END IF;
 
   SELECT * INTO existing FROM payout_desk.claims WHERE reference = p_reference FOR UPDATE;
   IF existing.reference IS NOT NULL AND existing.state <> 'released' THEN
     IF existing.run_id <> p_run_id OR existing.version <> p_version THEN
-      PERFORM payout_desk.fail('PT409', format('%s is already claimed for run %s.', p_reference, existing.run_id));
+      PERFORM payout_desk.fail('PT409', 'claim_other_run', format('%s is already claimed for run %s.', p_reference, existing.run_id));
     END IF;
     IF (SELECT array_agg(i.item_reference ORDER BY i.item_reference) FROM payout_desk.claim_items i
         WHERE i.claim_reference = p_reference)
        IS DISTINCT FROM (SELECT array_agg(x ORDER BY x) FROM unnest(p_items) x) THEN
-      PERFORM payout_desk.fail('PT409', format(
+      PERFORM payout_desk.fail('PT409', 'claim_payouts_differ', format(
         'The claim %s covers other payouts than these: take it over as it was (the team''s claims list its payouts).',
         p_reference));
     END IF;
     IF existing.state = 'done' THEN
-      PERFORM payout_desk.fail('PT409', format('Every payout of %s has a final result: nothing is left to send.',
+      PERFORM payout_desk.fail('PT409', 'claim_final', format('Every payout of %s has a final result: nothing is left to send.',
         p_reference));
     END IF;
     IF existing.holder_desk = p_desk THEN
@@ -93,7 +77,7 @@ BEGIN
       RETURN payout_desk.claim_answer(p_reference, 'renewed', NULL);
     END IF;
     IF existing.lease_until > now() THEN
-      PERFORM payout_desk.fail('PT423', format('%s is claimed by %s on desk %s until %s.', p_reference,
+      PERFORM payout_desk.fail('PT423', 'claim_held', format('%s is claimed by %s on desk %s until %s.', p_reference,
         existing.holder, existing.holder_desk, payout_desk.iso(existing.lease_until)));
     END IF;
     -- The lease ran out: this desk takes the claim over, and must verify by reference first.
@@ -113,7 +97,7 @@ BEGIN
   SELECT x AS item, i.claim_reference INTO taken FROM unnest(p_items) x
     JOIN payout_desk.claim_items i ON i.item_reference = x LIMIT 1;
   IF taken.item IS NOT NULL THEN
-    PERFORM payout_desk.fail('PT409', format('The payout %s is already claimed in %s.', taken.item, taken.claim_reference));
+    PERFORM payout_desk.fail('PT409', 'payout_claimed', format('The payout %s is already claimed in %s.', taken.item, taken.claim_reference));
   END IF;
   IF existing.reference IS NULL THEN
     INSERT INTO payout_desk.claims (reference, kind, run_id, version, state, holder, holder_desk, claimed_at, lease_until)

@@ -1,0 +1,55 @@
+-- Approves the version whose hash the approver reviewed, having typed its total. The run is
+-- approved once it has as many different approvers as its total requires.
+CREATE OR REPLACE FUNCTION payout_desk.approve_run(p_run_id text, p_version integer, p_hash text, p_typed_total text,
+    p_desk text)
+  RETURNS jsonb
+  LANGUAGE plpgsql SECURITY DEFINER
+  SET search_path = pg_catalog, payout_desk, pg_temp
+AS $$
+DECLARE
+  me text := payout_desk.require_role('approver');
+  run payout_desk.runs;
+  version_row payout_desk.run_versions;
+  required integer;
+  given integer;
+BEGIN
+  PERFORM payout_desk.require_desk(p_desk);
+  run := payout_desk.lock_run(p_run_id);
+  PERFORM payout_desk.require_checker(p_run_id, me, 'approve');
+  IF run.current_version <> p_version THEN
+    PERFORM payout_desk.fail('PT409', 'version_stale', format('Run %s changed: version %s is current, not the version %s you reviewed.',
+      p_run_id, run.current_version, p_version));
+  END IF;
+  SELECT * INTO version_row FROM payout_desk.run_versions WHERE run_id = p_run_id AND version = p_version;
+  PERFORM payout_desk.check_hash(p_hash, version_row.content_hash, format('Run %s version %s', p_run_id, p_version));
+  IF EXISTS (SELECT 1 FROM payout_desk.run_decisions WHERE run_id = p_run_id AND version = p_version
+             AND decided_by = me AND decision = 'approved') THEN
+    RETURN payout_desk.run_view(p_run_id); -- approved already by this approver
+  END IF;
+  IF run.state <> 'awaiting_approval' THEN
+    PERFORM payout_desk.fail('PT409', 'run_not_awaiting_approval', format('Run %s is %s, not awaiting approval.', p_run_id, replace(run.state, '_', ' ')));
+  END IF;
+  IF p_typed_total IS NULL OR p_typed_total !~ '^[0-9]{1,19}(\.[0-9]{1,2})?$'
+     OR p_typed_total::numeric <> version_row.total THEN
+    PERFORM payout_desk.fail('PT400', 'total_mismatch', format('The total typed (%s) is not the run''s total.', coalesce(p_typed_total, 'nothing')));
+  END IF;
+  INSERT INTO payout_desk.run_decisions (run_id, version, decided_by, decision, content_hash)
+    VALUES (p_run_id, p_version, me, 'approved', version_row.content_hash);
+  required := payout_desk.approvals_required(version_row.currency, version_row.total);
+  SELECT count(*) INTO given FROM payout_desk.run_decisions
+    WHERE run_id = p_run_id AND version = p_version AND decision = 'approved';
+  PERFORM payout_desk.append_audit('approval_given', p_run_id, NULL, jsonb_build_object(
+    'version', p_version, 'contentHash', version_row.content_hash, 'given', given, 'required', required), p_desk);
+  IF given >= required THEN
+    UPDATE payout_desk.runs SET state = 'approved', updated_at = now() WHERE run_id = p_run_id;
+    UPDATE payout_desk.run_versions SET approved_at = now() WHERE run_id = p_run_id AND version = p_version;
+    PERFORM payout_desk.append_audit('run_approved', p_run_id, NULL, jsonb_build_object(
+      'version', p_version, 'contentHash', version_row.content_hash,
+      'approvedBy', (SELECT jsonb_agg(d.decided_by ORDER BY d.decided_at) FROM payout_desk.run_decisions d
+        WHERE d.run_id = p_run_id AND d.version = p_version AND d.decision = 'approved')), p_desk);
+  ELSE
+    UPDATE payout_desk.runs SET updated_at = now() WHERE run_id = p_run_id;
+  END IF;
+  RETURN payout_desk.run_view(p_run_id);
+END
+$$;
