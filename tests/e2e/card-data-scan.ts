@@ -112,6 +112,21 @@ export interface ScanOptions {
   cvv?: 'standalone' | 'named'
 }
 
+/** Where whole PDFs (`%PDF-` to their last `%%EOF`) sit inside a block of bytes. */
+function embeddedPdfs(buffer: Buffer): Array<{ start: number; end: number }> {
+  const found: Array<{ start: number; end: number }> = []
+  let start = buffer.indexOf('%PDF-', 0, 'latin1')
+  while (start >= 0) {
+    const next = buffer.indexOf('%PDF-', start + 5, 'latin1')
+    const limit = next >= 0 ? next : buffer.length
+    const eof = buffer.lastIndexOf('%%EOF', limit, 'latin1')
+    // A PDF cut short (no %%EOF of its own) is kept whole too: findInBytes reads what it can of it.
+    found.push({ start, end: eof > start ? eof + 5 : limit })
+    start = next
+  }
+  return found
+}
+
 /** What of `secrets` (or other needles, or the patterns) a block of bytes holds, in UTF-8 or UTF-16LE. */
 export function findInBytes(
   where: string,
@@ -129,10 +144,37 @@ export function findInBytes(
         findInBytes(`${where}!${name}`, part, secrets, needles, options),
       )
     } catch {
-      // Not a readable ZIP after all: search the bytes as they are.
+      // Not a readable ZIP after all (cut short, such as a cancelled .partial): the PDFs it holds
+      // are read back as PDFs, and the rest of its bytes searched as they are.
+      const pdfs = embeddedPdfs(buffer)
+      if (pdfs.length > 0) {
+        const findings = pdfs.flatMap(({ start, end }, i) =>
+          findInBytes(`${where}!pdf ${i + 1}`, buffer.subarray(start, end), secrets, needles, options),
+        )
+        let rest = Buffer.alloc(0)
+        let from = 0
+        for (const { start, end } of pdfs) {
+          rest = Buffer.concat([rest, buffer.subarray(from, start), Buffer.from('\n')])
+          from = end
+        }
+        rest = Buffer.concat([rest, buffer.subarray(from)])
+        return [...findings, ...findInBytes(where, rest, secrets, needles, options)]
+      }
     }
   }
-  const pdfText = buffer.subarray(0, 5).toString('latin1') === '%PDF-' ? textOfPdf(buffer) : null
+  const isPdf = buffer.subarray(0, 5).toString('latin1') === '%PDF-'
+  const pdfText = isPdf ? textOfPdf(buffer) : null
+  if (isPdf && pdfText === null && buffer.lastIndexOf('%%EOF', undefined, 'latin1') < 0) {
+    // A PDF cut short cannot be read back: its drawing operators (coordinates such as
+    // 335.937 841.1975) read as anything, so only the known secrets are looked for.
+    return findInTexts(
+      where,
+      [{ encoding: 'PDF bytes', text: buffer.toString('latin1'), knownOnly: true }],
+      secrets,
+      needles,
+      options,
+    )
+  }
   if (pdfText !== null) {
     // A PDF's text is in compressed streams, drawn glyph by glyph: search the text as extracted,
     // and its digits with the spaces taken out (a long number may be laid out in pieces: only the
