@@ -79,6 +79,15 @@ describe('electron-builder configuration', () => {
     expect(JSON.stringify(config.mac?.target)).toContain('zip')
     expect(Object.keys(packageJson.dependencies)).toContain('electron-updater')
   })
+
+  it('signs releases and lets the updater install only what its publisher signed: Windows publisher, macOS notarisation', () => {
+    const win = config.win as { signtoolOptions?: { publisherName?: string[] }; verifyUpdateCodeSignature?: boolean }
+    expect(win.signtoolOptions?.publisherName?.length).toBeGreaterThan(0)
+    expect(win.verifyUpdateCodeSignature).not.toBe(false)
+    const mac = config.mac as { notarize?: unknown; hardenedRuntime?: boolean }
+    expect(mac.notarize).toBe(true)
+    expect(mac.hardenedRuntime).toBe(true)
+  })
 })
 
 describe('what the package contains', () => {
