@@ -182,9 +182,13 @@ function digitGroups(text: string): DigitGroup[] {
   let current: DigitGroup | null = null
   let gap: number | null = null
   let offset = 0
-  for (const char of text) {
-    const width = char.length
-    if (ANY_DIGIT.test(char)) {
+  while (offset < text.length) {
+    const code = text.charCodeAt(offset)
+    // ASCII (every date, amount and reference) without a regular expression; the rest by Unicode class.
+    const char = code < 128 ? '' : String.fromCodePoint(text.codePointAt(offset)!)
+    const width = code < 128 ? 1 : char.length
+    const isDigit = code < 128 ? code >= 48 && code <= 57 : ANY_DIGIT.test(char)
+    if (isDigit) {
       if (!current) {
         current = {
           digits: '',
@@ -195,17 +199,19 @@ function digitGroups(text: string): DigitGroup[] {
         }
         groups.push(current)
       }
-      current.digits += String(digitValue(char))
+      current.digits += code < 128 ? text[offset] : String(digitValue(char))
       current.end = offset + width
-    } else if (INVISIBLE.test(char)) {
+    } else if (code >= 128 && INVISIBLE.test(char)) {
       if (current) current.end = offset + width
     } else {
       if (current) {
         current = null
         gap = 0
       }
-      if (!SEPARATOR.test(char)) gap = null
-      else if (gap !== null) gap += 1
+      const separates =
+        code < 128 ? code === 32 || code === 45 || code === 46 || code === 47 || code === 95 : SEPARATOR.test(char)
+      if (!separates) gap = null
+      else if (gap !== null) gap += width
     }
     offset += width
   }
