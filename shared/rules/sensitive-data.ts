@@ -142,7 +142,7 @@ const HEX_LETTER = /^[A-Fa-f]$/
  * any kind, slashes, underscores and middle dots. Never a comma, semicolon, tab, colon or quote:
  * those end a field (a CSV line's reference and amount are not one number).
  */
-const SEPARATOR = /[ \u00a0\u1680\u2000-\u200a\u202f\u205f\u3000.\-\/_\u2010-\u2015\u2212\u00b7\u2027\u2219]/u
+const SEPARATOR = /[ \u00a0\u1680\u2000-\u200a\u202f\u205f\u3000.\-/_\u2010-\u2015\u2212\u00b7\u2027\u2219]/u
 /** At most this many separator characters between two groups ("4111 ‧ 1111" has three). */
 const MAX_SEPARATOR_RUN = 3
 
