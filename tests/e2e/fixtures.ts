@@ -51,6 +51,25 @@ async function writeSecretsManifest(running: RunningBridgeApp, keys: Set<string>
   await writeFile(join(root, MANIFEST_DIR, `${randomBytes(8).toString('hex')}.json`), JSON.stringify(manifest))
 }
 
+/**
+ * What the screen said when a test failed, in the test's own output: CI keeps no trace or
+ * screenshot a person can open, so the words on screen (an error notice, the step it stopped at)
+ * are what explains a failure there. The renderer never holds a secret, so its text can be printed.
+ */
+async function printScreenText(page: Page, title: string): Promise<void> {
+  const text = await page
+    .locator('body')
+    .innerText({ timeout: 2_000 })
+    .catch((error: Error) => `(the screen could not be read: ${error.message.split('\n')[0]})`)
+  const lines = text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
+  console.error(
+    `\n--- The screen when "${title}" failed ---\n${lines.join('\n').slice(0, 4_000)}\n--- end of screen ---`,
+  )
+}
+
 export const SCREENSHOT_DIR = resolve(__dirname, 'screenshots')
 
 export interface AppFixture {
@@ -72,7 +91,7 @@ export const test = base.extend<{ app: AppFixture; keychainAvailable: boolean; b
    * browser surface a person gets from `npm run bridge`: file picker, downloads, browser clipboard.
    */
   bridgeTestMode: [true, { option: true }],
-  app: async ({ page, keychainAvailable, bridgeTestMode }, use) => {
+  app: async ({ page, keychainAvailable, bridgeTestMode }, use, testInfo) => {
     const userDataDir = await mkdtemp(join(tmpdir(), 'payout-desk-e2e-'))
     const responses: string[] = []
     const keysSeen = new Set<string>()
@@ -105,6 +124,7 @@ export const test = base.extend<{ app: AppFixture; keychainAvailable: boolean; b
         await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true })
       },
     })
+    if (testInfo.status !== testInfo.expectedStatus) await printScreenText(page, testInfo.title)
     await writeSecretsManifest(running, keysSeen)
     await running.close()
     // Kept aside under the run's scan root (keep-removed.ts) until the final scan.

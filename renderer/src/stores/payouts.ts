@@ -10,6 +10,7 @@ import type { AppError, Result } from '../../../shared/result'
 import { emptyDraft } from '../../../shared/rules/payouts'
 import type { PayoutDraft } from '../../../shared/rules/payouts'
 import { callApi } from './call'
+import { mergeListed, newestFirst } from './movement-list'
 
 /**
  * The payouts this desk sent (from main's journal), kept current by `payouts:changed` events, and
@@ -48,9 +49,29 @@ export const usePayoutsStore = defineStore('payouts', () => {
     if (reference.ok && draft.reference === '') draft.reference = reference.data
   }
 
+  /** References sent or changed while a list was being read: that list must not drop them. */
+  const arrivedWhileListing = new Set<string>()
+  let listsInFlight = 0
+
   function upsert(movement: MovementView): void {
+    const known = movements.value.find((item) => item.reference === movement.reference)
+    // An older copy (an answer overtaken by an event) never moves a payout back.
+    if (known && known.updatedAt > movement.updatedAt) return
+    if (listsInFlight > 0) arrivedWhileListing.add(movement.reference)
     const others = movements.value.filter((item) => item.reference !== movement.reference)
-    movements.value = [movement, ...others].sort((a, b) => b.createdAt.localeCompare(a.createdAt))
+    movements.value = newestFirst([movement, ...others])
+  }
+
+  /** Main's list, merged with what arrived while it was read (mergeListed). */
+  async function readList(): Promise<Result<MovementView[]>> {
+    listsInFlight++
+    try {
+      const result = await callApi(() => api.payouts.list())
+      if (result.ok) movements.value = mergeListed(movements.value, result.data, arrivedWhileListing)
+      return result
+    } finally {
+      if (--listsInFlight === 0) arrivedWhileListing.clear()
+    }
   }
 
   /**
@@ -66,16 +87,14 @@ export const usePayoutsStore = defineStore('payouts', () => {
   }
 
   async function refresh(): Promise<void> {
-    const result = await callApi(() => api.payouts.list())
-    if (result.ok) movements.value = result.data
+    await readList()
   }
 
   async function load(): Promise<void> {
     follow()
     loading.value = true
     try {
-      const result = await callApi(() => api.payouts.list())
-      if (result.ok) movements.value = result.data
+      const result = await readList()
       listError.value = result.ok ? null : result.error
     } finally {
       loading.value = false
