@@ -391,7 +391,8 @@ describe('documents of a bulk run', () => {
     context.emit = () => undefined
     desktop.queueSavePath(path)
     expect((await handlers['documents:runAdvices']({ runId: RUN_ID })).documents).toBe(40)
-  })
+    // Forty advices and a ZIP made whole: 60 s, as a machine loaded by other work needs.
+  }, 60_000)
 
   it('refuses a ZIP of advices for a run with no paid row, before any dialog', async () => {
     rows = rows.map((r) => ({ ...r, status: 'failed' }))

@@ -12,7 +12,7 @@ import { AppFailure } from '../../../../../../shared/result'
 import { startSandbox, type RunningSandbox } from '../../../../../../electron/sandbox'
 import { createTeamDatabase } from '../../../../../support/team-database'
 import type { TeamDatabase, TeamMemberLogin } from '../../../../../support/team-database'
-import { csvBytes, sheetOf, simulatorPayouts, waitFor } from '../bulk/run/harness'
+import { csvBytes, sandboxAdmin, sheetOf, simulatorPayouts, waitFor } from '../bulk/run/harness'
 import type { DesktopNotice } from '../../../../../../electron/main/adapters/desktop'
 import { createTeamNotices } from '../../../../../../electron/main/services/team/team-notices'
 import { releaseDesk } from './release-desk'
@@ -247,10 +247,19 @@ describe('team release', () => {
     const [prep, one, two] = await Promise.all([desk(alice), desk(bob, { leaseSeconds: 30 }), desk(carol)])
     const runId = await preparedRun(prep, 150, 'NOCOPY')
     await approve(one, runId)
+    // Each batch takes two seconds at the service, so the run is still being released by the first
+    // desk when the second presses (without it, a fast machine finishes the run first and the
+    // second desk is rightly told the run is completed instead).
+    await sandboxAdmin(sandbox.url, KEY, 'POST', '/__sandbox/faults', {
+      path: '/api/v1/transactions/disburse/bulk',
+      kind: 'latency',
+      ms: 2000,
+      count: 3,
+    })
     await one.release.release(runId)
     for (let press = 0; press < 2; press++) {
       const refused = failureOf(await two.release.release(runId).catch((e: unknown) => e))
-      expect(refused.code).toBe('claim_held')
+      expect(refused.code, refused.message).toBe('claim_held')
       // Nothing of it was sent from here, so this desk shows no run of it (and offers no Send).
       expect(two.runs.service.list().map((run) => run.id)).not.toContain(runId)
     }
