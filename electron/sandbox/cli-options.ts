@@ -9,7 +9,8 @@ export const DEFAULT_ENCRYPTION_KEY = 'sandbox-encryption-key-32-bytes!'
 
 const USAGE = `Usage: npm run sandbox -- [--port 4010] [--host 127.0.0.1] [--secret-key sk_test_sandbox]
                           [--encryption-key <32 characters>] [--settle-ms 1500] [--seed 1] [--no-admin]
-                          [--state-file <path>]`
+                          [--state-file <path>] [--rate-limit <requests a second>] [--no-retry-after]
+                          [--load-latency <floor ms>,<ms per request in flight>[,<free in flight>]]`
 
 /**
  * Node's own parser reads the flags (`--port 0` and `--port=0` alike); its refusals are told in the
@@ -28,6 +29,9 @@ function parsedFlags(args: readonly string[]) {
         seed: { type: 'string' },
         'state-file': { type: 'string' },
         'no-admin': { type: 'boolean' },
+        'rate-limit': { type: 'string' },
+        'no-retry-after': { type: 'boolean' },
+        'load-latency': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }).values
@@ -79,6 +83,26 @@ export function parseCliArguments(args: readonly string[]): SandboxOptions {
   if (stateFile !== undefined) {
     if (stateFile.trim() === '') throw new Error('--state-file must not be empty')
     options.stateFile = stateFile
+  }
+  const rateLimit = flags['rate-limit']
+  if (rateLimit !== undefined)
+    options.rateLimit = {
+      perSecond: integer('--rate-limit', rateLimit, 1, 100_000),
+      ...(flags['no-retry-after'] ? { retryAfter: false } : {}),
+    }
+  else if (flags['no-retry-after']) throw new Error('--no-retry-after needs --rate-limit')
+  const loadLatency = flags['load-latency']
+  if (loadLatency !== undefined) {
+    const parts = loadLatency.split(',')
+    if (parts.length < 2 || parts.length > 3)
+      throw new Error(
+        `--load-latency is <floor ms>,<ms per request in flight>[,<free in flight>], got "${loadLatency}"`,
+      )
+    options.loadLatency = {
+      floorMs: integer('--load-latency floor', parts[0]!, 0, 60_000),
+      perRequestMs: integer('--load-latency per request', parts[1]!, 0, 60_000),
+      ...(parts[2] === undefined ? {} : { freeInFlight: integer('--load-latency free', parts[2], 0, 10_000) }),
+    }
   }
   return options
 }

@@ -14,6 +14,8 @@ import { lookupRoutes } from './routes/lookups'
 import { payoutRoutes } from './routes/payouts'
 import { threeDsRoutes } from './routes/three-ds'
 import type { Route } from './routing'
+import { ServiceLoad } from './rate-limit'
+import type { LoadLatencySettings, RateLimitSettings } from './rate-limit'
 import { listen } from './server'
 import type { StateChange } from './server'
 import { SandboxState } from './state'
@@ -31,6 +33,8 @@ export interface SandboxOptions {
   admin?: boolean // expose /__sandbox/* (default false)
   now?: () => number // clock, default Date.now
   stateFile?: string // keep state across restarts: every state change is appended here and replayed
+  rateLimit?: RateLimitSettings // 429 past this many requests a second per key and path group (off by default)
+  loadLatency?: LoadLatencySettings // latency that grows with the requests in flight (off by default)
 }
 
 export interface RunningSandbox {
@@ -82,6 +86,10 @@ export async function startSandbox(options: SandboxOptions): Promise<RunningSand
     now: options.now ?? Date.now,
     state,
     faults,
+    load: new ServiceLoad({
+      ...(options.rateLimit ? { rateLimit: options.rateLimit } : {}),
+      ...(options.loadLatency ? { loadLatency: options.loadLatency } : {}),
+    }),
     routes,
     ...(stateFile ? { onStateChange: (change: StateChange) => appendStateChange(stateFile, change) } : {}),
   })

@@ -1,4 +1,5 @@
 /** Route table types and path matching (":name" matches one path segment). */
+import type { ServiceLoad } from './rate-limit'
 import type { FaultBook } from './faults'
 import type { Reply } from './replies'
 import type { SandboxState } from './state'
@@ -16,6 +17,8 @@ export interface RouteRequest {
 export interface SandboxContext {
   state: SandboxState
   faults: FaultBook
+  /** The rate limit and load latency, changed by /__sandbox/rate-limit (absent while replaying). */
+  load?: ServiceLoad
   now: number
   settleMs: number
   baseUrl: string

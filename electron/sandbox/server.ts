@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { Socket } from 'node:net'
 import { BANK_DOWN_MESSAGE, SERVER_ERROR_MESSAGES, duplicateAnswerFor, type FaultBook, type FaultRule } from './faults'
 import { failure, INVALID_REQUEST_DATA, SandboxRejection, type Reply } from './replies'
+import { rateGroupOf, type ServiceLoad } from './rate-limit'
 import { findRoute, type Route, type SandboxContext } from './routing'
 import type { SandboxState } from './state'
 
@@ -22,6 +23,8 @@ export interface SandboxServerConfig {
   now: () => number
   state: SandboxState
   faults: FaultBook
+  /** The rate limit and the latency that grows with load (rate-limit.ts): off unless asked for. */
+  load: ServiceLoad
   routes: readonly Route[]
   /** Told of every request that changed the simulator's state, so it can be replayed on restart. */
   onStateChange?: (change: StateChange) => void
@@ -44,6 +47,18 @@ export interface ListeningServer {
   url: string
   close(): Promise<void>
 }
+
+/** A request past authentication and the rate limit. */
+interface Admitted {
+  method: string
+  path: string
+  url: URL
+  rawBody: string
+  route: Route
+  params: Record<string, string>
+}
+
+export const TOO_MANY_REQUESTS = 'Too many requests, please try again later'
 
 const digest = (text: string): Buffer => createHash('sha256').update(text).digest()
 
@@ -81,6 +96,32 @@ export async function listen(config: SandboxServerConfig): Promise<ListeningServ
     const { route, params } = match
     if (!route.public && !authorized(request)) return send(response, failure(401, 'Invalid authorization key'))
 
+    // Metered per key (one key per simulator) and group; a 429 means nothing was carried out.
+    const group = route.public ? null : rateGroupOf(method, route.pattern)
+    if (group) {
+      const answer = config.load.admit('key', group, config.now())
+      if (!answer.allowed)
+        return send(response, {
+          ...failure(429, TOO_MANY_REQUESTS),
+          ...(answer.retryAfterSeconds === null
+            ? {}
+            : { headers: { 'retry-after': String(answer.retryAfterSeconds) } }),
+        })
+    }
+    const crowd = group ? config.load.begin(group) : null
+    try {
+      if (crowd && crowd.delayMs > 0) await delay(crowd.delayMs)
+      await serve(request, response, { method, path, url, rawBody, route, params })
+    } finally {
+      crowd?.end()
+    }
+  }
+
+  const serve = async (
+    request: IncomingMessage,
+    response: ServerResponse,
+    { method, path, url, rawBody, route, params }: Admitted,
+  ): Promise<void> => {
     // Admin calls are never faulted, so a test can always clear what it injected.
     const fault = path.startsWith('/__sandbox/') ? undefined : config.faults.take(path)
     if (fault) {
@@ -98,6 +139,7 @@ export async function listen(config: SandboxServerConfig): Promise<ListeningServ
     const context: SandboxContext = {
       state: config.state,
       faults: config.faults,
+      load: config.load,
       now: config.now(),
       settleMs: config.settleMs,
       baseUrl,
@@ -192,7 +234,7 @@ async function applyFaultBeforeHandling(
       return 'handled'
     case 'rate-limit':
       send(response, {
-        ...failure(429, 'Too many requests, please try again later'),
+        ...failure(429, TOO_MANY_REQUESTS),
         headers: { 'retry-after': String(Math.max(1, Math.ceil(fault.ms / 1000))) },
       })
       return 'handled'

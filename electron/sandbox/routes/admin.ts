@@ -1,8 +1,10 @@
 /** Test controls under /__sandbox/ (only when started with admin: true). */
 import { formatMinorUnits, toMinorUnits } from '../../../shared/money'
 import { FaultBook } from '../faults'
+import { parseLoadLatency, parseRateLimit } from '../rate-limit'
 import { success } from '../replies'
 import type { Route } from '../routing'
+import { invalidData } from '../replies'
 import { FieldErrors, requireObjectBody } from '../validation'
 
 export const adminRoutes: Route[] = [
@@ -46,6 +48,42 @@ export const adminRoutes: Route[] = [
     },
   },
   {
+    // A rate limit per key and path group (429 past it) and latency that grows with load: what a
+    // real service does when pushed; both off until set, and cleared by DELETE (docs/sandbox.md).
+    method: 'POST',
+    pattern: '/__sandbox/rate-limit',
+    handler: (request, context) => {
+      const body = requireObjectBody(request.body)
+      const load = serviceLoadOf(context)
+      try {
+        if ('perSecond' in body) load.setRateLimit(parseRateLimit(body))
+        if ('loadLatency' in body)
+          load.setLoadLatency(body.loadLatency === null ? null : parseLoadLatency(body.loadLatency))
+      } catch (error) {
+        throw invalidData({ body: (error as Error).message })
+      }
+      return success('Rate limit set', { ...load.settings(), ...load.counts })
+    },
+  },
+  {
+    method: 'GET',
+    pattern: '/__sandbox/rate-limit',
+    handler: (_request, context) => {
+      const load = serviceLoadOf(context)
+      return success('Rate limit', { ...load.settings(), ...load.counts })
+    },
+  },
+  {
+    method: 'DELETE',
+    pattern: '/__sandbox/rate-limit',
+    handler: (_request, context) => {
+      const load = serviceLoadOf(context)
+      load.setRateLimit(null)
+      load.setLoadLatency(null)
+      return success('Rate limit cleared', {})
+    },
+  },
+  {
     method: 'POST',
     pattern: '/__sandbox/reset',
     handler: (_request, context) => {
@@ -85,3 +123,8 @@ export const adminRoutes: Route[] = [
     },
   },
 ]
+
+function serviceLoadOf(context: Parameters<Route['handler']>[1]) {
+  if (!context.load) throw new Error('sandbox: no service load while replaying')
+  return context.load
+}
