@@ -1,0 +1,189 @@
+/**
+ * The adaptive pace (electron/main/services/api/adaptive-pace.ts) on a simulated clock, against the
+ * Sandbox's own rate limit model (electron/sandbox/rate-limit.ts): it finds the service's rate
+ * without many 429s, grows to the ceiling when nothing limits it, cuts back on a latency rise,
+ * and waits out a Retry-After once for every lane together.
+ */
+import { describe, expect, it } from 'vitest'
+import { AdaptivePace, paceInWords } from '../../../../../../electron/main/services/api/adaptive-pace'
+import { ServiceLoad } from '../../../../../../electron/sandbox/rate-limit'
+
+/** Time that moves only when every request in flight is waiting on it. */
+class SimulatedClock {
+  time = 0
+  private timers: Array<{ at: number; order: number; wake: () => void }> = []
+  private order = 0
+  now = (): number => this.time
+  sleep = (ms: number): Promise<void> =>
+    new Promise((wake) => this.timers.push({ at: this.time + Math.max(0, ms), order: this.order++, wake }))
+
+  /** Runs until `work` settles: lets every promise chain run, then jumps to the next timer. */
+  async runUntil<T>(work: Promise<T>): Promise<T> {
+    let settled = false
+    const result = work.finally(() => (settled = true))
+    for (;;) {
+      for (let i = 0; i < 4; i++) await new Promise((done) => setImmediate(done))
+      if (settled) return result
+      this.timers.sort((a, b) => a.at - b.at || a.order - b.order)
+      const next = this.timers.shift()
+      if (!next) throw new Error('deadlock: nothing in flight and nothing waiting on the clock')
+      this.time = Math.max(this.time, next.at)
+      next.wake()
+    }
+  }
+}
+
+class RateLimited extends Error {
+  constructor(readonly retryAfterSeconds: number | null) {
+    super('429')
+  }
+}
+
+interface Service {
+  perSecond?: number
+  retryAfter?: boolean
+  latencyMs: number
+  loadLatency?: { floorMs: number; perRequestMs: number; freeInFlight: number }
+}
+
+/** `rows` requests through `lanes` lanes and one pace, each asked again after a 429, as name checks are. */
+async function drive(rows: number, lanes: number, service: Service, pace: AdaptivePace, clock: SimulatedClock) {
+  const load = new ServiceLoad({
+    ...(service.perSecond
+      ? { rateLimit: { perSecond: service.perSecond, retryAfter: service.retryAfter ?? true } }
+      : {}),
+    ...(service.loadLatency ? { loadLatency: service.loadLatency } : {}),
+  })
+  let next = 0
+  let requests = 0
+  let limited = 0
+  let peak = 0
+  let inFlight = 0
+  const trace: Array<{ at: number; limit: number }> = []
+  const ask = async (): Promise<void> => {
+    const done = await pace.begin()
+    const started = clock.now()
+    requests++
+    inFlight++
+    peak = Math.max(peak, inFlight)
+    const answer = load.admit('key', 'name-checks', clock.now())
+    const crowd = load.begin('name-checks')
+    await clock.sleep(service.latencyMs + crowd.delayMs)
+    crowd.end()
+    inFlight--
+    if (!answer.allowed) {
+      limited++
+      done({
+        latencyMs: clock.now() - started,
+        rateLimited: true,
+        ...(answer.retryAfterSeconds === null ? {} : { retryAfterMs: answer.retryAfterSeconds * 1000 }),
+      })
+      throw new RateLimited(answer.retryAfterSeconds)
+    }
+    done({ latencyMs: clock.now() - started })
+  }
+  const lane = async () => {
+    while (next < rows) {
+      next++
+      for (;;) {
+        try {
+          await ask()
+          break
+        } catch (error) {
+          if (!(error instanceof RateLimited)) throw error
+        }
+      }
+      if (trace.length === 0 || clock.now() - trace.at(-1)!.at >= 1000)
+        trace.push({ at: clock.now(), limit: pace.view().limit })
+    }
+  }
+  await clock.runUntil(Promise.all(Array.from({ length: lanes }, lane)))
+  return { seconds: clock.now() / 1000, requests, limited, peak, trace }
+}
+
+function simulated(options: ConstructorParameters<typeof AdaptivePace>[0] = {}) {
+  const clock = new SimulatedClock()
+  const pace = new AdaptivePace({ start: 8, ceiling: 32, ...options, now: clock.now, sleep: clock.sleep })
+  return { clock, pace }
+}
+
+describe('the adaptive pace', () => {
+  it('finds a limit of 60 a second: within 1.15x of the bound, under 2% of requests answered 429', async () => {
+    const { clock, pace } = simulated()
+    const rows = 6_000
+    const outcome = await drive(rows, 32, { perSecond: 60, latencyMs: 100 }, pace, clock)
+    const bound = rows / 60
+    expect(outcome.seconds / bound).toBeLessThan(1.15)
+    expect(outcome.limited / outcome.requests).toBeLessThan(0.02)
+  })
+
+  it('finds it without Retry-After too', async () => {
+    const { clock, pace } = simulated()
+    const rows = 6_000
+    const outcome = await drive(rows, 32, { perSecond: 60, retryAfter: false, latencyMs: 100 }, pace, clock)
+    expect(outcome.seconds / (rows / 60)).toBeLessThan(1.15)
+    expect(outcome.limited / outcome.requests).toBeLessThan(0.02)
+  })
+
+  it('with no limit, grows to its ceiling and is faster than the fixed 8 lanes', async () => {
+    const adaptive = simulated()
+    const grown = await drive(4_000, 32, { latencyMs: 100 }, adaptive.pace, adaptive.clock)
+    const fixed = simulated({ start: 8, ceiling: 8 })
+    const eight = await drive(4_000, 8, { latencyMs: 100 }, fixed.pace, fixed.clock)
+    expect(grown.peak).toBe(32)
+    expect(adaptive.pace.view().limit).toBe(32)
+    expect(grown.seconds).toBeLessThan(eight.seconds / 3)
+    expect(eight.seconds).toBeCloseTo(4_000 / 80, 0)
+  })
+
+  it('never passes a ceiling a setting lowered', async () => {
+    const { clock, pace } = simulated()
+    pace.setCeiling(5)
+    const outcome = await drive(1_000, 32, { latencyMs: 100 }, pace, clock)
+    expect(outcome.peak).toBe(5)
+    expect(pace.view()).toMatchObject({ limit: 5, ceiling: 5 })
+  })
+
+  it('cuts back when latency rises with load, before any 429', async () => {
+    const { clock, pace } = simulated()
+    const outcome = await drive(
+      3_000,
+      32,
+      { latencyMs: 100, loadLatency: { floorMs: 0, perRequestMs: 40, freeInFlight: 8 } },
+      pace,
+      clock,
+    )
+    expect(outcome.limited).toBe(0)
+    // Far below the ceiling: each request beyond 8 in flight costs 40 ms, so more lanes would not
+    // pay (8 is the best here: 80 a second); the pace stays near it rather than at 32.
+    expect(pace.view().limit).toBeLessThan(14)
+    expect(outcome.seconds / (3_000 / 80)).toBeLessThan(1.25)
+  })
+
+  it('a Retry-After pauses every lane once, together, and nothing leaves during the pause', async () => {
+    const { clock, pace } = simulated({ start: 4 })
+    const finishers = await clock.runUntil(Promise.all([pace.begin(), pace.begin(), pace.begin(), pace.begin()]))
+    // Three lanes meet a 429 with Retry-After 2 s at once: one pause of 2 s, not three in a row.
+    clock.time = 1_000
+    for (const done of finishers.slice(0, 3)) done({ latencyMs: 50, rateLimited: true, retryAfterMs: 2_000 })
+    // The three 429s count as one cut: 4 halved once, not to 0.5.
+    expect(pace.view().limit).toBe(2)
+    finishers[3]!({ latencyMs: 50 })
+    expect(pace.view().pausedUntil).toBe(3_000)
+    const leftAt: number[] = []
+    const next = Array.from({ length: 2 }, async () => {
+      const done = await pace.begin()
+      leftAt.push(clock.now())
+      done({ latencyMs: 50 })
+    })
+    await clock.runUntil(Promise.all(next))
+    expect(leftAt[0]).toBe(3_000)
+    expect(pace.view().rateLimited).toBe(3)
+  })
+
+  it('says its pace in plain words', () => {
+    expect(paceInWords(61.7, 'checking names,')).toBe('checking names, about 60 a second')
+    expect(paceInWords(3.4, 'sending batches,')).toBe('sending batches, about 3 a second')
+    expect(paceInWords(0, 'checking names,')).toBe('waiting for the service')
+  })
+})
