@@ -13,6 +13,7 @@ import type { DesktopAdapters } from './adapters/desktop'
 import type { ChannelHandlers } from './ipc/router'
 import type { Checkpoints } from './services/checkpoints'
 import { createPaymentsApi } from './services/api'
+import { AdaptivePace } from './services/api/adaptive-pace'
 import { createPaymentsClient } from './services/api/payments-client'
 import { createProfileApis } from './services/api/profile-apis'
 import { createBulkDomain } from './services/bulk/bulk-domain'
@@ -158,6 +159,8 @@ export async function createAppServices(options: {
           baseUrl,
           secretKey,
           ...(options.apiTimeoutMs ? { timeoutMs: options.apiTimeoutMs } : {}),
+          // One pace per profile's service: name checks, submission and monitoring share it.
+          pace: new AdaptivePace(),
           onRateLimited: ({ retryAfterSeconds, where }) =>
             options.emit('app:notice', {
               kind: 'warning',

@@ -27,7 +27,10 @@ export interface PaceSample {
 }
 
 export interface PaceOptions {
-  /** Requests in flight at first (the desk's fixed lanes before it adapted). Default 8. */
+  /**
+   * Requests in flight at first. Default 16: the desk's fixed lanes before it adapted (8 name
+   * checks, 4 batches sent, 4 followed) all fit, so nothing starts slower than it used to.
+   */
   start?: number
   /** Never more than this in flight. Default 32; a setting can lower it. */
   ceiling?: number
@@ -59,6 +62,12 @@ export interface PaceView {
 const FLAT = 1.25
 /** A smoothed latency this far above the floor is a rise: the service is queueing. */
 const RISE = 1.6
+/**
+ * And by at least this much (ms): a service answering in 2 ms that answers in 5 ms under a busy
+ * computer is not queueing; a queue shows in tens of milliseconds.
+ */
+const RISE_SLACK_MS = 25
+const FLAT_SLACK_MS = 10
 /** Weight of the newest answer in the smoothed latency (jitter of single answers is not a rise). */
 const SMOOTHING = 0.2
 /** Answers a rate is measured over. */
@@ -99,7 +108,7 @@ export class AdaptivePace {
   constructor(options: PaceOptions = {}) {
     this.ceilingValue = Math.max(1, Math.floor(options.ceiling ?? 32))
     this.floorValue = Math.max(1, Math.min(this.ceilingValue, Math.floor(options.floor ?? 1)))
-    this.limit = Math.max(this.floorValue, Math.min(this.ceilingValue, options.start ?? 8))
+    this.limit = Math.max(this.floorValue, Math.min(this.ceilingValue, options.start ?? 16))
     this.defaultPauseMs = options.defaultPauseMs ?? 1_000
     this.now = options.now ?? Date.now
     this.sleep = options.sleep ?? ((ms) => new Promise((done) => setTimeout(done, ms)))
@@ -186,7 +195,8 @@ export class AdaptivePace {
       this.limitedCount++
       // One pause for everyone: a second 429 inside it extends nothing it already covers.
       this.pausedUntil = Math.max(this.pausedUntil, now + (sample.retryAfterMs ?? this.defaultPauseMs))
-      if (this.cut(0.5, now)) this.learnRate()
+      // A 429 that came before any answer was served teaches no rate; a later one still can.
+      if (this.cut(0.5, now) || this.rate === null) this.learnRate()
       return
     }
     this.servedAt.push(now)
@@ -198,14 +208,17 @@ export class AdaptivePace {
       this.smoothedLatency === null
         ? sample.latencyMs
         : this.smoothedLatency + SMOOTHING * (sample.latencyMs - this.smoothedLatency))
+    // Slow start ends at the first answer that was not flat: doubling on a lagging average would
+    // overshoot a queue by a round trip's worth.
+    if (this.slowStart && sample.latencyMs > floor * FLAT + FLAT_SLACK_MS) this.slowStart = false
     if (this.answers < this.judgeFrom) return
-    if (smoothed > floor * RISE) {
+    if (smoothed > floor * RISE + RISE_SLACK_MS) {
       if (this.cut(0.8, now)) {
         // The answers still in flight were sent at the old limit: judge again once they are back.
         this.judgeFrom = this.answers + Math.ceil(this.limit / 0.8)
         this.smoothedLatency = floor * FLAT
       }
-    } else if (smoothed <= floor * FLAT) this.grow()
+    } else if (smoothed <= floor * FLAT + FLAT_SLACK_MS) this.grow()
   }
 
   /** At most one cut per round trip: the answers of one crowded moment are one signal, not many. */

@@ -6,6 +6,7 @@
  * unreadable 200): callers verify by reference, never resend blindly. Keys never enter messages.
  */
 import type { z } from 'zod'
+import type { AdaptivePace } from './adaptive-pace'
 import { AppFailure } from '../../../../shared/result'
 import type { ErrorCode } from '../../../../shared/result'
 
@@ -42,6 +43,12 @@ export interface PaymentsClientOptions {
   rateLimitRetries?: number
   /** Waiting, injectable for tests. */
   sleep?: (ms: number) => Promise<void>
+  /**
+   * How many requests may be in flight, learnt from the answers (adaptive-pace.ts, decision 112):
+   * every request waits for its place, and a 429's Retry-After pauses every request once. With it,
+   * a read asked again after a 429 waits in the pace's one pause, not in a sleep of its own.
+   */
+  pace?: AdaptivePace
 }
 
 export type Query = Record<string, string | number | undefined>
@@ -91,7 +98,7 @@ export function createPaymentsClient(options: PaymentsClientOptions): PaymentsCl
         const waitMs = Math.max(0, seconds) * 1000
         if (waitMs > maxWaitMs) throw error
         options.onRateLimited?.({ retryAfterSeconds: seconds, where: `${method} ${path}` })
-        await sleep(waitMs)
+        if (!options.pace) await sleep(waitMs)
       }
     }
   }
@@ -138,6 +145,8 @@ export function createPaymentsClient(options: PaymentsClientOptions): PaymentsCl
       })
     let text: string
     let response: Response
+    const paced = options.pace ? await options.pace.begin() : null
+    const started = performance.now()
     try {
       try {
         response = await send()
@@ -160,8 +169,26 @@ export function createPaymentsClient(options: PaymentsClientOptions): PaymentsCl
       } catch (error) {
         throw transportFailure(error, where, isWrite, timeoutMs)
       }
+    } catch (error) {
+      paced?.({ latencyMs: performance.now() - started })
+      throw error
     } finally {
       deadline.end()
+    }
+    if (paced) {
+      const retryAfter = Number(response.headers.get('retry-after') ?? '')
+      paced({
+        latencyMs: performance.now() - started,
+        ...(response.status === 429
+          ? {
+              rateLimited: true,
+              // A Retry-After past the longest wait pauses no one that long: the read fails instead.
+              ...(Number.isFinite(retryAfter) && retryAfter > 0
+                ? { retryAfterMs: Math.min(retryAfter * 1000, maxWaitMs) }
+                : {}),
+            }
+          : {}),
+      })
     }
     const envelope = parseEnvelope(text)
 

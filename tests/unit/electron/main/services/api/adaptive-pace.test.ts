@@ -144,20 +144,22 @@ describe('the adaptive pace', () => {
     expect(pace.view()).toMatchObject({ limit: 5, ceiling: 5 })
   })
 
-  it('cuts back when latency rises with load, before any 429', async () => {
+  it('holds back when latency rises with load, before any 429: a queue is not pushed deeper', async () => {
+    // A service that serves about 83 a second however many are sent: beyond 8 in flight, each
+    // more only waits in its queue (12 ms each), as a real service's queue does.
+    const service = { latencyMs: 96, loadLatency: { floorMs: 0, perRequestMs: 12, freeInFlight: 8 } }
     const { clock, pace } = simulated()
-    const outcome = await drive(
-      3_000,
-      32,
-      { latencyMs: 100, loadLatency: { floorMs: 0, perRequestMs: 40, freeInFlight: 8 } },
-      pace,
-      clock,
-    )
+    const outcome = await drive(3_000, 32, service, pace, clock)
+    const fixed = simulated({ start: 32, ceiling: 32 })
+    const pushed = await drive(3_000, 32, service, fixed.pace, fixed.clock)
     expect(outcome.limited).toBe(0)
-    // Far below the ceiling: each request beyond 8 in flight costs 40 ms, so more lanes would not
-    // pay (8 is the best here: 80 a second); the pace stays near it rather than at 32.
-    expect(pace.view().limit).toBeLessThan(14)
-    expect(outcome.seconds / (3_000 / 80)).toBeLessThan(1.25)
+    // As fast as the service allows...
+    expect(outcome.seconds / (3_000 / (8 / 0.096))).toBeLessThan(1.1)
+    // ...without filling its queue: far fewer in flight than 32 lanes pushing, at the same speed.
+    expect(pushed.peak).toBe(32)
+    expect(outcome.peak).toBeLessThan(24)
+    expect(pace.view().limit).toBeLessThan(24)
+    expect(outcome.seconds / pushed.seconds).toBeLessThan(1.1)
   })
 
   it('a Retry-After pauses every lane once, together, and nothing leaves during the pause', async () => {

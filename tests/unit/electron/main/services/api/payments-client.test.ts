@@ -4,6 +4,7 @@ import { z } from 'zod'
 import { startSandbox } from '../../../../../../electron/sandbox'
 import type { RunningSandbox } from '../../../../../../electron/sandbox'
 import { ApiFailure, createPaymentsClient } from '../../../../../../electron/main/services/api/payments-client'
+import { AdaptivePace } from '../../../../../../electron/main/services/api/adaptive-pace'
 import { availabilitySchema, banksSchema } from '../../../../../../electron/main/services/api/lookup-schemas'
 
 const SECRET = 'sk_test_client_suite_0123456789abcdef'
@@ -201,6 +202,43 @@ describe('payments client', () => {
     const write = await failureOf(writer.post('/merchant/api/v1/transactions/disburse', anyData, payout()))
     expect(write).toMatchObject({ code: 'rate_limited', ambiguous: false })
     expect(sleeps).toEqual([])
+  })
+
+  it('with a pace, every lane waits out one Retry-After together instead of each sleeping on its own', async () => {
+    const limited = await startSandbox({
+      port: 0,
+      secretKey: SECRET,
+      encryptionKey: '0123456789abcdef0123456789abcdef',
+      settleMs: 50,
+      rateLimit: { perSecond: 4, groups: ['lists'] },
+    })
+    try {
+      const pace = new AdaptivePace({ start: 8, ceiling: 8 })
+      const sleeps: number[] = []
+      const notices: unknown[] = []
+      const paced = createPaymentsClient({
+        baseUrl: limited.url,
+        secretKey: SECRET,
+        pace,
+        onRateLimited: (notice) => notices.push(notice),
+        sleep: async (ms) => void sleeps.push(ms),
+      })
+      const started = Date.now()
+      // Eight reads at once against four a second: four are served, four meet a 429.
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, () => paced.get('/merchant/api/v1/misc/banks', banksSchema, { countryCode: 'NG' })),
+      )
+      expect(answers.every((banks) => banks.some((bank) => bank.code === '044'))).toBe(true)
+      // No lane slept on its own: the pace held them all in its one pause of Retry-After (1 s).
+      expect(sleeps).toEqual([])
+      expect(notices.length).toBeGreaterThanOrEqual(1)
+      expect(Date.now() - started).toBeGreaterThanOrEqual(900)
+      expect(pace.view().rateLimited).toBeGreaterThanOrEqual(1)
+      // The pace learnt to send fewer at once.
+      expect(pace.view().limit).toBeLessThan(8)
+    } finally {
+      await limited.close()
+    }
   })
 
   it('reports a 200 that is not JSON: a bad answer on reads, an unknown outcome on writes', async () => {
