@@ -7,10 +7,13 @@
  * requests and refills at the rate, so a fake clock makes its answers exact.
  */
 
-/** The paths a real service would meter together. */
-export type RateGroup = 'name-checks' | 'lists' | 'payouts' | 'status' | 'cards' | 'charges'
+import { SERVICE_PATH_GROUPS, servicePathGroupOf } from '../../shared/rules/service-paths'
+import type { ServicePathGroup } from '../../shared/rules/service-paths'
 
-export const RATE_GROUPS: readonly RateGroup[] = ['name-checks', 'lists', 'payouts', 'status', 'cards', 'charges']
+/** The paths a real service would meter together (shared/rules/service-paths.ts). */
+export type RateGroup = ServicePathGroup
+
+export const RATE_GROUPS = SERVICE_PATH_GROUPS
 
 export interface RateLimitSettings {
   /** Requests per second, per key and per group. */
@@ -30,16 +33,10 @@ export interface LoadLatencySettings {
   freeInFlight?: number
 }
 
-/** The group of a route: by what it does, as the spec's endpoints are laid out. */
+/** The group of a route; admin controls and the 3DS page are never metered. */
 export function rateGroupOf(method: string, pattern: string): RateGroup | null {
   if (pattern.startsWith('/__sandbox/') || pattern.startsWith('/3ds/')) return null
-  if (pattern.endsWith('/resolve')) return 'name-checks'
-  if (pattern.startsWith('/merchant/api/v1/misc/') || pattern === '/merchant/api/v1/payouts/availability')
-    return 'lists'
-  if (method === 'POST' && pattern.includes('/disburse')) return 'payouts'
-  if (pattern.startsWith('/merchant/api/v1/charges')) return 'charges'
-  if (pattern.startsWith('/api/v1/card')) return 'cards'
-  return 'status'
+  return servicePathGroupOf(method, pattern)
 }
 
 export type RateAnswer = { allowed: true } | { allowed: false; retryAfterSeconds: number | null }

@@ -12,6 +12,12 @@
  * the service was answering when it refused (slightly less), and that rate is probed upwards by
  * about 2% a second, so a limit that rises is found again and a limit that holds is met rarely.
  *
+ * Endpoints answer in their own times (a bank list in 10 ms, a name check in 300), and a service
+ * meters them in groups: latency floors and learnt rates are kept per group of paths
+ * (shared/rules/service-paths.ts), the number in flight is one for the service. A latency that
+ * stays high after the pace cut back was not a queue it made: the floor moved (a slower network,
+ * a slower endpoint), and the pace takes the new floor instead of cutting to nothing.
+ *
  * The pace decides when a request may leave; it never decides whether one is sent again. A write
  * refused with 429 goes back through the one failure policy (sending/send-policy.ts) as "not
  * carried out", sent again with the same reference.
@@ -46,15 +52,15 @@ export interface PaceView {
   /** Requests allowed in flight now. */
   limit: number
   ceiling: number
-  /** Answers a second over the last five seconds. */
+  /** Answers a second over the last five seconds, all groups. */
   perSecond: number
-  /** The lowest latency seen lately, the pace's "near its floor". */
-  floorLatencyMs: number | null
+  /** Per group of paths that answered: answers a second, lowest latency lately, learnt rate. */
+  groups: Record<string, { perSecond: number; floorLatencyMs: number | null; learntRate: number | null }>
   /** Until when every request waits out a Retry-After (epoch ms), if it does. */
   pausedUntil: number | null
   /** 429s met since the pace began. */
   rateLimited: number
-  /** Requests a second the service was found to take (from its 429s), or null. */
+  /** Requests a second the service was found to take (from its 429s) in the group that met most. */
   learntRate: number | null
 }
 
@@ -78,6 +84,70 @@ const FLOOR_WINDOW_MS = 30_000
 const RATE_MARGIN = 0.97
 /** The learnt rate is probed upwards by this share per answer (about 2% a second at 40 a second). */
 const RATE_PROBE = 0.0005
+const DEFAULT_GROUP = 'all'
+
+/** What the pace knows of one group of paths. */
+class GroupPace {
+  lowestBySecond: Array<{ second: number; latencyMs: number }> = []
+  floorLatency: number | null = null
+  smoothedLatency: number | null = null
+  /** The fastest answer since the last cut: a queue drains after a cut, a moved floor does not. */
+  fastestSinceCut = Number.POSITIVE_INFINITY
+  /** The smoothed latency when the pace last cut for this group. */
+  smoothedAtCut = 0
+  /** Cuts in a row after which latency did not ease: three, and the floor has moved. */
+  cutsWithoutRelief = 0
+  answers = 0
+  /** After a cut, answers to wait for before judging latency again (one round). */
+  judgeFrom = 0
+  readonly servedAt: number[] = []
+  readonly answeredAt: number[] = []
+  limited = 0
+  /** Requests a second learnt from a 429, or null while none came. */
+  rate: number | null = null
+  nextStartAt = 0
+
+  noteLatency(latencyMs: number, now: number): void {
+    const second = Math.floor(now / 1000)
+    const last = this.lowestBySecond.at(-1)
+    if (last?.second === second) last.latencyMs = Math.min(last.latencyMs, latencyMs)
+    else this.lowestBySecond.push({ second, latencyMs })
+    const oldest = second - FLOOR_WINDOW_MS / 1000
+    while (this.lowestBySecond.length && this.lowestBySecond[0]!.second < oldest) this.lowestBySecond.shift()
+    let lowest = Number.POSITIVE_INFINITY
+    for (const entry of this.lowestBySecond) if (entry.latencyMs < lowest) lowest = entry.latencyMs
+    this.floorLatency = lowest
+    this.smoothedLatency =
+      this.smoothedLatency === null ? latencyMs : this.smoothedLatency + SMOOTHING * (latencyMs - this.smoothedLatency)
+    this.fastestSinceCut = Math.min(this.fastestSinceCut, latencyMs)
+  }
+
+  /** The floor moved: what was seen since the cut is the new floor. */
+  rebase(now: number): void {
+    this.lowestBySecond = [{ second: Math.floor(now / 1000), latencyMs: this.fastestSinceCut }]
+    this.floorLatency = this.fastestSinceCut
+  }
+
+  forgetOld(now: number): void {
+    const since = now - WINDOW_MS
+    for (const times of [this.answeredAt, this.servedAt]) {
+      let drop = 0
+      while (drop < times.length && times[drop]! < since) drop++
+      if (drop) times.splice(0, drop)
+    }
+  }
+
+  /** The rate the service was serving this group when it refused: what it takes, less a margin. */
+  learnRate(now: number): void {
+    this.forgetOld(now)
+    const first = this.servedAt[0]
+    const span = first === undefined ? WINDOW_MS : Math.max(1_000, now - first)
+    const served = this.servedAt.length / (span / 1000)
+    const measured = served > 0 ? served * RATE_MARGIN : null
+    const lowered = this.rate === null ? measured : Math.min(this.rate * RATE_MARGIN, measured ?? this.rate)
+    this.rate = lowered === null ? null : Math.max(lowered, 0.2)
+  }
+}
 
 export class AdaptivePace {
   private limit: number
@@ -91,19 +161,8 @@ export class AdaptivePace {
   private pausedUntil = 0
   private slowStart = true
   private lastCutAt = Number.NEGATIVE_INFINITY
-  /** The lowest latency of each second lately (second, lowest), for the floor. */
-  private lowestBySecond: Array<{ second: number; latencyMs: number }> = []
-  private floorLatency: number | null = null
-  private readonly answeredAt: number[] = []
-  private readonly servedAt: number[] = []
+  private readonly groups = new Map<string, GroupPace>()
   private limitedCount = 0
-  private smoothedLatency: number | null = null
-  private answers = 0
-  /** After a change of limit, answers to wait for before judging latency again (one round). */
-  private judgeFrom = 0
-  /** Requests a second learnt from a 429, or null while none came. */
-  private rate: number | null = null
-  private nextStartAt = 0
 
   constructor(options: PaceOptions = {}) {
     this.ceilingValue = Math.max(1, Math.floor(options.ceiling ?? 32))
@@ -121,10 +180,12 @@ export class AdaptivePace {
   }
 
   /**
-   * Waits for a place (and out any pause), then holds it until `done` is called with the answer's
-   * sample. Every request to the service goes through here, so none leaves during a pause.
+   * Waits for a place (and out any pause, and the group's learnt rate), then holds it until `done`
+   * is called with the answer's sample. Every request to the service goes through here, so none
+   * leaves during a pause.
    */
-  async begin(): Promise<(sample: PaceSample) => void> {
+  async begin(group: string = DEFAULT_GROUP): Promise<(sample: PaceSample) => void> {
+    const state = this.groupOf(group)
     for (;;) {
       const now = this.now()
       if (now < this.pausedUntil) {
@@ -135,111 +196,108 @@ export class AdaptivePace {
         await new Promise<void>((wake) => this.waiting.push(wake))
         continue
       }
-      if (this.rate !== null && now < this.nextStartAt) {
-        await this.sleep(this.nextStartAt - now)
+      if (state.rate !== null && now < state.nextStartAt) {
+        await this.sleep(state.nextStartAt - now)
         continue
       }
       break
     }
-    if (this.rate !== null) this.nextStartAt = Math.max(this.now(), this.nextStartAt) + 1000 / this.rate
+    if (state.rate !== null) state.nextStartAt = Math.max(this.now(), state.nextStartAt) + 1000 / state.rate
     this.inFlight++
     let finished = false
     return (sample) => {
       if (finished) return
       finished = true
       this.inFlight--
-      this.learn(sample)
+      this.learn(state, sample)
       this.wake()
     }
   }
 
-  /** Runs one request within the pace, timing it; a 429 is told by `isRateLimited`. */
-  async run<T>(
-    request: () => Promise<T>,
-    rateLimitOf: (error: unknown) => { retryAfterMs?: number } | null,
-  ): Promise<T> {
-    const done = await this.begin()
-    const started = this.now()
-    try {
-      const result = await request()
-      done({ latencyMs: this.now() - started })
-      return result
-    } catch (error) {
-      const limited = rateLimitOf(error)
-      done({
-        latencyMs: this.now() - started,
-        ...(limited ? { rateLimited: true, ...limited } : {}),
-      })
-      throw error
-    }
-  }
-
   view(): PaceView {
-    this.forgetOldAnswers()
+    const now = this.now()
+    const groups: PaceView['groups'] = {}
+    let perSecond = 0
+    let mostLimited: GroupPace | null = null
+    for (const [name, state] of this.groups) {
+      state.forgetOld(now)
+      const answered = state.answeredAt.length / (WINDOW_MS / 1000)
+      perSecond += answered
+      groups[name] = { perSecond: answered, floorLatencyMs: state.floorLatency, learntRate: state.rate }
+      if (state.limited > (mostLimited?.limited ?? 0)) mostLimited = state
+    }
     return {
       limit: Math.floor(this.limit),
       ceiling: this.ceilingValue,
-      perSecond: this.answeredAt.length / (WINDOW_MS / 1000),
-      learntRate: this.rate,
-      floorLatencyMs: this.floorLatency,
-      pausedUntil: this.pausedUntil > this.now() ? this.pausedUntil : null,
+      perSecond,
+      groups,
+      pausedUntil: this.pausedUntil > now ? this.pausedUntil : null,
       rateLimited: this.limitedCount,
+      learntRate: mostLimited?.rate ?? null,
     }
   }
 
-  private learn(sample: PaceSample): void {
+  private groupOf(name: string): GroupPace {
+    let state = this.groups.get(name)
+    if (!state) this.groups.set(name, (state = new GroupPace()))
+    return state
+  }
+
+  private learn(state: GroupPace, sample: PaceSample): void {
     const now = this.now()
-    this.answeredAt.push(now)
-    this.forgetOldAnswers()
+    state.answeredAt.push(now)
+    state.forgetOld(now)
     if (sample.rateLimited) {
       this.limitedCount++
+      state.limited++
       // One pause for everyone: a second 429 inside it extends nothing it already covers.
       this.pausedUntil = Math.max(this.pausedUntil, now + (sample.retryAfterMs ?? this.defaultPauseMs))
       // A 429 that came before any answer was served teaches no rate; a later one still can.
-      if (this.cut(0.5, now) || this.rate === null) this.learnRate()
+      if (this.cut(0.5, now, state) || state.rate === null) state.learnRate(now)
       return
     }
-    this.servedAt.push(now)
-    this.answers++
-    if (this.rate !== null) this.rate *= 1 + RATE_PROBE
-    this.noteLatency(sample.latencyMs, now)
-    const floor = this.floorLatency ?? sample.latencyMs
-    const smoothed = (this.smoothedLatency =
-      this.smoothedLatency === null
-        ? sample.latencyMs
-        : this.smoothedLatency + SMOOTHING * (sample.latencyMs - this.smoothedLatency))
+    state.servedAt.push(now)
+    state.answers++
+    if (state.rate !== null) state.rate *= 1 + RATE_PROBE
+    state.noteLatency(sample.latencyMs, now)
+    const floor = state.floorLatency ?? sample.latencyMs
+    const smoothed = state.smoothedLatency ?? sample.latencyMs
     // Slow start ends at the first answer that was not flat: doubling on a lagging average would
     // overshoot a queue by a round trip's worth.
     if (this.slowStart && sample.latencyMs > floor * FLAT + FLAT_SLACK_MS) this.slowStart = false
-    if (this.answers < this.judgeFrom) return
+    if (state.answers < state.judgeFrom) return
     if (smoothed > floor * RISE + RISE_SLACK_MS) {
-      if (this.cut(0.8, now)) {
-        // The answers still in flight were sent at the old limit: judge again once they are back.
-        this.judgeFrom = this.answers + Math.ceil(this.limit / 0.8)
-        this.smoothedLatency = floor * FLAT
+      if (state.judgeFrom > 0) {
+        // A round after a cut: a queue of ours eases as it drains; a floor that moved does not.
+        state.cutsWithoutRelief = smoothed >= 0.9 * state.smoothedAtCut ? state.cutsWithoutRelief + 1 : 0
+        if (state.cutsWithoutRelief >= 3) {
+          state.rebase(now)
+          state.cutsWithoutRelief = 0
+          state.judgeFrom = 0
+          return
+        }
       }
-    } else if (smoothed <= floor * FLAT + FLAT_SLACK_MS) this.grow()
+      if (this.cut(0.8, now, state)) {
+        // The answers still in flight were sent at the old limit: judge again once they are back.
+        state.judgeFrom = state.answers + Math.ceil(this.limit / 0.8)
+        state.smoothedAtCut = smoothed
+        state.fastestSinceCut = Number.POSITIVE_INFINITY
+      }
+    } else if (smoothed <= floor * FLAT + FLAT_SLACK_MS) {
+      state.judgeFrom = 0
+      state.cutsWithoutRelief = 0
+      this.grow()
+    }
   }
 
   /** At most one cut per round trip: the answers of one crowded moment are one signal, not many. */
-  private cut(factor: number, now: number): boolean {
+  private cut(factor: number, now: number, state: GroupPace): boolean {
     this.slowStart = false
-    const round = Math.max(this.floorLatency ?? 0, 50)
+    const round = Math.max(state.floorLatency ?? 0, 50)
     if (now - this.lastCutAt < round) return false
     this.lastCutAt = now
     this.limit = Math.max(this.floorValue, this.limit * factor)
     return true
-  }
-
-  /** The rate the service was serving when it refused: what it takes, less a margin. */
-  private learnRate(): void {
-    this.forgetOldAnswers()
-    const first = this.servedAt[0]
-    const span = first === undefined ? WINDOW_MS : Math.max(1_000, this.now() - first)
-    const served = this.servedAt.length / (span / 1000)
-    const measured = served > 0 ? served * RATE_MARGIN : null
-    const lowered = this.rate === null ? measured : Math.min(this.rate * RATE_MARGIN, measured ?? this.rate)
-    this.rate = lowered === null ? null : Math.max(lowered, 0.2)
   }
 
   private grow(): void {
@@ -248,35 +306,13 @@ export class AdaptivePace {
     this.limit = Math.min(this.ceilingValue, this.limit + step)
   }
 
-  private noteLatency(latencyMs: number, now: number): void {
-    const second = Math.floor(now / 1000)
-    const last = this.lowestBySecond.at(-1)
-    if (last?.second === second) last.latencyMs = Math.min(last.latencyMs, latencyMs)
-    else this.lowestBySecond.push({ second, latencyMs })
-    const oldest = second - FLOOR_WINDOW_MS / 1000
-    while (this.lowestBySecond.length && this.lowestBySecond[0]!.second < oldest) this.lowestBySecond.shift()
-    // The lowest lately; a floor from a faster past is forgotten once the window has gone by.
-    let lowest = Number.POSITIVE_INFINITY
-    for (const entry of this.lowestBySecond) if (entry.latencyMs < lowest) lowest = entry.latencyMs
-    this.floorLatency = lowest
-  }
-
-  private forgetOldAnswers(): void {
-    const since = this.now() - WINDOW_MS
-    for (const times of [this.answeredAt, this.servedAt]) {
-      let drop = 0
-      while (drop < times.length && times[drop]! < since) drop++
-      if (drop) times.splice(0, drop)
-    }
-  }
-
   private wake(): void {
     const places = Math.max(0, Math.floor(this.limit) - this.inFlight)
-    for (const wake of this.waiting.splice(0, Math.max(places, 0))) wake()
+    for (const wake of this.waiting.splice(0, places)) wake()
   }
 }
 
-/** "checking about 60 names a second": the pace in the words a run's progress uses. */
+/** "checking names, about 60 a second": the pace in the words a run's progress uses. */
 export function paceInWords(perSecond: number, what: string): string {
   if (perSecond <= 0) return `waiting for the service`
   const rounded = perSecond >= 10 ? Math.round(perSecond / 5) * 5 : Math.max(1, Math.round(perSecond))

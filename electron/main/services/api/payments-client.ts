@@ -7,6 +7,7 @@
  */
 import type { z } from 'zod'
 import type { AdaptivePace } from './adaptive-pace'
+import { servicePathGroupOf } from '../../../../shared/rules/service-paths'
 import { AppFailure } from '../../../../shared/result'
 import type { ErrorCode } from '../../../../shared/result'
 
@@ -145,7 +146,7 @@ export function createPaymentsClient(options: PaymentsClientOptions): PaymentsCl
       })
     let text: string
     let response: Response
-    const paced = options.pace ? await options.pace.begin() : null
+    const paced = options.pace ? await options.pace.begin(servicePathGroupOf(method, path)) : null
     const started = performance.now()
     try {
       try {

@@ -107,7 +107,8 @@ function simulated(options: ConstructorParameters<typeof AdaptivePace>[0] = {}) 
   return { clock, pace }
 }
 
-describe('the adaptive pace', () => {
+// The simulations run thousands of requests on a simulated clock: seconds of CPU, more when loaded.
+describe('the adaptive pace', { timeout: 90_000 }, () => {
   it('finds a limit of 60 a second: within 1.15x of the bound, under 2% of requests answered 429', async () => {
     const { clock, pace } = simulated()
     const rows = 6_000
@@ -160,6 +161,21 @@ describe('the adaptive pace', () => {
     expect(outcome.peak).toBeLessThan(24)
     expect(pace.view().limit).toBeLessThan(24)
     expect(outcome.seconds / pushed.seconds).toBeLessThan(1.1)
+  })
+
+  it('a latency that does not ease when it cuts back is a floor that moved, not a queue: it does not collapse', async () => {
+    const { clock, pace } = simulated()
+    // A fast warm-up (5 ms), then the same endpoint at 100 ms however few are sent (a slower
+    // network): nothing the pace does changes it.
+    const fast = await drive(300, 16, { latencyMs: 5 }, pace, clock)
+    expect(fast.limited).toBe(0)
+    const startedAt = clock.now()
+    const slow = await drive(4_000, 32, { latencyMs: 100 }, pace, clock)
+    const seconds = (clock.now() - startedAt) / 1000
+    // Had it taken 100 ms for a queue it cut to 1 in flight: 4,000 / 10 = 400 s. It re-learns its
+    // floor and grows again: within 1.5x of the ceiling's 4,000 / 320 = 12.5 s.
+    expect(seconds).toBeLessThan(12.5 * 1.5)
+    expect(slow.peak).toBe(32)
   })
 
   it('a Retry-After pauses every lane once, together, and nothing leaves during the pause', async () => {

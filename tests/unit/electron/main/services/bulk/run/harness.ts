@@ -10,6 +10,7 @@ import type { DesktopNotice } from '../../../../../../../electron/main/adapters/
 import { bulkEndpoints, type BulkEndpoints } from '../../../../../../../electron/main/services/api/bulk'
 import { lookupEndpoints, type LookupEndpoints } from '../../../../../../../electron/main/services/api/lookups'
 import { createPaymentsClient } from '../../../../../../../electron/main/services/api/payments-client'
+import type { AdaptivePace } from '../../../../../../../electron/main/services/api/adaptive-pace'
 import { bulkBatchVerifier } from '../../../../../../../electron/main/services/bulk/run/batch-sender'
 import { RunService } from '../../../../../../../electron/main/services/bulk/run/run-service'
 import type { Checkpoints } from '../../../../../../../electron/main/services/checkpoints'
@@ -36,6 +37,8 @@ export async function openHarness(options: {
   pollMs?: number
   resolveConcurrency?: number
   submitConcurrency?: number
+  /** The client's adaptive pace, as the app gives every profile (decision 112). */
+  pace?: AdaptivePace
   saveRowsEveryMs?: number
   /** Crash tests' kill points (electron/main/services/checkpoints.ts). */
   checkpoint?: Checkpoints
@@ -63,6 +66,7 @@ export async function openHarness(options: {
     baseUrl: options.sandboxUrl,
     secretKey: options.secretKey,
     timeoutMs: options.timeoutMs ?? 5000,
+    ...(options.pace ? { pace: options.pace } : {}),
   })
   const plain = { bulk: bulkEndpoints(client), lookups: lookupEndpoints(client) }
   const { bulk, lookups } = options.wrapApi ? options.wrapApi(plain) : plain
