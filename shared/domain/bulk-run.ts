@@ -101,6 +101,40 @@ export interface RunBatch {
   attempts: number
 }
 
+/**
+ * What a person may do with a run, each an action a screen offers (decision 096). Main computes
+ * them (electron/main/services/bulk/run/run-actions.ts), with the same rules its own checks refuse
+ * by, and sends them with every summary and view as `can`; the screens show and enable from them.
+ */
+export const RUN_ACTIONS = [
+  /** Check account names (again): at the name checks or in review, while nothing runs. */
+  'checkNames',
+  /** Cancel the name checks that are running. */
+  'cancelChecks',
+  /** Leave the name checks for the review. */
+  'review',
+  /** Change the rows and options: edit, paste, exclude, answer, acknowledge, undo and redo. */
+  'edit',
+  /** Send the run (the typed total and the names are checked when it is asked). */
+  'submit',
+  /** Submit for the team's approval. */
+  'share',
+  /** Ask the service again about the batches that could not be confirmed. */
+  'recheck',
+  /** Prepare what of the sheet is unpaid in a new run. */
+  'retry',
+  /** The run's report, evidence pack and documents. */
+  'export',
+  /** Delete the run and its folder: nothing of it was sent. */
+  'delete',
+  /** Hide a run with anything sent from the list (kept on disk and in the journal). */
+  'archive',
+  /** Show an archived run in the list again. */
+  'unarchive',
+] as const
+export type RunAction = (typeof RUN_ACTIONS)[number]
+export type RunActions = Readonly<Record<RunAction, boolean>>
+
 export interface RunSummary {
   id: string
   createdAt: string
@@ -119,6 +153,8 @@ export interface RunSummary {
   archived?: boolean
   /** What the run came to, once finished: every row of it and of its sheet counted (decision 48). */
   outcome: RunOutcome | null
+  /** What may be done with the run now, as main decides it (decision 096). */
+  can: RunActions
 }
 
 export interface RunCounts {

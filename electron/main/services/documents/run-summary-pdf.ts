@@ -17,6 +17,7 @@ import type { RunSummary, SummaryLine } from './run-summary'
 import { OUTCOME_WORDS } from './run-summary'
 import { toMinorUnits } from '../../../../shared/money'
 import { countOf } from '../../../../shared/words/counts'
+import { RUN_STAGE_DOCUMENT_WORDS } from '../../../../shared/words/run-stages'
 
 export const ROWS_PER_PAGE = 30
 /** Reasons listed on page 1; the rest are counted in one line. */
@@ -137,7 +138,7 @@ function firstPage(writer: PdfWriter, summary: RunSummary, issued: string, timeZ
   left = facts(writer, leftX, left, half, [
     ['Run ID', input.runId],
     ['Run started', documentDateTime(input.createdAt, timeZone)],
-    ['Stage', stageWords(input.stage)],
+    ['Stage', RUN_STAGE_DOCUMENT_WORDS[input.stage]],
     ['Profile', `${input.profileName} (${MODE_WORDS[input.mode]})`],
     ['Prepared by', input.preparedBy],
     ['Prepared on', issued],
@@ -261,23 +262,6 @@ function differenceWords(difference: string, currency: string): string {
   return minor > 0n
     ? `TOTAL exceeds the rows by ${amountFigures(minor, currency)}`
     : `Rows exceed the TOTAL by ${amountFigures(-minor, currency)}`
-}
-
-function stageWords(stage: RunSummary['input']['stage']): string {
-  switch (stage) {
-    case 'resolving':
-      return 'Checking names (nothing sent)'
-    case 'review':
-      return 'In review (nothing sent)'
-    case 'submitting':
-      return 'Sending batches'
-    case 'monitoring':
-      return 'Sent: waiting for outcomes'
-    case 'completed':
-      return 'Completed'
-    case 'attention':
-      return 'Needs attention'
-  }
 }
 
 async function listPages(writer: PdfWriter, summary: RunSummary): Promise<void> {

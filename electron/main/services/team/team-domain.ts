@@ -20,7 +20,7 @@ export function createTeamDomain(
       'team:disconnect': () => team.disconnect(),
       'team:whoami': () => team.withDesk('asking who you are', ({ operations }) => operations.whoami()),
       'team:runs': ({ filter }) =>
-        team.withDesk('listing runs', ({ operations, identity }) => operations.runs(filter, identity.member.login)),
+        team.withDesk('listing runs', ({ operations, identity }) => operations.runs(filter, identity.member)),
       'team:run': ({ runId }) => team.withDesk('reading a run', ({ operations }) => operations.run(runId)),
       'team:runRows': (input) => team.withDesk('reading a run', ({ operations }) => operations.runRows(input)),
       'team:runChanges': (input) =>

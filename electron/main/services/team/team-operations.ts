@@ -25,6 +25,7 @@ import type {
   TeamThreshold,
 } from '../../../../shared/domain/team'
 import { runReviewSchema, type RunReviewFigures } from '../../../../shared/bulk/review-figures'
+import { awaitsApprovalOf, type TeamMemberRoles } from '../../../../shared/team/awaits-approval'
 import { verifyAuditChain } from '../../../../shared/team/audit-chain'
 import { runContentHash, runContentProblem } from '../../../../shared/team/run-content'
 import { diffRunVersions } from '../../../../shared/team/run-changes'
@@ -205,7 +206,8 @@ export function createTeamOperations(session: TeamSession, deskId: string, mode:
 
     run,
 
-    async runs(filter: TeamRunFilter, me: string): Promise<TeamRun[]> {
+    async runs(filter: TeamRunFilter, member: TeamMemberRoles): Promise<TeamRun[]> {
+      const me = member.login
       const rows = await session.rows<{ run: unknown }>(
         `SELECT run FROM payout_desk.team_runs ORDER BY (run->>'updatedAt') DESC LIMIT 500`,
       )
@@ -213,12 +215,7 @@ export function createTeamOperations(session: TeamSession, deskId: string, mode:
       return runs.filter((item) => {
         if (filter === 'mine') return item.contributors.includes(me) || item.preparedBy === me
         if (filter === 'open') return item.state !== 'completed'
-        if (filter === 'awaiting_me')
-          return (
-            item.state === 'awaiting_approval' &&
-            !item.contributors.includes(me) &&
-            !item.approvals.some((approval) => approval.by === me)
-          )
+        if (filter === 'awaiting_me') return awaitsApprovalOf(item, member)
         return true
       })
     },

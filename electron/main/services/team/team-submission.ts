@@ -15,7 +15,7 @@ import type { TeamService } from './team-service'
 
 export interface TeamSubmissionDeps {
   team: Pick<TeamService, 'withDesk' | 'isTeamMode'>
-  runs: Pick<RunService, 'stateOf' | 'rows' | 'view'>
+  runs: Pick<RunService, 'stateOf' | 'rows' | 'view' | 'assertAllowed' | 'allows'>
 }
 
 export type TeamSubmission = ReturnType<typeof createTeamSubmission>
@@ -35,9 +35,8 @@ export function createTeamSubmission(deps: TeamSubmissionDeps) {
 
   /** Shares a local run with the team for approval: created, or revised when its content or review changed. */
   async function submitForApproval(runId: string): Promise<TeamRun> {
+    deps.runs.assertAllowed(runId, 'share')
     const state = deps.runs.stateOf(runId)
-    if (state.stage !== 'review')
-      throw new AppFailure('conflict', 'Only a run in review is submitted for approval (check its names first).')
     const rows = deps.runs.rows(runId)
     const content = contentOfRun(state, rows)
     if (content.rows.length < 2) throw new AppFailure('bad_request', 'A bulk run needs at least two rows to send.')
@@ -69,7 +68,7 @@ export function createTeamSubmission(deps: TeamSubmissionDeps) {
      */
     async runEdited(runId: string): Promise<void> {
       if (!(await deps.team.isTeamMode())) return
-      if (deps.runs.stateOf(runId).stage !== 'review') return
+      if (!deps.runs.allows(runId, 'share')) return
       const team = await teamRunOf(runId)
       if (!team || team.state === 'releasing' || team.state === 'completed') return
       await submitForApproval(runId)

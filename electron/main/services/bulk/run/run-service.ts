@@ -17,6 +17,7 @@ import { userInfo } from 'node:os'
 import type { BulkCurrency, BulkField, BulkImportResult } from '../../../../../shared/domain/bulk'
 import type {
   RowQuestion,
+  RunAction,
   RunFees,
   RunProgress,
   RunRow,
@@ -46,7 +47,7 @@ import { RunFigures } from './run-figures'
 import { countRows, isSendable, planBatches, revalidateRow, totalsOf } from './run-rows'
 import type { RunState, RunStore, StoredRun } from './run-store'
 import { sha256Hex } from './run-store'
-import { assertMove, canMove, moveTo } from './stages'
+import { canMove, moveTo } from './stages'
 import { checkNames, checkRowName } from './steps/name-checks'
 import { monitorBatches } from './steps/monitoring'
 import type { BeforeBatchLeaves } from './steps/submission'
@@ -62,7 +63,8 @@ import type {
 } from '../../../../../shared/domain/bulk-changes'
 import { RunEditor } from './run-editing'
 import { mappingRecord } from './run-report'
-import { assertArchivable, assertDeletable, removeRunFolder } from './run-removal'
+import { removeRunFolder } from './run-removal'
+import { assertCan, refusalOf, runActions, type RunFacts } from './run-actions'
 
 export interface RunServiceEvents {
   runChanged(summary: RunSummary): void
@@ -324,8 +326,7 @@ export class RunService {
     const run = this.get(runId)
     // Asked again while the checks run (a double click): they are under way.
     if (run.state.stage === 'resolving' && run.state.resolving) return this.view(runId)
-    assertMove(run.state.stage, 'resolving', 'check_names')
-    if (run.task) throw new AppFailure('conflict', 'This run is already working.')
+    assertCan(this.factsOf(run), 'checkNames')
     moveTo(run.state, 'resolving', 'check_names')
     run.state.resolving = true
     await this.autosave.saveState(run)
@@ -335,7 +336,9 @@ export class RunService {
 
   async cancel(runId: string): Promise<RunView> {
     const run = this.get(runId)
-    if (run.state.stage !== 'resolving') throw new AppFailure('conflict', 'Only name checks can be cancelled.')
+    // Asked again once the checks have stopped (a double click): nothing is left to cancel.
+    if (run.state.stage === 'resolving' && !run.task) return this.view(runId)
+    assertCan(this.factsOf(run), 'cancelChecks')
     run.cancelled = true
     await run.task
     return this.view(runId)
@@ -344,7 +347,9 @@ export class RunService {
   /** Leaves the name checks (finished or not) for the review. Rows never checked are warned about. */
   async toReview(runId: string): Promise<RunView> {
     const run = this.get(runId)
-    if (run.task) throw new AppFailure('conflict', 'Wait for the name checks to finish, or cancel them.')
+    // Asked again once in review (a double click): it is there.
+    if (run.state.stage === 'review' && !run.task) return this.view(runId)
+    assertCan(this.factsOf(run), 'review')
     moveTo(run.state, 'review', 'open_review')
     await this.autosave.saveState(run)
     return this.view(runId)
@@ -441,7 +446,7 @@ export class RunService {
   async remove(runId: string): Promise<{ deleted: string }> {
     if (this.deleted.has(runId)) return { deleted: runId }
     const run = this.get(runId)
-    assertDeletable(run.state, this.options.journal.list({ runId }).length, run.task !== null)
+    assertCan(this.factsOf(run), 'delete')
     this.runs.delete(runId)
     this.editors.delete(runId)
     this.deleted.add(runId)
@@ -456,7 +461,9 @@ export class RunService {
   /** Hides a run with anything sent from the list (or shows it again); it stays on disk and in the journal. */
   async archive(runId: string, archived: boolean): Promise<RunSummary> {
     const run = this.get(runId)
-    if (archived) assertArchivable(run.state, this.options.journal.list({ runId }).length)
+    // Asked again (a double click): it is so already.
+    if (archived === (run.state.archived === true)) return this.summary(run)
+    assertCan(this.factsOf(run), archived ? 'archive' : 'unarchive')
     if (archived) run.state.archived = true
     else delete run.state.archived
     await this.autosave.saveState(run)
@@ -553,7 +560,7 @@ export class RunService {
     const run = this.get(runId)
     // Sent already (a second click, or a click after a restart): sending is under way or done.
     if (run.state.stage !== 'review' && run.state.batches.length > 0) return this.view(runId)
-    assertMove(run.state.stage, 'submitting', 'send')
+    assertCan(this.factsOf(run), 'submit')
     // Name checks that have just finished (the run is in review) are still closing: wait for them.
     if (run.task) await run.task
     // Sent meanwhile (the other click of a double click): that is this send.
@@ -618,7 +625,7 @@ export class RunService {
     // Asked again once the check has started (a double click): it is under way, or done.
     if (run.state.stage === 'submitting' || run.state.stage === 'monitoring' || run.state.stage === 'completed')
       return this.view(runId)
-    if (run.task) throw new AppFailure('conflict', 'This run is already working.')
+    assertCan(this.factsOf(run), 'recheck')
     moveTo(run.state, 'submitting', 'recheck')
     delete run.state.message
     await this.autosave.saveState(run)
@@ -638,11 +645,7 @@ export class RunService {
     const existing = this.retryRunOf(runId)
     if (existing) return this.view(existing.state.id)
     return this.retrying.run(runId, async () => {
-      if (run.state.stage !== 'completed')
-        throw new AppFailure(
-          'conflict',
-          'Rows of this run are still being paid or checked: wait until every row has its outcome, then prepare what is unpaid.',
-        )
+      assertCan(this.factsOf(run), 'retry')
       const chain = chainOf(this.runs.values(), run)
       const asked = { leftOutByHand: options.leftOutByHand === true, withErrors: options.withErrors === true }
       const picked = rowsToPrepare(chain, asked)
@@ -780,8 +783,30 @@ export class RunService {
   }
 
   private assertEditable(run: LiveRun): void {
-    if (run.state.stage !== 'resolving' && run.state.stage !== 'review')
-      throw new AppFailure('conflict', 'Rows cannot change once the run has been sent.')
+    assertCan(this.factsOf(run), 'edit')
+  }
+
+  /** Refuses `action` with its reason when the run does not allow it now (run-actions.ts, decision 096). */
+  assertAllowed(runId: string, action: RunAction): void {
+    assertCan(this.factsOf(this.get(runId)), action)
+  }
+
+  /** Whether the run allows `action` now (run-actions.ts). */
+  allows(runId: string, action: RunAction): boolean {
+    return refusalOf(this.factsOf(this.get(runId)), action) === null
+  }
+
+  /** What the rules of run-actions.ts read of a run. */
+  private factsOf(run: LiveRun): RunFacts {
+    const { state } = run
+    return {
+      id: state.id,
+      stage: state.stage,
+      batches: state.batches.length,
+      archived: state.archived === true,
+      working: run.task !== null,
+      journalRecords: () => this.options.journal.list({ runId: state.id }).length,
+    }
   }
 
   private startTask(run: LiveRun, work: () => Promise<void>): void {
@@ -820,6 +845,7 @@ export class RunService {
       total: totals.amount,
       ...(state.archived ? { archived: true } : {}),
       outcome: this.figures.outcomeOf(run, this.retryRunOf(state.id) !== undefined),
+      can: runActions(this.factsOf(run)),
     }
   }
 

@@ -11,6 +11,7 @@
  */
 import type { RunStage } from '../../../../../shared/domain/bulk-run'
 import { AppFailure } from '../../../../../shared/result'
+import { RUN_STAGE_PHRASES } from '../../../../../shared/words/run-stages'
 
 /** What moves a run: a user's action (named after the RunService method) or the end of a step. */
 export type StageCause =
@@ -63,16 +64,6 @@ export const STAGE_TRANSITIONS: Readonly<Record<RunStage, Readonly<Partial<Recor
     completed: {},
   }
 
-/** How a stage reads in an error ("This run is being sent"). */
-const STAGE_WORDS: Readonly<Record<RunStage, string>> = {
-  resolving: 'at its name checks',
-  review: 'in review',
-  submitting: 'being sent',
-  monitoring: 'sent and being followed',
-  completed: 'completed',
-  attention: 'waiting for a check',
-}
-
 /** What a cause asks for, as the error says it ("cannot check names"). */
 const CAUSE_WORDS: Readonly<Record<StageCause, string>> = {
   check_names: 'check names',
@@ -92,14 +83,17 @@ export function canMove(from: RunStage, to: RunStage, cause: StageCause): boolea
   return STAGE_TRANSITIONS[from][to]?.includes(cause) ?? false
 }
 
+/** Why the table does not hold this move, naming the stage the run is in; null when it does. */
+export function moveRefusal(from: RunStage, to: RunStage, cause: StageCause): string | null {
+  return canMove(from, to, cause)
+    ? null
+    : `This run is ${RUN_STAGE_PHRASES[from]} (stage "${from}"): it cannot ${CAUSE_WORDS[cause]} (to stage "${to}").`
+}
+
 /** Refuses a move the table does not hold, naming the stage the run is in. */
 export function assertMove(from: RunStage, to: RunStage, cause: StageCause): void {
-  if (!canMove(from, to, cause))
-    throw new AppFailure(
-      'conflict',
-      `This run is ${STAGE_WORDS[from]} (stage "${from}"): it cannot ${CAUSE_WORDS[cause]} (to stage "${to}").`,
-      { stage: from, to, cause },
-    )
+  const refusal = moveRefusal(from, to, cause)
+  if (refusal) throw new AppFailure('conflict', refusal, { stage: from, to, cause })
 }
 
 /** Moves `state` to `to` if the table allows it; refuses otherwise (the state is left as it was). */

@@ -146,7 +146,7 @@ describe('two desks, one team', () => {
 
     await expect.poll(() => approverDesk.changes.map((change) => change.kind)).toContain('run_submitted')
     const awaiting = await use(approverDesk, ({ operations, identity }) =>
-      operations.runs('awaiting_me', identity.member.login),
+      operations.runs('awaiting_me', identity.member),
     )
     expect(awaiting.map((run) => run.runId)).toContain(runId)
     const approved = await use(approverDesk, ({ operations }) =>

@@ -84,3 +84,47 @@ describe('the run as a stage machine', () => {
     expect(paid.sort()).toEqual(sheet.items.map((i) => i.reference).sort())
   })
 })
+
+describe("what a run allows, as main's summaries and views say and its checks refuse (decision 096)", () => {
+  it('a run in review with records in the journal offers Archive, not Delete, and a Delete asked anyway is refused', async () => {
+    const harness = await each.open()
+    const { service, journal } = harness
+    const sheet = sheetOf(3)
+    const view = await service.create({ result: sheet, bytes: csvBytes(sheet), currency: 'NGN' })
+    await service.toReview(view.id)
+    expect(service.view(view.id).can).toMatchObject({ delete: true, archive: false, edit: true, submit: true })
+
+    // A copy of a team run written again under its id: its earlier batch is in the journal.
+    await journal.record({
+      reference: `${view.id}-B0001`,
+      kind: 'bulk_batch',
+      profileId: view.profileId,
+      mode: view.mode,
+      runId: view.id,
+      request: { batch_reference: `${view.id}-B0001` },
+    })
+    const listed = service.list().find((run) => run.id === view.id)!
+    expect(listed.stage).toBe('review')
+    expect(listed.can).toMatchObject({ delete: false, archive: true })
+    expect(service.view(view.id).can).toMatchObject({ delete: false, archive: true })
+    const refused = await refusal(service.remove(view.id))
+    expect(refused.code).toBe('conflict')
+    expect(refused.message).toContain('cannot be deleted, only archived')
+    expect(service.list().some((run) => run.id === view.id)).toBe(true)
+    // What it offers, it does.
+    expect((await service.archive(view.id, true)).can).toMatchObject({ archive: false, unarchive: true })
+  })
+
+  it('name checks running offer Cancel, not Delete; once cancelled the run can be deleted', async () => {
+    const harness = await each.open({ resolveConcurrency: 1 })
+    const { service } = harness
+    const sheet = sheetOf(40)
+    const view = await service.create({ result: sheet, bytes: csvBytes(sheet), currency: 'NGN' })
+    const checking = await service.startResolution(view.id)
+    expect(checking.can).toMatchObject({ cancelChecks: true, delete: false, checkNames: false, review: false })
+    expect((await refusal(service.remove(view.id))).message).toContain('cancel the checks')
+    const cancelled = await service.cancel(view.id)
+    expect(cancelled.can).toMatchObject({ cancelChecks: false, delete: true, checkNames: true })
+    expect(await service.remove(view.id)).toEqual({ deleted: view.id })
+  })
+})

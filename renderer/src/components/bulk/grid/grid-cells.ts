@@ -1,0 +1,61 @@
+/**
+ * What a cell of the grid shows: its text, whether it is in error or warned about, and the row's
+ * class (excluded, paid, failed, with problems). Pure: the grid asks for the rows in view only.
+ */
+import type { RunRow } from '../../../../../shared/domain/bulk-run'
+import { messagesText } from '../../../../../shared/words/messages'
+import { groupDigits } from '../../../../../shared/money'
+import { columns, type Column } from './grid-columns'
+
+export type CellState = 'error' | 'warning' | null
+
+export function cellText(row: RunRow, column: Column, bankLabel: (code: string) => string): string {
+  switch (column.key) {
+    case 'row':
+      return String(row.item.row)
+    case 'include':
+      return ''
+    case 'resolved':
+      return row.resolvedName ?? (row.resolution === 'unchecked' ? '' : '—')
+    case 'status':
+      return row.excluded ? 'excluded' : row.status === 'not_sent' ? '' : row.status
+    case 'bank_code':
+      return bankLabel(row.item.bank_code)
+    case 'problems': {
+      // Why a payout failed (or is not known) comes first: it is what to act on.
+      const reason =
+        (row.status === 'failed' || row.status === 'unknown') && row.message
+          ? `${row.status === 'failed' ? 'Failed' : 'Not known yet'}: ${row.message}`
+          : ''
+      if (row.errors.length + row.warnings.length === 0) return reason
+      return messagesText([reason, ...[...row.errors, ...row.warnings].map((f) => f.message)])
+    }
+    case 'amount':
+      // Grouped like every amount on screen (shared/money.ts); the header names the currency.
+      return groupDigits(row.item.amount)
+    default:
+      return column.field ? row.item[column.field] : ''
+  }
+}
+
+export function cellStates(row: RunRow): CellState[] {
+  const states: CellState[] = columns.map(() => null)
+  if (row.errors.length + row.warnings.length === 0) return states
+  for (let c = 0; c < columns.length; c++) {
+    const column = columns[c]!
+    if (!column.field && column.key !== 'resolved') continue
+    const field = column.key === 'resolved' ? 'customer_name' : column.field
+    if (row.errors.some((f) => f.column === field)) states[c] = 'error'
+    else if (row.warnings.some((f) => f.column === field)) states[c] = 'warning'
+  }
+  return states
+}
+
+export function rowClass(row: RunRow): string {
+  if (row.excluded) return 'bulk-grid__row bulk-grid__row--excluded'
+  if (row.status === 'success') return 'bulk-grid__row bulk-grid__row--success'
+  if (row.status === 'failed') return 'bulk-grid__row bulk-grid__row--failed'
+  if (row.errors.length > 0) return 'bulk-grid__row bulk-grid__row--error'
+  if (row.warnings.length > 0) return 'bulk-grid__row bulk-grid__row--warning'
+  return 'bulk-grid__row'
+}
