@@ -86,12 +86,13 @@ async function sql(member: TeamMemberLogin, text: string, values: unknown[]) {
 
 /** Alice prepares and submits the run, Carol approves it: through the database directly. */
 async function alicePrepares(runId: string, content: TeamRunContent, hash: string): Promise<boolean> {
-  await sql(alice, 'SELECT payout_desk.create_run($1, $2, $3, $4, $5)', [
+  await sql(alice, 'SELECT payout_desk.create_run($1, $2, $3, $4, $5, $6)', [
     runId,
     'Team run',
     deskOf(alice),
     content,
     hash,
+    null,
   ])
   await sql(alice, 'SELECT payout_desk.submit_run($1, 1, $2, $3)', [runId, hash, deskOf(alice)])
   const total = runContentTotal(content.rows)
@@ -354,12 +355,13 @@ test('the approver sees who acknowledged a no-match name in a live run, and a ve
   await sql(alice, 'SELECT payout_desk.submit_run($1, 1, $2, $3)', [withReview, hash, deskOf(alice)])
   const old = content('OLD')
   const oldHash = await runContentHash(old)
-  await sql(alice, 'SELECT payout_desk.create_run($1, $2, $3, $4, $5)', [
+  await sql(alice, 'SELECT payout_desk.create_run($1, $2, $3, $4, $5, $6)', [
     without,
     'Old run',
     deskOf(alice),
     old,
     oldHash,
+    null,
   ])
   await sql(alice, 'SELECT payout_desk.submit_run($1, 1, $2, $3)', [without, oldHash, deskOf(alice)])
 

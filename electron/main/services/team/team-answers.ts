@@ -50,6 +50,19 @@ export const runAnswer = z.object({
     .nullable()
     .optional()
     .transform((value) => value ?? null),
+  /** What the database computed from the version's rows (decision 105); absent before schema 10. */
+  checked: z
+    .object({
+      payouts: count,
+      total: z.string(),
+      currency: z.string(),
+      repeatedPayouts: count,
+      sheetTotal: z.object({ sheet: z.string(), difference: z.string() }).nullable(),
+      noMatchOutside: count,
+    })
+    .nullable()
+    .optional()
+    .transform((value) => value ?? null),
 })
 
 export const runRowAnswer = z.object({

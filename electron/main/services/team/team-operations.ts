@@ -161,8 +161,15 @@ export function createTeamOperations(session: TeamSession, deskId: string, mode:
       review?: RunReviewFigures
     }): Promise<TeamRun> {
       const hash = await hashOf(input.content)
-      const args = [input.runId, input.label, deskId, input.content, hash]
-      if (input.review) args.push(reviewText(input.review))
+      // Always the six-argument call (decision 105); no review: NULL, shown to approvers as none.
+      const args = [
+        input.runId,
+        input.label,
+        deskId,
+        input.content,
+        hash,
+        input.review ? reviewText(input.review) : null,
+      ]
       return runCall('create_run', args, `run ${input.runId}`)
     },
 
@@ -174,8 +181,14 @@ export function createTeamOperations(session: TeamSession, deskId: string, mode:
       review?: RunReviewFigures
     }): Promise<TeamRun> {
       const hash = await hashOf(input.content)
-      const args = [input.runId, input.baseVersion, deskId, input.content, hash]
-      if (input.review) args.push(reviewText(input.review))
+      const args = [
+        input.runId,
+        input.baseVersion,
+        deskId,
+        input.content,
+        hash,
+        input.review ? reviewText(input.review) : null,
+      ]
       return runCall('revise_run', args, `run ${input.runId}`)
     },
 
