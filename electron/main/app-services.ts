@@ -263,7 +263,7 @@ export async function createAppServices(options: {
     ...use(createCardDomain(context)),
     ...use(createChargeDomain(context)),
     ...use(createDocumentDomain(context, { runs: bulk.loadedRuns })),
-    ...use(createTeamDomain(team, releaseOf, submissionOf)),
+    ...use(createTeamDomain(team, releaseOf, submissionOf, options.desktop.dialogs)),
     ...use(
       createDesktopDomain(context, {
         info: options.info,

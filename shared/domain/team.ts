@@ -295,6 +295,18 @@ export interface TeamMember {
   addedAt: string
 }
 
+/** What one admin asked and a second must confirm (decision 104). */
+export const TEAM_MEMBER_CHANGES = ['approver', 'admin', 'password'] as const
+export type TeamMemberChangeKind = (typeof TEAM_MEMBER_CHANGES)[number]
+
+export interface TeamMemberChange {
+  login: string
+  displayName: string
+  change: TeamMemberChangeKind
+  requestedBy: string
+  requestedAt: string
+}
+
 export interface TeamThreshold {
   currency: string
   amount: string

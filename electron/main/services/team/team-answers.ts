@@ -3,7 +3,7 @@
  * version, or altered by hand, must give a clear error rather than a wrong screen).
  */
 import { z } from 'zod'
-import { PAYOUT_OUTCOMES, TEAM_ROLES, TEAM_RUN_STATES } from '../../../../shared/domain/team'
+import { PAYOUT_OUTCOMES, TEAM_MEMBER_CHANGES, TEAM_ROLES, TEAM_RUN_STATES } from '../../../../shared/domain/team'
 import { runReviewSchema } from '../../../../shared/bulk/review-figures'
 import { AppFailure } from '../../../../shared/result'
 
@@ -169,6 +169,22 @@ export const auditCheckAnswer = z
     firstBroken: z.object({ seq: count, reason: z.string() }).nullable().optional(),
   })
   .transform((value) => ({ ok: value.ok, checked: value.checked, firstBroken: value.firstBroken ?? null }))
+
+export const memberChangeRow = z
+  .object({
+    login: z.string(),
+    display_name: z.string(),
+    change: z.enum(TEAM_MEMBER_CHANGES),
+    requested_by: z.string(),
+    requested_at: iso,
+  })
+  .transform((row) => ({
+    login: row.login,
+    displayName: row.display_name,
+    change: row.change,
+    requestedBy: row.requested_by,
+    requestedAt: row.requested_at,
+  }))
 
 export const memberRow = z
   .object({

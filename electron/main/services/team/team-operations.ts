@@ -14,6 +14,8 @@ import type {
   TeamClaimSummary,
   TeamIdentity,
   TeamMember,
+  TeamMemberChange,
+  TeamMemberChangeKind,
   TeamPayoutResult,
   TeamRecentPayout,
   TeamRole,
@@ -36,6 +38,7 @@ import {
   claimBatchesAnswer,
   claimSummaryRow,
   identityAnswer,
+  memberChangeRow,
   memberRow,
   paymentMemoryRow,
   read,
@@ -494,6 +497,18 @@ export function createTeamOperations(session: TeamSession, deskId: string, mode:
         input.roles,
         input.password === null ? null : scramVerifier(input.password),
       ])
+    },
+
+    /** What waits for a second admin (decision 104), oldest first. */
+    async memberChanges(): Promise<TeamMemberChange[]> {
+      const rows = await session.rows(
+        'SELECT * FROM payout_desk.team_member_changes ORDER BY requested_at, login, change',
+      )
+      return rows.map((row) => read(memberChangeRow, row, 'the changes awaiting a second admin'))
+    },
+
+    async confirmMemberChange(input: { login: string; change: TeamMemberChangeKind }): Promise<void> {
+      await session.call('confirm_member_change', [input.login, input.change])
     },
 
     async setMemberActive(input: { login: string; active: boolean }): Promise<void> {
