@@ -41,6 +41,7 @@ import type { SecretStore } from './services/secrets/secret-store'
 import type { EventSink, ServiceContext } from './services/service-context'
 import { createSettingsStore } from './services/settings/settings-store'
 import { createTeamDomain } from './services/team/team-domain'
+import { keychainJournalKeys } from './services/journal/journal-seal'
 import { createTeamSubmission } from './services/team/team-submission'
 import type { TeamSubmission } from './services/team/team-submission'
 import { createTeamService } from './services/team/team-service'
@@ -171,7 +172,11 @@ export async function createAppServices(options: {
   let journal: Journal
   try {
     // The journal refuses values holding a key or card data main has registered with the log.
-    journal = await openJournal(journalDir, undefined, { secrets: log.secrets })
+    // Its records are sealed with a key kept in the OS keychain (decision 107).
+    journal = await openJournal(journalDir, undefined, {
+      secrets: log.secrets,
+      keys: keychainJournalKeys(options.keychain, journalDir),
+    })
   } catch (error) {
     if (!(error instanceof JournalInUseError)) throw error
     log.warn('Journal in use by another copy of the app; this copy will send nothing', error.message)
