@@ -143,7 +143,6 @@ export async function startTeamWorld(options: TeamWorldOptions): Promise<TeamWor
       port: proxy.port,
       database: db.database,
       user: member.login,
-      caFile: null,
       password: member.password,
     })
     const status = await handle.must<{ connection: { deskId: string } | null }>('team:connect')
