@@ -42,6 +42,7 @@ import type { SecretStore } from './services/secrets/secret-store'
 import type { EventSink, ServiceContext } from './services/service-context'
 import { createSettingsStore } from './services/settings/settings-store'
 import { createTeamDomain } from './services/team/team-domain'
+import { keychainJournalKeys } from './services/journal/journal-seal'
 import { createTeamSubmission } from './services/team/team-submission'
 import type { TeamSubmission } from './services/team/team-submission'
 import { createTeamService } from './services/team/team-service'
@@ -174,7 +175,11 @@ export async function createAppServices(options: {
   let journal: Journal
   try {
     // The journal refuses values holding a key or card data main has registered with the log.
-    journal = await openJournal(journalDir, undefined, { secrets: log.secrets })
+    // Its records are sealed with a key kept in the OS keychain (decision 107).
+    journal = await openJournal(journalDir, undefined, {
+      secrets: log.secrets,
+      keys: keychainJournalKeys(options.keychain, journalDir),
+    })
   } catch (error) {
     if (!(error instanceof JournalInUseError)) throw error
     log.warn('Journal in use by another copy of the app; this copy will send nothing', error.message)
@@ -266,7 +271,7 @@ export async function createAppServices(options: {
     ...use(createCardDomain(context)),
     ...use(createChargeDomain(context)),
     ...use(createDocumentDomain(context, { runs: bulk.loadedRuns })),
-    ...use(createTeamDomain(team, releaseOf, submissionOf)),
+    ...use(createTeamDomain(team, releaseOf, submissionOf, options.desktop.dialogs)),
     ...use(
       createDesktopDomain(context, {
         info: options.info,

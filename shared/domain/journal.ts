@@ -61,6 +61,12 @@ export interface JournalVerificationReport {
   records: number
   /** The first record whose link to the one before it is broken (tampered, damaged or missing). */
   firstBroken?: { seq: number | null; line: number; at: string | null; reason: string }
+  /**
+   * Whether the records carry this desk's seal (decision 107): when some do not, `note` says which
+   * and why (written before the seal, keychain unavailable, key lost), so an intact answer is read
+   * for what it proves.
+   */
+  seal?: { sealedFrom: number | null; note: string | null }
 }
 
 export interface JournalStatus {

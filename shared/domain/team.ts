@@ -148,6 +148,25 @@ export interface TeamRun {
    * one (before 005, or from psql).
    */
   review: RunReviewFigures | null
+  /**
+   * What the team database worked out itself from this version's rows (decision 105), beside the
+   * review the preparer's desk reported: null only from a database before schema 10.
+   */
+  checked: TeamRunChecks | null
+}
+
+/** The figures of a version the team database computes from its stored rows (decision 105). */
+export interface TeamRunChecks {
+  payouts: number
+  /** The payouts' total, an exact decimal. */
+  total: string
+  currency: string
+  /** Payouts that repeat another's bank, account and amount (each counted, the first included). */
+  repeatedPayouts: number
+  /** The sheet's totals row as the desk reported it, and the payouts' total minus it; null: none. */
+  sheetTotal: { sheet: string; difference: string } | null
+  /** No-match names the desk's review lists whose reference is no payout of this version. */
+  noMatchOutside: number
 }
 
 export interface TeamRunRow extends TeamRunContentRow {
@@ -274,6 +293,18 @@ export interface TeamMember {
   roles: TeamRole[]
   active: boolean
   addedAt: string
+}
+
+/** What one admin asked and a second must confirm (decision 104). */
+export const TEAM_MEMBER_CHANGES = ['approver', 'admin', 'password'] as const
+export type TeamMemberChangeKind = (typeof TEAM_MEMBER_CHANGES)[number]
+
+export interface TeamMemberChange {
+  login: string
+  displayName: string
+  change: TeamMemberChangeKind
+  requestedBy: string
+  requestedAt: string
 }
 
 export interface TeamThreshold {

@@ -23,6 +23,8 @@ export const TEAM_REFUSALS = {
   desk_of_another_member: { sqlstate: 'PT403', code: 'forbidden' },
   own_membership: { sqlstate: 'PT403', code: 'forbidden' },
   not_plain_login: { sqlstate: 'PT403', code: 'forbidden' },
+  login_not_of_team: { sqlstate: 'PT403', code: 'forbidden' }, // a login this team did not create (decision 104)
+  own_request: { sqlstate: 'PT403', code: 'forbidden' }, // a second admin confirms what one asked (decision 104)
   own_run: { sqlstate: 'PT403', code: 'forbidden' },
   not_version_maker: { sqlstate: 'PT403', code: 'forbidden' },
   never_held_claim: { sqlstate: 'PT403', code: 'forbidden' },
@@ -32,6 +34,7 @@ export const TEAM_REFUSALS = {
   version_not_found: { sqlstate: 'PT404', code: 'not_found' },
   claim_not_found: { sqlstate: 'PT404', code: 'not_found' },
   member_not_found: { sqlstate: 'PT404', code: 'not_found' },
+  change_not_found: { sqlstate: 'PT404', code: 'not_found' }, // nothing waits for a second admin
   // PT409: the conflicts, one reason each.
   run_exists: { sqlstate: 'PT409', code: 'conflict' }, // a run with that id was shared already
   version_stale: { sqlstate: 'PT409', code: 'conflict' }, // another version is current: read the run again

@@ -70,7 +70,8 @@ export function isExcluded(path: string): boolean {
 export async function filesUnder(path: string): Promise<string[]> {
   const info = await stat(path).catch(() => null)
   if (!info) return []
-  if (!info.isDirectory()) return isExcluded(path) ? [] : [path]
+  // A FIFO, socket or device holds nothing written, and reading one would wait for good.
+  if (!info.isDirectory()) return !info.isFile() || isExcluded(path) ? [] : [path]
   const entries = await readdir(path)
   return (await Promise.all(entries.map((entry) => filesUnder(join(path, entry))))).flat()
 }

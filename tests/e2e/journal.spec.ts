@@ -3,6 +3,7 @@
  * what start-up reconciliation found is shown once and stays in Settings; a second copy of the app
  * on the same user data says the journal is in use and sends nothing.
  */
+import { createHash } from 'node:crypto'
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -63,6 +64,46 @@ test('Verify says the journal is intact, then names the record changed in the fi
   await expect(broken.getByTestId('journal-broken-reason')).toContainText('changed after it was written')
   await expect(broken).toContainText('The 2 records before it are intact')
   await app.screenshot('journal-verify-broken')
+})
+
+test('an offline edit that recomputes every hash of the chain still fails Verify, naming the record', async ({
+  app,
+}) => {
+  const { page } = app
+  const journal = app.running.services.journal
+  await journal.record(payoutIntent('e2e-seal-1', '1500.50'))
+  await journal.append('e2e-seal-1', { state: 'failed', note: 'Refused by the payments service' })
+  await journal.record(payoutIntent('e2e-seal-2', '2500.00'))
+  await page.getByTestId('nav-settings').click()
+  const section = page.getByTestId('journal-settings')
+  await section.getByTestId('journal-verify').click()
+  await expect(section.getByTestId('journal-verify-ok')).toContainText('All 3 records are as they were written')
+  // Sealed from its first record (decision 107): nothing to add to an intact answer.
+  await expect(section.getByTestId('journal-seal-note')).toHaveCount(0)
+
+  // 2,500.00 becomes 9,500.00, and every hash and link after it is recomputed, as the file allows.
+  const file = join(app.userDataDir, 'journal', 'journal.jsonl')
+  const lines = (await readFile(file, 'utf8')).trim().split('\n')
+  let prev = '0'.repeat(64)
+  const rewritten = lines.map((line) => {
+    const {
+      hash: _hash,
+      mac,
+      ...record
+    } = JSON.parse(line.replace('"amount":"2500.00"', '"amount":"9500.00"')) as Record<string, unknown>
+    record['prev'] = prev
+    prev = createHash('sha256').update(JSON.stringify(record)).digest('hex')
+    return JSON.stringify({ ...record, hash: prev, mac })
+  })
+  await writeFile(file, `${rewritten.join('\n')}\n`)
+
+  await section.getByTestId('journal-verify').click()
+  const broken = section.getByTestId('journal-verify-broken')
+  await expect(broken.getByTestId('journal-broken-record')).toHaveText('record 3')
+  await expect(broken.getByTestId('journal-broken-reason')).toContainText(
+    "its seal does not match this desk's key: it was changed after it was written, and the hashes recomputed to hide it",
+  )
+  await expect(broken).toContainText('The 2 records before it are intact')
 })
 
 test('a second copy on the same user data says the journal is in use and cannot send', async ({ app, browser }) => {

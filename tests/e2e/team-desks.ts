@@ -92,7 +92,6 @@ export async function joinTeam(
     port: options.db.server.port,
     database: options.db.database,
     user: options.member.login,
-    caFile: null,
     password: options.member.password,
   })
   await must('team:connect')

@@ -86,12 +86,13 @@ async function sql(member: TeamMemberLogin, text: string, values: unknown[]) {
 
 /** Alice prepares and submits the run, Carol approves it: through the database directly. */
 async function alicePrepares(runId: string, content: TeamRunContent, hash: string): Promise<boolean> {
-  await sql(alice, 'SELECT payout_desk.create_run($1, $2, $3, $4, $5)', [
+  await sql(alice, 'SELECT payout_desk.create_run($1, $2, $3, $4, $5, $6)', [
     runId,
     'Team run',
     deskOf(alice),
     content,
     hash,
+    null,
   ])
   await sql(alice, 'SELECT payout_desk.submit_run($1, 1, $2, $3)', [runId, hash, deskOf(alice)])
   const total = runContentTotal(content.rows)
@@ -354,12 +355,13 @@ test('the approver sees who acknowledged a no-match name in a live run, and a ve
   await sql(alice, 'SELECT payout_desk.submit_run($1, 1, $2, $3)', [withReview, hash, deskOf(alice)])
   const old = content('OLD')
   const oldHash = await runContentHash(old)
-  await sql(alice, 'SELECT payout_desk.create_run($1, $2, $3, $4, $5)', [
+  await sql(alice, 'SELECT payout_desk.create_run($1, $2, $3, $4, $5, $6)', [
     without,
     'Old run',
     deskOf(alice),
     old,
     oldHash,
+    null,
   ])
   await sql(alice, 'SELECT payout_desk.submit_run($1, 1, $2, $3)', [without, oldHash, deskOf(alice)])
 
@@ -367,6 +369,18 @@ test('the approver sees who acknowledged a no-match name in a live run, and a ve
   await page.getByTestId('nav-approvals').click()
   const card = page.getByTestId(`approval-${withReview}`)
   await expect(card.getByTestId('approval-mode')).toHaveText('Live mode')
+  // What the database worked out from the rows, apart from what Alice's desk reported (decision 105).
+  await expect(card.getByTestId('approval-checked-payouts')).toHaveText('3 payouts, 750.00 NGN in all.')
+  await expect(card.getByTestId('approval-checked-sheet-total')).toContainText(
+    "The payouts add up to 50.00 NGN less than the sheet's totals row (800.00 NGN)",
+  )
+  await expect(card.getByTestId('approval-checked-repeats')).toHaveText(
+    "No payout repeats another's account and amount.",
+  )
+  await expect(card.getByTestId('approval-reported-by')).toContainText(
+    `as ${alice.login}'s desk reported them: the name checks and who acknowledged them`,
+  )
+  await expect(card.getByTestId('approval-reported-by')).toContainText('The database cannot check these.')
   await expect(card.getByTestId('bulk-control-total-check')).toHaveText(
     "Your sheet's total 800.00 NGN differs by 50.00 NGN from the 3 payout rows (they add up to 750.00 NGN).",
   )
@@ -393,6 +407,10 @@ test('the approver sees who acknowledged a no-match name in a live run, and a ve
     'Review figures not recorded for this version',
   )
   await expect(oldCard.getByTestId('approval-names-match')).toHaveCount(0)
+  await expect(oldCard.getByTestId('approval-checked-payouts')).toHaveText('3 payouts, 750.00 NGN in all.')
+  await expect(oldCard.getByTestId('approval-checked-sheet-total')).toContainText(
+    'No totals row of the sheet was reported',
+  )
   expect(await approvalsAxe(page)).toEqual([])
 })
 

@@ -143,7 +143,6 @@ export async function startTeamWorld(options: TeamWorldOptions): Promise<TeamWor
       port: proxy.port,
       database: db.database,
       user: member.login,
-      caFile: null,
       password: member.password,
     })
     const status = await handle.must<{ connection: { deskId: string } | null }>('team:connect')
@@ -176,7 +175,7 @@ export async function startTeamWorld(options: TeamWorldOptions): Promise<TeamWor
         })),
       }
       const hash = await runContentHash(content)
-      await preparer.call('create_run', runId, `Run ${tag}`, preparer.deskId, content, hash)
+      await preparer.call('create_run', runId, `Run ${tag}`, preparer.deskId, content, hash, null)
       await preparer.call('submit_run', runId, 1, hash, preparer.deskId)
       await approver.call('approve_run', runId, 1, hash, totalOf(content), approver.deskId)
       return { runId, content }

@@ -7,6 +7,8 @@ import type {
   TeamAuditVerification,
   TeamChange,
   TeamConnectionDraft,
+  TeamMemberChange,
+  TeamMemberChangeKind,
   TeamRecentPayoutsPage,
   TeamRun,
   TeamRunChanges,
@@ -148,8 +150,13 @@ export const useTeamStore = defineStore('team', () => {
     submitRun: (runId: string): Promise<Result<TeamRun>> => decide('submit', () => api.team.submitRun({ runId })),
     runOf: (runId: string): Promise<Result<TeamRun | null>> => callApi(() => api.team.runOf({ runId })),
     release: (runId: string): Promise<Result<RunView>> => decide('release', () => api.team.release({ runId })),
-    configure: (profileId: string, draft: TeamConnectionDraft, password?: string) =>
+    configure: (profileId: string, draft: Omit<TeamConnectionDraft, 'caFile'>, password?: string) =>
       withStatus('save', () => api.team.configure({ profileId, ...draft, ...(password ? { password } : {}) })),
+    chooseCaFile: (profileId: string) => withStatus('ca', () => api.team.chooseCaFile({ profileId })),
+    clearCaFile: (profileId: string) => withStatus('ca', () => api.team.clearCaFile({ profileId })),
+    memberChanges: (): Promise<Result<TeamMemberChange[]>> => callApi(() => api.team.memberChanges()),
+    confirmMemberChange: (login: string, change: TeamMemberChangeKind): Promise<Result<TeamMemberChange[]>> =>
+      run('confirm', () => api.team.confirmMemberChange({ login, change })),
     connect: () => withStatus('connect', () => api.team.connect()),
     disconnect: () => withStatus('disconnect', () => api.team.disconnect()),
     forget: (profileId: string) => withStatus('forget', () => api.team.forget({ profileId })),

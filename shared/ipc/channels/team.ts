@@ -11,6 +11,7 @@ import type {
   TeamClaimSummary,
   TeamIdentity,
   TeamMember,
+  TeamMemberChange,
   TeamRecentPayoutsPage,
   TeamRun,
   TeamRunChanges,
@@ -18,7 +19,7 @@ import type {
   TeamStatus,
   TeamThreshold,
 } from '../../domain/team'
-import { TEAM_ROLES } from '../../domain/team'
+import { TEAM_MEMBER_CHANGES, TEAM_ROLES } from '../../domain/team'
 import type { RunView } from '../../domain/bulk-run'
 import { noInput, returns } from '../define'
 
@@ -66,11 +67,15 @@ export const teamChannels = {
       port: z.number().int().min(1).max(65535),
       database: identifier,
       user: identifier,
-      caFile: z.string().min(1).max(1024).nullable(),
+      // No CA file path from the renderer: main chooses it (team:chooseCaFile, decision 106).
       password: password.optional(),
     }),
     result: returns<TeamStatus>(),
   },
+  /** Opens main's own dialog for the team's CA file, checks it and saves it (cancelled: unchanged). */
+  'team:chooseCaFile': { input: z.strictObject({ profileId }), result: returns<TeamStatus>() },
+  /** The profile's team connection verifies against the system's CAs again. */
+  'team:clearCaFile': { input: z.strictObject({ profileId }), result: returns<TeamStatus>() },
   /** Removes a profile's team connection and password: the profile works alone again. */
   'team:forget': { input: z.strictObject({ profileId }), result: returns<TeamStatus>() },
   'team:connect': { input: noInput, result: returns<TeamStatus>() },
@@ -152,6 +157,13 @@ export const teamChannels = {
       password: password.nullable(),
     }),
     result: returns<TeamMember[]>(),
+  },
+  /** What waits for a second admin: the approver or admin role, or a password reset (decision 104). */
+  'team:memberChanges': { input: noInput, result: returns<TeamMemberChange[]>() },
+  /** Admin: confirms what another admin asked; never one's own request. */
+  'team:confirmMemberChange': {
+    input: z.strictObject({ login: memberLogin, change: z.enum(TEAM_MEMBER_CHANGES) }),
+    result: returns<TeamMemberChange[]>(),
   },
   'team:setMemberActive': {
     input: z.strictObject({ login: memberLogin, active: z.boolean() }),

@@ -43,7 +43,8 @@ export interface EventRecord extends RecordBase {
 
 export type JournalRecord = IntentRecord | EventRecord
 export type UnsealedRecord = Omit<IntentRecord, 'hash'> | Omit<EventRecord, 'hash'>
-export type SealedRecord = JournalRecord & { hash: string }
+/** A record as written: its SHA-256 `hash`, and its seal `mac` when the journal is sealed (decision 107). */
+export type SealedRecord = JournalRecord & { hash: string; mac?: string }
 
 export function hashOf(unsealed: object): string {
   return hashOfText(JSON.stringify(unsealed))
@@ -53,10 +54,13 @@ function hashOfText(text: string): string {
   return createHash('sha256').update(text).digest('hex')
 }
 
-/** The record with its hash, as one line of text (without the newline). */
-export function seal(record: JournalRecord): { line: string; hash: string } {
+/**
+ * The record with its hash, as one line of text (without the newline). With a seal (decision 107,
+ * journal-seal.ts), its HMAC over the hash follows the hash as the line's last field.
+ */
+export function seal(record: JournalRecord, macOf?: (hash: string) => string): { line: string; hash: string } {
   const hash = hashOf(record)
-  return { line: JSON.stringify({ ...record, hash }), hash }
+  return { line: JSON.stringify(macOf ? { ...record, hash, mac: macOf(hash) } : { ...record, hash }), hash }
 }
 
 /**
@@ -145,6 +149,7 @@ export function parseRecord(line: string): SealedRecord | null {
     typeof record.prev !== 'string' ||
     typeof record.hash !== 'string' ||
     !/^[0-9a-f]{64}$/.test(record.hash) ||
+    (record.mac !== undefined && (typeof record.mac !== 'string' || !/^[0-9a-f]{64}$/.test(record.mac))) ||
     (record.type !== 'intent' && record.type !== 'event')
   ) {
     return null
@@ -155,11 +160,11 @@ export function parseRecord(line: string): SealedRecord | null {
 /**
  * Checks a record's own hash against the line exactly as it is on disk. The hash was taken over
  * the record's JSON before `hash` was added as its last field, so that text is the line without
- * its `,"hash":"..."` ending. Working on the text, not on a re-serialised parse, matters: JSON.parse
+ * its `,"hash":"..."` ending (and `,"mac":"..."` after it, on a sealed record). Working on the text, not on a re-serialised parse, matters: JSON.parse
  * reorders integer-like keys (a metadata key "123"), which would make an intact record look changed.
  */
 export function lineHashMatches(line: string, record: SealedRecord): boolean {
-  const ending = `,"hash":"${record.hash}"}`
+  const ending = `,"hash":"${record.hash}"${record.mac === undefined ? '' : `,"mac":"${record.mac}"`}}`
   if (!line.endsWith(ending)) return false
   return hashOfText(`${line.slice(0, -ending.length)}}`) === record.hash
 }

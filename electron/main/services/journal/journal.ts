@@ -27,6 +27,8 @@ import { maskText } from '../masking/masking'
 import type { EventRecord, IntentRecord, JournalRecord, JournalSecrets, SealedRecord } from './journal-record'
 import { GENESIS_HASH, assertJournalSafe, lineHashMatches, parseRecord, seal } from './journal-record'
 import { syncDirectory } from '../files/sync-directory'
+import type { JournalKeyStore, JournalSealState } from './journal-seal'
+import { keyFor, loadSealKeys, sealOf, sealProblem } from './journal-seal'
 
 export const JOURNAL_FILE_NAME = 'journal.jsonl'
 export const JOURNAL_LOCK_NAME = 'journal.lock'
@@ -77,6 +79,11 @@ export interface JournalOptions {
   secrets?: JournalSecrets
   /** The file handle's writes and fsyncs go through this (tests watch their order). */
   wrapHandle?: (handle: FileHandle) => FileHandle
+  /**
+   * Where the seal's keys are kept (the OS keychain, decision 107). Without it, or when the keychain
+   * cannot be used, records carry no seal and Verify says so.
+   */
+  keys?: JournalKeyStore
 }
 
 export async function openJournal(
@@ -104,6 +111,8 @@ async function openLocked(
 ): Promise<Journal> {
   const { secrets } = options
   const loaded = await loadFile(directory, file)
+  // No key store given (tools, tests of the plain chain): no seal, and Verify says nothing of one.
+  const sealing = options.keys ? await loadSealKeys(options.keys, (loaded.records.at(-1)?.seq ?? 0) + 1) : undefined
   const movements = new Map<string, MovementView>()
   for (const record of loaded.records) apply(movements, record)
 
@@ -218,7 +227,8 @@ async function openLocked(
           remember(entry.reference)
         }
         const record = build(entry)
-        const { line, hash } = seal(record)
+        const key = sealing ? keyFor(sealing.keys, record.seq) : null
+        const { line, hash } = seal(record, key ? (recordHash) => sealOf(key, recordHash) : undefined)
         lines.push(line)
         lastSeq = record.seq
         lastHash = hash
@@ -334,8 +344,15 @@ async function openLocked(
     verify() {
       // Behind the writes, so a record being written is never mistaken for a torn one.
       const next = queue.then(async () => {
-        const { lastHash: lastOnDisk, ...report } = await verifyFile(file)
+        const { lastHash: lastOnDisk, ...report } = await verifyFile(file, sealing)
         if (!report.ok) return report
+        if (sealing?.removed) {
+          return {
+            ...report,
+            ok: false,
+            firstBroken: { seq: report.records + 1, line: report.records + 1, at: null, reason: sealing.removed },
+          }
+        }
         // The chain alone cannot see records cut from its end: this copy knows what it wrote last.
         if (report.records < lastSeq || (report.records === lastSeq && lastOnDisk !== lastHash)) {
           return {
@@ -349,7 +366,7 @@ async function openLocked(
             },
           }
         }
-        return { ok: true, records: report.records }
+        return { ok: true, records: report.records, ...(report.seal ? { seal: report.seal } : {}) }
       })
       queue = next.catch(() => undefined)
       return next
@@ -478,8 +495,14 @@ async function loadFile(directory: string, file: string): Promise<LoadedFile> {
   return { records, damagedLines, bytes: keepBytes, ...(setAside ? { setAside } : {}) }
 }
 
-/** Walks the file as it is on disk now and reports the first broken link, if any. */
-export async function verifyFile(file: string): Promise<JournalVerificationReport & { lastHash: string }> {
+/**
+ * Walks the file as it is on disk now and reports the first broken link, if any: a record's hash,
+ * its link to the one before, its number, and (given the seal's keys, decision 107) its seal.
+ */
+export async function verifyFile(
+  file: string,
+  sealing?: JournalSealState,
+): Promise<JournalVerificationReport & { lastHash: string }> {
   let text: string
   try {
     const info = await stat(file)
@@ -494,6 +517,7 @@ export async function verifyFile(file: string): Promise<JournalVerificationRepor
   let prevHash = GENESIS_HASH
   let expectedSeq = 1
   let count = 0
+  let sealedWithoutKey = 0
   for (const [index, line] of lines.entries()) {
     const record = parseRecord(line)
     const lineNumber = index + 1
@@ -516,11 +540,44 @@ export async function verifyFile(file: string): Promise<JournalVerificationRepor
     if (record.prev !== prevHash)
       return broken('it does not follow the record before it: a record was removed, inserted or changed')
     if (record.seq !== expectedSeq) return broken(`its number is ${record.seq} where ${expectedSeq} was expected`)
+    const sealBroken = sealing ? sealProblem(sealing.keys, record.seq, record.hash, record.mac) : null
+    if (sealBroken) return broken(sealBroken)
+    if (record.mac !== undefined && sealing && !keyFor(sealing.keys, record.seq)) sealedWithoutKey += 1
     prevHash = record.hash
     expectedSeq += 1
     count += 1
   }
-  return { ok: true, records: count, lastHash: prevHash }
+  return {
+    ok: true,
+    records: count,
+    lastHash: prevHash,
+    ...(sealing ? { seal: sealNote(sealing, count, sealedWithoutKey) } : {}),
+  }
+}
+
+/** What an intact answer proves about the seal, in words (decision 107). */
+function sealNote(
+  sealing: JournalSealState,
+  records: number,
+  sealedWithoutKey: number,
+): NonNullable<JournalVerificationReport['seal']> {
+  const sealedFrom = sealing.keys[0]?.since ?? null
+  if (sealedFrom === null)
+    return {
+      sealedFrom,
+      note: `Its records carry no seal: ${sealing.unsealedWhy ?? 'no key'}. The chain is checked, but an edit that recomputed every hash would not be found.`,
+    }
+  if (sealedFrom > 1 && records > 0) {
+    const before = Math.min(sealedFrom - 1, records)
+    return {
+      sealedFrom,
+      note:
+        sealedWithoutKey > 0
+          ? `Records 1 to ${before} were sealed with a key this desk no longer holds (its keychain lost it): their chain is checked, their seals cannot be.`
+          : `Records 1 to ${before} were written before this desk sealed its journal: their chain is checked, and the first sealed record fixes them.`,
+    }
+  }
+  return { sealedFrom, note: null }
 }
 
 /**

@@ -10,8 +10,11 @@ import type { KeyKind } from '../../../../shared/domain/profiles'
  */
 export const KEYCHAIN_SERVICE = process.env['PAYOUT_DESK_KEYCHAIN_SERVICE'] || 'payout-desk'
 
-/** The profile's API keys, and the password of its team connection (decision 38). */
-export type SecretKind = KeyKind | 'team-password'
+/**
+ * The profile's API keys, the password of its team connection (decision 38), and the keys that
+ * seal a journal (decision 107; its "profile" is the journal's own id, journalKeychainId).
+ */
+export type SecretKind = KeyKind | 'team-password' | 'journal-seal'
 
 export interface SecretStore {
   get(profileId: string, kind: SecretKind): Promise<string | null>

@@ -3,7 +3,7 @@
  * version, or altered by hand, must give a clear error rather than a wrong screen).
  */
 import { z } from 'zod'
-import { PAYOUT_OUTCOMES, TEAM_ROLES, TEAM_RUN_STATES } from '../../../../shared/domain/team'
+import { PAYOUT_OUTCOMES, TEAM_MEMBER_CHANGES, TEAM_ROLES, TEAM_RUN_STATES } from '../../../../shared/domain/team'
 import { runReviewSchema } from '../../../../shared/bulk/review-figures'
 import { AppFailure } from '../../../../shared/result'
 
@@ -47,6 +47,19 @@ export const runAnswer = z.object({
   lastSeenVersion: count.nullable(),
   /** Absent before migration 005; null for a version shared without one. */
   review: runReviewSchema
+    .nullable()
+    .optional()
+    .transform((value) => value ?? null),
+  /** What the database computed from the version's rows (decision 105); absent before schema 10. */
+  checked: z
+    .object({
+      payouts: count,
+      total: z.string(),
+      currency: z.string(),
+      repeatedPayouts: count,
+      sheetTotal: z.object({ sheet: z.string(), difference: z.string() }).nullable(),
+      noMatchOutside: count,
+    })
     .nullable()
     .optional()
     .transform((value) => value ?? null),
@@ -156,6 +169,22 @@ export const auditCheckAnswer = z
     firstBroken: z.object({ seq: count, reason: z.string() }).nullable().optional(),
   })
   .transform((value) => ({ ok: value.ok, checked: value.checked, firstBroken: value.firstBroken ?? null }))
+
+export const memberChangeRow = z
+  .object({
+    login: z.string(),
+    display_name: z.string(),
+    change: z.enum(TEAM_MEMBER_CHANGES),
+    requested_by: z.string(),
+    requested_at: iso,
+  })
+  .transform((row) => ({
+    login: row.login,
+    displayName: row.display_name,
+    change: row.change,
+    requestedBy: row.requested_by,
+    requestedAt: row.requested_at,
+  }))
 
 export const memberRow = z
   .object({

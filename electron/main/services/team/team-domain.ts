@@ -1,6 +1,8 @@
 /** The team channels: the connection, and what the screens read and decide through the team service. */
 import type { teamChannels } from '../../../../shared/ipc/channels/team'
 import type { DomainService } from '../domain-service'
+import type { FileDialogs } from '../../adapters/desktop'
+import { chooseCaFile } from './team-ca-file'
 import { maskedAccount } from '../../../../shared/words/institutions'
 import type { TeamRelease } from './team-release'
 import type { TeamService } from './team-service'
@@ -10,11 +12,18 @@ export function createTeamDomain(
   team: TeamService,
   release: () => Promise<TeamRelease>,
   submission: () => Promise<TeamSubmission>,
+  dialogs: FileDialogs,
 ): DomainService<keyof typeof teamChannels> {
   return {
     handlers: {
       'team:status': () => team.status(),
       'team:configure': ({ profileId, password, ...draft }) => team.configure(profileId, draft, password),
+      // The CA file is chosen in main's own dialog and checked there (decision 106); cancelled: as it was.
+      'team:chooseCaFile': async ({ profileId }) => {
+        const chosen = await chooseCaFile(dialogs)
+        return chosen === null ? team.status() : team.setCaFile(profileId, chosen)
+      },
+      'team:clearCaFile': ({ profileId }) => team.setCaFile(profileId, null),
       'team:forget': ({ profileId }) => team.forget(profileId),
       'team:connect': () => team.connect(),
       'team:disconnect': () => team.disconnect(),
@@ -57,6 +66,13 @@ export function createTeamDomain(
         team.withDesk('adding a member', async ({ operations }) => {
           await operations.addMember(input)
           return operations.members()
+        }),
+      'team:memberChanges': () =>
+        team.withDesk('reading what waits for a second admin', ({ operations }) => operations.memberChanges()),
+      'team:confirmMemberChange': (input) =>
+        team.withDesk('confirming a change of a member', async ({ operations }) => {
+          await operations.confirmMemberChange(input)
+          return operations.memberChanges()
         }),
       'team:setMemberActive': (input) =>
         team.withDesk('changing a member', async ({ operations }) => {

@@ -14,6 +14,8 @@ import type {
   TeamClaimSummary,
   TeamIdentity,
   TeamMember,
+  TeamMemberChange,
+  TeamMemberChangeKind,
   TeamPayoutResult,
   TeamRecentPayout,
   TeamRole,
@@ -37,6 +39,7 @@ import {
   claimBatchesAnswer,
   claimSummaryRow,
   identityAnswer,
+  memberChangeRow,
   memberRow,
   paymentMemoryRow,
   read,
@@ -162,8 +165,15 @@ export function createTeamOperations(session: TeamSession, deskId: string, mode:
       review?: RunReviewFigures
     }): Promise<TeamRun> {
       const hash = await hashOf(input.content)
-      const args = [input.runId, input.label, deskId, input.content, hash]
-      if (input.review) args.push(reviewText(input.review))
+      // Always the six-argument call (decision 105); no review: NULL, shown to approvers as none.
+      const args = [
+        input.runId,
+        input.label,
+        deskId,
+        input.content,
+        hash,
+        input.review ? reviewText(input.review) : null,
+      ]
       return runCall('create_run', args, `run ${input.runId}`)
     },
 
@@ -175,8 +185,14 @@ export function createTeamOperations(session: TeamSession, deskId: string, mode:
       review?: RunReviewFigures
     }): Promise<TeamRun> {
       const hash = await hashOf(input.content)
-      const args = [input.runId, input.baseVersion, deskId, input.content, hash]
-      if (input.review) args.push(reviewText(input.review))
+      const args = [
+        input.runId,
+        input.baseVersion,
+        deskId,
+        input.content,
+        hash,
+        input.review ? reviewText(input.review) : null,
+      ]
       return runCall('revise_run', args, `run ${input.runId}`)
     },
 
@@ -478,6 +494,18 @@ export function createTeamOperations(session: TeamSession, deskId: string, mode:
         input.roles,
         input.password === null ? null : scramVerifier(input.password),
       ])
+    },
+
+    /** What waits for a second admin (decision 104), oldest first. */
+    async memberChanges(): Promise<TeamMemberChange[]> {
+      const rows = await session.rows(
+        'SELECT * FROM payout_desk.team_member_changes ORDER BY requested_at, login, change',
+      )
+      return rows.map((row) => read(memberChangeRow, row, 'the changes awaiting a second admin'))
+    },
+
+    async confirmMemberChange(input: { login: string; change: TeamMemberChangeKind }): Promise<void> {
+      await session.call('confirm_member_change', [input.login, input.change])
     },
 
     async setMemberActive(input: { login: string; active: boolean }): Promise<void> {

@@ -75,8 +75,17 @@ export interface TeamDesk {
 export interface TeamService {
   /** The active profile's team state. */
   status(): Promise<TeamStatus>
-  /** Saves a profile's team connection (and password, when given); a live session of it is closed. */
-  configure(profileId: string, draft: TeamConnectionDraft, password?: string): Promise<TeamStatus>
+  /**
+   * Saves a profile's team connection (and password, when given); a live session of it is closed.
+   * Without `caFile` the saved one is kept: the renderer never names a file (decision 106).
+   */
+  configure(
+    profileId: string,
+    draft: Omit<TeamConnectionDraft, 'caFile'> & { caFile?: string | null },
+    password?: string,
+  ): Promise<TeamStatus>
+  /** Sets the CA file main chose and checked (team-ca-file.ts), or none; the connection must be saved. */
+  setCaFile(profileId: string, caFile: string | null): Promise<TeamStatus>
   /** Removes a profile's team connection and its password: the profile is solo again. */
   forget(profileId: string): Promise<TeamStatus>
   /** Connects the active profile to its team; refused when it has none. */
@@ -347,9 +356,24 @@ export function createTeamService(deps: TeamServiceDeps): TeamService {
           throw error
         }
       }
+      const caFile = draft.caFile === undefined ? (previous?.caFile ?? null) : draft.caFile
       await deps.settings.update((current) => ({
         ...current,
-        teamConnections: { ...current.teamConnections, [id]: { ...draft, deskId } },
+        teamConnections: { ...current.teamConnections, [id]: { ...draft, caFile, deskId } },
+      }))
+      if (id === profileId) {
+        identity = null
+        await disconnectQuietly('disconnected')
+      }
+      return status()
+    },
+
+    async setCaFile(id, caFile) {
+      const previous = await stored(id)
+      if (!previous) throw new AppFailure('not_found', 'Save the team connection first, then choose its CA file.')
+      await deps.settings.update((current) => ({
+        ...current,
+        teamConnections: { ...current.teamConnections, [id]: { ...previous, caFile } },
       }))
       if (id === profileId) {
         identity = null

@@ -56,6 +56,7 @@ describe('team:recentPayouts answer', () => {
       team,
       () => Promise.reject(new Error('not used')),
       () => Promise.reject(new Error('not used')),
+      { chooseOpenPath: async () => null, chooseSavePath: async () => null },
     )
     const page = await domain.handlers['team:recentPayouts']!({ limit: 25, offset: 25 })
     expect(asked).toEqual([[25, 25]])

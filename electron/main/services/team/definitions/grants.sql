@@ -31,7 +31,7 @@ REVOKE ALL ON ALL TABLES IN SCHEMA payout_desk
 GRANT SELECT ON payout_desk.team_members, payout_desk.team_thresholds, payout_desk.audit_trail,
   payout_desk.team_runs, payout_desk.team_run_rows, payout_desk.team_run_decisions, payout_desk.team_run_versions,
   payout_desk.team_claims, payout_desk.team_claim_items, payout_desk.team_payment_memory,
-  payout_desk.team_recent_payouts
+  payout_desk.team_recent_payouts, payout_desk.team_member_changes
   TO payout_desk_preparer, payout_desk_approver, payout_desk_admin;
 
 -- ---- Every member. Views call is_member, iso and iso_us as the reader, so readers may execute
@@ -45,13 +45,13 @@ GRANT EXECUTE ON FUNCTION payout_desk.whoami(), payout_desk.register_desk(text, 
 
 -- ---- Admins: the team's name, thresholds and members.
 GRANT EXECUTE ON FUNCTION payout_desk.set_team_name(text), payout_desk.set_threshold(text, text),
-  payout_desk.add_member(text, text, text[], text), payout_desk.set_member_active(text, boolean)
+  payout_desk.add_member(text, text, text[], text), payout_desk.set_member_active(text, boolean),
+  payout_desk.confirm_member_change(text, text)
   TO payout_desk_admin;
 
 -- ---- Preparers: share a run, change it, submit it.
-GRANT EXECUTE ON FUNCTION payout_desk.create_run(text, text, text, jsonb, text),
-  payout_desk.create_run(text, text, text, jsonb, text, jsonb),
-  payout_desk.revise_run(text, integer, text, jsonb, text),
+-- Only the calls that carry the review (decision 105): the five-argument ones are dropped (010).
+GRANT EXECUTE ON FUNCTION payout_desk.create_run(text, text, text, jsonb, text, jsonb),
   payout_desk.revise_run(text, integer, text, jsonb, text, jsonb),
   payout_desk.submit_run(text, integer, text, text)
   TO payout_desk_preparer;

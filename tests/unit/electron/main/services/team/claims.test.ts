@@ -398,7 +398,7 @@ describe('claims', () => {
     await claim(releaserA, run, `X-${randomUUID()}`, refs(run, 0, 2))
     const content = sampleContent(4)
     const change = await refusal(
-      preparer.call('revise_run', run.runId, 1, preparer.deskId, content, await runContentHash(content)),
+      preparer.call('revise_run', run.runId, 1, preparer.deskId, content, await runContentHash(content), null),
     )
     expect(change).toMatchObject({
       code: 'PT409',

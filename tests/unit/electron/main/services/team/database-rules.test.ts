@@ -115,7 +115,7 @@ describe('approval', () => {
     const theirs = await submittedRun(preparer)
     const edited = sampleContent(4)
     const editedHash = await runContentHash(edited)
-    await both.call('revise_run', theirs.runId, 1, both.deskId, edited, editedHash)
+    await both.call('revise_run', theirs.runId, 1, both.deskId, edited, editedHash, null)
     await preparer.call('submit_run', theirs.runId, 2, editedHash, preparer.deskId)
     const editor = await refusal(both.call('approve_run', theirs.runId, 2, editedHash, totalOf(edited), both.deskId))
     expect(editor.code).toBe('PT403')
@@ -191,7 +191,15 @@ describe('approval', () => {
       rows: run.content.rows.map((row, i) => (i === 0 ? { ...row, amount: '1000.01' } : row)),
     }
     const changedHash = await runContentHash(changed)
-    const revised = await preparer.call<TeamRun>('revise_run', run.runId, 1, preparer.deskId, changed, changedHash)
+    const revised = await preparer.call<TeamRun>(
+      'revise_run',
+      run.runId,
+      1,
+      preparer.deskId,
+      changed,
+      changedHash,
+      null,
+    )
     expect(revised).toMatchObject({ state: 'draft', version: 2, approvals: [] })
 
     const voided = await preparer.client.query<{ details: string; actor: string }>(
@@ -246,7 +254,7 @@ describe('approval', () => {
     expect(resubmit.message).toMatch(/change it first/)
     const fixed = sampleContent(3)
     const fixedHash = await runContentHash(fixed)
-    await preparer.call('revise_run', run.runId, 1, preparer.deskId, fixed, fixedHash)
+    await preparer.call('revise_run', run.runId, 1, preparer.deskId, fixed, fixedHash, null)
     const submitted = await preparer.call<TeamRun>('submit_run', run.runId, 2, fixedHash, preparer.deskId)
     expect(submitted.state).toBe('awaiting_approval')
   })
@@ -272,7 +280,15 @@ describe('content hashes', () => {
     content.rows[0]!.account_number = '0001\t23'
     const hash = await runContentHash(content)
     const runId = `hash-${randomUUID()}`
-    const created = await preparer.call<TeamRun>('create_run', runId, 'Awkward names', preparer.deskId, content, hash)
+    const created = await preparer.call<TeamRun>(
+      'create_run',
+      runId,
+      'Awkward names',
+      preparer.deskId,
+      content,
+      hash,
+      null,
+    )
     expect(created.contentHash).toBe(hash)
     const serverText = await preparer.call<string>('run_content', runId, 1)
     expect(serverText).toBe(runContentText(content))
@@ -282,7 +298,7 @@ describe('content hashes', () => {
     const content = sampleContent(2)
     const runId = `hash-${randomUUID()}`
     const refused = await refusal(
-      preparer.call('create_run', runId, 'Wrong hash', preparer.deskId, content, 'b'.repeat(64)),
+      preparer.call('create_run', runId, 'Wrong hash', preparer.deskId, content, 'b'.repeat(64), null),
     )
     expect(refused).toMatchObject({ code: 'PT412', message: expect.stringMatching(/does not match the team's/) })
     const stored = await preparer.client.query('SELECT 1 FROM payout_desk.team_runs WHERE run_id = $1', [runId])
@@ -293,7 +309,7 @@ describe('content hashes', () => {
     const content = sampleContent(3)
     content.rows[2]!.amount = '12.5'
     const refused = await refusal(
-      preparer.call('create_run', `bad-${randomUUID()}`, 'Bad', preparer.deskId, content, 'c'.repeat(64)),
+      preparer.call('create_run', `bad-${randomUUID()}`, 'Bad', preparer.deskId, content, 'c'.repeat(64), null),
     )
     expect(refused).toMatchObject({
       code: 'PT400',

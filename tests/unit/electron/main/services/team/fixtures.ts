@@ -76,7 +76,7 @@ export interface PreparedRun {
 export async function submittedRun(preparer: SqlDesk, content = sampleContent()): Promise<PreparedRun> {
   const runId = `run-${randomBytes(4).toString('hex')}`
   const hash = await runContentHash(content)
-  await preparer.call('create_run', runId, 'March payouts', preparer.deskId, content, hash)
+  await preparer.call('create_run', runId, 'March payouts', preparer.deskId, content, hash, null)
   await preparer.call('submit_run', runId, 1, hash, preparer.deskId)
   return { runId, content, hash, version: 1 }
 }

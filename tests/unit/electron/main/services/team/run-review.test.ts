@@ -105,7 +105,7 @@ describe('the review of a version, in the team database', () => {
     const [withReview, without] = [newRunId(), newRunId()]
     const review = sampleReview({ names: { match: 3, closeMatch: 0, noMatch: 0, unchecked: 0, acknowledged: 0 } })
     await preparer.call('create_run', withReview, 'A', preparer.deskId, content, hash, JSON.stringify(review))
-    await preparer.call('create_run', without, 'B', preparer.deskId, content, hash)
+    await preparer.call('create_run', without, 'B', preparer.deskId, content, hash, null)
     expect((await runOf(approver, withReview)).contentHash).toBe(hash)
     expect((await runOf(approver, without)).contentHash).toBe(hash)
     // A version shared without a review (before 005, or from psql) reads as none, never as blanks.

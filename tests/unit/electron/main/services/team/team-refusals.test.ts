@@ -110,7 +110,7 @@ describe('a refusal from the database', () => {
     const again = await failureOf(preparer.call('submit_run', run.runId, 1, run.hash, preparer.deskId))
     expect(again).toBeNull() // submitted again: answered as the first time
     const exists = await failureOf(
-      preparer.call('create_run', run.runId, 'Other', preparer.deskId, sampleContent(3), 'f'.repeat(64)),
+      preparer.call('create_run', run.runId, 'Other', preparer.deskId, sampleContent(3), 'f'.repeat(64), null),
     )
     expect(exists).toMatchObject({ code: 'conflict', details: { reason: 'run_exists' } })
     const notApproved = await failureOf(
