@@ -11,7 +11,7 @@
  */
 import { toMinorUnits, formatMinorUnits } from '../money'
 import { accountKey, describeAccount, type AccountRef } from './accounts'
-import { formatMedian, isAboveMultipleOfMedian, parseMultiple, type Multiple } from './amounts'
+import { formatMedian, isAboveMultipleOfMedian, parseMultiple, TripwireSettingError, type Multiple } from './amounts'
 import { maybeSamePayee, nameKey, payeeIdentity, sharedEmails, type IdentifiedBy, type PayeeFields } from './identity'
 
 export const TRIPWIRE_KINDS = [
@@ -188,20 +188,27 @@ function unusualAmount(
   }
 }
 
-/** The tripwires of every row of a sheet, in the order given. */
-export function checkPayments(
+/**
+ * The checks of one sheet: the sheet's rows grouped by account once, then each row checked on its
+ * own (`check(index)`), so main can check 100,000 rows in slices and answer the screen between them.
+ */
+export interface SheetChecker {
+  readonly size: number
+  check(index: number): PaymentTripwires
+}
+
+export function sheetChecker(
   rows: readonly PaymentToCheck[],
   book: PayeeBookView,
   settings: TripwireSettings = DEFAULT_TRIPWIRE_SETTINGS,
-): PaymentTripwires[] {
+): SheetChecker {
   const multiple = parseMultiple(settings.multiple)
   for (const [currency, limit] of Object.entries(settings.firstPaymentLimits)) {
-    if (limit !== undefined && limit !== '') {
-      try {
-        toMinorUnits(limit)
-      } catch {
-        throw new Error(`The first-payment limit for ${currency} ("${limit}") is not an amount`)
-      }
+    if (limit === undefined || limit === '') continue
+    try {
+      toMinorUnits(limit)
+    } catch {
+      throw new TripwireSettingError(`The first-payment limit for ${currency} ("${limit}") is not an amount`)
     }
   }
   const prepared = prepare(rows)
@@ -215,63 +222,82 @@ export function checkPayments(
     if (entry) entry.rows.push(rowNumber)
     else payees.set(row.key, { by: row.by, name: row.input.name, rows: [rowNumber] })
   })
+  return {
+    size: prepared.length,
+    check: (index) => checkRow(prepared[index] as Prepared, book, byAccount, multiple, settings),
+  }
+}
 
-  return prepared.map((row) => {
-    const tripwires: Tripwire[] = []
-    const known = findPayee(row, book)
-    const account = book.account(row.account)
-    const shown = describeAccount(row.input.account, row.input.currency)
-    const me = { key: known?.key ?? row.key, by: known?.by ?? row.by, name: row.input.name }
-    const self = { key: row.key, by: row.by, name: row.input.name }
+function checkRow(
+  row: Prepared,
+  book: PayeeBookView,
+  byAccount: Map<string, Map<string, { by: IdentifiedBy; name: string; rows: number[] }>>,
+  multiple: Multiple,
+  settings: TripwireSettings,
+): PaymentTripwires {
+  const tripwires: Tripwire[] = []
+  const known = findPayee(row, book)
+  const account = book.account(row.account)
+  const shown = describeAccount(row.input.account, row.input.currency)
+  const self = { key: row.key, by: row.by, name: row.input.name }
+  const me = known ? { key: known.key, by: known.by, name: known.name } : self
 
-    if (known && !known.lastAccounts.includes(row.account)) {
-      tripwires.push({
-        kind: 'account_changed',
-        account: shown,
-        lastAccounts: known.lastAccounts.map((key) => known.describe(key)),
-        lastPaidAt: known.lastPaidAt,
-        identifiedBy: row.by,
-      })
-    }
-    if (!account) tripwires.push({ kind: 'new_account', account: shown })
+  if (known && !known.lastAccounts.includes(row.account)) {
+    tripwires.push({
+      kind: 'account_changed',
+      account: shown,
+      lastAccounts: known.lastAccounts.map((key) => known.describe(key)),
+      lastPaidAt: known.lastPaidAt,
+      identifiedBy: row.by,
+    })
+  }
+  if (!account) tripwires.push({ kind: 'new_account', account: shown })
 
-    const others: Array<{ name: string; where: 'sheet' | 'book'; rows?: number[] }> = []
-    for (const [key, other] of byAccount.get(row.account) ?? []) {
-      if (others.length >= MAX_OTHERS) break
-      const them = { key, by: other.by, name: other.name }
-      if (!maybeSamePayee(self, them))
-        others.push({ name: other.name, where: 'sheet', rows: other.rows.slice(0, MAX_OTHERS) })
-    }
-    for (const payee of account?.payees ?? []) {
-      if (others.length >= MAX_OTHERS) break
-      if (maybeSamePayee(me, payee) || maybeSamePayee(self, payee)) continue
-      if (others.some((other) => nameKey(other.name) === nameKey(payee.name))) continue
-      others.push({ name: payee.name, where: 'book' })
-    }
-    if (others.length > 0) tripwires.push({ kind: 'shared_account', account: shown, others })
+  const others: Array<{ name: string; where: 'sheet' | 'book'; rows?: number[] }> = []
+  for (const [key, other] of byAccount.get(row.account) ?? []) {
+    if (others.length >= MAX_OTHERS) break
+    if (!maybeSamePayee(self, { key, by: other.by, name: other.name }))
+      others.push({ name: other.name, where: 'sheet', rows: other.rows.slice(0, MAX_OTHERS) })
+  }
+  for (const payee of account?.payees ?? []) {
+    if (others.length >= MAX_OTHERS) break
+    if (maybeSamePayee(me, payee) || maybeSamePayee(self, payee)) continue
+    if (others.some((other) => nameKey(other.name) === nameKey(payee.name))) continue
+    others.push({ name: payee.name, where: 'book' })
+  }
+  if (others.length > 0) tripwires.push({ kind: 'shared_account', account: shown, others })
 
-    const resolvedNow = row.input.resolvedName?.trim()
-    const last = account?.lastResolved
-    if (resolvedNow && last && nameKey(resolvedNow) !== nameKey(last.name)) {
-      tripwires.push({
-        kind: 'name_drift',
-        account: shown,
-        resolvedNow,
-        lastResolved: last.name,
-        lastResolvedAt: last.at,
-      })
-    }
+  const resolvedNow = row.input.resolvedName?.trim()
+  const last = account?.lastResolved
+  if (resolvedNow && last && nameKey(resolvedNow) !== nameKey(last.name)) {
+    tripwires.push({
+      kind: 'name_drift',
+      account: shown,
+      resolvedNow,
+      lastResolved: last.name,
+      lastResolvedAt: last.at,
+    })
+  }
 
-    const unusual = unusualAmount(row, known, multiple, settings)
-    if (unusual) tripwires.push(unusual)
+  const unusual = unusualAmount(row, known, multiple, settings)
+  if (unusual) tripwires.push(unusual)
 
-    return {
-      ...(row.input.row !== undefined ? { row: row.input.row } : {}),
-      payee: { key: row.key, by: row.by },
-      ...(known && known.key !== row.key ? { matchedPayee: known.key } : {}),
-      tripwires,
-    }
-  })
+  return {
+    ...(row.input.row !== undefined ? { row: row.input.row } : {}),
+    payee: { key: row.key, by: row.by },
+    ...(known && known.key !== row.key ? { matchedPayee: known.key } : {}),
+    tripwires,
+  }
+}
+
+/** The tripwires of every row of a sheet, in the order given (all at once: tests, a single payout). */
+export function checkPayments(
+  rows: readonly PaymentToCheck[],
+  book: PayeeBookView,
+  settings: TripwireSettings = DEFAULT_TRIPWIRE_SETTINGS,
+): PaymentTripwires[] {
+  const checker = sheetChecker(rows, book, settings)
+  return Array.from({ length: checker.size }, (_, index) => checker.check(index))
 }
 
 const day = (iso: string): string => iso.slice(0, 10)
