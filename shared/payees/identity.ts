@@ -37,13 +37,18 @@ export function payeeIdKey(id: string): string {
   return id.trim().replace(/\s+/g, ' ').toLowerCase()
 }
 
-export function payeeIdentity(fields: PayeeFields): PayeeIdentity {
-  const normalisedName = nameKey(fields.name)
+/** The payee's key alone: a payee id or an e-mail is read without normalising the name (the book learns a million). */
+export function payeeKey(fields: PayeeFields): { key: string; by: IdentifiedBy } {
   const id = fields.payeeId ? payeeIdKey(fields.payeeId) : ''
-  if (id) return { key: `id:${id}`, by: 'id', nameKey: normalisedName }
+  if (id) return { key: `id:${id}`, by: 'id' }
   const email = fields.email ? emailKey(fields.email) : ''
-  if (email) return { key: `email:${email}`, by: 'email', nameKey: normalisedName }
-  return { key: `name:${normalisedName}`, by: 'name', nameKey: normalisedName }
+  if (email) return { key: `email:${email}`, by: 'email' }
+  return { key: `name:${nameKey(fields.name)}`, by: 'name' }
+}
+
+export function payeeIdentity(fields: PayeeFields): PayeeIdentity {
+  const { key, by } = payeeKey(fields)
+  return { key, by, nameKey: by === 'name' ? key.slice('name:'.length) : nameKey(fields.name) }
 }
 
 /**

@@ -12,7 +12,15 @@
 import { toMinorUnits, formatMinorUnits } from '../money'
 import { accountKey, describeAccount, type AccountRef } from './accounts'
 import { formatMedian, isAboveMultipleOfMedian, parseMultiple, TripwireSettingError, type Multiple } from './amounts'
-import { maybeSamePayee, nameKey, payeeIdentity, sharedEmails, type IdentifiedBy, type PayeeFields } from './identity'
+import {
+  emailKey,
+  maybeSamePayee,
+  nameKey,
+  payeeKey,
+  sharedEmails,
+  type IdentifiedBy,
+  type PayeeFields,
+} from './identity'
 
 export const TRIPWIRE_KINDS = [
   'account_changed',
@@ -110,28 +118,11 @@ interface Prepared {
   input: PaymentToCheck
   key: string
   by: IdentifiedBy
-  nameKey: string
   account: string
 }
 
-function prepare(rows: readonly PaymentToCheck[]): Prepared[] {
-  const ambiguous = sharedEmails(rows)
-  return rows.map((input) => {
-    const email = input.email && !ambiguous.has(input.email.trim().toLowerCase()) ? input.email : undefined
-    const identity = payeeIdentity({
-      name: input.name,
-      ...(input.payeeId ? { payeeId: input.payeeId } : {}),
-      ...(email ? { email } : {}),
-    })
-    return {
-      input,
-      key: identity.key,
-      by: identity.by,
-      nameKey: identity.nameKey,
-      account: accountKey(input.account, input.currency),
-    }
-  })
-}
+const nameKeyOf = (row: Prepared): string =>
+  row.by === 'name' ? row.key.slice('name:'.length) : nameKey(row.input.name)
 
 /**
  * The book's payee this payment is for: its own key; else one payee of the same name identified
@@ -142,7 +133,7 @@ function findPayee(row: Prepared, book: PayeeBookView): KnownPayee | undefined {
   const own = book.payee(row.key)
   if (own) return own
   const me = { key: row.key, by: row.by, name: row.input.name }
-  const named = book.payeesNamed(row.nameKey).filter((payee) => payee.by !== row.by || row.by === 'name')
+  const named = book.payeesNamed(nameKeyOf(row)).filter((payee) => payee.by !== row.by || row.by === 'name')
   if (named.length === 1) return named[0]
   if (named.length > 1) return undefined
   const ofAccount = book.account(row.account)?.payees.filter((payee) => maybeSamePayee(me, payee)) ?? []
@@ -189,13 +180,19 @@ function unusualAmount(
 }
 
 /**
- * The checks of one sheet: the sheet's rows grouped by account once, then each row checked on its
- * own (`check(index)`), so main can check 100,000 rows in slices and answer the screen between them.
+ * The checks of one sheet: its rows read and grouped by account (`prepare`, a slice at a time),
+ * then each row checked on its own (`check(index)`), so main can check 100,000 rows in slices and
+ * answer the screen between them.
  */
 export interface SheetChecker {
   readonly size: number
+  /** Reads the next `count` rows; true once every row is read. */
+  prepare(count: number): boolean
+  /** The tripwires of one row: only once every row is read (a shared account needs them all). */
   check(index: number): PaymentTripwires
 }
+
+type SheetAccounts = Map<string, Map<string, { by: IdentifiedBy; name: string; rows: number[] }>>
 
 export function sheetChecker(
   rows: readonly PaymentToCheck[],
@@ -211,47 +208,65 @@ export function sheetChecker(
       throw new TripwireSettingError(`The first-payment limit for ${currency} ("${limit}") is not an amount`)
     }
   }
-  const prepared = prepare(rows)
+  const ambiguous = sharedEmails(rows)
+  const prepared: Prepared[] = []
   // The payees of each account in this sheet: one entry per payee key, with its rows.
-  const byAccount = new Map<string, Map<string, { by: IdentifiedBy; name: string; rows: number[] }>>()
-  prepared.forEach((row, index) => {
-    let payees = byAccount.get(row.account)
-    if (!payees) byAccount.set(row.account, (payees = new Map()))
-    const entry = payees.get(row.key)
-    const rowNumber = row.input.row ?? index
-    if (entry) entry.rows.push(rowNumber)
-    else payees.set(row.key, { by: row.by, name: row.input.name, rows: [rowNumber] })
-  })
+  const byAccount: SheetAccounts = new Map()
   return {
-    size: prepared.length,
-    check: (index) => checkRow(prepared[index] as Prepared, book, byAccount, multiple, settings),
+    size: rows.length,
+    prepare(count) {
+      const end = Math.min(rows.length, prepared.length + count)
+      for (let index = prepared.length; index < end; index++) {
+        const input = rows[index] as PaymentToCheck
+        const email = input.email && !ambiguous.has(emailKey(input.email)) ? input.email : undefined
+        const { key, by } = payeeKey({
+          name: input.name,
+          ...(input.payeeId ? { payeeId: input.payeeId } : {}),
+          ...(email ? { email } : {}),
+        })
+        const row: Prepared = { input, key, by, account: accountKey(input.account, input.currency) }
+        prepared.push(row)
+        let payees = byAccount.get(row.account)
+        if (!payees) byAccount.set(row.account, (payees = new Map()))
+        const entry = payees.get(key)
+        const rowNumber = input.row ?? index
+        if (entry) entry.rows.push(rowNumber)
+        else payees.set(key, { by, name: input.name, rows: [rowNumber] })
+      }
+      return prepared.length === rows.length
+    },
+    check(index) {
+      if (prepared.length < rows.length) throw new Error('sheetChecker: check() before every row was prepared')
+      return checkRow(prepared[index] as Prepared, book, byAccount, multiple, settings)
+    },
   }
 }
 
 function checkRow(
   row: Prepared,
   book: PayeeBookView,
-  byAccount: Map<string, Map<string, { by: IdentifiedBy; name: string; rows: number[] }>>,
+  byAccount: SheetAccounts,
   multiple: Multiple,
   settings: TripwireSettings,
 ): PaymentTripwires {
   const tripwires: Tripwire[] = []
   const known = findPayee(row, book)
   const account = book.account(row.account)
-  const shown = describeAccount(row.input.account, row.input.currency)
+  let shownText: string | undefined
+  const shown = (): string => (shownText ??= describeAccount(row.input.account, row.input.currency))
   const self = { key: row.key, by: row.by, name: row.input.name }
   const me = known ? { key: known.key, by: known.by, name: known.name } : self
 
   if (known && !known.lastAccounts.includes(row.account)) {
     tripwires.push({
       kind: 'account_changed',
-      account: shown,
+      account: shown(),
       lastAccounts: known.lastAccounts.map((key) => known.describe(key)),
       lastPaidAt: known.lastPaidAt,
       identifiedBy: row.by,
     })
   }
-  if (!account) tripwires.push({ kind: 'new_account', account: shown })
+  if (!account) tripwires.push({ kind: 'new_account', account: shown() })
 
   const others: Array<{ name: string; where: 'sheet' | 'book'; rows?: number[] }> = []
   for (const [key, other] of byAccount.get(row.account) ?? []) {
@@ -265,14 +280,14 @@ function checkRow(
     if (others.some((other) => nameKey(other.name) === nameKey(payee.name))) continue
     others.push({ name: payee.name, where: 'book' })
   }
-  if (others.length > 0) tripwires.push({ kind: 'shared_account', account: shown, others })
+  if (others.length > 0) tripwires.push({ kind: 'shared_account', account: shown(), others })
 
   const resolvedNow = row.input.resolvedName?.trim()
   const last = account?.lastResolved
-  if (resolvedNow && last && nameKey(resolvedNow) !== nameKey(last.name)) {
+  if (resolvedNow && last && resolvedNow !== last.name && nameKey(resolvedNow) !== nameKey(last.name)) {
     tripwires.push({
       kind: 'name_drift',
-      account: shown,
+      account: shown(),
       resolvedNow,
       lastResolved: last.name,
       lastResolvedAt: last.at,
@@ -297,6 +312,7 @@ export function checkPayments(
   settings: TripwireSettings = DEFAULT_TRIPWIRE_SETTINGS,
 ): PaymentTripwires[] {
   const checker = sheetChecker(rows, book, settings)
+  checker.prepare(rows.length)
   return Array.from({ length: checker.size }, (_, index) => checker.check(index))
 }
 

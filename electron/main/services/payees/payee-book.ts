@@ -9,7 +9,7 @@
 import { toMinorUnits, formatMinorUnits } from '../../../../shared/money'
 import { matchesSearch } from '../../../../shared/search'
 import { accountKey, describeAccount, type AccountRef } from '../../../../shared/payees/accounts'
-import { payeeIdentity, type IdentifiedBy } from '../../../../shared/payees/identity'
+import { nameKey, payeeKey, type IdentifiedBy } from '../../../../shared/payees/identity'
 import type { KnownAccount, KnownPayee, PayeeBookView } from '../../../../shared/payees/tripwires'
 import type { PaidPayment } from './paid-payment'
 
@@ -167,7 +167,7 @@ export class PayeeBook implements PayeeBookView {
     const atMs = Date.parse(payment.paidAt)
     if (Number.isNaN(atMs)) return false
     this.references.add(payment.reference)
-    const identity = payeeIdentity(payment)
+    const identity = payeeKey(payment)
     const currency = payment.currency.toUpperCase()
     const key = accountKey(payment.account, currency)
     const at = payment.paidAt
@@ -176,9 +176,10 @@ export class PayeeBook implements PayeeBookView {
     if (!payee) {
       payee = new PayeeEntry(identity.key, identity.by, payment.name)
       this.payees.set(identity.key, payee)
-      const named = this.byName.get(identity.nameKey)
+      const normalised = identity.by === 'name' ? identity.key.slice('name:'.length) : nameKey(payment.name)
+      const named = this.byName.get(normalised)
       if (named) named.push(payee)
-      else this.byName.set(identity.nameKey, [payee])
+      else this.byName.set(normalised, [payee])
     }
     let use = payee.uses.find((entry) => entry.key === key)
     if (!use)

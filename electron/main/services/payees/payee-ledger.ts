@@ -1,7 +1,7 @@
 /**
  * The book's file, one per profile and mode (decision 109): userData/payees/<profile>.<mode>.jsonl,
  * an append-only list of the payments the book learnt, one compact line each. Rehearsals (Sandbox,
- * test mode) have their own files and never feed Live's. Loaded a megabyte at a time, so main answers
+ * test mode) have their own files and never feed Live's. Loaded a quarter megabyte at a time, so main answers
  * the screen while a million payments are read; a line that cannot be read (the torn end of a
  * crashed write) is skipped and counted. The book is derived from the journal and the runs: a lost
  * last line only means a payment the book learns again from them, never money.
@@ -28,7 +28,7 @@ export interface LedgerLoad {
 /** Reads a ledger, handing each payment to `learn`; a missing file is an empty ledger. */
 export async function readLedger(file: string, learn: (payment: PaidPayment) => void): Promise<LedgerLoad> {
   const result: LedgerLoad = { lines: 0, unreadable: 0 }
-  const stream = createReadStream(file, { encoding: 'utf8', highWaterMark: 1024 * 1024 })
+  const stream = createReadStream(file, { encoding: 'utf8', highWaterMark: 256 * 1024 })
   let rest = ''
   const take = (line: string): void => {
     if (line === '') return

@@ -30,7 +30,7 @@ import { appendLedger, ledgerFile, readLedger } from './payee-ledger'
 /** The Live book and one rehearsal's stay loaded; more would only hold memory no screen uses. */
 export const MAX_LOADED_BOOKS = 2
 /** Rows checked between two answers to the screen. */
-const ROWS_PER_SLICE = 5_000
+const ROWS_PER_SLICE = 2_000
 const FOLD_MARKER = 'folded.json'
 
 export interface PayeesServiceOptions {
@@ -146,6 +146,10 @@ export function createPayeesService(options: PayeesServiceOptions): PayeesServic
       await ready()
       const book = await bookOf(scope)
       const checker = sheetChecker(rows, book, options.settings?.(scope) ?? DEFAULT_TRIPWIRE_SETTINGS)
+      while (!checker.prepare(ROWS_PER_SLICE)) {
+        await nextTurn()
+        signal?.throwIfAborted()
+      }
       const results: PaymentTripwires[] = new Array<PaymentTripwires>(checker.size)
       for (let index = 0; index < checker.size; index++) {
         if (index > 0 && index % ROWS_PER_SLICE === 0) {
