@@ -60,3 +60,9 @@ export function describeAccount(ref: AccountRef, currency?: string): string {
   if (ref.type === 'bank_account') return `${ref.bank.trim()} ${bankAccountKey(ref.account)}`
   return `${ref.operator.trim()} +${phoneKey(ref.number, currency)}`
 }
+
+/** An account key as people read it: "bank:044:0123456789" -> "044 0123456789"; "mobile:mtn-gh:233…" -> "mtn-gh +233…". */
+export function describeAccountKey(key: string): string {
+  const [type, where = '', number = ''] = key.split(':')
+  return type === 'mobile' ? `${where} +${number}` : `${where} ${number}`
+}

@@ -8,7 +8,7 @@
  */
 import { toMinorUnits, formatMinorUnits } from '../../../../shared/money'
 import { matchesSearch } from '../../../../shared/search'
-import { accountKey, describeAccount, type AccountRef } from '../../../../shared/payees/accounts'
+import { accountKey, describeAccountKey } from '../../../../shared/payees/accounts'
 import { nameKey, payeeKey, type IdentifiedBy } from '../../../../shared/payees/identity'
 import type { KnownAccount, KnownPayee, PayeeBookView } from '../../../../shared/payees/tripwires'
 import type { PaidPayment } from './paid-payment'
@@ -20,36 +20,56 @@ export const MAX_PAYEES_PER_ACCOUNT = 20
 export const MAX_RESOLVED_NAMES = 10
 
 interface CurrencyTotal {
+  currency: string
   count: number
   total: bigint
 }
 
-/** One account of one payee. */
+/** A payee's last payments in one currency: times (ms) and amounts (minor units), oldest first. */
+interface RecentWindow {
+  currency: string
+  at: number[]
+  /** A number while it is a safe integer (every real amount), so a million of them stay small. */
+  minor: Array<number | bigint>
+}
+
+const iso = (ms: number): string => new Date(ms).toISOString()
+/**
+ * A copy of a short list with one more item, exactly as long as it needs: `push` would give each
+ * of the book's million small lists room for 17 items (a book of 100,000 payees holds 900,000 lists).
+ */
+function withItem<T>(list: readonly T[], item: T, at = list.length): T[] {
+  const copy = new Array<T>(list.length + 1)
+  for (let index = 0; index < at; index++) copy[index] = list[index] as T
+  copy[at] = item
+  for (let index = at; index < list.length; index++) copy[index + 1] = list[index] as T
+  return copy
+}
+const compact = (minor: bigint): number | bigint =>
+  minor <= BigInt(Number.MAX_SAFE_INTEGER) && minor >= -BigInt(Number.MAX_SAFE_INTEGER) ? Number(minor) : minor
+
+/**
+ * One account of one payee. Times are kept as numbers and the account as its key: a book of
+ * 100,000 payees holds 100,000 of these.
+ */
 export class AccountUse {
-  firstPaidAt: string
-  lastPaidAt: string
-  readonly totals = new Map<string, CurrencyTotal>()
+  totals: CurrencyTotal[] = []
   constructor(
     readonly key: string,
-    readonly account: AccountRef,
-    readonly shown: string,
-    at: string,
-  ) {
-    this.firstPaidAt = at
-    this.lastPaidAt = at
-  }
+    public firstMs: number,
+    public lastMs: number,
+  ) {}
 }
 
 export class PayeeEntry implements KnownPayee {
   name: string
   payeeId?: string
   email?: string
-  lastPaidAt = ''
+  lastMs = Number.NEGATIVE_INFINITY
   lastOccasion = ''
   lastAccounts: string[] = []
-  readonly uses: AccountUse[] = []
-  /** Per currency: the last payments' times (ms) and amounts (minor units), oldest first. */
-  private readonly recent = new Map<string, { at: number[]; minor: bigint[] }>()
+  uses: AccountUse[] = []
+  private recent: RecentWindow[] = []
 
   constructor(
     readonly key: string,
@@ -59,50 +79,62 @@ export class PayeeEntry implements KnownPayee {
     this.name = name
   }
 
+  get lastPaidAt(): string {
+    return iso(this.lastMs)
+  }
+
   describe(key: string): string {
-    return this.uses.find((use) => use.key === key)?.shown ?? key
+    return describeAccountKey(key)
   }
 
   recentMinor(currency: string): readonly bigint[] {
-    return this.recent.get(currency)?.minor ?? []
+    return this.recent.find((window) => window.currency === currency)?.minor.map((minor) => BigInt(minor)) ?? []
   }
 
   /** Keeps the amount among the last RECENT_PAYMENTS of its currency, by time (payments arrive in any order). */
   noteAmount(currency: string, atMs: number, minor: bigint): void {
-    let window = this.recent.get(currency)
-    if (!window) this.recent.set(currency, (window = { at: [], minor: [] }))
+    const window = this.recent.find((entry) => entry.currency === currency)
+    if (!window) {
+      this.recent = withItem(this.recent, { currency, at: [atMs], minor: [compact(minor)] })
+      return
+    }
     let index = window.at.length
     while (index > 0 && (window.at[index - 1] as number) > atMs) index--
     if (window.at.length >= RECENT_PAYMENTS && index === 0) return
-    window.at.splice(index, 0, atMs)
-    window.minor.splice(index, 0, minor)
+    window.at = withItem(window.at, atMs, index)
+    window.minor = withItem(window.minor, compact(minor), index)
     if (window.at.length > RECENT_PAYMENTS) {
-      window.at.shift()
-      window.minor.shift()
+      window.at = window.at.slice(1)
+      window.minor = window.minor.slice(1)
     }
   }
 }
 
 export class AccountEntry implements KnownAccount {
-  readonly payees: PayeeEntry[] = []
+  payees: PayeeEntry[] = []
   /** The names the service resolved for the account, oldest first. */
-  readonly resolved: Array<{ name: string; at: string }> = []
+  resolved: Array<{ name: string; atMs: number }> = []
   constructor(
     readonly key: string,
-    public firstPaidAt: string,
+    public firstMs: number,
   ) {}
 
-  get lastResolved(): { name: string; at: string } | undefined {
-    return this.resolved.at(-1)
+  get firstPaidAt(): string {
+    return iso(this.firstMs)
   }
 
-  noteResolved(name: string, at: string): void {
-    const index = this.resolved.findIndex((entry) => entry.at > at)
+  get lastResolved(): { name: string; at: string } | undefined {
+    const last = this.resolved.at(-1)
+    return last ? { name: last.name, at: iso(last.atMs) } : undefined
+  }
+
+  noteResolved(name: string, atMs: number): void {
+    const index = this.resolved.findIndex((entry) => entry.atMs > atMs)
     const position = index === -1 ? this.resolved.length : index
     const before = this.resolved[position - 1]
     if (before && before.name === name) return // the same name again: the first time it said so stands
-    this.resolved.splice(position, 0, { name, at })
-    if (this.resolved.length > MAX_RESOLVED_NAMES) this.resolved.shift()
+    this.resolved = withItem(this.resolved, { name, atMs }, position)
+    if (this.resolved.length > MAX_RESOLVED_NAMES) this.resolved = this.resolved.slice(1)
   }
 }
 
@@ -170,7 +202,6 @@ export class PayeeBook implements PayeeBookView {
     const identity = payeeKey(payment)
     const currency = payment.currency.toUpperCase()
     const key = accountKey(payment.account, currency)
-    const at = payment.paidAt
 
     let payee = this.payees.get(identity.key)
     if (!payee) {
@@ -178,39 +209,43 @@ export class PayeeBook implements PayeeBookView {
       this.payees.set(identity.key, payee)
       const normalised = identity.by === 'name' ? identity.key.slice('name:'.length) : nameKey(payment.name)
       const named = this.byName.get(normalised)
-      if (named) named.push(payee)
-      else this.byName.set(normalised, [payee])
+      this.byName.set(normalised, named ? withItem(named, payee) : [payee])
     }
-    let use = payee.uses.find((entry) => entry.key === key)
-    if (!use)
-      payee.uses.push((use = new AccountUse(key, payment.account, describeAccount(payment.account, currency), at)))
-    if (at < use.firstPaidAt) use.firstPaidAt = at
-    if (at > use.lastPaidAt) use.lastPaidAt = at
-    const total = use.totals.get(currency)
+    let account = this.accounts.get(key)
+    if (!account) this.accounts.set(key, (account = new AccountEntry(key, atMs)))
+    // One string per account key, shared by the account, its uses and the payees' last accounts.
+    const sharedKey = account.key
+    let use = payee.uses.find((entry) => entry.key === sharedKey)
+    if (!use) payee.uses = withItem(payee.uses, (use = new AccountUse(sharedKey, atMs, atMs)))
+    if (atMs < use.firstMs) use.firstMs = atMs
+    if (atMs > use.lastMs) use.lastMs = atMs
+    const total = use.totals.find((entry) => entry.currency === currency)
     if (total) {
       total.count += 1
       total.total += minor
-    } else use.totals.set(currency, { count: 1, total: minor })
+    } else use.totals = withItem(use.totals, { currency, count: 1, total: minor })
 
-    const occasion = payment.runId ? `run:${payment.runId}` : `day:${at.slice(0, 10)}`
+    const occasion = payment.runId ? `run:${payment.runId}` : `day:${payment.paidAt.slice(0, 10)}`
     if (occasion === payee.lastOccasion) {
-      if (!payee.lastAccounts.includes(key)) payee.lastAccounts.push(key)
-      if (at > payee.lastPaidAt) payee.lastPaidAt = at
-    } else if (at > payee.lastPaidAt) {
+      if (!payee.lastAccounts.includes(sharedKey)) payee.lastAccounts = withItem(payee.lastAccounts, sharedKey)
+      if (atMs > payee.lastMs) payee.lastMs = atMs
+    } else if (atMs > payee.lastMs) {
       payee.lastOccasion = occasion
-      payee.lastAccounts = [key]
-      payee.lastPaidAt = at
+      payee.lastAccounts = [sharedKey]
+      payee.lastMs = atMs
       payee.name = payment.name
       if (payment.payeeId) payee.payeeId = payment.payeeId
       if (payment.email) payee.email = payment.email
     }
     payee.noteAmount(currency, atMs, minor)
 
-    let account = this.accounts.get(key)
-    if (!account) this.accounts.set(key, (account = new AccountEntry(key, at)))
-    if (at < account.firstPaidAt) account.firstPaidAt = at
-    if (!account.payees.includes(payee) && account.payees.length < MAX_PAYEES_PER_ACCOUNT) account.payees.push(payee)
-    if (payment.resolvedName) account.noteResolved(payment.resolvedName, payment.resolvedAt ?? at)
+    if (atMs < account.firstMs) account.firstMs = atMs
+    if (!account.payees.includes(payee) && account.payees.length < MAX_PAYEES_PER_ACCOUNT)
+      account.payees = withItem(account.payees, payee)
+    if (payment.resolvedName) {
+      const resolvedMs = payment.resolvedAt ? Date.parse(payment.resolvedAt) : Number.NaN
+      account.noteResolved(payment.resolvedName, Number.isNaN(resolvedMs) ? atMs : resolvedMs)
+    }
     return true
   }
 
@@ -218,7 +253,12 @@ export class PayeeBook implements PayeeBookView {
   list(search = '', offset = 0, limit = 100): { total: number; payees: PayeeSummary[] } {
     const found: PayeeEntry[] = []
     for (const payee of this.payees.values()) {
-      if (matchesSearch([payee.name, payee.payeeId, payee.email, ...payee.uses.map((use) => use.shown)], search))
+      if (
+        matchesSearch(
+          [payee.name, payee.payeeId, payee.email, ...payee.uses.map((use) => describeAccountKey(use.key))],
+          search,
+        )
+      )
         found.push(payee)
     }
     found.sort((a, b) =>
@@ -237,11 +277,11 @@ function summarise(payee: PayeeEntry): PayeeSummary {
     ...(payee.email ? { email: payee.email } : {}),
     lastPaidAt: payee.lastPaidAt,
     accounts: payee.uses.map((use) => ({
-      account: use.shown,
-      firstPaidAt: use.firstPaidAt,
-      lastPaidAt: use.lastPaidAt,
-      totals: [...use.totals].map(([currency, total]) => ({
-        currency,
+      account: describeAccountKey(use.key),
+      firstPaidAt: iso(use.firstMs),
+      lastPaidAt: iso(use.lastMs),
+      totals: use.totals.map((total) => ({
+        currency: total.currency,
         count: total.count,
         total: formatMinorUnits(total.total),
       })),
