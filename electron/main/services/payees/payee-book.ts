@@ -1,0 +1,290 @@
+/**
+ * The payee book of one profile in one mode, in memory (decision 109): each payee with its
+ * accounts (first and last paid, count and total per currency) and its last payments' amounts; each
+ * account with its payees and the names the service resolved for it. Built by adding paid payments
+ * one by one, in any order; a reference is learnt once. Read by the tripwires through
+ * `PayeeBookView`. Bounded: per payee the last RECENT_PAYMENTS amounts per currency, per account
+ * the first MAX_PAYEES_PER_ACCOUNT payees and the last MAX_RESOLVED_NAMES resolved names.
+ */
+import { toMinorUnits, formatMinorUnits } from '../../../../shared/money'
+import { matchesSearch } from '../../../../shared/search'
+import { accountKey, describeAccountKey } from '../../../../shared/payees/accounts'
+import { nameKey, payeeKey, type IdentifiedBy } from '../../../../shared/payees/identity'
+import type { KnownAccount, KnownPayee, PayeeBookView } from '../../../../shared/payees/tripwires'
+import type { PaidPayment } from './paid-payment'
+
+/** The window of the "usual amount": a year of monthly payments. */
+export const RECENT_PAYMENTS = 12
+/** Enough to name who else uses an account; more says nothing more. */
+export const MAX_PAYEES_PER_ACCOUNT = 20
+export const MAX_RESOLVED_NAMES = 10
+
+interface CurrencyTotal {
+  currency: string
+  count: number
+  total: bigint
+}
+
+/** A payee's last payments in one currency: times (ms) and amounts (minor units), oldest first. */
+interface RecentWindow {
+  currency: string
+  at: number[]
+  /** A number while it is a safe integer (every real amount), so a million of them stay small. */
+  minor: Array<number | bigint>
+}
+
+const iso = (ms: number): string => new Date(ms).toISOString()
+/**
+ * A copy of a short list with one more item, exactly as long as it needs: `push` would give each
+ * of the book's million small lists room for 17 items (a book of 100,000 payees holds 900,000 lists).
+ */
+function withItem<T>(list: readonly T[], item: T, at = list.length): T[] {
+  const copy = new Array<T>(list.length + 1)
+  for (let index = 0; index < at; index++) copy[index] = list[index] as T
+  copy[at] = item
+  for (let index = at; index < list.length; index++) copy[index + 1] = list[index] as T
+  return copy
+}
+const compact = (minor: bigint): number | bigint =>
+  minor <= BigInt(Number.MAX_SAFE_INTEGER) && minor >= -BigInt(Number.MAX_SAFE_INTEGER) ? Number(minor) : minor
+
+/**
+ * One account of one payee. Times are kept as numbers and the account as its key: a book of
+ * 100,000 payees holds 100,000 of these.
+ */
+export class AccountUse {
+  totals: CurrencyTotal[] = []
+  constructor(
+    readonly key: string,
+    public firstMs: number,
+    public lastMs: number,
+  ) {}
+}
+
+export class PayeeEntry implements KnownPayee {
+  name: string
+  payeeId?: string
+  email?: string
+  lastMs = Number.NEGATIVE_INFINITY
+  lastOccasion = ''
+  lastAccounts: string[] = []
+  uses: AccountUse[] = []
+  private recent: RecentWindow[] = []
+
+  constructor(
+    readonly key: string,
+    readonly by: IdentifiedBy,
+    name: string,
+  ) {
+    this.name = name
+  }
+
+  get lastPaidAt(): string {
+    return iso(this.lastMs)
+  }
+
+  describe(key: string): string {
+    return describeAccountKey(key)
+  }
+
+  recentMinor(currency: string): readonly bigint[] {
+    return this.recent.find((window) => window.currency === currency)?.minor.map((minor) => BigInt(minor)) ?? []
+  }
+
+  /** Keeps the amount among the last RECENT_PAYMENTS of its currency, by time (payments arrive in any order). */
+  noteAmount(currency: string, atMs: number, minor: bigint): void {
+    const window = this.recent.find((entry) => entry.currency === currency)
+    if (!window) {
+      this.recent = withItem(this.recent, { currency, at: [atMs], minor: [compact(minor)] })
+      return
+    }
+    let index = window.at.length
+    while (index > 0 && (window.at[index - 1] as number) > atMs) index--
+    if (window.at.length >= RECENT_PAYMENTS && index === 0) return
+    window.at = withItem(window.at, atMs, index)
+    window.minor = withItem(window.minor, compact(minor), index)
+    if (window.at.length > RECENT_PAYMENTS) {
+      window.at = window.at.slice(1)
+      window.minor = window.minor.slice(1)
+    }
+  }
+}
+
+export class AccountEntry implements KnownAccount {
+  payees: PayeeEntry[] = []
+  /** The names the service resolved for the account, oldest first. */
+  resolved: Array<{ name: string; atMs: number }> = []
+  constructor(
+    readonly key: string,
+    public firstMs: number,
+  ) {}
+
+  get firstPaidAt(): string {
+    return iso(this.firstMs)
+  }
+
+  get lastResolved(): { name: string; at: string } | undefined {
+    const last = this.resolved.at(-1)
+    return last ? { name: last.name, at: iso(last.atMs) } : undefined
+  }
+
+  noteResolved(name: string, atMs: number): void {
+    const index = this.resolved.findIndex((entry) => entry.atMs > atMs)
+    const position = index === -1 ? this.resolved.length : index
+    const before = this.resolved[position - 1]
+    if (before && before.name === name) return // the same name again: the first time it said so stands
+    this.resolved = withItem(this.resolved, { name, atMs }, position)
+    if (this.resolved.length > MAX_RESOLVED_NAMES) this.resolved = this.resolved.slice(1)
+  }
+}
+
+/** One line of the Payees list. */
+export interface PayeeSummary {
+  key: string
+  by: IdentifiedBy
+  name: string
+  payeeId?: string
+  email?: string
+  lastPaidAt: string
+  accounts: Array<{
+    account: string
+    firstPaidAt: string
+    lastPaidAt: string
+    totals: Array<{ currency: string; count: number; total: string }>
+  }>
+}
+
+export class PayeeBook implements PayeeBookView {
+  private readonly payees = new Map<string, PayeeEntry>()
+  private readonly accounts = new Map<string, AccountEntry>()
+  private readonly byName = new Map<string, PayeeEntry[]>()
+  private readonly references = new Set<string>()
+
+  get payeeCount(): number {
+    return this.payees.size
+  }
+
+  get paymentCount(): number {
+    return this.references.size
+  }
+
+  has(reference: string): boolean {
+    return this.references.has(reference)
+  }
+
+  payee(key: string): PayeeEntry | undefined {
+    return this.payees.get(key)
+  }
+
+  payeesNamed(nameKey: string): readonly PayeeEntry[] {
+    return this.byName.get(nameKey) ?? []
+  }
+
+  account(key: string): AccountEntry | undefined {
+    return this.accounts.get(key)
+  }
+
+  /**
+   * Learns one paid payment; false when its reference was learnt before, or it cannot be read
+   * (an amount that is not one: the book never guesses).
+   */
+  add(payment: PaidPayment): boolean {
+    if (this.references.has(payment.reference)) return false
+    let minor: bigint
+    try {
+      minor = toMinorUnits(payment.amount)
+    } catch {
+      return false
+    }
+    const atMs = Date.parse(payment.paidAt)
+    if (Number.isNaN(atMs)) return false
+    this.references.add(payment.reference)
+    const identity = payeeKey(payment)
+    const currency = payment.currency.toUpperCase()
+    const key = accountKey(payment.account, currency)
+
+    let payee = this.payees.get(identity.key)
+    if (!payee) {
+      payee = new PayeeEntry(identity.key, identity.by, payment.name)
+      this.payees.set(identity.key, payee)
+      const normalised = identity.by === 'name' ? identity.key.slice('name:'.length) : nameKey(payment.name)
+      const named = this.byName.get(normalised)
+      this.byName.set(normalised, named ? withItem(named, payee) : [payee])
+    }
+    let account = this.accounts.get(key)
+    if (!account) this.accounts.set(key, (account = new AccountEntry(key, atMs)))
+    // One string per account key, shared by the account, its uses and the payees' last accounts.
+    const sharedKey = account.key
+    let use = payee.uses.find((entry) => entry.key === sharedKey)
+    if (!use) payee.uses = withItem(payee.uses, (use = new AccountUse(sharedKey, atMs, atMs)))
+    if (atMs < use.firstMs) use.firstMs = atMs
+    if (atMs > use.lastMs) use.lastMs = atMs
+    const total = use.totals.find((entry) => entry.currency === currency)
+    if (total) {
+      total.count += 1
+      total.total += minor
+    } else use.totals = withItem(use.totals, { currency, count: 1, total: minor })
+
+    const occasion = payment.runId ? `run:${payment.runId}` : `day:${payment.paidAt.slice(0, 10)}`
+    if (occasion === payee.lastOccasion) {
+      if (!payee.lastAccounts.includes(sharedKey)) payee.lastAccounts = withItem(payee.lastAccounts, sharedKey)
+      if (atMs > payee.lastMs) payee.lastMs = atMs
+    } else if (atMs > payee.lastMs) {
+      payee.lastOccasion = occasion
+      payee.lastAccounts = [sharedKey]
+      payee.lastMs = atMs
+      payee.name = payment.name
+      if (payment.payeeId) payee.payeeId = payment.payeeId
+      if (payment.email) payee.email = payment.email
+    }
+    payee.noteAmount(currency, atMs, minor)
+
+    if (atMs < account.firstMs) account.firstMs = atMs
+    if (!account.payees.includes(payee) && account.payees.length < MAX_PAYEES_PER_ACCOUNT)
+      account.payees = withItem(account.payees, payee)
+    if (payment.resolvedName) {
+      const resolvedMs = payment.resolvedAt ? Date.parse(payment.resolvedAt) : Number.NaN
+      account.noteResolved(payment.resolvedName, Number.isNaN(resolvedMs) ? atMs : resolvedMs)
+    }
+    return true
+  }
+
+  /** The payees whose name, id, e-mail or an account matches `search` (the desk's one search), newest paid first. */
+  list(search = '', offset = 0, limit = 100): { total: number; payees: PayeeSummary[] } {
+    const found: PayeeEntry[] = []
+    for (const payee of this.payees.values()) {
+      if (
+        matchesSearch(
+          [payee.name, payee.payeeId, payee.email, ...payee.uses.map((use) => describeAccountKey(use.key))],
+          search,
+        )
+      )
+        found.push(payee)
+    }
+    found.sort((a, b) =>
+      a.lastPaidAt < b.lastPaidAt ? 1 : a.lastPaidAt > b.lastPaidAt ? -1 : a.key.localeCompare(b.key),
+    )
+    return { total: found.length, payees: found.slice(offset, offset + limit).map(summarise) }
+  }
+}
+
+function summarise(payee: PayeeEntry): PayeeSummary {
+  return {
+    key: payee.key,
+    by: payee.by,
+    name: payee.name,
+    ...(payee.payeeId ? { payeeId: payee.payeeId } : {}),
+    ...(payee.email ? { email: payee.email } : {}),
+    lastPaidAt: payee.lastPaidAt,
+    accounts: payee.uses.map((use) => ({
+      account: describeAccountKey(use.key),
+      firstPaidAt: iso(use.firstMs),
+      lastPaidAt: iso(use.lastMs),
+      totals: use.totals.map((total) => ({
+        currency: total.currency,
+        count: total.count,
+        total: formatMinorUnits(total.total),
+      })),
+    })),
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * The book's file, one per profile and mode (decision 109): userData/payees/<profile>.<mode>.jsonl,
+ * an append-only list of the payments the book learnt, one compact line each. Rehearsals (Sandbox,
+ * test mode) have their own files and never feed Live's. Loaded a quarter megabyte at a time, so main answers
+ * the screen while a million payments are read; a line that cannot be read (the torn end of a
+ * crashed write) is skipped and counted. The book is derived from the journal and the runs: a lost
+ * last line only means a payment the book learns again from them, never money.
+ */
+import { createReadStream } from 'node:fs'
+import { mkdir, open } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { ProfileScope } from '../../../../shared/domain/journal'
+import { decodePaid, encodePaid, type PaidPayment } from './paid-payment'
+
+export const PAYEES_FOLDER = 'payees'
+
+/** The file of one profile in one mode; the profile id written so any id makes a safe file name. */
+export function ledgerFile(directory: string, scope: ProfileScope): string {
+  const safe = encodeURIComponent(scope.profileId).replace(/\./g, '%2E')
+  return join(directory, `${safe}.${scope.mode}.jsonl`)
+}
+
+export interface LedgerLoad {
+  lines: number
+  unreadable: number
+}
+
+/** Reads a ledger, handing each payment to `learn`; a missing file is an empty ledger. */
+export async function readLedger(file: string, learn: (payment: PaidPayment) => void): Promise<LedgerLoad> {
+  const result: LedgerLoad = { lines: 0, unreadable: 0 }
+  const stream = createReadStream(file, { encoding: 'utf8', highWaterMark: 256 * 1024 })
+  let rest = ''
+  const take = (line: string): void => {
+    if (line === '') return
+    result.lines += 1
+    const payment = decodePaid(line)
+    if (payment) learn(payment)
+    else result.unreadable += 1
+  }
+  try {
+    for await (const chunk of stream as AsyncIterable<string>) {
+      const text = rest + chunk
+      let start = 0
+      let end = text.indexOf('\n', start)
+      while (end !== -1) {
+        take(text.slice(start, end))
+        start = end + 1
+        end = text.indexOf('\n', start)
+      }
+      rest = text.slice(start)
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return result
+    throw error
+  }
+  take(rest)
+  return result
+}
+
+/**
+ * Appends payments to a ledger and fsyncs them. A torn last line (a crash mid-write) is closed
+ * first, so it stays one unreadable line and the new lines are read.
+ */
+export async function appendLedger(file: string, payments: readonly PaidPayment[]): Promise<void> {
+  if (payments.length === 0) return
+  await mkdir(join(file, '..'), { recursive: true })
+  const handle = await open(file, 'a+', 0o600)
+  try {
+    const { size } = await handle.stat()
+    let torn = false
+    if (size > 0) {
+      const last = Buffer.alloc(1)
+      await handle.read(last, 0, 1, size - 1)
+      torn = last[0] !== 0x0a
+    }
+    const lines = payments.map((payment) => `${encodePaid(payment)}\n`).join('')
+    await handle.writeFile(torn ? `\n${lines}` : lines, 'utf8')
+    await handle.sync()
+  } finally {
+    await handle.close()
+  }
+}

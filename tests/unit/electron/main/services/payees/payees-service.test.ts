@@ -1,0 +1,253 @@
+/**
+ * The payee book on real files: the first start folds in the desk's history (a real journal's
+ * single payouts, the bulk runs' paid rows), each profile and mode keeps its own book (a Sandbox or
+ * test-mode rehearsal never feeds Live), payments are learnt once and survive a restart, and a torn
+ * last line loses nothing after it.
+ */
+import { appendFile, mkdir, mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { RunRow } from '../../../../../../shared/domain/bulk-run'
+import { openJournal, type Journal, type NewIntent } from '../../../../../../electron/main/services/journal/journal'
+import {
+  createPayeesService,
+  type PaidPayment,
+  type PayeesService,
+  type PaymentToCheck,
+} from '../../../../../../electron/main/services/payees'
+
+const LIVE = { profileId: 'acme-live', mode: 'live' as const }
+const SANDBOX = { profileId: 'sandbox', mode: 'sandbox' as const }
+const ACME_TEST = { profileId: 'acme-live', mode: 'test' as const }
+
+const journals: Journal[] = []
+afterEach(async () => {
+  for (const journal of journals.splice(0)) await journal.close()
+})
+
+async function desk(): Promise<{ userData: string; journal: Journal }> {
+  const userData = await mkdtemp(join(tmpdir(), 'payees-'))
+  const journal = await openJournal(join(userData, 'journal'))
+  journals.push(journal)
+  return { userData, journal }
+}
+
+function service(userData: string, journal: Pick<Journal, 'list'>): PayeesService {
+  return createPayeesService({
+    directory: join(userData, 'payees'),
+    runsFolder: join(userData, 'bulk-runs'),
+    journal,
+  })
+}
+
+function payoutIntent(
+  reference: string,
+  scope: { profileId: string; mode: 'live' | 'test' | 'sandbox' },
+  name: string,
+  account: string,
+): NewIntent {
+  return {
+    reference,
+    kind: 'payout',
+    profileId: scope.profileId,
+    mode: scope.mode,
+    request: {
+      reference,
+      destination: {
+        type: 'bank_account',
+        amount: 250000.5,
+        currency: 'NGN',
+        bank_account: { bank: '058', account },
+        customer: { name, email: `${name.split(' ')[0]?.toLowerCase()}@vendor.ng` },
+      },
+    },
+  }
+}
+
+async function paySingle(
+  journal: Journal,
+  intent: NewIntent,
+  state: 'success' | 'failed' | 'processing',
+): Promise<void> {
+  await journal.record(intent)
+  await journal.append(intent.reference, { state: 'sent', note: 'Sent.' })
+  await journal.append(intent.reference, { state, note: state })
+}
+
+function runRow(index: number, name: string, account: string, status: RunRow['status'], resolvedName?: string): RunRow {
+  return {
+    index,
+    item: {
+      row: index + 2,
+      reference: `RUN1-${index}`,
+      amount: '150000.00',
+      bank_code: '044',
+      account_number: account,
+      customer_name: name,
+      customer_email: 'payroll@acme.ng',
+      narration: 'January salary',
+    },
+    excluded: false,
+    errors: [],
+    warnings: [],
+    resolution: resolvedName ? 'matched' : 'unchecked',
+    ...(resolvedName ? { resolvedName } : {}),
+    status,
+  }
+}
+
+/** A run folder as the bulk run store writes it: state.json and rows.json. */
+async function writeRun(
+  userData: string,
+  id: string,
+  scope: { profileId: string; mode: string },
+  rows: RunRow[],
+): Promise<void> {
+  const folder = join(userData, 'bulk-runs', id)
+  await mkdir(folder, { recursive: true })
+  const state = {
+    version: 1,
+    id,
+    createdAt: '2026-01-30T08:00:00.000Z',
+    updatedAt: '2026-01-31T10:00:00.000Z',
+    profileId: scope.profileId,
+    mode: scope.mode,
+    currency: 'NGN',
+    stage: 'completed',
+    imported: {
+      skipped: [],
+      bank_names: [],
+      run_wide: { customer_email: { value: 'payroll@acme.ng', rows: rows.length } },
+    },
+  }
+  await writeFile(join(folder, 'state.json'), JSON.stringify(state))
+  await writeFile(join(folder, 'rows.json'), JSON.stringify(rows))
+}
+
+const row = (name: string, account: string, extra: Partial<PaymentToCheck> = {}): PaymentToCheck => ({
+  name,
+  account: { type: 'bank_account', bank: '044', account },
+  currency: 'NGN',
+  amount: '150000.00',
+  ...extra,
+})
+
+describe('first start: the history is folded in', () => {
+  it('learns the journal single payouts that succeeded and the runs paid rows, each into its own profile and mode', async () => {
+    const { userData, journal } = await desk()
+    await paySingle(journal, payoutIntent('PAY-LIVE-1', LIVE, 'Musa Bello', '0011223344'), 'success')
+    await paySingle(journal, payoutIntent('PAY-LIVE-2', LIVE, 'Failed Vendor', '0099999999'), 'failed')
+    await paySingle(journal, payoutIntent('PAY-LIVE-3', LIVE, 'Open Vendor', '0088888888'), 'processing')
+    await paySingle(journal, payoutIntent('PAY-SBX-1', SANDBOX, 'Rehearsed Vendor', '0077777777'), 'success')
+    await writeRun(userData, 'run-live', LIVE, [
+      runRow(0, 'Ada Obi', '0123456789', 'success', 'OBI ADA'),
+      runRow(1, 'Chidi Eze', '0234567890', 'success'),
+      runRow(2, 'Unpaid Person', '0345678901', 'failed'),
+    ])
+    await writeRun(userData, 'run-test', ACME_TEST, [runRow(0, 'Test Person', '0456789012', 'success')])
+
+    const payees = service(userData, journal)
+    expect(await payees.start()).toEqual({ scopes: 3, payments: 5 })
+
+    const live = await payees.list(LIVE)
+    expect(live.payees.map((payee) => payee.name).sort()).toEqual(['Ada Obi', 'Chidi Eze', 'Musa Bello'])
+    const musa = live.payees.find((payee) => payee.name === 'Musa Bello')
+    expect(musa).toMatchObject({ key: 'email:musa@vendor.ng', by: 'email' })
+    expect(musa?.accounts).toEqual([
+      {
+        account: '058 0011223344',
+        firstPaidAt: expect.any(String),
+        lastPaidAt: expect.any(String),
+        totals: [{ currency: 'NGN', count: 1, total: '250000.50' }],
+      },
+    ])
+    // the run-wide payroll@ address identifies no one: the run's rows are known by name
+    expect(live.payees.find((payee) => payee.name === 'Ada Obi')?.key).toBe('name:ada obi')
+
+    expect((await payees.list(SANDBOX)).payees.map((payee) => payee.name)).toEqual(['Rehearsed Vendor'])
+    expect((await payees.list(ACME_TEST)).payees.map((payee) => payee.name)).toEqual(['Test Person'])
+
+    // the folded history drives the tripwires: Ada's account and her bank's name are known
+    const [ada] = await payees.checkRows(LIVE, [row('Ada Obi', '0123456789', { resolvedName: 'MUSA BELLO' })])
+    expect(ada?.tripwires.map((tripwire) => tripwire.kind)).toEqual(['name_drift'])
+  })
+
+  it('folds in once: a later start learns nothing again, and a new payout is learnt only by recordPaid', async () => {
+    const { userData, journal } = await desk()
+    await paySingle(journal, payoutIntent('PAY-1', LIVE, 'Musa Bello', '0011223344'), 'success')
+    expect(await service(userData, journal).start()).toEqual({ scopes: 1, payments: 1 })
+    await paySingle(journal, payoutIntent('PAY-2', LIVE, 'Ada Obi', '0123456789'), 'success')
+    const again = service(userData, journal)
+    expect(await again.start()).toBeNull()
+    expect((await again.list(LIVE)).total).toBe(1)
+  })
+})
+
+describe('kept current as payments complete', () => {
+  const payment = (reference: string, name: string, account: string): PaidPayment => ({
+    reference,
+    paidAt: '2026-02-27T10:00:00.000Z',
+    runId: 'february',
+    name,
+    payeeId: 'E17',
+    account: { type: 'bank_account', bank: '044', account },
+    currency: 'NGN',
+    amount: '150000.00',
+  })
+
+  it('learns a payment once however often it is recorded, and keeps it across a restart', async () => {
+    const { userData, journal } = await desk()
+    const payees = service(userData, journal)
+    expect(await payees.recordPaid(LIVE, [payment('FEB-1', 'Ada Obi', '0123456789')])).toBe(1)
+    expect(await payees.recordPaid(LIVE, [payment('FEB-1', 'Ada Obi', '0123456789')])).toBe(0)
+
+    const restarted = service(userData, journal)
+    const [changed] = await restarted.checkRows(LIVE, [row('Ada Obi', '0999999999', { payeeId: 'E17' })])
+    expect(changed?.tripwires.map((tripwire) => tripwire.kind)).toEqual(['account_changed', 'new_account'])
+    expect((await restarted.list(LIVE)).payees[0]?.accounts[0]?.totals).toEqual([
+      { currency: 'NGN', count: 1, total: '150000.00' },
+    ])
+  })
+
+  it('never lets a rehearsal feed Live: a Sandbox or test-mode payment leaves the Live book as it was', async () => {
+    const { userData, journal } = await desk()
+    const payees = service(userData, journal)
+    await payees.recordPaid(SANDBOX, [payment('SBX-1', 'Ada Obi', '0123456789')])
+    await payees.recordPaid(ACME_TEST, [payment('TEST-1', 'Ada Obi', '0123456789')])
+    const [live] = await payees.checkRows(LIVE, [row('Ada Obi', '0123456789', { payeeId: 'E17' })])
+    expect(live?.tripwires.map((tripwire) => tripwire.kind)).toEqual(['new_account'])
+    const [test] = await payees.checkRows(ACME_TEST, [row('Ada Obi', '0123456789', { payeeId: 'E17' })])
+    expect(test?.tripwires).toEqual([])
+    expect((await readdir(join(userData, 'payees'))).sort()).toEqual([
+      'acme-live.test.jsonl',
+      'folded.json',
+      'sandbox.sandbox.jsonl',
+    ])
+  })
+
+  it('after a torn last line (a crash mid-write), keeps reading what comes after it', async () => {
+    const { userData, journal } = await desk()
+    const payees = service(userData, journal)
+    await payees.recordPaid(LIVE, [payment('FEB-1', 'Ada Obi', '0123456789')])
+    const file = join(userData, 'payees', 'acme-live.live.jsonl')
+    await appendFile(file, '[1,"FEB-2","2026-02-27T1')
+    const afterCrash = service(userData, journal)
+    await afterCrash.recordPaid(LIVE, [{ ...payment('FEB-3', 'Musa Bello', '0222222222'), payeeId: 'E18' }])
+    expect((await readFile(file, 'utf8')).split('\n').filter(Boolean)).toHaveLength(3)
+    const reread = service(userData, journal)
+    expect((await reread.list(LIVE)).payees.map((payee) => payee.name).sort()).toEqual(['Ada Obi', 'Musa Bello'])
+  })
+
+  it('finds payees with the desk one search: by name, id or account, ignoring case and accents', async () => {
+    const { userData, journal } = await desk()
+    const payees = service(userData, journal)
+    await payees.recordPaid(LIVE, [
+      payment('FEB-1', 'Adá Obi', '0123456789'),
+      { ...payment('FEB-2', 'Musa Bello', '0222222222'), payeeId: 'V-900' },
+    ])
+    expect((await payees.list(LIVE, { search: 'ada obi' })).payees.map((payee) => payee.name)).toEqual(['Adá Obi'])
+    expect((await payees.list(LIVE, { search: 'v-900' })).payees.map((payee) => payee.name)).toEqual(['Musa Bello'])
+    expect((await payees.list(LIVE, { search: '0222 222222' })).total).toBe(1)
+  })
+})
