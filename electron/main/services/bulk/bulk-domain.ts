@@ -33,6 +33,7 @@ import { evidencePack, reportTable } from './run/run-report'
 import { RunService } from './run/run-service'
 import { FeePayerMemory } from '../fees/fee-payer-memory'
 import { RUNS_FOLDER, RunStore } from './run/run-store'
+import type { RunHooks } from './run-hooks'
 
 /** What the importer opens, chosen with Open or dropped. */
 const SHEET_FILES = [{ name: 'Spreadsheets', extensions: ['xlsx', 'xls', 'csv'] }]
@@ -51,20 +52,9 @@ interface PendingBanks {
   banks: Bank[]
 }
 
-export interface BulkDomainOptions {
+export interface BulkDomainOptions extends RunHooks {
   /** How often monitoring asks the service about open batches. */
   pollMs?: number
-  /** Team mode's claim of each batch before it leaves (services/team/team-release.ts). */
-  beforeBatchLeaves?(runId: string, batchReference: string): Promise<void>
-  /** Told after a run's rows or options changed (team mode shares the new version). */
-  runEdited?(runId: string): void
-  /**
-   * Payouts sent before by others (team mode: every desk of the team), for the already-paid
-   * warnings of an import under this profile, in this mode only (decision 49).
-   */
-  priorPayouts?(scope: { profileId: string; mode: ProfileMode }): Promise<PriorPayout[]>
-  /** At start-up, why a run must wait rather than carry on sending now (team runs: the team connection). */
-  holdOnResume?(runId: string): Promise<string | null>
 }
 
 export function createBulkRunService(context: ServiceContext, options: BulkDomainOptions = {}): RunService {

@@ -13,7 +13,7 @@ import type { documentChannels } from '../../../../shared/ipc/channels/documents
 import { payerOf } from '../../../../shared/domain/profiles'
 import { AppFailure } from '../../../../shared/result'
 import type { InstitutionDirectory } from '../../../../shared/words/institutions'
-import type { RunService } from '../bulk/run/run-service'
+import type { RunService } from '../bulk/runs'
 import type { DomainService } from '../domain-service'
 import { institutionNames } from '../lookups/institution-names'
 import type { ServiceContext } from '../service-context'

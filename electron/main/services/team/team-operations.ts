@@ -48,6 +48,7 @@ import { scramVerifier } from './scram-verifier'
 import { teamFailure } from './team-errors'
 import type { TeamSession } from './team-session'
 import { z } from 'zod'
+import { PAYOUT_ROW_FIELDS } from '../../../../shared/domain/payout-row'
 
 export const DEFAULT_LEASE_SECONDS = 120
 
@@ -113,7 +114,7 @@ export function createTeamOperations(session: TeamSession, deskId: string, mode:
 
   async function versionRows(runId: string, version: number, offset = 0, limit = 200_000) {
     const rows = await session.rows(
-      `SELECT position, reference, amount, bank_code, account_number, customer_name, customer_email, narration
+      `SELECT position, ${PAYOUT_ROW_FIELDS.join(', ')}
          FROM payout_desk.team_run_rows WHERE run_id = $1 AND version = $2 ORDER BY position OFFSET $3 LIMIT $4`,
       [runId, version, offset, limit],
     )

@@ -11,7 +11,7 @@
 import { AppFailure } from '../../../../shared/result'
 import type { BulkEndpoints, BulkPayoutRequest } from '../api/bulk'
 import type { Journal } from '../journal/journal'
-import { verifyBatch, verifyItems } from '../bulk/run/batch-sender'
+import { verifyBatch, verifyItems } from '../bulk/runs'
 
 export interface BatchFollowDeps {
   journal: Journal

@@ -17,6 +17,8 @@ import { userInfo } from 'node:os'
 import type { BulkCurrency, BulkField, BulkImportResult } from '../../../../../shared/domain/bulk'
 import type {
   RowQuestion,
+  RunBatch,
+  RunContent,
   RunFees,
   RunProgress,
   RunRow,
@@ -24,6 +26,7 @@ import type {
   RunView,
 } from '../../../../../shared/domain/bulk-run'
 import { needsNameAcknowledgement, runIdOf } from '../../../../../shared/domain/bulk-run'
+import { isPayoutRowField } from '../../../../../shared/domain/payout-row'
 import type { ProfileMode } from '../../../../../shared/domain/profiles'
 import { sendReadiness } from '../../../../../shared/bulk/send-readiness'
 import { formatMoney, toMinorUnits } from '../../../../../shared/money'
@@ -43,6 +46,7 @@ import { lastBalanceRefusal } from '../../sending/balance-refusals'
 import { importedRun, retryRun } from './run-creation'
 import { chainOf, rowsToPrepare, type PrepareOptions } from './run-family'
 import { RunFigures } from './run-figures'
+import { contentOfRun, runInputFromContent } from './run-content'
 import { countRows, isSendable, planBatches, revalidateRow, totalsOf } from './run-rows'
 import type { RunState, RunStore, StoredRun } from './run-store'
 import { sha256Hex } from './run-store'
@@ -117,15 +121,6 @@ export interface CreateRunInput {
 /** Rows an answer frees that are checked with the bank at once; more wait for "Check account names". */
 const ANSWERED_CHECKED_AT_ONCE = 20
 
-const ROW_FIELDS: readonly BulkField[] = [
-  'reference',
-  'amount',
-  'bank_code',
-  'account_number',
-  'customer_name',
-  'customer_email',
-  'narration',
-]
 
 export class RunService {
   private readonly runs = new Map<string, LiveRun>()
@@ -282,6 +277,26 @@ export class RunService {
     await this.options.store.writeFile(runId, 'report.csv', csv)
   }
 
+  /** What the run pays (run-content.ts): the content team mode hashes, shares and releases. */
+  contentOf(runId: string): RunContent {
+    const run = this.get(runId)
+    return contentOfRun(run.state, run.rows)
+  }
+
+  /** The run's batches: as planned once it was sent, else as they would be planned now. */
+  plannedBatches(runId: string): RunBatch[] {
+    const run = this.get(runId)
+    return run.state.batches.length > 0 ? run.state.batches : planBatches(runId, run.rows)
+  }
+
+  /**
+   * A run written from content under a given id (a team run's approved version on a desk that did
+   * not prepare it): its rows as the content has them, in review at once.
+   */
+  createFromContent(runId: string, label: string, content: RunContent): Promise<RunView> {
+    return this.create(runInputFromContent(runId, label, content))
+  }
+
   async create(input: CreateRunInput): Promise<RunView> {
     const { profileId, mode } = await this.options.apiFor(input.profileId)
     const fileSha256 = sha256Hex(input.bytes)
@@ -354,7 +369,7 @@ export class RunService {
     const run = this.get(runId)
     this.assertEditable(run)
     this.rowOf(run, index)
-    if (!ROW_FIELDS.includes(field)) throw new AppFailure('bad_request', `Unknown field ${field}.`)
+    if (!isPayoutRowField(field)) throw new AppFailure('bad_request', `Unknown field ${field}.`)
     await this.editorOf(run).editCells([{ index, field, value }], 'edit')
     return this.rowOf(run, index)
   }
