@@ -12,10 +12,10 @@
  * hooks), so the release and the submission are made on first use, once the runs are there.
  */
 import type { DesktopNotice } from '../../adapters/desktop'
-import type { BulkEndpoints } from '../api/bulk'
+import type { BulkEndpoints } from '../api'
 import type { RunHooks, RunService } from '../bulk/runs'
-import type { Journal } from '../journal/journal'
-import type { AppLog } from '../log/redacting-log'
+import type { Journal } from '../journal'
+import type { AppLog } from '../log'
 import { createTeamRelease } from './team-release'
 import type { TeamRelease } from './team-release'
 import { createTeamResume } from './team-resume'

@@ -6,8 +6,8 @@
 import type { ProfileMode } from '../../../../../shared/domain/profiles'
 import { placeOf } from '../../../../../shared/bulk/run-tally'
 import { toMinorUnits } from '../../../../../shared/money'
-import { FEE_BASIS_MAX, journalFees, latestFees, type FeeSeen } from '../../fees/fee-estimate'
-import type { Journal } from '../../journal/journal'
+import { FEE_BASIS_MAX, journalFees, latestFees, type FeeSeen } from '../../fees'
+import type { Journal } from '../../journal'
 import type { LiveRun } from './live-run'
 
 export function feeBasisOf(

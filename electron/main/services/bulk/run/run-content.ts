@@ -19,7 +19,12 @@ export type PlannedBatch = Pick<RunBatch, 'reference' | 'rows'>
 
 /** The content a run sends: its sendable rows in order (after planning, exactly the planned rows). */
 export function contentOfRun(
-  state: { currency: string; merchantBearsCost: boolean; description: string; batches: ReadonlyArray<{ rows: number[] }> },
+  state: {
+    currency: string
+    merchantBearsCost: boolean
+    description: string
+    batches: ReadonlyArray<{ rows: number[] }>
+  },
   rows: readonly RunRow[],
 ): RunContent {
   const included =

@@ -4,7 +4,7 @@ import type { ExcludedWhy, RunBatch, RunCounts, RunRow, RunTotals } from '../../
 import { batchReferenceOf, isRowQuestion, planBatchSizes, rowProblems } from '../../../../../shared/domain/bulk-run'
 import { requestPayoutOf } from '../../../../../shared/domain/payout-row'
 import { formatMinorUnits, toMinorUnits } from '../../../../../shared/money'
-import type { BulkPayoutRequest } from '../../api/bulk'
+import type { BulkPayoutRequest } from '../../api'
 import type { RunState } from './run-store'
 
 /**

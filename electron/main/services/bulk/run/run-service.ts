@@ -33,16 +33,16 @@ import { formatMoney, toMinorUnits } from '../../../../../shared/money'
 import { AppFailure } from '../../../../../shared/result'
 import type { DesktopNotice } from '../../../adapters/desktop'
 import type { Checkpoints } from '../../checkpoints'
-import type { Journal } from '../../journal/journal'
-import { InFlight } from '../../sending/in-flight'
-import type { FeePayerChoice } from '../../fees/fee-payer-memory'
-import { runFees, type FeeSeen } from '../../fees/fee-estimate'
+import type { Journal } from '../../journal'
+import { InFlight } from '../../sending'
+import type { FeePayerChoice } from '../../fees'
+import { runFees, type FeeSeen } from '../../fees'
 import { feeBasisOf } from './fee-basis'
 import { RunAutosave } from './autosave'
 import { isSettled } from './batch-items'
 import type { LiveRun, RunApiFor, RunLog } from './live-run'
 import { liveRun, markBatchReferences } from './live-run'
-import { lastBalanceRefusal } from '../../sending/balance-refusals'
+import { lastBalanceRefusal } from '../../sending'
 import { importedRun, retryRun } from './run-creation'
 import { chainOf, rowsToPrepare, type PrepareOptions } from './run-family'
 import { RunFigures } from './run-figures'
@@ -120,7 +120,6 @@ export interface CreateRunInput {
 
 /** Rows an answer frees that are checked with the bank at once; more wait for "Check account names". */
 const ANSWERED_CHECKED_AT_ONCE = 20
-
 
 export class RunService {
   private readonly runs = new Map<string, LiveRun>()
