@@ -4,6 +4,10 @@
  * lives here (the renderer asks for it on mount) and every step is journaled. An answer that is
  * lost, a 5xx, or a spec 7.3 error "not caused by the request" makes the charge "awaiting
  * verification" (journal state unknown), never failed, and it is verified by reference at once.
+ *
+ * Size: one charge's whole flow in order (send, each auth step, verification), every step journaled
+ * under the one failure policy; read in sequence, a reviewer sees that no answer is ever shown as
+ * failed.
  */
 import type { z } from 'zod'
 import type {

@@ -3,6 +3,9 @@
  * database enforces the rules (roles, no self-approval, two approvers at the threshold, claims,
  * final results); this module hashes what the desk holds, calls, and checks the answers. The team
  * service (team-service.ts) gives it a session only while connected.
+ *
+ * Size: one thin method per team-database function or view (some thirty), each a call and the check
+ * of its answer; nothing here decides, so it grows with the schema's surface, not with logic.
  */
 import type { PriorPayout } from '../../../../shared/domain/bulk'
 import type { ProfileMode } from '../../../../shared/domain/profiles'

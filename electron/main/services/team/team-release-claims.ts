@@ -75,7 +75,9 @@ export function createReleaseClaims(deps: ReleaseClaimsDeps) {
   /** A batch's payouts as the run on this desk plans it. */
   function plannedPayouts(runId: string, reference: string): string[] {
     const rows = deps.runs.rows(runId)
-    const batch = deps.runs.plannedBatches(runId).find((b) => b.reference === reference)
+    const batch =
+      deps.runs.stateOf(runId).batches.find((b) => b.reference === reference) ??
+      deps.runs.plannedBatches(runId).find((b) => b.reference === reference)
     if (!batch) throw new AppFailure('not_found', `Run ${runId} has no batch ${reference}.`)
     return batch.rows.map((i) => rows[i]!.item.reference)
   }

@@ -9,6 +9,9 @@
  * `team_offline`: nothing new is claimed. Nothing local depends on it: the journal stays the
  * desk's record of what it sent, and what a desk sent stays its own to verify by reference.
  * Changes any desk makes arrive as `team:changed` (the database's NOTIFY at commit).
+ *
+ * Size: the team connection's life: settings and keychain, the watched session, reconnection and
+ * the status events all turn on one connection state, which a split would have to share.
  */
 import { randomUUID } from 'node:crypto'
 import { hostname } from 'node:os'
