@@ -32,6 +32,11 @@ export const EXCEPTIONS = [
     to: 'export/zip',
     why: "The sheet importer's worker thread (bulk/import/read-workbook.ts) checks a workbook's ZIP before SheetJS is loaded, and loads SheetJS only for a workbook; the export index would bring the export reader, which loads SheetJS as the worker starts.",
   },
+  {
+    from: 'documents',
+    to: 'export/export-guard',
+    why: 'The PDF worker (documents/pdf-worker.ts) draws through document-guard.ts, which uses the guard; the export index would load the export reader (and SheetJS) and the table writer into every PDF worker as it starts.',
+  },
 ]
 
 const SERVICES = `${sep}electron${sep}main${sep}services${sep}`

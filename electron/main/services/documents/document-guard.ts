@@ -4,7 +4,7 @@
  * in it stops the document with a clear message; nothing is written.
  */
 import { AppFailure } from '../../../../shared/result'
-import { looksLikeCardNumber, looksLikeKey } from '../export'
+import { looksLikeCardNumber, looksLikeKey } from '../export/export-guard'
 
 export function assertPrintable(what: string, fields: Readonly<Record<string, string | null | undefined>>): void {
   for (const [label, value] of Object.entries(fields)) {
