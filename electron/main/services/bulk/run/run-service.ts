@@ -8,9 +8,10 @@
  * `resumeAll()` at start carries each run on from where it was, verifying with the service before
  * sending anything that may already have been sent.
  *
- * Longer than a module should be because it is the one facade of a run's life (every caller goes
- * through it, and the stage table's causes are its methods); what can stand alone lives beside it:
- * the steps, the figures (run-figures.ts), the sheet's chain (run-family.ts), the fee basis.
+ * Size: the one facade of a run's life (every caller goes through it, and the stage table's causes
+ * are its methods). What can stand alone lives beside it: the steps, the figures (run-figures.ts),
+ * the sheet's chain (run-family.ts), the fees (fee-basis.ts), the checks before a Send and the
+ * live confirmation (send-checks.ts), a run's content (run-content.ts), edits (run-editing.ts).
  */
 import { randomBytes } from 'node:crypto'
 import { userInfo } from 'node:os'
@@ -19,7 +20,6 @@ import type {
   RowQuestion,
   RunBatch,
   RunContent,
-  RunFees,
   RunProgress,
   RunRow,
   RunSummary,
@@ -28,16 +28,15 @@ import type {
 import { needsNameAcknowledgement, runIdOf } from '../../../../../shared/domain/bulk-run'
 import { isPayoutRowField } from '../../../../../shared/domain/payout-row'
 import type { ProfileMode } from '../../../../../shared/domain/profiles'
-import { sendReadiness } from '../../../../../shared/bulk/send-readiness'
-import { formatMoney, toMinorUnits } from '../../../../../shared/money'
 import { AppFailure } from '../../../../../shared/result'
 import type { DesktopNotice } from '../../../adapters/desktop'
 import type { Checkpoints } from '../../checkpoints'
 import type { Journal } from '../../journal'
 import { InFlight } from '../../sending'
 import type { FeePayerChoice } from '../../fees'
-import { runFees, type FeeSeen } from '../../fees'
-import { feeBasisOf } from './fee-basis'
+import type { FeeSeen } from '../../fees'
+import { feeBasisOf, runFeesOf } from './fee-basis'
+import { assertSendable } from './send-checks'
 import { RunAutosave } from './autosave'
 import { isSettled } from './batch-items'
 import type { LiveRun, RunApiFor, RunLog } from './live-run'
@@ -47,7 +46,7 @@ import { importedRun, retryRun } from './run-creation'
 import { chainOf, rowsToPrepare, type PrepareOptions } from './run-family'
 import { RunFigures } from './run-figures'
 import { contentOfRun, runInputFromContent } from './run-content'
-import { countRows, isSendable, planBatches, revalidateRow, totalsOf } from './run-rows'
+import { countRows, planBatches, revalidateRow, totalsOf } from './run-rows'
 import type { RunState, RunStore, StoredRun } from './run-store'
 import { sha256Hex } from './run-store'
 import { assertMove, canMove, moveTo } from './stages'
@@ -213,7 +212,10 @@ export class RunService {
       ...(state.message ? { message: state.message } : {}),
       ...(retriedBy ? { retriedBy } : {}),
       ...(state.imported ? { imported: state.imported } : {}),
-      fees: this.feesOf(run, totals.amount),
+      fees: runFeesOf(run, totals.amount, {
+        basis: (scope, currency, except) => this.feeBasis(scope, currency, except),
+        charged: (of) => this.figures.tallyOf(of).charged,
+      }),
       tally,
       sheetStatus: this.figures.sheetOf(run),
       readiness: this.figures.readinessOf(run),
@@ -227,22 +229,6 @@ export class RunService {
           )
         : null,
     }
-  }
-
-  /**
-   * The run's fees: estimated from this profile's last payouts in the currency, in its mode; and
-   * what the service charged the paid rows (decision 48), once any batch was answered.
-   */
-  private feesOf(run: LiveRun, amount: string): RunFees {
-    const { state } = run
-    const answered = state.batches.some((batch) => batch.state !== 'planned' && batch.state !== 'sending')
-    return runFees({
-      currency: state.currency,
-      amount: toMinorUnits(amount),
-      merchantBearsCost: state.merchantBearsCost,
-      basis: this.feeBasis({ profileId: state.profileId, mode: state.mode }, state.currency, state.id),
-      chargeable: answered ? toMinorUnits(this.figures.tallyOf(run).charged) : null,
-    })
   }
 
   /**
@@ -573,48 +559,7 @@ export class RunService {
     // Sent meanwhile (the other click of a double click): that is this send.
     if (run.state.batches.length > 0) return this.view(runId)
     if (run.task || run.state.stage !== 'review') throw new AppFailure('conflict', 'This run is already working.')
-    const sendable = run.rows.filter(isSendable)
-    if (sendable.length === 0)
-      throw new AppFailure('bad_request', 'No row can be sent: fix or include some rows first.')
-    if (sendable.length === 1)
-      throw new AppFailure(
-        'bad_request',
-        'A bulk payout needs at least two rows. Send this single row from the Payouts screen instead.',
-      )
-    const totals = totalsOf(run.state, run.rows)
-    const readiness = sendReadiness(run.rows)
-    if (rules.namesChecked && readiness.refusal)
-      throw new AppFailure('bad_request', readiness.refusal, {
-        unchecked: readiness.unchecked.count,
-        uncheckedRows: readiness.unchecked.sheetRows,
-        rows: readiness.unacknowledged.sheetRows,
-      })
-    if (run.state.mode === 'live') {
-      const unacknowledged = sendable.filter(needsNameAcknowledgement)
-      if (unacknowledged.length > 0)
-        throw new AppFailure(
-          'bad_request',
-          `${unacknowledged.length} ${unacknowledged.length === 1 ? 'name does' : 'names do'} not match the bank's (sheet rows ${unacknowledged
-            .slice(0, 10)
-            .map((r) => r.item.row)
-            .join(
-              ', ',
-            )}${unacknowledged.length > 10 ? ', …' : ''}): check them and acknowledge them, or exclude those rows, before sending a live run.`,
-          { rows: unacknowledged.map((r) => r.item.row) },
-        )
-      const typed = confirm.total?.replace(/,/g, '').trim() ?? ''
-      let matches = false
-      try {
-        matches = typed !== '' && toMinorUnits(typed) === toMinorUnits(totals.amount)
-      } catch {
-        matches = false
-      }
-      if (!matches)
-        throw new AppFailure(
-          'bad_request',
-          `Type the total ${formatMoney(totals.amount, totals.currency)} exactly to confirm a live run.`,
-        )
-    }
+    assertSendable(run, confirm, rules)
     moveTo(run.state, 'submitting', 'send')
     run.state.batches = planBatches(run.state.id, run.rows)
     markBatchReferences(run)
