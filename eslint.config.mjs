@@ -1,10 +1,12 @@
 // ESLint flat config: typescript-eslint for all TypeScript, eslint-plugin-vue for the renderer,
 // and layering rules: shared/ stays free of electron and node imports (it runs on both sides),
-// renderer/ never imports from electron/ (it reaches main only through the IPC contract).
+// renderer/ never imports from electron/ (it reaches main only through the IPC contract), and a
+// service imports another service only through that service's public module (decision 094).
 import js from '@eslint/js'
 import tseslint from 'typescript-eslint'
 import pluginVue from 'eslint-plugin-vue'
 import globals from 'globals'
+import localRules from './eslint-rules/service-boundaries.mjs'
 
 export default tseslint.config(
   { ignores: ['out/**', 'dist/**', 'node_modules/**', 'test-results/**', 'playwright-report/**'] },
@@ -23,6 +25,14 @@ export default tseslint.config(
       'no-console': 'off',
       eqeqeq: ['error', 'always'],
     },
+  },
+  {
+    // services/<x> reaches services/<y> only through <y>'s public module: its index.ts, or the one
+    // PUBLIC_MODULES names (bulk: runs.ts). The exceptions are written down with their reasons in
+    // eslint-rules/service-boundaries.mjs, beside the rule.
+    files: ['electron/main/services/**/*.ts'],
+    plugins: { local: localRules },
+    rules: { 'local/service-boundaries': 'error' },
   },
   {
     // CommonJS scripts (a `node --require` hook) load modules the CommonJS way.

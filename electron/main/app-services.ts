@@ -16,7 +16,7 @@ import { createPaymentsApi } from './services/api'
 import { AdaptivePace } from './services/api/adaptive-pace'
 import { createPaymentsClient } from './services/api/payments-client'
 import { createProfileApis } from './services/api/profile-apis'
-import { createBulkDomain } from './services/bulk/bulk-domain'
+import { createBulkDomain } from './services/bulk/runs'
 import { createCardDomain } from './services/cards/cards-domain'
 import { createChargeDomain } from './services/charges/charges-domain'
 import { createDesktopDomain } from './services/diagnostics/diagnostics-domain'
@@ -43,13 +43,9 @@ import type { EventSink, ServiceContext } from './services/service-context'
 import { createSettingsStore } from './services/settings/settings-store'
 import { createTeamDomain } from './services/team/team-domain'
 import { keychainJournalKeys } from './services/journal/journal-seal'
-import { createTeamSubmission } from './services/team/team-submission'
-import type { TeamSubmission } from './services/team/team-submission'
 import { createTeamService } from './services/team/team-service'
-import { createTeamRelease } from './services/team/team-release'
-import type { TeamRelease } from './services/team/team-release'
 import { createTeamNotices } from './services/team/team-notices'
-import { createTeamResume } from './services/team/team-resume'
+import { createTeamRunHooks } from './services/team/team-run-hooks'
 import type { TeamService, TeamTiming } from './services/team/team-service'
 import { disabledUpdates } from './updates/update-control'
 import type { UpdateControl } from './updates/update-control'
@@ -145,12 +141,9 @@ export async function createAppServices(options: {
     onChange: (change) => {
       options.emit('team:changed', change)
       teamNotices.heard(change)
-      // A run completed elsewhere (or missed while away) brings this desk's stopped copy up to date.
-      if (teamRelease) void teamRelease.then((release) => release.heard(change))
+      teamRuns.heard(change)
     },
   })
-  // Team runs this desk was releasing carry on at start-up only once it is connected to the team.
-  const teamResume = createTeamResume({ team, userDataDir: options.userDataDir, log })
 
   const apis = createProfileApis({
     credentialsOf: (profileId) => profiles.credentialsOf(profileId),
@@ -208,39 +201,18 @@ export async function createAppServices(options: {
     return domain.handlers
   }
 
-  // Team runs: each batch of a released run is claimed in the team database before it leaves.
-  let teamRelease: Promise<TeamRelease> | null = null
-  const releaseOf = (): Promise<TeamRelease> =>
-    (teamRelease ??= bulk.loadedRuns().then((runs) =>
-      createTeamRelease({
-        team,
-        runs,
-        journal,
-        bulkFor: async (profileId) => (await context.apiFor(profileId)).api.bulk,
-        notify: (notice) => options.desktop.notifier.notify(notice),
-        userDataDir: options.userDataDir,
-        log,
-        ...(options.teamLeaseSeconds ? { leaseSeconds: options.teamLeaseSeconds } : {}),
-      }),
-    ))
-  // Team runs: shared for approval with the review the preparer sees, a new version on every edit.
-  let teamSubmission: Promise<TeamSubmission> | null = null
-  const submissionOf = (): Promise<TeamSubmission> =>
-    (teamSubmission ??= bulk.loadedRuns().then((runs) => createTeamSubmission({ team, runs })))
-  const bulk = createBulkDomain(context, {
-    // Team mode: "already paid" knows what every desk of the team sent, in this profile's mode only
-    // (decisions 49 and 61: the team keeps each mode's memory apart).
-    priorPayouts: async (scope) =>
-      (await team.isTeamMode())
-        ? team.withDesk('reading the payment memory', ({ operations }) => operations.paymentMemory(scope.mode))
-        : [],
-    holdOnResume: (runId) => teamResume.hold(runId),
-    beforeBatchLeaves: async (runId, batchReference) => (await releaseOf()).beforeBatchLeaves(runId, batchReference),
-    runEdited: (runId) =>
-      void submissionOf()
-        .then((submission) => submission.runEdited(runId))
-        .catch((error: unknown) => log.warn(`The team's copy of run ${runId} was not updated`, error)),
+  // Team mode's part in bulk runs (claims, shared versions, the team's payouts): wired in one place.
+  const teamRuns = createTeamRunHooks({
+    team,
+    runs: () => bulk.loadedRuns(),
+    journal,
+    bulkFor: async (profileId) => (await context.apiFor(profileId)).api.bulk,
+    notify: (notice) => options.desktop.notifier.notify(notice),
+    userDataDir: options.userDataDir,
+    log,
+    ...(options.teamLeaseSeconds ? { leaseSeconds: options.teamLeaseSeconds } : {}),
   })
+  const bulk = createBulkDomain(context, teamRuns.hooks)
   const handlers: ChannelHandlers = {
     'app:info': () => options.info,
     'settings:get': async () => ({ theme: (await settings.read()).theme }),
@@ -271,7 +243,7 @@ export async function createAppServices(options: {
     ...use(createCardDomain(context)),
     ...use(createChargeDomain(context)),
     ...use(createDocumentDomain(context, { runs: bulk.loadedRuns })),
-    ...use(createTeamDomain(team, releaseOf, submissionOf, options.desktop.dialogs)),
+    ...use(createTeamDomain(team, teamRuns.releaseOf, teamRuns.submissionOf, options.desktop.dialogs)),
     ...use(
       createDesktopDomain(context, {
         info: options.info,
@@ -287,12 +259,7 @@ export async function createAppServices(options: {
     .catch((error: unknown) => log.error('Start-up reconciliation failed', error))
     .then(() => {
       for (const domain of domains) domain.start?.()
-      // Team runs this desk was releasing when it stopped: their results are recorded again, and
-      // those that waited for the team connection carry on once it is made (as Check again would).
-      void releaseOf()
-        .then((release) => release.resume())
-        .catch((error: unknown) => log.warn('Team releases were not resumed', error))
-      teamResume.carryOn(async (runId) => (await bulk.loadedRuns()).recheck(runId))
+      teamRuns.start()
     })
 
   return {
@@ -307,7 +274,7 @@ export async function createAppServices(options: {
     ready,
     async close() {
       await ready
-      if (teamRelease) (await teamRelease).close()
+      await teamRuns.close()
       for (const domain of domains) await domain.close?.()
       await journal.close()
       await sandbox.close()

@@ -14,6 +14,21 @@ import type { SendReadiness } from '../bulk/send-readiness'
 import type { BulkCurrency, BulkFinding, BulkHeader, BulkItem, ImportRecord } from './bulk'
 import type { ProfileMode } from './profiles'
 import type { ErrorCode } from '../result'
+import type { PayoutRowValues } from './payout-row'
+
+/**
+ * A run's content (decision 092): what it pays, in order, in which currency, who bears the fees and
+ * the batches' description. Owned by bulk (services/bulk/runs.ts makes it from a run and a run from
+ * it); team mode hashes it (shared/team/run-content.ts, all but the description), stores it as a
+ * version, and writes a run from it on a desk that did not prepare the run.
+ */
+export interface RunContent {
+  currency: string
+  merchantBearsCost: boolean
+  /** Sent as the batches' description; not part of the team's hash. */
+  description: string
+  rows: PayoutRowValues[]
+}
 import { BULK_BATCH_PAYOUTS, BULK_BATCH_REFERENCE_LENGTH } from '../rules/spec-limits'
 
 /**

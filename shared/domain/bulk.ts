@@ -4,25 +4,14 @@
  * electron/main/services/bulk/import) fills these; the run (electron/main/services/bulk/run) reads them.
  */
 
-/** The fields a sheet's columns map to. */
-export const BULK_FIELDS = [
-  'reference',
-  'amount',
-  'bank_code',
-  'account_number',
-  'customer_name',
-  'customer_email',
-  'narration',
-] as const
-export type BulkField = (typeof BULK_FIELDS)[number]
-export const REQUIRED_BULK_FIELDS: readonly BulkField[] = [
-  'amount',
-  'bank_code',
-  'account_number',
-  'customer_name',
-  'customer_email',
-  'narration',
-]
+import { PAYOUT_ROW_FIELDS, PAYOUT_ROW_VALUE_FIELDS } from './payout-row'
+import type { PayoutRowField, PayoutRowValues } from './payout-row'
+
+/** The fields a sheet's columns map to: a payout row's (payout-row.ts). */
+export const BULK_FIELDS = PAYOUT_ROW_FIELDS
+export type BulkField = PayoutRowField
+/** Every field but the reference, which is made for a sheet that has none. */
+export const REQUIRED_BULK_FIELDS: readonly BulkField[] = PAYOUT_ROW_VALUE_FIELDS
 
 /**
  * Fields a run may give one value for (decision 53): most payroll and vendor sheets have no e-mail
@@ -40,16 +29,9 @@ export const BULK_CURRENCIES = ['NGN', 'KES'] as const
 export type BulkCurrency = (typeof BULK_CURRENCIES)[number]
 
 /** One data row as read: trimmed text; `amount` as a plain decimal with two places when it parses. */
-export interface BulkItem {
+export interface BulkItem extends PayoutRowValues {
   /** The spreadsheet's row number (CSV: the line number, counting header and blank lines). */
   row: number
-  reference: string
-  amount: string
-  bank_code: string
-  account_number: string
-  customer_name: string
-  customer_email: string
-  narration: string
   /** Where the bank cell held a name, not a code: the name and the bank it was matched to (decision 33). */
   bank_match?: BankMatchRecord
   /**

@@ -4,6 +4,8 @@
  * service (electron/main/services/team) answers; solo mode (no team connection) uses none of them.
  */
 import type { RunReviewFigures } from '../bulk/review-figures'
+import type { RunContent } from './bulk-run'
+import type { PayoutRowField, PayoutRowValues } from './payout-row'
 
 export const TEAM_ROLES = ['preparer', 'approver', 'admin'] as const
 export type TeamRole = (typeof TEAM_ROLES)[number]
@@ -82,25 +84,11 @@ export interface TeamChange {
 // ---- Runs
 
 /** One payout of a run, as hashed and as the team stores it (BulkItem without the sheet's row). */
-export interface TeamRunContentRow {
-  reference: string
-  /** Plain decimal with two places, more than zero ("1500.00"). */
-  amount: string
-  bank_code: string
-  account_number: string
-  customer_name: string
-  customer_email: string
-  narration: string
-}
+/** A payout row as the team stores it (payout-row.ts); its amount has two places, more than zero ("1500.00"). */
+export type TeamRunContentRow = PayoutRowValues
 
-/** What a version of a run is: the approval binds to the hash of exactly this. */
-export interface TeamRunContent {
-  currency: string
-  merchantBearsCost: boolean
-  /** Sent as the batches' description; not part of the hash. */
-  description: string
-  rows: TeamRunContentRow[]
-}
+/** What a version of a run is (a run's content, owned by bulk): the approval binds to the hash of exactly this. */
+export type TeamRunContent = RunContent
 
 export interface TeamDecisionView {
   by: string
@@ -181,7 +169,7 @@ export interface TeamRunRowsPage {
   rows: TeamRunRow[]
 }
 
-export type TeamRunField = Exclude<keyof TeamRunContentRow, 'reference'>
+export type TeamRunField = Exclude<PayoutRowField, 'reference'>
 
 /** What changed between two versions, matched by payout reference. */
 export interface TeamRunChanges {

@@ -2,16 +2,10 @@
  * What changed between two versions of a run, matched by payout reference: the Approvals screen
  * shows an approver the changes since the version they last looked at.
  */
+import { PAYOUT_ROW_VALUE_FIELDS } from '../domain/payout-row'
 import type { TeamRunChanges, TeamRunField, TeamRunRow } from '../domain/team'
 
-const FIELDS: readonly TeamRunField[] = [
-  'amount',
-  'bank_code',
-  'account_number',
-  'customer_name',
-  'customer_email',
-  'narration',
-]
+const FIELDS: readonly TeamRunField[] = PAYOUT_ROW_VALUE_FIELDS
 
 interface VersionHead {
   runId: string

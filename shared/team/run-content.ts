@@ -5,6 +5,7 @@
  * currency and who bears the fees. The team database computes the same text from the rows it
  * stored (payout_desk.run_content_text) and refuses a version whose hashes differ.
  */
+import { PAYOUT_ROW_FIELDS } from '../domain/payout-row'
 import type { TeamRunContent, TeamRunContentRow } from '../domain/team'
 import { hashField, sha256Hex } from './canonical-text'
 
@@ -59,8 +60,14 @@ export function* runContentChunks(
   }
 }
 
+/** A row's fields in the definition's order, tab-separated: the amount as it is, the others escaped. */
 function rowText(row: TeamRunContentRow): string {
-  return `${hashField(row.reference)}\t${row.amount}\t${hashField(row.bank_code)}\t${hashField(row.account_number)}\t${hashField(row.customer_name)}\t${hashField(row.customer_email)}\t${hashField(row.narration)}`
+  let text = ''
+  for (let i = 0; i < PAYOUT_ROW_FIELDS.length; i++) {
+    const field = PAYOUT_ROW_FIELDS[i]!
+    text += `${i === 0 ? '' : '\t'}${field === 'amount' ? row.amount : hashField(row[field])}`
+  }
+  return text
 }
 
 /** SHA-256 (hex) of the run's canonical content text. */

@@ -1,3 +1,6 @@
+// Size: the store of the bulk:* channels: each action a thin call whose answer updates the open run
+// and its rows (paged in, patched by events); the import steps share it because their last step
+// opens the run they made.
 import { defineStore } from 'pinia'
 import { computed, ref, shallowRef, triggerRef, watch } from 'vue'
 import { api } from '../api'

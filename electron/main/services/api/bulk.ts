@@ -3,6 +3,7 @@
  * transaction. The name check a run makes for every row is api.lookups.resolveBank (spec 4.1).
  */
 import { z } from 'zod'
+import type { RequestPayout } from '../../../../shared/domain/payout-row'
 import type { PaymentsClient } from './payments-client'
 
 export const BULK_DISBURSE_PATH = '/api/v1/transactions/disburse/bulk'
@@ -15,14 +16,8 @@ export interface BulkPayoutRequest {
   description?: string
   merchant_bears_cost: boolean
   currency: string
-  payouts: Array<{
-    reference: string
-    amount: number
-    type: 'bank_account'
-    narration: string
-    bank_account: { bank_code: string; account_number: string }
-    customer: { name: string; email: string }
-  }>
+  /** Each a payout row's fields where the service wants them (payout-row.ts). */
+  payouts: RequestPayout[]
 }
 
 const decimal = z.union([z.number(), z.string()])

@@ -22,3 +22,20 @@ export function createPaymentsApi(client: PaymentsClient) {
   }
 }
 export type PaymentsApi = ReturnType<typeof createPaymentsApi>
+
+// What other services use of the endpoints' own modules (decision 094).
+export { hasNextPage } from './bulk'
+export type { BulkEndpoints, BulkPayoutRequest } from './bulk'
+export type {
+  CardDetailsAnswer,
+  CardEndpoints,
+  CardListAnswer,
+  CardRequest,
+  CardSummaryAnswer,
+  CardholderRequest,
+} from './cards'
+export type { ChargeAuthorization, ChargeResponse, VerifiedChargeResponse } from './charges'
+export type { HistoryQuery } from './history'
+export { resolutionCountryOf } from './lookups'
+export type { LookupEndpoints } from './lookups'
+export { ApiFailure } from './payments-client'

@@ -5,7 +5,7 @@
  * it was built from changes (keys set or cleared in Settings, a different base URL). A profile that
  * is removed is dropped (`keep` is called with the profiles that remain).
  */
-import type { ProfileCredentials } from '../profiles/profile-service'
+import type { ProfileCredentials } from '../profiles'
 import type { ProfileApi } from '../service-context'
 import type { PaymentsApi } from '.'
 

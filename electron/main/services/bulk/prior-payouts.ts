@@ -8,7 +8,7 @@
 import type { PriorPayout } from '../../../../shared/domain/bulk'
 import { isOfProfile, type MovementView } from '../../../../shared/domain/journal'
 import type { ProfileMode } from '../../../../shared/domain/profiles'
-import type { Journal } from '../journal/journal'
+import type { Journal } from '../journal'
 
 type Field = Record<string, unknown> | undefined
 

@@ -5,7 +5,7 @@
  */
 import type { CardListQuery, CardSummary } from '../../../../shared/domain/cards'
 import type { ExportTable } from '../../../../shared/domain/export'
-import type { CardEndpoints } from '../api/cards'
+import type { CardEndpoints } from '../api'
 import { cardSummaryView } from './card-views'
 
 /** The service pages at most 100 a page; 100 pages (10,000 cards) is far above a desk's needs. */

@@ -11,7 +11,7 @@
 import { createHash } from 'node:crypto'
 import type { CopiedCardNumber, RevealedCardSecrets } from '../../../../shared/domain/cards'
 import { CARD_SECRET_VISIBLE_MS } from '../../../../shared/domain/cards'
-import type { CardDetailsAnswer } from '../api/cards'
+import type { CardDetailsAnswer } from '../api'
 import type { ServiceContext } from '../service-context'
 
 export interface CardSecretsOptions {

@@ -1,6 +1,6 @@
 /** Answers of the service as the screens see them: camelCase, and never the PAN or the CVV. */
 import type { CardDetails, CardListPage, CardSummary } from '../../../../shared/domain/cards'
-import type { CardDetailsAnswer, CardListAnswer, CardSummaryAnswer } from '../api/cards'
+import type { CardDetailsAnswer, CardListAnswer, CardSummaryAnswer } from '../api'
 
 export function cardSummaryView(card: CardSummaryAnswer & { holder_name?: string }): CardSummary {
   return {

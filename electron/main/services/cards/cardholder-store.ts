@@ -6,7 +6,7 @@
 import { join } from 'node:path'
 import { z } from 'zod'
 import type { StoredCardholder } from '../../../../shared/domain/cards'
-import { readJsonFile, writeJsonAtomically } from '../settings/atomic-json-file'
+import { readJsonFile, writeJsonAtomically } from '../settings'
 
 export const CARDHOLDERS_FILE_NAME = 'cardholders.json'
 

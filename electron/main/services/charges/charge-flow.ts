@@ -4,6 +4,10 @@
  * lives here (the renderer asks for it on mount) and every step is journaled. An answer that is
  * lost, a 5xx, or a spec 7.3 error "not caused by the request" makes the charge "awaiting
  * verification" (journal state unknown), never failed, and it is verified by reference at once.
+ *
+ * Size: one charge's whole flow in order (send, each auth step, verification), every step journaled
+ * under the one failure policy; read in sequence, a reviewer sees that no answer is ever shown as
+ * failed.
  */
 import type { z } from 'zod'
 import type {
@@ -27,13 +31,13 @@ import {
 } from '../../../../shared/rules/cards-charge'
 import type { AuthWindowOutcome } from '../../adapters/desktop'
 import { THREE_DS_TIMEOUT_MS } from '../../windows/three-ds-outcome'
-import type { ChargeAuthorization, ChargeResponse } from '../api/charges'
-import type { ApiFailure } from '../api/payments-client'
+import type { ChargeAuthorization, ChargeResponse } from '../api'
+import type { ApiFailure } from '../api'
 import type { PaymentsApi } from '../api'
-import { chargeKeyBytes, encryptChargePayload } from '../crypto/charge-encryption'
-import { InFlight } from '../sending/in-flight'
-import { checkpointHooks, sendMoney } from '../sending/send-policy'
-import type { SendOutcome } from '../sending/send-policy'
+import { chargeKeyBytes, encryptChargePayload } from '../crypto'
+import { InFlight } from '../sending'
+import { checkpointHooks, sendMoney } from '../sending'
+import type { SendOutcome } from '../sending'
 import type { ServiceContext } from '../service-context'
 import { prepareCharge } from './charge-request'
 import type { ChargeInput } from './charge-request'

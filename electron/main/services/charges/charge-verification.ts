@@ -5,9 +5,9 @@
 import type { VerifiedCharge } from '../../../../shared/domain/charges'
 import type { MovementView } from '../../../../shared/domain/journal'
 import { formatMinorUnits, formatMoney, toMinorUnits } from '../../../../shared/money'
-import { ApiFailure } from '../api/payments-client'
-import type { VerifiedChargeResponse } from '../api/charges'
-import type { VerifiedOutcome } from '../journal/reconciler'
+import { ApiFailure } from '../api'
+import type { VerifiedChargeResponse } from '../api'
+import type { VerifiedOutcome } from '../journal'
 import type { ServiceContext } from '../service-context'
 
 /** Amounts as two-decimal text, exactly (the service sends "5000.00" or the number 0). */

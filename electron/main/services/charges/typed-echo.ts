@@ -4,8 +4,8 @@
  * screen or an error text with the PIN in it. Only whole runs of the same digits are masked, so
  * "1234" inside "PAY-12345" stays.
  */
-import { ApiFailure } from '../api/payments-client'
-import type { SendOutcome } from '../sending/send-policy'
+import { ApiFailure } from '../api'
+import type { SendOutcome } from '../sending'
 
 const MASK = '****'
 

@@ -6,7 +6,7 @@
  */
 import type { AboutInfo } from '../../../../shared/domain/diagnostics'
 import { PROFILE_MODES } from '../../../../shared/domain/profiles'
-import { maskText } from '../masking/masking'
+import { maskText } from '../masking'
 
 export const DIAGNOSTIC_LOG_LINES = 200
 

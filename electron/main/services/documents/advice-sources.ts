@@ -10,7 +10,7 @@ import type { PayoutBody } from '../../../../shared/domain/payouts'
 import { AppFailure } from '../../../../shared/result'
 import type { InstitutionDirectory } from '../../../../shared/words/institutions'
 import { bankName, institutionOf, maskedAccount } from '../../../../shared/words/institutions'
-import type { RunState } from '../bulk/run/run-store'
+import type { RunState } from '../bulk/runs'
 import type { PaymentAdvice } from './payment-advice'
 
 const STATE_WORDS: Readonly<Record<string, string>> = {

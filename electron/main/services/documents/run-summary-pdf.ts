@@ -7,6 +7,9 @@
  *
  * A4 landscape, a fixed number of rows per page, so the page count is known before the first page
  * ("Page 3 of 40"). Drawn in the PDF worker (pdf-renderer.ts), off main; it yields between pages all the same.
+ *
+ * Size: one document's layout, page 1 and the row pages, drawn in order with shared measures
+ * (columns, rows per page, carried totals).
  */
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import { assertPrintable } from './document-guard'

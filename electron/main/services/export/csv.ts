@@ -4,9 +4,9 @@
  * app's one CSV reader (services/files/csv-reader.ts), strictly: an unterminated or stray quote is
  * "damaged" with the line it is on.
  */
-import { readCsv } from '../files/csv-reader'
+import { readCsv } from '../files'
 
-export { CsvSyntaxError } from '../files/csv-reader'
+export { CsvSyntaxError } from '../files'
 export const UTF8_BOM = '\uFEFF'
 
 const NEEDS_QUOTES = /[",\r\n]/

@@ -5,7 +5,7 @@ import type { DomainService } from '../domain-service'
 import type { ServiceContext } from '../service-context'
 import { recentPayoutsTable } from './recent-payouts-table'
 import { exportTableWithDialog } from './table-export'
-import { institutionNames } from '../lookups/institution-names'
+import { institutionNames } from '../lookups'
 
 const record = (value: unknown): Record<string, unknown> =>
   typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {}

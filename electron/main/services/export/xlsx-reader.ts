@@ -9,6 +9,9 @@
  * namespace prefixes, ZIP64, another encoding) is `NotForFastReader`, and the caller reads the
  * file with SheetJS instead: this reader is an optimisation, not the judge of a file (except that a
  * part failing its CRC-32 is damaged, which zip.ts says as ZipDamage).
+ *
+ * Size: one format's narrow reader: the shared strings, the cell scan and the refusal of what it
+ * does not understand stay together, so what it accepts is seen in one place.
  */
 import { xmlUnescape } from './xlsx-xml'
 import type { ZipEntry } from './zip'

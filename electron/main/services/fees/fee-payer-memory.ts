@@ -4,7 +4,7 @@
  */
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { writeJsonAtomically } from '../settings/atomic-json-file'
+import { writeJsonAtomically } from '../settings'
 
 const FILE_NAME = 'fee-payer.json'
 

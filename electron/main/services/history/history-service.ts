@@ -7,7 +7,7 @@ import type { HistoryFilter, HistoryItem, HistoryState, LoadAllProgress } from '
 import { historyFilterDate } from '../../../../shared/domain/history'
 import { AppFailure } from '../../../../shared/result'
 import type { AppError } from '../../../../shared/result'
-import type { HistoryQuery } from '../api/history'
+import type { HistoryQuery } from '../api'
 import type { ServiceContext } from '../service-context'
 import type { ReviewedHistory } from './offline-history'
 

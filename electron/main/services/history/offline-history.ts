@@ -11,8 +11,8 @@ import {
 } from '../../../../shared/domain/history'
 import { historyDateMs, historyDateText } from '../../../../shared/domain/history'
 import type { HistoryItem, OfflineSource } from '../../../../shared/domain/history'
-import { ExportFileProblem, readExportFile } from '../export/export-reader'
-import type { KnownLayout } from '../export/export-reader'
+import { ExportFileProblem, readExportFile } from '../export'
+import type { KnownLayout } from '../export'
 
 export const REVIEWABLE_LAYOUTS: readonly KnownLayout[] = [
   { title: HISTORY_EXPORT_TITLE, columns: HISTORY_EXPORT_COLUMNS },

@@ -13,7 +13,7 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import { resolve } from 'node:path'
 import { z } from 'zod'
-import type { SecretStore } from '../secrets/secret-store'
+import type { SecretStore } from '../secrets'
 
 /** Where the keys are kept: the keychain (SecretStore), or nothing when it cannot be used. */
 export interface JournalKeyStore {

@@ -6,6 +6,10 @@
  * torn last record (a crash mid-write) is set aside into its own file and reported; everything
  * before it is kept. Records are hash-chained; `verify()` reads the file again and names the first
  * broken link. See decision 13 (docs/decisions/) for why JSON lines rather than SQLite.
+ *
+ * Size: the one journal (decision 13): its write path (group commit, fsync), its lock, the
+ * torn-record recovery and the hash chain share the file handle and the order of the records;
+ * apart, each part would reach into the others' state.
  */
 import { randomBytes } from 'node:crypto'
 import { mkdir, open, readFile, stat, writeFile } from 'node:fs/promises'
@@ -23,10 +27,10 @@ import { isFinal } from '../../../../shared/domain/journal'
 import { AppFailure } from '../../../../shared/result'
 import { acquireJournalLock, JournalInUseError } from './journal-lock'
 import type { JournalLock } from './journal-lock'
-import { maskText } from '../masking/masking'
+import { maskText } from '../masking'
 import type { EventRecord, IntentRecord, JournalRecord, JournalSecrets, SealedRecord } from './journal-record'
 import { GENESIS_HASH, assertJournalSafe, lineHashMatches, parseRecord, seal } from './journal-record'
-import { syncDirectory } from '../files/sync-directory'
+import { syncDirectory } from '../files'
 import type { JournalKeyStore, JournalSealState } from './journal-seal'
 import { keyFor, loadSealKeys, sealOf, sealProblem } from './journal-seal'
 

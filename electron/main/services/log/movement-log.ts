@@ -4,7 +4,7 @@
  * journal. Wraps the journal so no domain has to remember to log, and the journal stays unaware.
  */
 import type { MovementView } from '../../../../shared/domain/journal'
-import type { Journal } from '../journal/journal'
+import type { Journal } from '../journal'
 import type { AppLog } from './redacting-log'
 
 export function movementLine(movement: MovementView): string {

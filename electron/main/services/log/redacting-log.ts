@@ -5,8 +5,8 @@
  * for good, card data for as long as main holds it). A stack trace or a library's error text
  * cannot carry a key, a card number, a CVV, a PIN or an OTP out.
  */
-import { createSecretRegistry, maskText, maskValue } from '../masking/masking'
-import type { SecretRegistry } from '../masking/masking'
+import { createSecretRegistry, maskText, maskValue } from '../masking'
+import type { SecretRegistry } from '../masking'
 
 export interface AppLog {
   error(message: string, detail?: unknown): void

@@ -21,7 +21,7 @@ import {
   type PaymentTripwires,
   type TripwireSettings,
 } from '../../../../shared/payees/tripwires'
-import { writeJsonAtomically } from '../settings/atomic-json-file'
+import { writeJsonAtomically } from '../settings'
 import { foldHistory } from './history-fold'
 import type { PaidPayment } from './paid-payment'
 import { PayeeBook, type PayeeSummary } from './payee-book'

@@ -4,7 +4,7 @@
  * movement stays open and is asked about again. Never sends anything.
  */
 import type { MovementView } from '../../../../shared/domain/journal'
-import type { Verifier, VerifiedOutcome } from '../journal/reconciler'
+import type { Verifier, VerifiedOutcome } from '../journal'
 import type { ServiceContext } from '../service-context'
 
 export function createPayoutVerifier(apiFor: ServiceContext['apiFor']): Verifier {

@@ -8,9 +8,9 @@
  */
 import type { MovementView } from '../../../../shared/domain/journal'
 import { isFinal } from '../../../../shared/domain/journal'
-import type { Journal, NewEvent } from '../journal/journal'
-import { eventOfFinding, repeatsLastFinding } from '../journal/reconciler'
-import type { Verifier, VerifiedOutcome } from '../journal/reconciler'
+import type { Journal, NewEvent } from '../journal'
+import { eventOfFinding, repeatsLastFinding } from '../journal'
+import type { Verifier, VerifiedOutcome } from '../journal'
 
 export interface PayoutWatcher {
   /** Starts following a payout (again), from the shortest delay. */

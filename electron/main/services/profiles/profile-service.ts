@@ -14,9 +14,9 @@ import type {
 } from '../../../../shared/domain/profiles'
 import { KEY_KINDS, SANDBOX_PROFILE_ID } from '../../../../shared/domain/profiles'
 import { AppFailure } from '../../../../shared/result'
-import { KeychainUnavailableError } from '../secrets/secret-store'
-import type { SecretKind, SecretStore } from '../secrets/secret-store'
-import type { SettingsStore, StoredProfile } from '../settings/settings-store'
+import { KeychainUnavailableError } from '../secrets'
+import type { SecretKind, SecretStore } from '../secrets'
+import type { SettingsStore, StoredProfile } from '../settings'
 import { encryptionKeyProblem } from '../../../../shared/rules/keys'
 
 export interface EmbeddedSandbox {

@@ -19,7 +19,7 @@
  * outcome is refused: nothing was taken.
  */
 import { isNotCausedByRequest } from '../../../../shared/domain/charges'
-import { ApiFailure } from '../api/payments-client'
+import { ApiFailure } from '../api'
 import type { Checkpoints } from '../checkpoints'
 
 export type SendOutcome<T> =

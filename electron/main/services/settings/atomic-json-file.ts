@@ -6,7 +6,7 @@ import { mkdir, open, readFile, rename, rm } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import type { z } from 'zod'
 import { AppFailure } from '../../../../shared/result'
-import { syncDirectory } from '../files/sync-directory'
+import { syncDirectory } from '../files'
 
 /** A damaged file is reported with its path and the problem, and left untouched for the user. */
 export class SettingsFileError extends AppFailure {

@@ -3,6 +3,8 @@
  * version, or altered by hand, must give a clear error rather than a wrong screen).
  */
 import { z } from 'zod'
+import { PAYOUT_ROW_FIELDS } from '../../../../shared/domain/payout-row'
+import type { PayoutRowField } from '../../../../shared/domain/payout-row'
 import { PAYOUT_OUTCOMES, TEAM_MEMBER_CHANGES, TEAM_ROLES, TEAM_RUN_STATES } from '../../../../shared/domain/team'
 import { runReviewSchema } from '../../../../shared/bulk/review-figures'
 import { AppFailure } from '../../../../shared/result'
@@ -65,16 +67,12 @@ export const runAnswer = z.object({
     .transform((value) => value ?? null),
 })
 
-export const runRowAnswer = z.object({
-  position: count,
-  reference: z.string(),
-  amount: z.string(),
-  bank_code: z.string(),
-  account_number: z.string(),
-  customer_name: z.string(),
-  customer_email: z.string(),
-  narration: z.string(),
-})
+/** A payout row's fields (payout-row.ts), each text. */
+const payoutRowAnswer = Object.fromEntries(PAYOUT_ROW_FIELDS.map((field) => [field, z.string()])) as {
+  [F in PayoutRowField]: z.ZodString
+}
+
+export const runRowAnswer = z.object({ position: count, ...payoutRowAnswer })
 
 export const claimAnswer = z.object({
   grant: z.enum(['new', 'renewed', 'takeover', 'recorded']),

@@ -3,6 +3,9 @@
  * database enforces the rules (roles, no self-approval, two approvers at the threshold, claims,
  * final results); this module hashes what the desk holds, calls, and checks the answers. The team
  * service (team-service.ts) gives it a session only while connected.
+ *
+ * Size: one thin method per team-database function or view (some thirty), each a call and the check
+ * of its answer; nothing here decides, so it grows with the schema's surface, not with logic.
  */
 import type { PriorPayout } from '../../../../shared/domain/bulk'
 import type { ProfileMode } from '../../../../shared/domain/profiles'
@@ -52,6 +55,7 @@ import { scramVerifier } from './scram-verifier'
 import { teamFailure } from './team-errors'
 import type { TeamSession } from './team-session'
 import { z } from 'zod'
+import { PAYOUT_ROW_FIELDS } from '../../../../shared/domain/payout-row'
 
 export const DEFAULT_LEASE_SECONDS = 120
 
@@ -117,7 +121,7 @@ export function createTeamOperations(session: TeamSession, deskId: string, mode:
 
   async function versionRows(runId: string, version: number, offset = 0, limit = 200_000) {
     const rows = await session.rows(
-      `SELECT position, reference, amount, bank_code, account_number, customer_name, customer_email, narration
+      `SELECT position, ${PAYOUT_ROW_FIELDS.join(', ')}
          FROM payout_desk.team_run_rows WHERE run_id = $1 AND version = $2 ORDER BY position OFFSET $3 LIMIT $4`,
       [runId, version, offset, limit],
     )

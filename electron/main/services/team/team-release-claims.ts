@@ -10,8 +10,7 @@
 import type { TeamClaim, TeamClaimSummary } from '../../../../shared/domain/team'
 import { AppFailure } from '../../../../shared/result'
 import { teamRefusalReason } from '../../../../shared/team/refusals'
-import { planBatches } from '../bulk/run/run-rows'
-import type { RunService } from '../bulk/run/run-service'
+import type { RunService } from '../bulk/runs'
 import type { ReleaseEntry } from './team-release-entry'
 import { teamFailure } from './team-errors'
 import type { TeamDesk, TeamService } from './team-service'
@@ -23,7 +22,7 @@ const CLAIM_GROUP = 8
 
 export interface ReleaseClaimsDeps {
   team: Pick<TeamService, 'withDesk'>
-  runs: Pick<RunService, 'stateOf' | 'rows'>
+  runs: Pick<RunService, 'stateOf' | 'rows' | 'plannedBatches'>
   leaseSeconds: number
   onClaim?(ms: number, batches: number): void
 }
@@ -75,11 +74,10 @@ export function createReleaseClaims(deps: ReleaseClaimsDeps) {
 
   /** A batch's payouts as the run on this desk plans it. */
   function plannedPayouts(runId: string, reference: string): string[] {
-    const state = deps.runs.stateOf(runId)
     const rows = deps.runs.rows(runId)
     const batch =
-      state.batches.find((b) => b.reference === reference) ??
-      planBatches(runId, rows).find((b) => b.reference === reference)
+      deps.runs.stateOf(runId).batches.find((b) => b.reference === reference) ??
+      deps.runs.plannedBatches(runId).find((b) => b.reference === reference)
     if (!batch) throw new AppFailure('not_found', `Run ${runId} has no batch ${reference}.`)
     return batch.rows.map((i) => rows[i]!.item.reference)
   }

@@ -9,9 +9,9 @@
  * batch, or kept its payouts elsewhere).
  */
 import { AppFailure } from '../../../../shared/result'
-import type { BulkEndpoints, BulkPayoutRequest } from '../api/bulk'
-import type { Journal } from '../journal/journal'
-import { verifyBatch, verifyItems } from '../bulk/run/batch-sender'
+import type { BulkEndpoints, BulkPayoutRequest } from '../api'
+import type { Journal } from '../journal'
+import { verifyBatch, verifyItems } from '../bulk/runs'
 
 export interface BatchFollowDeps {
   journal: Journal

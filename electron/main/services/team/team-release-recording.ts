@@ -13,12 +13,12 @@
  */
 import type { RunRow } from '../../../../shared/domain/bulk-run'
 import type { TeamPayoutResult } from '../../../../shared/domain/team'
-import { isSettled } from '../bulk/run/batch-items'
-import type { RunService } from '../bulk/run/run-service'
+import { isSettled } from '../bulk/runs'
+import type { RunService } from '../bulk/runs'
 import type { ReleaseClaims } from './team-release-claims'
 import type { ReleaseEntry } from './team-release-entry'
 import { teamFailure } from './team-errors'
-import { outcomeOfRow } from './team-run-copy'
+import { outcomeOfRow } from './team-payout-outcome'
 import type { TeamService } from './team-service'
 
 const RESULTS_PER_CALL = 1000

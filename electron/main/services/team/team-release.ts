@@ -1,10 +1,10 @@
 /**
  * Team runs released from this desk (decisions 41, 43, 45, 62, 63).
  *
- * Releasing: the run is materialised here from the team's copy when this desk did not prepare it
- * (team-run-copy.ts), its content hash is recomputed and must be the approved one, then the bulk
- * run sends as it does alone, with one seam: before each batch leaves (its intent already
- * journaled), `beforeBatchLeaves` decides, in this order:
+ * Releasing: the run is written here from the team's copy when this desk did not prepare it (bulk's
+ * createFromContent, decision 092), its content hash is recomputed and must be the approved one,
+ * then the bulk run sends as it does alone, with one seam: before each batch leaves (its intent
+ * already journaled), `beforeBatchLeaves` (a RunHooks hook) decides, in this order:
  *
  * 1. The desk's journal already has the service's answer for the batch (accepted, found, refused):
  *    the sender follows the journal; no claim, no verification, the journal never goes back.
@@ -23,10 +23,10 @@ import type { RunView } from '../../../../shared/domain/bulk-run'
 import type { TeamChange, TeamRun, TeamRunContent } from '../../../../shared/domain/team'
 import { AppFailure } from '../../../../shared/result'
 import type { DesktopNotice } from '../../adapters/desktop'
-import type { BulkEndpoints } from '../api/bulk'
-import type { Journal } from '../journal/journal'
-import { planBatches } from '../bulk/run/run-rows'
-import type { RunService } from '../bulk/run/run-service'
+import type { BulkEndpoints } from '../api'
+import type { Journal } from '../journal'
+import { plannedFromContent, samePlan } from '../bulk/runs'
+import type { RunService } from '../bulk/runs'
 import { contentHashOf } from './content-hash'
 import { createReleaseClaims } from './team-release-claims'
 import { newReleaseEntry } from './team-release-entry'
@@ -34,14 +34,14 @@ import type { ReleaseEntry } from './team-release-entry'
 import { answeredInJournal, createBatchFollow } from './team-release-follow'
 import { readReleaseList, writeReleaseList } from './team-release-list'
 import { createReleaseRecording } from './team-release-recording'
-import { contentOfRun, materialiseRun, plannedFromContent, samePlan } from './team-run-copy'
 import type { TeamDesk, TeamService } from './team-service'
-
-export { contentOfRun, outcomeOfRow } from './team-run-copy'
 
 export interface TeamReleaseDeps {
   team: Pick<TeamService, 'withDesk' | 'isTeamMode'>
-  runs: Pick<RunService, 'stateOf' | 'rows' | 'view' | 'create' | 'submit' | 'recheck' | 'list' | 'remove'>
+  runs: Pick<
+    RunService,
+    'stateOf' | 'rows' | 'view' | 'contentOf' | 'plannedBatches' | 'createFromContent' | 'submit' | 'recheck' | 'remove'
+  >
   journal: Journal
   bulkFor(profileId: string): Promise<BulkEndpoints>
   notify(notice: DesktopNotice): void
@@ -167,7 +167,7 @@ export function createTeamRelease(deps: TeamReleaseDeps) {
     const known = releasing.get(runId)
     if (known) return known
     const content = localRun(runId)
-      ? contentOfRun(deps.runs.stateOf(runId), deps.runs.rows(runId))
+      ? deps.runs.contentOf(runId)
       : { currency: '', merchantBearsCost: false, description: '', rows: [] }
     return newReleaseEntry(runId, run.version, content, run.contentHash)
   }
@@ -231,7 +231,7 @@ export function createTeamRelease(deps: TeamReleaseDeps) {
   async function resume(): Promise<void> {
     for (const { runId, version } of await readReleaseList(deps.userDataDir)) {
       if (!localRun(runId) || releasing.has(runId)) continue
-      const content = contentOfRun(deps.runs.stateOf(runId), deps.runs.rows(runId))
+      const content = deps.runs.contentOf(runId)
       // Recomputed from the run as it is on this desk: the database refuses a claim whose hash is
       // not the approved one. Nothing is held: each batch is claimed again before it leaves.
       releasing.set(runId, newReleaseEntry(runId, version, content, contentHashOf(content)))
@@ -295,7 +295,7 @@ export function createTeamRelease(deps: TeamReleaseDeps) {
           entry.content = team
           gated = plannedFromContent(runId, team.rows.length)
           const [written, claimed] = await Promise.allSettled([
-            materialiseRun(deps.runs, runId, run, team).then(() => step('written')),
+            deps.runs.createFromContent(runId, run.label, team).then(() => step('written')),
             claims
               .gate(desk, entry, gated, (rows) => rows.map((i) => team.rows[i]!.reference))
               .then(() => step('gate')),
@@ -311,7 +311,7 @@ export function createTeamRelease(deps: TeamReleaseDeps) {
         const state = deps.runs.stateOf(runId)
         const rows = deps.runs.rows(runId)
         // What this desk will send, hashed: the approved hash or nothing is sent.
-        const content = contentOfRun(state, rows)
+        const content = deps.runs.contentOf(runId)
         if (contentHashOf(content) !== run.contentHash)
           throw new AppFailure(
             'hash_mismatch',
@@ -320,7 +320,7 @@ export function createTeamRelease(deps: TeamReleaseDeps) {
         step('hashed')
         entry.content = content
         entry.contentHash = run.contentHash
-        const planned = state.batches.length > 0 ? state.batches : planBatches(runId, rows)
+        const planned = deps.runs.plannedBatches(runId)
         if (!gated) {
           await claims.gate(desk, entry, planned, (indexes) => indexes.map((i) => rows[i]!.item.reference))
           step('gate')

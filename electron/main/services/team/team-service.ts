@@ -9,6 +9,9 @@
  * `team_offline`: nothing new is claimed. Nothing local depends on it: the journal stays the
  * desk's record of what it sent, and what a desk sent stays its own to verify by reference.
  * Changes any desk makes arrive as `team:changed` (the database's NOTIFY at commit).
+ *
+ * Size: the team connection's life: settings and keychain, the watched session, reconnection and
+ * the status events all turn on one connection state, which a split would have to share.
  */
 import { randomUUID } from 'node:crypto'
 import { hostname } from 'node:os'
@@ -23,10 +26,10 @@ import { TEAM_CONNECTION_STATES, tlsModeFor } from '../../../../shared/domain/te
 import type { TeamConnectionState } from '../../../../shared/domain/team'
 import type { ProfileMode } from '../../../../shared/domain/profiles'
 import { AppFailure } from '../../../../shared/result'
-import type { AppLog } from '../log/redacting-log'
-import { KeychainUnavailableError } from '../secrets/secret-store'
-import type { SecretStore } from '../secrets/secret-store'
-import type { SettingsStore, StoredTeamConnection } from '../settings/settings-store'
+import type { AppLog } from '../log'
+import { KeychainUnavailableError } from '../secrets'
+import type { SecretStore } from '../secrets'
+import type { SettingsStore, StoredTeamConnection } from '../settings'
 import { teamClientConfig } from './team-connection-options'
 import { isConnectionFailure, teamFailure } from './team-errors'
 import { createTeamOperations } from './team-operations'

@@ -9,13 +9,12 @@ import type { TeamRun } from '../../../../shared/domain/team'
 import { reviewOfRun, reviewStory } from '../../../../shared/bulk/review-figures'
 import { AppFailure } from '../../../../shared/result'
 import { contentHashOf } from './content-hash'
-import type { RunService } from '../bulk/run/run-service'
-import { contentOfRun } from './team-release'
+import type { RunService } from '../bulk/runs'
 import type { TeamService } from './team-service'
 
 export interface TeamSubmissionDeps {
   team: Pick<TeamService, 'withDesk' | 'isTeamMode'>
-  runs: Pick<RunService, 'stateOf' | 'rows' | 'view' | 'assertAllowed' | 'allows'>
+  runs: Pick<RunService, 'stateOf' | 'rows' | 'view' | 'contentOf' | 'assertAllowed' | 'allows'>
 }
 
 export type TeamSubmission = ReturnType<typeof createTeamSubmission>
@@ -38,7 +37,7 @@ export function createTeamSubmission(deps: TeamSubmissionDeps) {
     deps.runs.assertAllowed(runId, 'share')
     const state = deps.runs.stateOf(runId)
     const rows = deps.runs.rows(runId)
-    const content = contentOfRun(state, rows)
+    const content = deps.runs.contentOf(runId)
     if (content.rows.length < 2) throw new AppFailure('bad_request', 'A bulk run needs at least two rows to send.')
     const hash = contentHashOf(content)
     const review = reviewOfRun(deps.runs.view(runId), rows)

@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { BankChoiceByKey } from '../../../../../shared/domain/bulk'
-import { writeJsonAtomically } from '../../settings/atomic-json-file'
+import { writeJsonAtomically } from '../../settings'
 
 const FILE_NAME = 'bulk-bank-names.json'
 /** Texts kept per profile and country; the oldest go first. */

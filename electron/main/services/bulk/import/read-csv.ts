@@ -6,9 +6,9 @@
  */
 import { IMPORT_LIMITS } from '../../../../../shared/bulk/limits'
 import type { SheetRow } from '../../../../../shared/bulk/cells'
-import { CsvSyntaxError, readCsv, type CsvDelimiter } from '../../files/csv-reader'
+import { CsvSyntaxError, readCsv, type CsvDelimiter } from '../../files'
 
-export { detectDelimiter, type CsvDelimiter } from '../../files/csv-reader'
+export { detectDelimiter, type CsvDelimiter } from '../../files'
 
 export class CsvReadError extends Error {
   constructor(

@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { emailProblem } from '../../../../../shared/rules/common'
-import { writeJsonAtomically } from '../../settings/atomic-json-file'
+import { writeJsonAtomically } from '../../settings'
 
 const FILE_NAME = 'bulk-run-wide.json'
 /** Profiles kept; the ones least recently used go first. */

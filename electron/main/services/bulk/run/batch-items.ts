@@ -6,8 +6,8 @@
  */
 import type { RowPayoutStatus, RunBatch, RunRow } from '../../../../../shared/domain/bulk-run'
 import { formatMinorUnits, toMinorUnits } from '../../../../../shared/money'
-import type { BulkEndpoints } from '../../api/bulk'
-import { hasNextPage } from '../../api/bulk'
+import type { BulkEndpoints } from '../../api'
+import { hasNextPage } from '../../api'
 import type { BatchOutcome } from './batch-sender'
 import { runPool } from './pool'
 

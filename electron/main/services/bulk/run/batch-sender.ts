@@ -10,12 +10,12 @@
  */
 import type { MovementView } from '../../../../../shared/domain/journal'
 import { formatMinorUnits, toMinorUnits } from '../../../../../shared/money'
-import type { BulkEndpoints, BulkPayoutRequest } from '../../api/bulk'
-import { ApiFailure } from '../../api/payments-client'
-import type { Journal, NewIntent } from '../../journal/journal'
-import type { VerifiedOutcome } from '../../journal/reconciler'
-import { sendMoney } from '../../sending/send-policy'
-import type { SendHooks } from '../../sending/send-policy'
+import type { BulkEndpoints, BulkPayoutRequest } from '../../api'
+import { ApiFailure } from '../../api'
+import type { Journal, NewIntent } from '../../journal'
+import type { VerifiedOutcome } from '../../journal'
+import { sendMoney } from '../../sending'
+import type { SendHooks } from '../../sending'
 import { runPool } from './pool'
 
 /** What the service holds under one payout reference of a batch: its status, or nothing. */

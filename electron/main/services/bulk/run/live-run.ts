@@ -5,8 +5,8 @@
  */
 import type { RunProgress, RunRow } from '../../../../../shared/domain/bulk-run'
 import type { BankResolution } from '../../../../../shared/domain/lookups'
-import type { BulkEndpoints } from '../../api/bulk'
-import type { LookupEndpoints } from '../../api/lookups'
+import type { BulkEndpoints } from '../../api'
+import type { LookupEndpoints } from '../../api'
 import type { RunState } from './run-store'
 
 export interface LiveRun {

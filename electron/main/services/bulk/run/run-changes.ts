@@ -8,7 +8,7 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { ChangeGroup, ChangeKind, ChangedCell, RunChangesView } from '../../../../../shared/domain/bulk-changes'
-import { writeJsonAtomically } from '../../settings/atomic-json-file'
+import { writeJsonAtomically } from '../../settings'
 
 export const CHANGES_FILE = 'changes.json'
 

@@ -2,8 +2,9 @@
 import type { BulkCurrency, BulkFinding, BulkImportResult } from '../../../../../shared/domain/bulk'
 import type { ExcludedWhy, RunBatch, RunCounts, RunRow, RunTotals } from '../../../../../shared/domain/bulk-run'
 import { batchReferenceOf, isRowQuestion, planBatchSizes, rowProblems } from '../../../../../shared/domain/bulk-run'
-import { formatMinorUnits, minorUnitsToNumber, toMinorUnits } from '../../../../../shared/money'
-import type { BulkPayoutRequest } from '../../api/bulk'
+import { requestPayoutOf } from '../../../../../shared/domain/payout-row'
+import { formatMinorUnits, toMinorUnits } from '../../../../../shared/money'
+import type { BulkPayoutRequest } from '../../api'
 import type { RunState } from './run-store'
 
 /**
@@ -200,16 +201,6 @@ export function batchBody(state: RunState, batch: RunBatch, rows: readonly RunRo
     ...(state.description ? { description: state.description } : {}),
     merchant_bears_cost: state.merchantBearsCost,
     currency: state.currency,
-    payouts: batch.rows.map((i) => {
-      const { item } = rows[i]!
-      return {
-        reference: item.reference,
-        amount: minorUnitsToNumber(toMinorUnits(item.amount)),
-        type: 'bank_account' as const,
-        narration: item.narration,
-        bank_account: { bank_code: item.bank_code, account_number: item.account_number },
-        customer: { name: item.customer_name, email: item.customer_email },
-      }
-    }),
+    payouts: batch.rows.map((i) => requestPayoutOf(rows[i]!.item)),
   }
 }

@@ -8,9 +8,10 @@
  * `resumeAll()` at start carries each run on from where it was, verifying with the service before
  * sending anything that may already have been sent.
  *
- * Longer than a module should be because it is the one facade of a run's life (every caller goes
- * through it, and the stage table's causes are its methods); what can stand alone lives beside it:
- * the steps, the figures (run-figures.ts), the sheet's chain (run-family.ts), the fee basis.
+ * Size: the one facade of a run's life (every caller goes through it, and the stage table's causes
+ * are its methods). What can stand alone lives beside it: the steps, the figures (run-figures.ts),
+ * the sheet's chain (run-family.ts), the fees (fee-basis.ts), the checks before a Send and the
+ * live confirmation (send-checks.ts), a run's content (run-content.ts), edits (run-editing.ts).
  */
 import { randomBytes } from 'node:crypto'
 import { userInfo } from 'node:os'
@@ -18,33 +19,35 @@ import type { BulkCurrency, BulkField, BulkImportResult } from '../../../../../s
 import type {
   RowQuestion,
   RunAction,
-  RunFees,
+  RunBatch,
+  RunContent,
   RunProgress,
   RunRow,
   RunSummary,
   RunView,
 } from '../../../../../shared/domain/bulk-run'
 import { needsNameAcknowledgement, runIdOf } from '../../../../../shared/domain/bulk-run'
+import { isPayoutRowField } from '../../../../../shared/domain/payout-row'
 import type { ProfileMode } from '../../../../../shared/domain/profiles'
-import { sendReadiness } from '../../../../../shared/bulk/send-readiness'
-import { formatMoney, toMinorUnits } from '../../../../../shared/money'
 import { AppFailure } from '../../../../../shared/result'
 import type { DesktopNotice } from '../../../adapters/desktop'
 import type { Checkpoints } from '../../checkpoints'
-import type { Journal } from '../../journal/journal'
-import { InFlight } from '../../sending/in-flight'
-import type { FeePayerChoice } from '../../fees/fee-payer-memory'
-import { runFees, type FeeSeen } from '../../fees/fee-estimate'
-import { feeBasisOf } from './fee-basis'
+import type { Journal } from '../../journal'
+import { InFlight } from '../../sending'
+import type { FeePayerChoice } from '../../fees'
+import type { FeeSeen } from '../../fees'
+import { feeBasisOf, runFeesOf } from './fee-basis'
+import { assertSendable } from './send-checks'
 import { RunAutosave } from './autosave'
 import { isSettled } from './batch-items'
 import type { LiveRun, RunApiFor, RunLog } from './live-run'
 import { liveRun, markBatchReferences } from './live-run'
-import { lastBalanceRefusal } from '../../sending/balance-refusals'
+import { lastBalanceRefusal } from '../../sending'
 import { importedRun, retryRun } from './run-creation'
 import { chainOf, rowsToPrepare, type PrepareOptions } from './run-family'
 import { RunFigures } from './run-figures'
-import { countRows, isSendable, planBatches, revalidateRow, totalsOf } from './run-rows'
+import { contentOfRun, runInputFromContent } from './run-content'
+import { countRows, planBatches, revalidateRow, totalsOf } from './run-rows'
 import type { RunState, RunStore, StoredRun } from './run-store'
 import { sha256Hex } from './run-store'
 import { canMove, moveTo } from './stages'
@@ -118,16 +121,6 @@ export interface CreateRunInput {
 
 /** Rows an answer frees that are checked with the bank at once; more wait for "Check account names". */
 const ANSWERED_CHECKED_AT_ONCE = 20
-
-const ROW_FIELDS: readonly BulkField[] = [
-  'reference',
-  'amount',
-  'bank_code',
-  'account_number',
-  'customer_name',
-  'customer_email',
-  'narration',
-]
 
 export class RunService {
   private readonly runs = new Map<string, LiveRun>()
@@ -221,7 +214,10 @@ export class RunService {
       ...(state.message ? { message: state.message } : {}),
       ...(retriedBy ? { retriedBy } : {}),
       ...(state.imported ? { imported: state.imported } : {}),
-      fees: this.feesOf(run, totals.amount),
+      fees: runFeesOf(run, totals.amount, {
+        basis: (scope, currency, except) => this.feeBasis(scope, currency, except),
+        charged: (of) => this.figures.tallyOf(of).charged,
+      }),
       tally,
       sheetStatus: this.figures.sheetOf(run),
       readiness: this.figures.readinessOf(run),
@@ -235,22 +231,6 @@ export class RunService {
           )
         : null,
     }
-  }
-
-  /**
-   * The run's fees: estimated from this profile's last payouts in the currency, in its mode; and
-   * what the service charged the paid rows (decision 48), once any batch was answered.
-   */
-  private feesOf(run: LiveRun, amount: string): RunFees {
-    const { state } = run
-    const answered = state.batches.some((batch) => batch.state !== 'planned' && batch.state !== 'sending')
-    return runFees({
-      currency: state.currency,
-      amount: toMinorUnits(amount),
-      merchantBearsCost: state.merchantBearsCost,
-      basis: this.feeBasis({ profileId: state.profileId, mode: state.mode }, state.currency, state.id),
-      chargeable: answered ? toMinorUnits(this.figures.tallyOf(run).charged) : null,
-    })
   }
 
   /**
@@ -282,6 +262,26 @@ export class RunService {
   /** The report, kept in the run's folder next to the rows it was made from. */
   async keepReport(runId: string, csv: string): Promise<void> {
     await this.options.store.writeFile(runId, 'report.csv', csv)
+  }
+
+  /** What the run pays (run-content.ts): the content team mode hashes, shares and releases. */
+  contentOf(runId: string): RunContent {
+    const run = this.get(runId)
+    return contentOfRun(run.state, run.rows)
+  }
+
+  /** The run's batches: as planned once it was sent, else as they would be planned now. */
+  plannedBatches(runId: string): RunBatch[] {
+    const run = this.get(runId)
+    return run.state.batches.length > 0 ? run.state.batches : planBatches(runId, run.rows)
+  }
+
+  /**
+   * A run written from content under a given id (a team run's approved version on a desk that did
+   * not prepare it): its rows as the content has them, in review at once.
+   */
+  createFromContent(runId: string, label: string, content: RunContent): Promise<RunView> {
+    return this.create(runInputFromContent(runId, label, content))
   }
 
   async create(input: CreateRunInput): Promise<RunView> {
@@ -359,7 +359,7 @@ export class RunService {
     const run = this.get(runId)
     this.assertEditable(run)
     this.rowOf(run, index)
-    if (!ROW_FIELDS.includes(field)) throw new AppFailure('bad_request', `Unknown field ${field}.`)
+    if (!isPayoutRowField(field)) throw new AppFailure('bad_request', `Unknown field ${field}.`)
     await this.editorOf(run).editCells([{ index, field, value }], 'edit')
     return this.rowOf(run, index)
   }
@@ -566,48 +566,7 @@ export class RunService {
     // Sent meanwhile (the other click of a double click): that is this send.
     if (run.state.batches.length > 0) return this.view(runId)
     if (run.task || run.state.stage !== 'review') throw new AppFailure('conflict', 'This run is already working.')
-    const sendable = run.rows.filter(isSendable)
-    if (sendable.length === 0)
-      throw new AppFailure('bad_request', 'No row can be sent: fix or include some rows first.')
-    if (sendable.length === 1)
-      throw new AppFailure(
-        'bad_request',
-        'A bulk payout needs at least two rows. Send this single row from the Payouts screen instead.',
-      )
-    const totals = totalsOf(run.state, run.rows)
-    const readiness = sendReadiness(run.rows)
-    if (rules.namesChecked && readiness.refusal)
-      throw new AppFailure('bad_request', readiness.refusal, {
-        unchecked: readiness.unchecked.count,
-        uncheckedRows: readiness.unchecked.sheetRows,
-        rows: readiness.unacknowledged.sheetRows,
-      })
-    if (run.state.mode === 'live') {
-      const unacknowledged = sendable.filter(needsNameAcknowledgement)
-      if (unacknowledged.length > 0)
-        throw new AppFailure(
-          'bad_request',
-          `${unacknowledged.length} ${unacknowledged.length === 1 ? 'name does' : 'names do'} not match the bank's (sheet rows ${unacknowledged
-            .slice(0, 10)
-            .map((r) => r.item.row)
-            .join(
-              ', ',
-            )}${unacknowledged.length > 10 ? ', …' : ''}): check them and acknowledge them, or exclude those rows, before sending a live run.`,
-          { rows: unacknowledged.map((r) => r.item.row) },
-        )
-      const typed = confirm.total?.replace(/,/g, '').trim() ?? ''
-      let matches = false
-      try {
-        matches = typed !== '' && toMinorUnits(typed) === toMinorUnits(totals.amount)
-      } catch {
-        matches = false
-      }
-      if (!matches)
-        throw new AppFailure(
-          'bad_request',
-          `Type the total ${formatMoney(totals.amount, totals.currency)} exactly to confirm a live run.`,
-        )
-    }
+    assertSendable(run, confirm, rules)
     moveTo(run.state, 'submitting', 'send')
     run.state.batches = planBatches(run.state.id, run.rows)
     markBatchReferences(run)

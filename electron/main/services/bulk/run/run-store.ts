@@ -21,8 +21,8 @@ import type {
 } from '../../../../../shared/domain/bulk-run'
 import type { ProfileMode } from '../../../../../shared/domain/profiles'
 import type { ErrorCode } from '../../../../../shared/result'
-import { syncDirectory } from '../../files/sync-directory'
-import { writeJsonAtomically } from '../../settings/atomic-json-file'
+import { syncDirectory } from '../../files'
+import { writeJsonAtomically } from '../../settings'
 
 export const RUNS_FOLDER = 'bulk-runs'
 

@@ -8,7 +8,7 @@
  */
 import type { RunRow } from '../../../../../../shared/domain/bulk-run'
 import { isFinal } from '../../../../../../shared/domain/journal'
-import type { Journal } from '../../../journal/journal'
+import type { Journal } from '../../../journal'
 import { allRowsFinal, followItems, readBatchItems } from '../batch-items'
 import type { LiveRun } from '../live-run'
 import { runPool } from '../pool'

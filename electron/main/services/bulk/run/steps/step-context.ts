@@ -1,5 +1,5 @@
 /** What every step of a run (name checks, submission, monitoring) works with. */
-import type { Journal } from '../../../journal/journal'
+import type { Journal } from '../../../journal'
 import type { RunAutosave } from '../autosave'
 import type { RunApiFor, RunLog } from '../live-run'
 

@@ -12,9 +12,9 @@
  * Recheck or at the next start). A claim taken by the hook should therefore be idempotent per
  * batch reference: the same batch may be asked about again after a restart.
  */
-import type { BulkPayoutRequest } from '../../../api/bulk'
+import type { BulkPayoutRequest } from '../../../api'
 import type { Checkpoints } from '../../../checkpoints'
-import { checkpointHooks } from '../../../sending/send-policy'
+import { checkpointHooks } from '../../../sending'
 import { applyBatchOutcome, isSettled } from '../batch-items'
 import { batchIntent, settleBatch } from '../batch-sender'
 import type { LiveRun } from '../live-run'

@@ -1,0 +1,60 @@
+/**
+ * What a run must be before it is sent (decisions 49, 50): two sendable rows at least; on a
+ * person's Send every row to send has its name checked and every no-match name acknowledged; and a
+ * live run has its no-match names acknowledged and its total typed back exactly (the live
+ * confirmation). A refusal names the rows.
+ */
+import { sendReadiness } from '../../../../../shared/bulk/send-readiness'
+import { needsNameAcknowledgement } from '../../../../../shared/domain/bulk-run'
+import { formatMoney, toMinorUnits } from '../../../../../shared/money'
+import { AppFailure } from '../../../../../shared/result'
+import type { LiveRun } from './live-run'
+import { isSendable, totalsOf } from './run-rows'
+
+export function assertSendable(
+  run: Pick<LiveRun, 'state' | 'rows'>,
+  confirm: { total?: string },
+  rules: { namesChecked?: boolean },
+): void {
+  const sendable = run.rows.filter(isSendable)
+  if (sendable.length === 0) throw new AppFailure('bad_request', 'No row can be sent: fix or include some rows first.')
+  if (sendable.length === 1)
+    throw new AppFailure(
+      'bad_request',
+      'A bulk payout needs at least two rows. Send this single row from the Payouts screen instead.',
+    )
+  const totals = totalsOf(run.state, run.rows)
+  const readiness = sendReadiness(run.rows)
+  if (rules.namesChecked && readiness.refusal)
+    throw new AppFailure('bad_request', readiness.refusal, {
+      unchecked: readiness.unchecked.count,
+      uncheckedRows: readiness.unchecked.sheetRows,
+      rows: readiness.unacknowledged.sheetRows,
+    })
+  if (run.state.mode === 'live') {
+    const unacknowledged = sendable.filter(needsNameAcknowledgement)
+    if (unacknowledged.length > 0)
+      throw new AppFailure(
+        'bad_request',
+        `${unacknowledged.length} ${unacknowledged.length === 1 ? 'name does' : 'names do'} not match the bank's (sheet rows ${unacknowledged
+          .slice(0, 10)
+          .map((r) => r.item.row)
+          .join(
+            ', ',
+          )}${unacknowledged.length > 10 ? ', …' : ''}): check them and acknowledge them, or exclude those rows, before sending a live run.`,
+        { rows: unacknowledged.map((r) => r.item.row) },
+      )
+    const typed = confirm.total?.replace(/,/g, '').trim() ?? ''
+    let matches = false
+    try {
+      matches = typed !== '' && toMinorUnits(typed) === toMinorUnits(totals.amount)
+    } catch {
+      matches = false
+    }
+    if (!matches)
+      throw new AppFailure(
+        'bad_request',
+        `Type the total ${formatMoney(totals.amount, totals.currency)} exactly to confirm a live run.`,
+      )
+  }
+}

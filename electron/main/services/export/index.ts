@@ -1,0 +1,4 @@
+/** The export service's public face (decision 094): writing a table as XLSX or CSV, and reading an export back. */
+export { ExportFileProblem, MAX_REVIEW_BYTES, readExportFile } from './export-reader'
+export type { KnownLayout } from './export-reader'
+export { exportTableWithDialog, tableToCsv } from './table-export'
