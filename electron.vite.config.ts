@@ -15,6 +15,8 @@ export default defineConfig({
           'bulk-import-worker': resolve(__dirname, 'electron/main/services/bulk/import/import-worker.ts'),
           // The PDF worker: documents/pdf-renderer.ts starts it for each run summary and advice job.
           'pdf-worker': resolve(__dirname, 'electron/main/services/documents/pdf-worker.ts'),
+          // The file reader (decision 100): files/file-reader.ts starts it for each file a person hands over.
+          'file-reader-worker': resolve(__dirname, 'electron/main/services/files/file-reader-worker.ts'),
         },
         // A package loaded on first use (SheetJS, chardet: `await import(...)`) is required, not
         // imported as ESM, so main and its worker load every package the one way, as CommonJS.

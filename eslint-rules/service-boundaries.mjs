@@ -37,6 +37,24 @@ export const EXCEPTIONS = [
     to: 'export/export-guard',
     why: 'The PDF worker (documents/pdf-worker.ts) draws through document-guard.ts, which uses the guard; the export index would load the export reader (and SheetJS) and the table writer into every PDF worker as it starts.',
   },
+  // The reader of untrusted files (decision 100) runs each job in a worker thread started per file:
+  // it loads the capped ZIP reader, the export reader's size limit and the offline review's reader
+  // themselves, not the export and history services' faces (their writers, dialogs and SheetJS at start).
+  {
+    from: 'files',
+    to: 'export/zip',
+    why: "The file reader's worker masks card numbers inside a workbook with the capped ZIP reader (decision 101).",
+  },
+  {
+    from: 'files',
+    to: 'export/export-reader',
+    why: "The file reader's worker refuses a review file past the export reader's own size limit.",
+  },
+  {
+    from: 'files',
+    to: 'history/offline-history',
+    why: "Offline review's reading is the file reader's job: it runs in that worker, off the main thread (decision 100).",
+  },
 ]
 
 const SERVICES = `${sep}electron${sep}main${sep}services${sep}`

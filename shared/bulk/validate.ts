@@ -20,6 +20,7 @@ import { formatMoney } from '../money'
 import { emailProblem } from '../rules/common'
 import { CUSTOMER_NAME_MAX_LENGTH, NARRATION_MAX_LENGTH } from '../rules/payouts'
 import { looksLikeCardNumber } from '../rules/sensitive-data'
+import { holdsMaskedCardNumber } from '../rules/card-masking'
 import { accountNumberProblem, cleanedAccountNumber, digitsOfDecimalNumber } from './account-number'
 import { bankFinding, bankNameOf } from './bank-cell'
 import { amountProblemOf, normaliseAmount, numberCellDecimal } from './amount'
@@ -213,7 +214,8 @@ function textFindings(item: BulkItem, add: (column: BulkField, code: string, mes
         `${column}_too_long`,
         `The ${label} has ${text.length.toLocaleString('en-US')} characters; at most ${max} are sent.`,
       )
-    if (looksLikeCardNumber(text))
+    // A card number this desk masked where it keeps the row (decision 102) is still one: the row stays flagged.
+    if (looksLikeCardNumber(text) || holdsMaskedCardNumber(text))
       add(
         column,
         'card_number',

@@ -149,6 +149,7 @@ describe.skipIf(process.platform !== 'linux')('npm run package -- --dir on a fre
         '/out/main/index.js',
         '/out/main/bulk-import-worker.js',
         '/out/main/pdf-worker.js',
+        '/out/main/file-reader-worker.js',
         '/out/preload/index.js',
         '/out/renderer/index.html',
       ]) {

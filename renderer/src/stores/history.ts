@@ -141,10 +141,14 @@ export const useHistoryStore = defineStore('history', () => {
   /** A file opened for review shows whole: the search of what was shown before is cleared. */
   async function openReview(call: () => Promise<Result<HistoryState>>): Promise<boolean> {
     const before = state.value?.offline?.fileName ?? null
-    const ok = await run(call)
+    opening.value = true
+    const ok = await run(call).finally(() => (opening.value = false))
     if (ok && state.value?.offline && state.value.offline.fileName !== before) search.value = ''
     return ok
   }
+  /** While a file is read for review (in main's file reader), it can be stopped. */
+  const opening = ref(false)
+  const cancelOpen = () => callApi(() => api.history.cancelOpen())
   const openFile = () => openReview(() => api.history.openFile())
   const openDropped = (file: File) =>
     openReview(() => callWithDroppedFile(file, (dropped) => api.history.openDropped(dropped)))
@@ -184,6 +188,8 @@ export const useHistoryStore = defineStore('history', () => {
     cancelLoadAll,
     openFile,
     openDropped,
+    opening,
+    cancelOpen,
     closeOffline,
     exportShown,
   }

@@ -48,6 +48,8 @@ export const historyChannels = {
   'history:openFile': { input: noInput, result: returns<HistoryState>() },
   /** ...or dropped onto the screen. */
   'history:openDropped': { input: droppedFile, result: returns<HistoryState>() },
+  /** Stops reading the file being opened for review; the open answers the state as it was. */
+  'history:cancelOpen': { input: noInput, result: returns<HistoryState>() },
   'history:closeOffline': { input: noInput, result: returns<HistoryState>() },
 } as const
 

@@ -1,8 +1,10 @@
 /**
  * A child process for the hostile-corpus tests: runs every file of a folder through one reader that
  * takes files from people, the way the app calls it, and prints one JSON line per file with what
- * came out, how long it took and the process's peak RSS so far (the kernel's maxRSS: the workers
- * of the bulk importer are threads of this process, so their memory counts too).
+ * came out, how long it took, the process's peak RSS so far (the kernel's maxRSS: the workers
+ * of the bulk importer and the file reader are threads of this process, so their memory counts
+ * too), and how main's event loop kept answering meanwhile: a timer due every TICK_MS records
+ * how late each turn came (decision 100: every read runs in a worker, so main stays free).
  *
  *   node --import tsx tests/unit/hostile/run-reader.ts <bulk|review|identity> <folder> <file>...
  *
@@ -14,7 +16,6 @@ import { droppedFilesOnDisk } from '../../../electron/main/adapters/dropped-file
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import type { FileDialogs } from '../../../electron/main/adapters/desktop'
-import { inspectFile } from '../../../electron/main/services/bulk/import/import-file'
 import { createBulkImportService } from '../../../electron/main/services/bulk/import/import-service'
 import { createIdentityDocuments } from '../../../electron/main/services/cards/identity-documents'
 import { createHistoryDomain } from '../../../electron/main/services/history/history-domain'
@@ -39,6 +40,39 @@ export interface ReaderOutcome {
   peakRssMb: number
   /** Whether Object.prototype gained a property while the file was read. */
   polluted: boolean
+  /** How late main's timer came while the file was read, ms: the largest delay and the 99th percentile. */
+  maxLagMs: number
+  p99LagMs: number
+  /** Timer turns measured. */
+  ticks: number
+}
+
+/** How often main's timer is due while a file is read. */
+const TICK_MS = 10
+
+/** Starts a timer due every TICK_MS; `stop` answers how late each turn came (and the last, still waiting). */
+function watchMainLoop(): { stop(): number[] } {
+  const lags: number[] = []
+  let due = performance.now() + TICK_MS
+  let timer = setTimeout(function tick() {
+    const now = performance.now()
+    lags.push(Math.max(0, now - due))
+    due = now + TICK_MS
+    timer = setTimeout(tick, TICK_MS)
+  }, TICK_MS)
+  return {
+    stop() {
+      clearTimeout(timer)
+      // A turn still waiting when the read ended counts too: a loop held to the end had no turn at all.
+      lags.push(Math.max(0, performance.now() - due))
+      return lags
+    },
+  }
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0
 }
 
 const dialogsFor = (path: string): FileDialogs => ({
@@ -50,12 +84,12 @@ async function readOne(
   reader: Reader,
   path: string,
   userDataDir: string,
-): Promise<Omit<ReaderOutcome, 'name' | 'ms' | 'peakRssMb' | 'polluted'>> {
+): Promise<Omit<ReaderOutcome, 'name' | 'ms' | 'peakRssMb' | 'polluted' | 'maxLagMs' | 'p99LagMs' | 'ticks'>> {
   if (reader === 'bulk') {
-    // The Sheet step's look at the file in this process (the same reading code the worker runs),
-    // then the import itself through the import worker, as the app runs it.
+    // The Sheet step's look at the file, then the import itself, both through the import worker, as
+    // the app runs them.
     const service = createBulkImportService(userDataDir)
-    const inspected = await inspectFile({ path })
+    const inspected = await service.inspectWorkbook({ path })
     if ('fileError' in inspected)
       return {
         outcome: 'refused',
@@ -108,7 +142,8 @@ async function main(): Promise<void> {
   for (const name of names) {
     const path = join(folder, name)
     const started = performance.now()
-    let answer: Omit<ReaderOutcome, 'name' | 'ms' | 'peakRssMb' | 'polluted'>
+    const loop = watchMainLoop()
+    let answer: Omit<ReaderOutcome, 'name' | 'ms' | 'peakRssMb' | 'polluted' | 'maxLagMs' | 'p99LagMs' | 'ticks'>
     try {
       answer = await readOne(reader, path, userDataDir)
     } catch (error) {
@@ -117,12 +152,16 @@ async function main(): Promise<void> {
           ? { outcome: 'refused', code: error.code, message: error.message }
           : { outcome: 'crash', message: error instanceof Error ? (error.stack ?? error.message) : String(error) }
     }
+    const lags = loop.stop()
     const line: ReaderOutcome = {
       name,
       ...answer,
       ms: Math.round(performance.now() - started),
       peakRssMb: Math.round(process.resourceUsage().maxRSS / 1024),
       polluted: Object.getOwnPropertyNames(Object.prototype).length !== OWN_NAMES,
+      maxLagMs: Math.round(Math.max(...lags)),
+      p99LagMs: Math.round(percentile(lags, 99)),
+      ticks: lags.length,
     }
     process.stdout.write(`${JSON.stringify(line)}\n`)
   }

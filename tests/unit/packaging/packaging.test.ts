@@ -96,6 +96,7 @@ describe('what the package contains', () => {
       'out/main/index.js',
       'out/main/bulk-import-worker.js',
       'out/main/pdf-worker.js',
+      'out/main/file-reader-worker.js',
       'out/preload/index.js',
       'out/renderer/index.html',
     ]) {

@@ -8,7 +8,9 @@
  * by a spreadsheet); a workbook it does not understand goes to SheetJS, parsing only the data and
  * marker sheets, values only (no formulas, styles, number formats, HTML or formatted text).
  */
-import * as XLSX from 'xlsx'
+import { createRequire } from 'node:module'
+import { join } from 'node:path'
+import type * as XLSX from 'xlsx'
 import type { ExportCell, ExportCellKind, ExportColumn } from '../../../../shared/domain/export'
 import { formatMinorUnits, MoneyFormatError, toMinorUnits } from '../../../../shared/money'
 import { AppFailure } from '../../../../shared/result'
@@ -19,7 +21,19 @@ import { fromExcelSerial, isoUtc, parseExportDate } from './export-dates'
 import { EXPORT_FORMAT_VERSION, EXPORT_MARKER, MARKER_SHEET } from './export-marker'
 import { NotForFastReader, openWorkbookSheets } from './xlsx-reader'
 import type { RawValue, WorkbookSheets } from './xlsx-reader'
-import { ZipDamage, zipBombProblem, zipDirectory } from './zip'
+import { UnpackBudget, ZipDamage, ZipTooLarge, zipBombProblem, zipDirectory, zipRealSizeProblem } from './zip'
+import type { ZipEntry } from './zip'
+
+/**
+ * SheetJS, loaded the first time a workbook needs it: our own exports are read by the fast reader
+ * and a CSV never needs it, and loading it takes most of a second (each file is read in a worker of
+ * its own, decision 100).
+ */
+let sheetJs: typeof XLSX | undefined
+function sheetJsLibrary(): typeof XLSX {
+  sheetJs ??= createRequire(join(__dirname, 'export-reader.ts'))('xlsx') as typeof XLSX
+  return sheetJs
+}
 
 export const MAX_REVIEW_BYTES = 64 * 1024 * 1024
 export const MAX_REVIEW_ROWS = 1_000_000
@@ -150,28 +164,45 @@ function damaged(fileName: string, detail: string): ExportFileProblem {
  * same answer either way, only sooner.
  */
 function readXlsx(bytes: Uint8Array, fileName: string): ReviewedTable {
-  checkZip(bytes, fileName)
+  const directory = checkZip(bytes, fileName)
+  // Every part taken from this file counts its real bytes against one budget (decision 101).
+  const budget = new UnpackBudget(MAX_REVIEW_UNPACKED_BYTES)
   try {
-    const sheets = openWorkbookSheets(bytes)
+    const sheets = openWorkbookSheets(bytes, budget)
     if (sheets) return readWorkbook(sheets, fileName)
   } catch (error) {
+    if (error instanceof ZipTooLarge) throw unsafe(fileName, error.message)
     if (error instanceof ZipDamage) throw damaged(fileName, error.message)
     if (!(error instanceof NotForFastReader)) throw error
   }
+  // SheetJS inflates on its own, trusting the sizes: it gets only a file whose parts were counted
+  // as they were really unpacked, within the caps (decision 101).
+  if (directory) {
+    const problem = zipRealSizeProblem(bytes, directory, {
+      perEntry: MAX_REVIEW_UNPACKED_BYTES,
+      perFile: MAX_REVIEW_UNPACKED_BYTES,
+    })
+    if (problem) throw unsafe(fileName, problem)
+  }
   return readWorkbook(sheetJsSheets(bytes, fileName), fileName)
+}
+
+function unsafe(fileName: string, problem: string): ExportFileProblem {
+  return new ExportFileProblem(fileName, `not a Payout Desk export, and not safe to open: ${problem}.`)
 }
 
 /**
  * Before any reader inflates anything: a ZIP that is not a workbook, a ZIP bomb, or more than an
  * export of ours could unpack to, is refused from its central directory alone. (A ZIP fflate cannot
- * list goes on to SheetJS, which says what is wrong with it.)
+ * list goes on to SheetJS, which says what is wrong with it.) The sizes it declares may lie: what is
+ * really unpacked is counted again as it is (decision 101).
  */
-function checkZip(bytes: Uint8Array, fileName: string): void {
+function checkZip(bytes: Uint8Array, fileName: string): Map<string, ZipEntry> | null {
   const directory = zipDirectory(bytes)
-  if (!directory) return
+  if (!directory) return null
   const entries = [...directory.values()]
   const bomb = zipBombProblem(entries)
-  if (bomb) throw new ExportFileProblem(fileName, `not a Payout Desk export, and not safe to open: ${bomb}.`)
+  if (bomb) throw unsafe(fileName, bomb)
   if (!directory.has('xl/workbook.xml') && !directory.has('xl/workbook.bin')) {
     throw new ExportFileProblem(fileName, 'not a Payout Desk export: it is a ZIP archive, but not an Excel workbook.')
   }
@@ -182,12 +213,13 @@ function checkZip(bytes: Uint8Array, fileName: string): void {
       `the workbook unpacks to ${Math.round(total / 1024 / 1024)} MB, more than any export of ours (${MAX_REVIEW_UNPACKED_BYTES / 1024 / 1024} MB).`,
     )
   }
+  return directory
 }
 
 function sheetJsSheets(bytes: Uint8Array, fileName: string): WorkbookSheets {
   let book: XLSX.WorkBook
   try {
-    book = XLSX.read(bytes, {
+    book = sheetJsLibrary().read(bytes, {
       type: 'buffer',
       dense: true,
       cellText: false,
@@ -287,12 +319,13 @@ function denseRows(sheet: XLSX.WorkSheet): Array<Array<XLSX.CellObject | undefin
   // Array.from, not map: a row SheetJS left out (a hole) is an empty row, not a hole.
   if (dense) return Array.from(dense, (row) => row ?? [])
   // Not dense (should not happen with dense: true): build rows from addresses.
-  const range = XLSX.utils.decode_range(sheet['!ref'] ?? 'A1')
+  const { utils } = sheetJsLibrary()
+  const range = utils.decode_range(sheet['!ref'] ?? 'A1')
   const rows: Array<Array<XLSX.CellObject | undefined>> = []
   for (let r = range.s.r; r <= range.e.r; r++) {
     const row: Array<XLSX.CellObject | undefined> = []
     for (let c = range.s.c; c <= range.e.c; c++)
-      row.push(sheet[XLSX.utils.encode_cell({ r, c })] as XLSX.CellObject | undefined)
+      row.push(sheet[utils.encode_cell({ r, c })] as XLSX.CellObject | undefined)
     rows.push(row)
   }
   return rows

@@ -14,7 +14,7 @@
  * does not understand stay together, so what it accepts is seen in one place.
  */
 import { xmlUnescape } from './xlsx-xml'
-import type { ZipEntry } from './zip'
+import type { UnpackBudget, ZipEntry } from './zip'
 import { zipDirectory, zipEntryBytes } from './zip'
 
 export type RawValue = string | number | undefined
@@ -365,13 +365,16 @@ function parseSharedStrings(xml: string): string[] {
   }
 }
 
-/** The workbook's sheets, or null when the file is not a ZIP this reader can open (let SheetJS try). */
-export function openWorkbookSheets(bytes: Uint8Array): WorkbookSheets | null {
+/**
+ * The workbook's sheets, or null when the file is not a ZIP this reader can open (let SheetJS try).
+ * Every part is unpacked against `budget`, the real bytes the whole file may unpack to (decision 101).
+ */
+export function openWorkbookSheets(bytes: Uint8Array, budget?: UnpackBudget): WorkbookSheets | null {
   const directory = zipDirectory(bytes)
   if (!directory) return null
   const part = (name: string, max = MAX_PART_BYTES): string | undefined => {
     const entry = directory.get(name)
-    return entry ? utf8(zipEntryBytes(bytes, entry, max)) : undefined
+    return entry ? utf8(zipEntryBytes(bytes, entry, max, budget)) : undefined
   }
   const workbook = part('xl/workbook.xml')
   const relations = part('xl/_rels/workbook.xml.rels')
@@ -414,7 +417,7 @@ export function openWorkbookSheets(bytes: Uint8Array): WorkbookSheets | null {
       const sheet = sheets.find((candidate) => candidate.name === name)
       if (!sheet) return undefined
       if (!sheet.entry) throw unsupported('a sheet whose part is missing')
-      return parseSheet(zipEntryBytes(bytes, sheet.entry, MAX_SHEET_BYTES), maxRows, sharedStrings)
+      return parseSheet(zipEntryBytes(bytes, sheet.entry, MAX_SHEET_BYTES, budget), maxRows, sharedStrings)
     },
   }
 }

@@ -7,14 +7,14 @@
  * big sheet is packed. Content comes as chunks and is CRC-32'd and deflated as it comes: a sheet is
  * never held whole, only its compressed bytes. No ZIP64: past 4 GiB is refused.
  *
- * Reading: fflate's `unzipSync` lists the central directory and inflates only the entry asked for,
- * into a buffer of the size the directory declares (so a lying size cannot make it allocate more).
- * fflate does not check CRC-32s, nor report them, so `storedCrcs` reads them from the directory and
- * `zipEntryBytes` checks them. An archive fflate cannot list, or with a method other than store or
+ * Reading: fflate's `unzipSync` lists the central directory; `zipEntryBytes` inflates only the entry
+ * asked for, by node:zlib with a running count of the real bytes produced, stopped at a cap
+ * whatever the directory declares (decision 101): a lying size costs neither memory nor time.
+ * `centralRecords` reads the CRC-32s (fflate reports none) and `zipEntryBytes` checks them. An archive fflate cannot list, or with a method other than store or
  * deflate, is `null`, so the caller can hand the file to a more general reader.
  */
 import { once } from 'node:events'
-import { constants, crc32, createDeflateRaw } from 'node:zlib'
+import { constants, crc32, createDeflateRaw, inflateRawSync } from 'node:zlib'
 import type { DeflateRaw } from 'node:zlib'
 import { unzipSync, Zip } from 'fflate'
 import type { AsyncFlateStreamHandler, ZipInputFile } from 'fflate'
@@ -126,6 +126,8 @@ export interface ZipEntry {
   originalSize: number
   /** The CRC-32 the directory declares. */
   crc: number
+  /** Where its packed bytes start in the archive. */
+  dataOffset: number
 }
 
 /**
@@ -170,36 +172,80 @@ export class ZipDamage extends Error {
   override name = 'ZipDamage'
 }
 
-const END_OF_DIRECTORY = 0x06054b50
-const CENTRAL_HEADER = 0x02014b50
+/**
+ * An entry (or the whole archive) produced more real bytes than the cap allows: inflation was
+ * stopped there, whatever the directory declared (decision 101). The message names the entry.
+ */
+export class ZipTooLarge extends ZipDamage {
+  override name = 'ZipTooLarge'
+  constructor(
+    readonly entry: string,
+    message: string,
+  ) {
+    super(message)
+  }
+}
 
 /**
- * The CRC-32 of each unencrypted entry, from the central directory: the one field fflate reads past.
- * Runs on a directory fflate has already listed; a ZIP64 or encrypted entry is left out.
+ * What unpacking one file may produce in all, counted in real bytes as entries are inflated
+ * (decision 101): one budget per file read, shared by every entry taken from it.
  */
-function storedCrcs(bytes: Uint8Array): Map<string, number> {
+export class UnpackBudget {
+  private used = 0
+  constructor(readonly limit: number) {}
+  get remaining(): number {
+    return Math.max(0, this.limit - this.used)
+  }
+  spend(bytes: number): void {
+    this.used += bytes
+  }
+}
+
+const MiB = (bytes: number): string => `${Math.max(1, Math.round(bytes / 1024 / 1024)).toLocaleString('en-US')} MB`
+
+const END_OF_DIRECTORY = 0x06054b50
+const CENTRAL_HEADER = 0x02014b50
+const LOCAL_HEADER = 0x04034b50
+
+interface CentralRecord {
+  crc: number
+  /** Where the entry's packed bytes start (after its local header). */
+  dataOffset: number
+}
+
+/**
+ * Each unencrypted entry's CRC-32 and where its packed bytes start, from the central directory and
+ * the local headers: what fflate reads past. Runs on a directory fflate has already listed; a ZIP64
+ * or encrypted entry, or one whose local header is not where the directory says, is left out.
+ */
+function centralRecords(bytes: Uint8Array): Map<string, CentralRecord> {
   const view = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
-  const crcs = new Map<string, number>()
+  const records = new Map<string, CentralRecord>()
   let end = view.length - 22
   while (end >= 0 && view.readUInt32LE(end) !== END_OF_DIRECTORY) end--
-  if (end < 0) return crcs
+  if (end < 0) return records
   const count = view.readUInt16LE(end + 10)
   let at = view.readUInt32LE(end + 16)
   for (let n = 0; n < count && at + 46 <= end && view.readUInt32LE(at) === CENTRAL_HEADER; n++) {
     const nameEnd = at + 46 + view.readUInt16LE(at + 28)
     const encrypted = (view.readUInt16LE(at + 8) & 0x0001) !== 0
-    if (!encrypted) crcs.set(view.toString('utf8', at + 46, nameEnd), view.readUInt32LE(at + 16))
+    const local = view.readUInt32LE(at + 42)
+    if (!encrypted && local + 30 <= view.length && view.readUInt32LE(local) === LOCAL_HEADER) {
+      const dataOffset = local + 30 + view.readUInt16LE(local + 26) + view.readUInt16LE(local + 28)
+      records.set(view.toString('utf8', at + 46, nameEnd), { crc: view.readUInt32LE(at + 16), dataOffset })
+    }
     at = nameEnd + view.readUInt16LE(at + 30) + view.readUInt16LE(at + 32)
   }
-  return crcs
+  return records
 }
 
 /**
- * The central directory as fflate lists it, with each entry's CRC-32; null when fflate cannot list
- * it, or an entry is stored by a method other than store or deflate, encrypted, or ZIP64.
+ * The central directory as fflate lists it, with each entry's CRC-32 and data offset; null when
+ * fflate cannot list it, or an entry is stored by a method other than store or deflate, encrypted,
+ * or ZIP64.
  */
 export function zipDirectory(bytes: Uint8Array): Map<string, ZipEntry> | null {
-  const listed: Array<Omit<ZipEntry, 'crc'>> = []
+  const listed: Array<Omit<ZipEntry, 'crc' | 'dataOffset'>> = []
   try {
     unzipSync(bytes, {
       filter: ({ name, compression, size, originalSize }) => {
@@ -210,40 +256,104 @@ export function zipDirectory(bytes: Uint8Array): Map<string, ZipEntry> | null {
   } catch {
     return null
   }
-  const crcs = storedCrcs(bytes)
+  const records = centralRecords(bytes)
   const entries = new Map<string, ZipEntry>()
   for (const entry of listed) {
-    const crc = crcs.get(entry.name)
-    if ((entry.compression !== 0 && entry.compression !== 8) || crc === undefined) return null
-    entries.set(entry.name, { ...entry, crc })
+    const record = records.get(entry.name)
+    if ((entry.compression !== 0 && entry.compression !== 8) || record === undefined) return null
+    if (record.dataOffset + entry.size > bytes.length) return null
+    entries.set(entry.name, { ...entry, ...record })
   }
   return entries
 }
 
+function packedBytes(bytes: Uint8Array, entry: ZipEntry): Uint8Array {
+  return bytes.subarray(entry.dataOffset, entry.dataOffset + entry.size)
+}
+
 /**
- * One entry's content, inflated by fflate into a buffer of the size the directory declares, and
- * checked against that size and CRC-32. Refuses (ZipDamage) an entry that declares more than
- * maxBytes rather than inflating it.
+ * One entry inflated by node:zlib, which counts the real bytes as it produces them and stops at
+ * `cap` (maxOutputLength): a lying directory cannot make it produce, or spend time on, more.
  */
-export function zipEntryBytes(bytes: Uint8Array, entry: ZipEntry, maxBytes: number): Buffer {
-  const tooBig = (size: number): ZipDamage =>
-    new ZipDamage(`${entry.name} unpacks to ${size} bytes, more than ${maxBytes}`)
-  if (entry.originalSize > maxBytes) throw tooBig(entry.originalSize)
-  let content: Uint8Array | undefined
+function inflateCapped(bytes: Uint8Array, entry: ZipEntry, cap: number, tooLarge: () => ZipTooLarge): Buffer {
+  const packed = packedBytes(bytes, entry)
+  if (entry.compression === 0) {
+    if (packed.length > cap) throw tooLarge()
+    return Buffer.from(packed.buffer, packed.byteOffset, packed.byteLength)
+  }
   try {
-    content = unzipSync(bytes, {
-      filter: (file) => {
-        if (file.name !== entry.name) return false
-        if (file.originalSize > maxBytes) throw tooBig(file.originalSize) // a second entry of that name
-        return true
-      },
-    })[entry.name]
+    // maxOutputLength must be at least 1; an entry capped at 0 bytes may still inflate to nothing.
+    return inflateRawSync(packed, { maxOutputLength: Math.max(1, cap), chunkSize: 64 * 1024 })
   } catch (error) {
-    if (error instanceof ZipDamage) throw error
+    if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE') throw tooLarge()
     throw new ZipDamage(`${entry.name} cannot be unpacked (${(error as Error).message})`)
   }
-  if (!content || content.length !== entry.originalSize || crc32(content) >>> 0 !== entry.crc) {
-    throw new ZipDamage(`${entry.name} fails its checksum`)
+}
+
+/**
+ * One entry's content, inflated with a running count of the real bytes that stops at the smallest
+ * of: what the directory declares (more is a lie), `maxBytes`, and what is left of the file's
+ * `budget` (decision 101); then checked against the declared size and CRC-32. An entry that
+ * declares more than maxBytes is refused before anything is inflated.
+ */
+export function zipEntryBytes(bytes: Uint8Array, entry: ZipEntry, maxBytes: number, budget?: UnpackBudget): Buffer {
+  const name = entry.name.slice(0, 120)
+  if (entry.originalSize > maxBytes)
+    throw new ZipTooLarge(entry.name, `${name} unpacks to ${entry.originalSize} bytes, more than ${maxBytes}`)
+  const left = budget?.remaining ?? Number.POSITIVE_INFINITY
+  const cap = Math.min(entry.originalSize, left)
+  const content = inflateCapped(bytes, entry, cap, () =>
+    cap < entry.originalSize
+      ? new ZipTooLarge(
+          entry.name,
+          `${name} would take the workbook past the ${MiB(budget?.limit ?? 0)} a file may unpack to; unpacking was stopped there`,
+        )
+      : new ZipTooLarge(
+          entry.name,
+          `${name} unpacks to more than the ${entry.originalSize.toLocaleString('en-US')} bytes its directory declares (its sizes lie); unpacking was stopped there`,
+        ),
+  )
+  budget?.spend(content.length)
+  if (content.length !== entry.originalSize || crc32(content) >>> 0 !== entry.crc) {
+    throw new ZipDamage(`${name} fails its checksum`)
   }
-  return Buffer.from(content.buffer, content.byteOffset, content.byteLength)
+  return content
+}
+
+/** Caps on the real bytes a whole archive's entries may unpack to (decision 101). */
+export interface UnpackCaps {
+  perEntry: number
+  perFile: number
+}
+
+/**
+ * Inflates every entry, counting the real bytes as they come (node:zlib stops at the cap), and
+ * stops at the first that unpacks past what its directory declares, past caps.perEntry, or takes
+ * the whole file past caps.perFile (decision 101). Each entry's bytes are let go as soon as they
+ * are counted. For a reader that inflates on its own (SheetJS), before it is given the file. A
+ * problem is said for a person, naming the entry; null when none.
+ */
+export function zipRealSizeProblem(
+  bytes: Uint8Array,
+  directory: Map<string, ZipEntry>,
+  caps: UnpackCaps,
+): string | null {
+  let total = 0
+  for (const entry of directory.values()) {
+    const name = entry.name.slice(0, 120)
+    const cap = Math.min(entry.originalSize, caps.perEntry, caps.perFile - total)
+    let produced: number
+    try {
+      produced = inflateCapped(bytes, entry, cap, () => new ZipTooLarge(entry.name, '')).length
+    } catch (error) {
+      if (!(error instanceof ZipTooLarge)) return `its part ${name} is damaged and cannot be unpacked`
+      if (cap === entry.originalSize)
+        return `its part ${name} unpacks to more than the ${entry.originalSize.toLocaleString('en-US')} bytes its directory declares (its sizes lie); unpacking was stopped there`
+      if (cap === caps.perEntry)
+        return `its part ${name} unpacks to more than ${MiB(caps.perEntry)}; unpacking was stopped there`
+      return `its parts unpack to more than ${MiB(caps.perFile)} in all (stopped at ${name})`
+    }
+    total += produced
+  }
+  return null
 }

@@ -1,4 +1,5 @@
-/** The files service's public face (decision 094): the CSV reader and the durable directory sync. */
+/** The files service's public face (decision 094): the CSV reader, the durable directory sync, and the reader of untrusted files off the main thread (decision 100). */
 export { CsvSyntaxError, detectDelimiter, readCsv } from './csv-reader'
 export type { CsvDelimiter } from './csv-reader'
 export { syncDirectory } from './sync-directory'
+export { readFileOffMain } from './file-reader'

@@ -1,41 +1,33 @@
 /** The history channels, served from the services of this folder. */
-import { readFile, stat } from 'node:fs/promises'
-import { basename } from 'node:path'
 import { historyExportTable, historyShown, payoutAccounts } from '../../../../shared/domain/history'
 import type { historyChannels } from '../../../../shared/ipc/channels/history'
-import { AppFailure } from '../../../../shared/result'
 import type { DomainService } from '../domain-service'
-import { MAX_REVIEW_BYTES } from '../export'
 import { exportTableWithDialog } from '../export'
 import type { ServiceContext } from '../service-context'
 import { createHistoryService } from './history-service'
-import { reviewHistoryFile } from './offline-history'
+import { readFileOffMain } from '../files'
 
 /** What offline review opens, chosen with Open or dropped. */
 const EXPORT_FILES = [{ name: 'Payout Desk exports', extensions: ['xlsx', 'csv'] }]
 
-async function readBounded(path: string): Promise<Buffer> {
-  try {
-    const info = await stat(path)
-    if (info.size > MAX_REVIEW_BYTES) {
-      throw new AppFailure(
-        'bad_request',
-        `${basename(path)}: the file is larger than ${MAX_REVIEW_BYTES / 1024 / 1024} MiB; no export of ours is that big.`,
-      )
-    }
-    return await readFile(path)
-  } catch (error) {
-    if (error instanceof AppFailure) throw error
-    throw new AppFailure(
-      'not_found',
-      `${basename(path)} could not be read: ${(error as NodeJS.ErrnoException).code ?? 'error'}.`,
-    )
-  }
-}
-
 export function createHistoryDomain(context: ServiceContext): DomainService<keyof typeof historyChannels> {
   const history = createHistoryService(context)
-  const review = async (path: string) => history.openOffline(reviewHistoryFile(await readBounded(path), basename(path)))
+  // The file is read and parsed in a worker, never on main's thread (decision 100); Cancel ends the
+  // worker, and the screen stays as it was (as when the Open dialog is cancelled).
+  let opening: AbortController | null = null
+  const review = async (path: string) => {
+    opening?.abort()
+    const controller = new AbortController()
+    opening = controller
+    try {
+      return history.openOffline(await readFileOffMain({ job: 'review', path }, controller.signal))
+    } catch (error) {
+      if (controller.signal.aborted) return history.state()
+      throw error
+    } finally {
+      if (opening === controller) opening = null
+    }
+  }
   return {
     handlers: {
       'history:state': () => history.state(),
@@ -56,8 +48,15 @@ export function createHistoryDomain(context: ServiceContext): DomainService<keyo
         return path === null ? history.state() : review(path)
       },
       'history:openDropped': async (file) => review(await context.desktop.files.pathOf(file, EXPORT_FILES)),
+      'history:cancelOpen': () => {
+        opening?.abort()
+        return history.state()
+      },
       'history:closeOffline': () => history.closeOffline(),
     },
-    close: () => history.close(),
+    close: () => {
+      opening?.abort()
+      return history.close()
+    },
   }
 }

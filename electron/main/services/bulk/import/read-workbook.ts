@@ -9,7 +9,7 @@ import type * as SheetJs from 'xlsx'
 import { unzipSync } from 'fflate'
 import type { NumberCell, SheetCell, SheetRow } from '../../../../../shared/bulk/cells'
 import { IMPORT_LIMITS } from '../../../../../shared/bulk/limits'
-import { zipBombProblem } from '../../export/zip'
+import { zipBombProblem, zipDirectory, zipRealSizeProblem } from '../../export/zip'
 import type { ZipListing } from '../../export/zip'
 
 export class WorkbookReadError extends Error {
@@ -59,6 +59,17 @@ export function checkWorkbookZip(bytes: Uint8Array): void {
       'too_large',
       `The workbook unpacks to ${fmt(Math.round(total / 1024 / 1024))} MB, more than the ${fmt(IMPORT_LIMITS.maxUnzippedBytes / 1024 / 1024)} MB a payout file can be.`,
     )
+  // The sizes above are what the directory declares; SheetJS and sheetDepths inflate trusting them.
+  // Each part is inflated once here, its real bytes counted and none kept, and the file refused at
+  // the first part that unpacks past what it declares or past the limit (decision 101).
+  const directory = zipDirectory(bytes)
+  const lie =
+    directory &&
+    zipRealSizeProblem(bytes, directory, {
+      perEntry: IMPORT_LIMITS.maxUnzippedBytes,
+      perFile: IMPORT_LIMITS.maxUnzippedBytes,
+    })
+  if (lie) throw new WorkbookReadError('too_large', `The file cannot be read safely: ${lie}. Save it again from Excel.`)
 }
 
 /** A text attribute of an XML tag's attribute text, unescaped for the few entities names use. */

@@ -4,7 +4,8 @@
  * journal records of the run, the report, the changes made to its rows (in this run and in the
  * earlier runs of its sheet), its figures as the screen shows them, and a manifest of SHA-256
  * sums, so an auditor can check that nothing was changed afterwards. Neither carries a key or a
- * card number: runs hold none. A fee is reported only on a paid row (decision 48).
+ * card number: a card number a row held is masked to its first six and last four digits in every
+ * file of both, the original too (decision 102). A fee is reported only on a paid row (decision 48).
  */
 import { strToU8, zipSync } from 'fflate'
 import type { ExportTable } from '../../../../../shared/domain/export'
@@ -16,6 +17,7 @@ import { CHANGED_COLUMN_LABELS } from '../../../../../shared/domain/bulk-changes
 import { chargedFeeOf } from '../../../../../shared/bulk/run-tally'
 import type { RunState } from './run-store'
 import { sha256Hex } from './run-store'
+import { maskCardNumbersIn } from '../../../../../shared/rules/card-masking'
 
 const ORIGINAL_COLUMNS = [
   ['row', 'Row', 'integer'],
@@ -39,7 +41,7 @@ export function reportTable(
 ): ExportTable {
   const changed = changesByRow(changes)
   const before = changesBySheetRow(earlier)
-  return {
+  const table: ExportTable = {
     title: `Bulk run ${state.id}`,
     columns: [
       ...ORIGINAL_COLUMNS.map(([key, header, kind]) => ({ key, header, kind })),
@@ -85,6 +87,9 @@ export function reportTable(
     })),
     summary: { groupBy: ['status', 'currency'], amount: 'amount' },
   }
+  // A row that held a card number (a run made before decision 102 keeps it in its rows; an
+  // excluded row is still reported) shows it masked: the export guard never has to refuse the report.
+  return { ...table, rows: table.rows.map(maskCardNumbersIn) }
 }
 
 const NAME_CHECK_WORDS: Readonly<Record<NonNullable<RunRow['nameCheck']>, string>> = {
@@ -148,6 +153,7 @@ export interface EvidenceInput {
   earlierChanges?: EarlierChanges
   /** The run's figures as the screen and the run summary show them (figures.json): counts, amounts, charges. */
   figures?: unknown
+  /** The original file as the run keeps it, with any card number in it masked (maskedOriginal). */
   original: Uint8Array
   journal: MovementView[]
   reportCsv: string
@@ -158,20 +164,25 @@ export function evidencePack(input: EvidenceInput): Uint8Array {
   const { state } = input
   const files: Record<string, Uint8Array> = {
     [state.storedFile]: input.original,
-    [`${state.storedFile}.sha256`]: strToU8(`${state.fileSha256}  ${state.storedFile}\n`),
+    // The checksum of the copy in the pack: the file as handed over when nothing in it was masked.
+    [`${state.storedFile}.sha256`]: strToU8(`${sha256Hex(input.original)}  ${state.storedFile}\n`),
     'mapping.json': json(mappingRecord(state)),
-    'rows.json': json(input.rows),
+    // Rows and changes with any card number masked (decision 102): a run made before kept them whole.
+    'rows.json': json(maskCardNumbersIn(input.rows)),
     'run.json': json(state),
     'journal.json': json(input.journal),
     'report.csv': strToU8(input.reportCsv),
-    'changes.json': json(input.changes ?? []),
-    'earlier-changes.json': json(input.earlierChanges ?? []),
+    'changes.json': json(maskCardNumbersIn(input.changes ?? [])),
+    'earlier-changes.json': json(maskCardNumbersIn(input.earlierChanges ?? [])),
     ...(input.figures === undefined ? {} : { 'figures.json': json(input.figures) }),
   }
   const manifest = {
     run: state.id,
     file: state.fileName,
     fileSha256: state.fileSha256,
+    // The original in the pack is the file as handed over, or (when it held card numbers) a copy
+    // with them masked: then its own SHA-256 differs from fileSha256 (decision 102).
+    originalMasked: sha256Hex(input.original) !== state.fileSha256,
     files: Object.entries(files).map(([name, bytes]) => ({ name, bytes: bytes.length, sha256: sha256Hex(bytes) })),
   }
   return zipSync({ ...files, 'manifest.json': json(manifest) }, { level: 6 })

@@ -1,5 +1,6 @@
 /** Pure work on a run's rows: building them from an import, counts, totals, the plan of batches. */
-import type { BulkCurrency, BulkFinding, BulkImportResult } from '../../../../../shared/domain/bulk'
+import type { BulkCurrency, BulkFinding, BulkImportResult, BulkItem } from '../../../../../shared/domain/bulk'
+import { maskCardNumbers } from '../../../../../shared/rules/card-masking'
 import type { ExcludedWhy, RunBatch, RunCounts, RunRow, RunTotals } from '../../../../../shared/domain/bulk-run'
 import { batchReferenceOf, isRowQuestion, planBatchSizes, rowProblems } from '../../../../../shared/domain/bulk-run'
 import { requestPayoutOf } from '../../../../../shared/domain/payout-row'
@@ -44,17 +45,35 @@ function rowBuilder(result: BulkImportResult): (item: BulkImportResult['items'][
     const excludedWhy = excludedByImport(warnings)
     let bankCode = bankCodes.get(item.bank_code)
     if (bankCode === undefined) bankCodes.set(item.bank_code, (bankCode = item.bank_code))
+    const errors = errorsByRow.get(item.row) ?? []
     return {
       index,
-      item: { ...item, bank_code: bankCode },
+      item: maskFlaggedCardNumbers({ ...item, bank_code: bankCode }, errors),
       excluded: excludedWhy !== undefined,
       ...(excludedWhy ? { excludedWhy } : {}),
-      errors: errorsByRow.get(item.row) ?? [],
+      errors,
       warnings,
       resolution: 'unchecked',
       status: 'not_sent',
     }
   }
+}
+
+/**
+ * A card number the importer flagged in a row's text is kept masked (first six, last four: decision
+ * 102), in the run's rows as on disk: the row stays flagged (the validator knows the masked form)
+ * and is never sendable, as before, but the number itself is never written to the run's folder.
+ */
+function maskFlaggedCardNumbers(item: BulkItem, errors: readonly BulkFinding[]): BulkItem {
+  if (!errors.some((error) => error.code === 'card_number')) return item
+  const masked = { ...item }
+  for (const error of errors) {
+    if (error.code !== 'card_number' || error.column === null) continue
+    const column = error.column as keyof BulkItem
+    const value = masked[column]
+    if (typeof value === 'string') Object.assign(masked, { [column]: maskCardNumbers(value) })
+  }
+  return masked
 }
 
 function excludedByImport(warnings: readonly BulkFinding[]): ExcludedWhy | undefined {

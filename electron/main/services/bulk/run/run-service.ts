@@ -68,6 +68,18 @@ import { RunEditor } from './run-editing'
 import { mappingRecord } from './run-report'
 import { removeRunFolder } from './run-removal'
 import { assertCan, refusalOf, runActions, type RunFacts } from './run-actions'
+import { basename } from 'node:path'
+import { readFileOffMain } from '../../files'
+
+/** Whether the importer flagged a card number in any row (the rows keep it masked, decision 102). */
+function heldCardNumbers(rows: readonly RunRow[]): boolean {
+  return rows.some((row) => row.errors.some((error) => error.code === 'card_number'))
+}
+
+/** The file with its card numbers masked, in the file reader's worker (decisions 100 and 102). */
+function maskedOriginal(fileName: string, bytes: Uint8Array): Promise<Uint8Array> {
+  return readFileOffMain({ job: 'mask-card-numbers', name: basename(fileName), bytes })
+}
 
 export interface RunServiceEvents {
   runChanged(summary: RunSummary): void
@@ -255,8 +267,14 @@ export class RunService {
     return this.get(runId).state
   }
 
-  originalFile(runId: string): Promise<Uint8Array> {
-    return this.options.store.readFile(runId, this.get(runId).state.storedFile)
+  /**
+   * The original file as the run keeps it, for the evidence pack: with any card number masked
+   * (decision 102). A run made before kept the file whole; it is masked here, in the file reader.
+   */
+  async originalFile(runId: string): Promise<Uint8Array> {
+    const run = this.get(runId)
+    const bytes = await this.options.store.readFile(runId, run.state.storedFile)
+    return heldCardNumbers(run.rows) ? maskedOriginal(run.state.fileName, bytes) : bytes
   }
 
   /** The report, kept in the run's folder next to the rows it was made from. */
@@ -300,7 +318,10 @@ export class RunService {
       { id, createdAt, profileId, mode, fileSha256 },
       { ...input, ...(merchantBearsCost !== undefined ? { merchantBearsCost } : {}) },
     )
-    return this.store(made, input.bytes, 'import:run-written')
+    // The importer flagged card numbers: the run's folder keeps the file with them masked (decision
+    // 102); fileSha256 stays that of the file as handed over.
+    const kept = heldCardNumbers(made.rows) ? await maskedOriginal(made.state.fileName, input.bytes) : input.bytes
+    return this.store(made, kept, 'import:run-written')
   }
 
   /** Writes a new run whole (RunStore.createRun) and shows it. */

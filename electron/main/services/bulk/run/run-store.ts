@@ -103,7 +103,11 @@ export class RunStore {
     await mkdir(temporary, { mode: 0o700 })
     try {
       await writeDurably(join(temporary, state.storedFile), original.bytes)
-      await writeDurably(join(temporary, `${state.storedFile}.sha256`), `${state.fileSha256}  ${state.storedFile}\n`)
+      // The checksum of the bytes kept: the file as handed over, or its copy with card numbers masked (decision 102).
+      await writeDurably(
+        join(temporary, `${state.storedFile}.sha256`),
+        `${sha256Hex(original.bytes)}  ${state.storedFile}\n`,
+      )
       await writeDurably(join(temporary, 'mapping.json'), `${JSON.stringify(original.mapping, null, 2)}\n`)
       await writeDurably(join(temporary, 'state.json'), `${JSON.stringify(state, null, 2)}\n`)
       await writeRowsAtomically(join(temporary, 'rows.json'), run.rows)

@@ -5,7 +5,13 @@
  * The check reads kind and end markers only; it never renders or runs what is inside.
  */
 import { describe, expect, it } from 'vitest'
-import { HOSTILE_NAMES, isClearMessage, runReader } from '../../../../hostile/hostile-corpus'
+import {
+  HOSTILE_NAMES,
+  MAX_MAIN_LAG_MS,
+  isClearMessage,
+  mainAnswered,
+  runReader,
+} from '../../../../hostile/hostile-corpus'
 
 /** Files whose content is a whole JPEG, PNG or PDF (whatever their names say), and what they are held as. */
 const ACCEPTED: Record<string, string> = {
@@ -17,7 +23,7 @@ const ACCEPTED: Record<string, string> = {
 
 describe('the hostile corpus through the identity-document check', () => {
   it('holds whole JPEG, PNG and PDF files by content and refuses everything else clearly, in bounded time and memory', async () => {
-    const outcomes = await runReader('identity', { timeoutMs: 120_000 })
+    const outcomes = await runReader('identity', { timeoutMs: 900_000 })
     expect(outcomes.map((outcome) => outcome.name)).toEqual(HOSTILE_NAMES)
     for (const outcome of outcomes) {
       const kind = ACCEPTED[outcome.name]
@@ -30,7 +36,11 @@ describe('the hostile corpus through the identity-document check', () => {
           /: (The file is empty\.|The file is larger than the 5 MB limit|The file is not a JPEG, PNG or PDF|The file starts as a (JPEG image|PNG image|PDF) but is cut short)/,
         )
       }
-      expect(outcome.ms, `${outcome.name} took ${outcome.ms} ms`).toBeLessThan(3_000)
+      // Checked in the file reader's worker (decision 100): main keeps answering throughout; the
+      // check (a worker started for the chosen file and one for the dropped one) ends in bounded time.
+      const [lag, said] = mainAnswered(outcome)
+      expect(lag, said).toBeLessThan(MAX_MAIN_LAG_MS)
+      expect(outcome.ms, `${outcome.name} took ${outcome.ms} ms`).toBeLessThan(30_000)
       // A 70 MB file is refused by its size before any of it is read.
       expect(outcome.peakRssMb, `peak RSS ${outcome.peakRssMb} MB after ${outcome.name}`).toBeLessThan(400)
       expect(outcome.polluted).toBe(false)
@@ -39,5 +49,5 @@ describe('the hostile corpus through the identity-document check', () => {
     expect(refusedBySize.map((outcome) => outcome.name)).toEqual(
       expect.arrayContaining(['large-50mb.csv', 'over-limit-70mb.csv', 'one-line-10mb.csv']),
     )
-  }, 150_000)
+  }, 1_000_000)
 })

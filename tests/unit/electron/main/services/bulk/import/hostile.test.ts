@@ -22,7 +22,14 @@ import {
   wideHeader,
   zipNotWorkbook,
 } from '../../../../../../fixtures/sheets/corpus'
-import { HOSTILE_NAMES, hostileCorpusDir, isClearMessage, runReader } from '../../../../../hostile/hostile-corpus'
+import {
+  HOSTILE_NAMES,
+  MAX_MAIN_LAG_MS,
+  hostileCorpusDir,
+  isClearMessage,
+  mainAnswered,
+  runReader,
+} from '../../../../../hostile/hostile-corpus'
 import type { ReaderOutcome } from '../../../../../hostile/hostile-corpus'
 
 const dir = mkdtempSync(join(tmpdir(), 'payout-desk-hostile-'))
@@ -208,7 +215,8 @@ describe('the hostile corpus through the importer', () => {
     'zip-not-workbook.xlsx': 'not_a_workbook',
     'zip-empty-archive.xlsx': 'not_a_workbook',
     'zip-encrypted-entry.xlsx': 'unreadable',
-    'zip-lying-size.xlsx': 'sheet_empty',
+    // Its directory declares 10 bytes for a sheet that holds more: refused, its sizes lie (decision 101).
+    'zip-lying-size.xlsx': 'too_large',
     'zip-traversal-names.xlsx': '2/2',
     'zip-in-zip.xlsx': 'sheet_empty',
     'broken-sheet-xml.xlsx': 'sheet_empty',
@@ -275,6 +283,13 @@ describe('the hostile corpus through the importer', () => {
     'cell-1mb.xlsx': '1/0',
     'huge-shared-strings.xlsx': '1/1',
     'many-zip-entries.xlsx': 'too_large',
+    // Lying sizes are stopped as the parts are really unpacked (decision 101).
+    'zip-lying-size-1mb.xlsx': 'too_large',
+    'zip-lying-size-4mb.xlsx': 'too_large',
+    'shared-strings-lying-size.xlsx': 'too_large',
+    // History exports, not payout sheets.
+    'export-huge-shared-strings.xlsx': 'missing_columns',
+    'xml-deep-nesting-export.xlsx': 'missing_columns',
     'one-line-10mb.csv': 'no_header',
     'rows-200k.csv': 'too_many_rows',
   }
@@ -301,6 +316,9 @@ describe('the hostile corpus through the importer', () => {
         expect(isClearMessage(outcome.message, null), outcome.message).toBe(true)
       }
       expect(outcome.ms, `${outcome.name} took ${outcome.ms} ms`).toBeLessThan(MAX_MS_PER_FILE)
+      // Read in the import worker, as the app reads it: main keeps answering throughout.
+      const [lag, said] = mainAnswered(outcome)
+      expect(lag, said).toBeLessThan(MAX_MAIN_LAG_MS)
       expect(outcome.peakRssMb, `peak RSS ${outcome.peakRssMb} MB after ${outcome.name}`).toBeLessThan(MAX_PEAK_RSS_MB)
       expect(outcome.polluted, `${outcome.name} polluted Object.prototype`).toBe(false)
     }

@@ -1,0 +1,89 @@
+/**
+ * Files a person hands over (an export to review, an identity document) are read in a
+ * worker_threads worker, one per file, never on main's thread (decision 100): a crafted file can
+ * make a reader work for seconds or minutes, and main must keep answering the window and the
+ * payments meanwhile. The bulk importer has its own worker (bulk/import/import-service.ts).
+ *
+ * What comes back is plain data. A refusal is the reader's AppFailure, as it was thrown; anything
+ * else (a crash, the worker out of memory) is an AppFailure naming the file and what went wrong.
+ * `signal` cancels: the worker is terminated and the read ends as `cancelled`.
+ * Built app: out/main/file-reader-worker.js (an entry in electron.vite.config.ts). Bridge and tests
+ * under tsx: the .ts worker through tsx's require hook, as the bulk importer does.
+ */
+import { existsSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { basename, join } from 'node:path'
+import { Worker } from 'node:worker_threads'
+import type { ErrorCode } from '../../../../shared/result'
+import { AppFailure } from '../../../../shared/result'
+import type { FileJob, FileJobResults } from './file-reader-jobs'
+
+export type { FileJob, FileJobResults } from './file-reader-jobs'
+
+export type FileReaderReply =
+  | { type: 'done'; result: unknown }
+  | { type: 'refused'; code: ErrorCode; message: string }
+  | { type: 'failed'; message: string }
+
+/** Heap a reader may use: a hostile file that needs more ends the worker, not the app. */
+const WORKER_HEAP_MB = 1536
+
+/** What a person reads in a message about the file: "the export", "the identity document". */
+const WHAT: Readonly<Record<FileJob['job'], string>> = {
+  review: 'export',
+  identity: 'identity document',
+  'mask-card-numbers': 'file',
+}
+
+function startWorker(job: FileJob): Worker {
+  const options = { workerData: job, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } }
+  const built = join(__dirname, 'file-reader-worker.js')
+  if (existsSync(built)) return new Worker(built, options)
+  // Running from source (bridge, tests): load the TypeScript worker through tsx.
+  const source = join(__dirname, 'file-reader-worker.ts')
+  const tsx = createRequire(join(__dirname, 'file-reader.ts')).resolve('tsx/cjs')
+  return new Worker(`require(${JSON.stringify(tsx)}); require(${JSON.stringify(source)})`, { ...options, eval: true })
+}
+
+/** Runs `job` in a worker of its own; the answer, or an AppFailure naming the file. */
+export function readFileOffMain<J extends FileJob>(job: J, signal?: AbortSignal): Promise<FileJobResults[J['job']]> {
+  const name = 'path' in job ? basename(job.path) : job.name
+  const cancelled = (): AppFailure => new AppFailure('conflict', `Reading ${name} was cancelled.`, { cancelled: true })
+  if (signal?.aborted) return Promise.reject(cancelled())
+  return new Promise((resolve, reject) => {
+    const worker = startWorker(job)
+    let settled = false
+    const finish = (settle: () => void): void => {
+      if (settled) return
+      settled = true
+      signal?.removeEventListener('abort', cancel)
+      void worker.terminate()
+      settle()
+    }
+    const cancel = (): void => finish(() => reject(cancelled()))
+    signal?.addEventListener('abort', cancel, { once: true })
+    worker.on('message', (reply: FileReaderReply) => {
+      if (reply.type === 'done') finish(() => resolve(reply.result as FileJobResults[J['job']]))
+      else if (reply.type === 'refused') finish(() => reject(new AppFailure(reply.code, reply.message)))
+      else
+        finish(() =>
+          reject(new AppFailure('bad_request', `${name}: the ${WHAT[job.job]} could not be read (${reply.message}).`)),
+        )
+    })
+    worker.on('error', (error: Error & { code?: string }) =>
+      finish(() =>
+        reject(
+          new AppFailure(
+            'bad_request',
+            error.code === 'ERR_WORKER_OUT_OF_MEMORY'
+              ? `${name}: the ${WHAT[job.job]} needs more memory than such a file can take; it was not read.`
+              : `${name}: the ${WHAT[job.job]} could not be read (${error.message}).`,
+          ),
+        ),
+      ),
+    )
+    worker.on('exit', () =>
+      finish(() => reject(new AppFailure('bad_request', `${name}: the file reader stopped before it finished.`))),
+    )
+  })
+}
