@@ -7,6 +7,10 @@
  * XLSX is read by the fast reader (xlsx-reader.ts: our own files, and the same files saved again
  * by a spreadsheet); a workbook it does not understand goes to SheetJS, parsing only the data and
  * marker sheets, values only (no formulas, styles, number formats, HTML or formatted text).
+ *
+ * Size: one reader for both formats of an export and every bound on them (size, rows, the ZIP's
+ * real bytes, decision 101), so what offline review accepts is decided in one place; cells and
+ * dates are read by export-cells.ts and export-dates.ts.
  */
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
