@@ -15,6 +15,7 @@ import pg from 'pg'
 import { TEAM_ROLES } from '../shared/domain/team'
 import type { TeamRole } from '../shared/domain/team'
 import { teamClientConfig } from '../electron/main/services/team/team-connection-options'
+import { readCaFile } from '../electron/main/services/team/team-ca-file'
 import { migrate, readMigrations } from '../electron/main/services/team/team-migrator'
 import { scramVerifier } from '../electron/main/services/team/scram-verifier'
 
@@ -100,6 +101,7 @@ async function main(): Promise<number> {
     { host, port: Number(url.port || 5432), database, user, caFile: parsed.ca },
     password,
     { applicationName: 'payout-desk team:migrate' },
+    (path) => readCaFile(path, { typed: true }),
   )
   const client = new pg.Client(config)
   try {

@@ -20,28 +20,39 @@ const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE
 export interface CaFileLimits {
   maxBytes?: number
   timeoutMs?: number
+  /**
+   * The path as a person typed it on a command line (team:migrate --ca): errors name it whole, as
+   * given, and say nothing of choosing it again. The desk's errors name the chosen file only.
+   */
+  typed?: boolean
 }
 
-function refused(path: string, what: string): AppFailure {
-  return new AppFailure('bad_request', `The team's CA file ${basename(path)} ${what}`)
+function refuser(path: string, typed: boolean): (what: string) => AppFailure {
+  return (what) => new AppFailure('bad_request', `The team's CA file ${typed ? path : basename(path)} ${what}`)
 }
 
 /** The PEM text of a CA file, or an AppFailure that says what is wrong with it. */
 export async function readCaFile(path: string, limits: CaFileLimits = {}): Promise<string> {
+  const refused = refuser(path, limits.typed ?? false)
   const maxBytes = limits.maxBytes ?? CA_FILE_MAX_BYTES
   const timeoutMs = limits.timeoutMs ?? CA_FILE_TIMEOUT_MS
   let timer: NodeJS.Timeout | undefined
   const timedOut = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(refused(path, `could not be read within ${timeoutMs / 1000} s.`)), timeoutMs)
+    timer = setTimeout(() => reject(refused(`could not be read within ${timeoutMs / 1000} s.`)), timeoutMs)
   })
   try {
-    return await Promise.race([readBounded(path, maxBytes), timedOut])
+    return await Promise.race([readBounded(path, maxBytes, refused, limits.typed ?? false), timedOut])
   } finally {
     clearTimeout(timer)
   }
 }
 
-async function readBounded(path: string, maxBytes: number): Promise<string> {
+async function readBounded(
+  path: string,
+  maxBytes: number,
+  refused: (what: string) => AppFailure,
+  typed: boolean,
+): Promise<string> {
   let handle
   try {
     // O_NONBLOCK: opening a FIFO with no writer returns at once instead of waiting for one.
@@ -49,9 +60,10 @@ async function readBounded(path: string, maxBytes: number): Promise<string> {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
     throw refused(
-      path,
       code === 'ENOENT'
-        ? 'is no longer there: choose it again.'
+        ? typed
+          ? 'cannot be read: there is no such file.'
+          : 'is no longer there: choose it again.'
         : code === 'EACCES' || code === 'EPERM'
           ? 'cannot be read by this desk (permission denied).'
           : `cannot be read (${code ?? 'error'}).`,
@@ -59,9 +71,9 @@ async function readBounded(path: string, maxBytes: number): Promise<string> {
   }
   try {
     const info = await handle.stat()
-    if (!info.isFile()) throw refused(path, 'is not a regular file (a pipe, device or folder): choose the .pem file.')
+    if (!info.isFile()) throw refused('is not a regular file (a pipe, device or folder): choose the .pem file.')
     if (info.size > maxBytes)
-      throw refused(path, `is larger than ${Math.round(maxBytes / 1024)} KiB, more than any CA certificate.`)
+      throw refused(`is larger than ${Math.round(maxBytes / 1024)} KiB, more than any CA certificate.`)
     const buffer = Buffer.alloc(maxBytes + 1)
     let length = 0
     while (length <= maxBytes) {
@@ -70,10 +82,10 @@ async function readBounded(path: string, maxBytes: number): Promise<string> {
       length += bytesRead
     }
     if (length > maxBytes)
-      throw refused(path, `is larger than ${Math.round(maxBytes / 1024)} KiB, more than any CA certificate.`)
+      throw refused(`is larger than ${Math.round(maxBytes / 1024)} KiB, more than any CA certificate.`)
     const text = buffer.subarray(0, length).toString('utf8')
     if (!PEM_CERTIFICATE.test(text))
-      throw refused(path, 'holds no PEM certificate (-----BEGIN CERTIFICATE-----): choose the CA file in PEM form.')
+      throw refused('holds no PEM certificate (-----BEGIN CERTIFICATE-----): choose the CA file in PEM form.')
     return text
   } finally {
     await handle.close()
