@@ -44,6 +44,20 @@ async function connected(desk: TeamDeskHandle, timeoutMs = 30_000): Promise<void
 
 /** The person at `desk` acts on the run until the team says it is completed; every look is kept. */
 async function untilCompleted(desk: TeamDeskHandle, runId: string, looks: PersonLook[], timeoutMs: number) {
+  await untilCompletedOrSaid(desk, runId, looks, timeoutMs).catch(async (error: Error) => {
+    // A stalled release says where it stands: the team's claims and the desk's own copy of the run.
+    const claims = await world.claimsOf(runId).catch((reason: Error) => reason.message)
+    const copy = await deskCopy(desk, runId).catch(() => null)
+    const statuses: Record<string, number> = {}
+    for (const row of copy?.rows ?? []) statuses[row.status] = (statuses[row.status] ?? 0) + 1
+    const view = { ...copy?.view, statuses }
+    throw new Error(
+      `${error.message}\nclaims: ${JSON.stringify(claims)}\ndesk copy: ${JSON.stringify(view).slice(0, 4000)}`,
+    )
+  })
+}
+
+async function untilCompletedOrSaid(desk: TeamDeskHandle, runId: string, looks: PersonLook[], timeoutMs: number) {
   await waitUntil(
     async () => {
       if ((await world.teamRun(runId)).state === 'completed') return true

@@ -55,6 +55,8 @@ export interface TeamWorld {
   /** A run of `rows` payouts prepared, submitted and approved by members over SQL; its id. */
   approvedRun(rows: number, tag: string): Promise<{ runId: string; content: TeamRunContent }>
   teamRun(runId: string): Promise<TeamRun>
+  /** The run's claims as the team holds them (for a stalled release's failure message). */
+  claimsOf(runId: string): Promise<Array<Record<string, unknown>>>
   /** Every payout the Sandbox holds, by reference (one per reference: the Sandbox refuses a second). */
   servicePayouts(): Promise<Map<string, ServicePayout>>
   /** The team's result of each payout of a run, by reference. */
@@ -181,6 +183,18 @@ export async function startTeamWorld(options: TeamWorldOptions): Promise<TeamWor
       return { runId, content }
     },
     teamRun: (runId) => approver.call<TeamRun>('run_view', runId),
+    async claimsOf(runId) {
+      const rows = await db.asOwner((c) =>
+        c.query<Record<string, unknown>>(
+          `SELECT c.reference, c.state, c.holder_desk, c.takeovers, (c.lease_until > now()) AS leased,
+                  (SELECT string_agg(DISTINCT coalesce(i.outcome, '-'), ',') FROM payout_desk.claim_items i
+                    WHERE i.claim_reference = c.reference) AS outcomes
+             FROM payout_desk.claims c WHERE c.run_id = $1 ORDER BY c.reference`,
+          [runId],
+        ),
+      )
+      return rows.rows
+    },
     servicePayouts: () => servicePayouts(sandbox),
     async teamResults(runId) {
       const rows = await db.asOwner((c) =>

@@ -4,8 +4,11 @@
  * - Results: each payout's outcome once its row shows one, grouped by batch claim, at most
  *   RESULTS_PER_CALL a call. While batches are leaving only final outcomes are recorded (each
  *   recording takes the run's lock, which the claims of the batches still to leave wait for);
- *   accepted payouts once the last batch has left. A batch this desk never held (another desk sent
- *   it and records it, or the team completed the run) is not this desk's to record.
+ *   accepted payouts once the last batch has left. Results are recorded by whichever desk learns
+ *   them: a batch this desk never held (another desk sent it, then stopped, and this desk's journal
+ *   found it at the service) is claimed first, once no other desk's lease on it runs, and its results
+ *   recorded then; one the team already holds final (or a run it completed) is the team's record.
+ *   A refused result is never taken as recorded: the run is done here only once the team has them.
  * - Leases: a claim is renewed only while this desk is sending or verifying its batch (the run is
  *   submitting and the batch has no answer yet), once a quarter of its lease has run. A batch with
  *   its answer, or a run that stopped sending, lets its lease lapse; a renewal refused (taken over,
@@ -13,6 +16,7 @@
  */
 import type { RunRow } from '../../../../shared/domain/bulk-run'
 import type { TeamPayoutResult } from '../../../../shared/domain/team'
+import { teamRefusalReason } from '../../../../shared/team/refusals'
 import { isSettled } from '../bulk/runs'
 import type { RunService } from '../bulk/runs'
 import type { ReleaseClaims } from './team-release-claims'
@@ -28,7 +32,7 @@ const RENEW_AFTER_PART = 4
 export interface ReleaseRecordingDeps {
   team: Pick<TeamService, 'withDesk'>
   runs: Pick<RunService, 'stateOf' | 'rows'>
-  claims: Pick<ReleaseClaims, 'forget'>
+  claims: Pick<ReleaseClaims, 'forget' | 'claimOnce'>
   leaseSeconds: number
   log?: { warn(message: string, detail?: unknown): void }
 }
@@ -59,6 +63,8 @@ export function createReleaseRecording(deps: ReleaseRecordingDeps) {
         list.push({ reference: row.item.reference, outcome, ...(row.message ? { message: row.message } : {}) })
         byClaim.set(batch.reference, list)
       }
+    // Batches this desk learned the results of but never held: claimed below, recorded next tick.
+    const toAdopt: string[] = []
     await deps.team.withDesk('recording results', async ({ operations }) => {
       for (const [reference, results] of byClaim)
         for (let start = 0; start < results.length; start += RESULTS_PER_CALL) {
@@ -68,9 +74,16 @@ export function createReleaseRecording(deps: ReleaseRecordingDeps) {
           } catch (error) {
             const failure = teamFailure(error, `recording the results of ${reference}`)
             if (failure.code === 'team_offline' || failure.code === 'internal') throw failure
-            // Not this desk's to record (never held: the desk that sent it records), or the team
-            // holds a final result already: the team's record stands; asked again, it would say the same.
-            if (failure.code !== 'forbidden' && failure.code !== 'not_found')
+            const reason = teamRefusalReason(failure)
+            if (reason === 'never_held_claim') {
+              // Learned here (this desk's journal found the batch at the service) but sent by a desk
+              // that stopped: not recorded until this desk holds the claim.
+              toAdopt.push(reference)
+              break
+            }
+            // No claim on it (never claimed: nothing of it was sent), or the team holds a final
+            // result already: the team's record stands; asked again, it would say the same.
+            if (reason !== 'claim_not_found' && reason !== 'result_final')
               deps.log?.warn(`Team release: the results of ${reference} were not recorded`, failure)
           }
           for (const result of slice) entry.recorded.set(result.reference, result.outcome)
@@ -99,7 +112,26 @@ export function createReleaseRecording(deps: ReleaseRecordingDeps) {
         )
       }
     })
+    for (const reference of toAdopt) await adopt(entry, reference, byClaim.get(reference) ?? [])
     return state.stage === 'completed' && rows.every((row) => !row.batchReference || isFinalRow(entry, row))
+  }
+
+  /**
+   * Claims a batch whose results this desk learned but never held, so it may record them: taken
+   * over once the other desk's lease ran out (until then that desk may still record them itself).
+   * A batch the team holds final already, or a run it completed, needs no recording from here.
+   */
+  async function adopt(entry: ReleaseEntry, reference: string, results: TeamPayoutResult[]): Promise<void> {
+    try {
+      await deps.claims.claimOnce(entry, reference)
+    } catch (error) {
+      const failure = teamFailure(error, `claiming ${reference} to record its results`)
+      if (failure.code !== 'claim_held')
+        deps.log?.warn(`Team release: ${reference} was not claimed to record its results`, failure)
+      return
+    }
+    if (entry.completedElsewhere || entry.finished.has(reference))
+      for (const result of results) entry.recorded.set(result.reference, result.outcome)
   }
 
   return { recordRun }
