@@ -2,3 +2,6 @@
 export { ExportFileProblem, MAX_REVIEW_BYTES, readExportFile } from './export-reader'
 export type { KnownLayout } from './export-reader'
 export { exportTableWithDialog, tableToCsv } from './table-export'
+// CSV cells and lines as every CSV the desk writes them (RFC 4180, neutralised against formulas).
+export { csvLine, parseCsv } from './csv'
+export { neutraliseCsvText } from './cell-safety'
