@@ -4,10 +4,39 @@ import { FaultBook } from '../faults'
 import { parseLoadLatency, parseRateLimit } from '../rate-limit'
 import { success } from '../replies'
 import type { Route } from '../routing'
-import { invalidData } from '../replies'
+import { invalidData, notFound } from '../replies'
+import { disburse } from './payouts'
 import { FieldErrors, requireObjectBody } from '../validation'
 
 export const adminRoutes: Route[] = [
+  {
+    // A payout made with the profile's key by something other than the desk (a script, a second
+    // tool, a leaked key): created exactly as the disburse endpoint creates it, so reconciliation
+    // has a payout nobody here sent to find (decision 118). The body is a disburse body (spec 2.6).
+    method: 'POST',
+    pattern: '/__sandbox/payouts/elsewhere',
+    handler: (request, context) => {
+      const payout = disburse(requireObjectBody(request.body), context)
+      return success('Payout made from elsewhere', { reference: payout.reference, status: payout.status })
+    },
+  },
+  {
+    // The fee of a payout changed after the fact (the service re-priced it): reconciliation must
+    // see it differ from the fee the desk recorded.
+    method: 'POST',
+    pattern: '/__sandbox/payouts/:reference/fee',
+    handler: (request, context) => {
+      const payout = context.state.payouts.get(request.params.reference ?? '')
+      if (!payout) throw notFound('Transaction not found')
+      const body = requireObjectBody(request.body)
+      const errors = new FieldErrors()
+      if (typeof body.fee !== 'string' || !/^\d+(\.\d{1,2})?$/.test(body.fee))
+        errors.add('fee', 'must be a decimal string with at most two decimal places')
+      errors.throwIfAny()
+      payout.feeMinor = toMinorUnits(body.fee as string)
+      return success('Fee changed', { reference: payout.reference, fee: formatMinorUnits(payout.feeMinor) })
+    },
+  },
   {
     method: 'POST',
     pattern: '/__sandbox/faults',

@@ -134,7 +134,8 @@ function validateDisburse(body: Record<string, unknown>, errors: FieldErrors) {
   }
 }
 
-function disburse(body: Record<string, unknown>, context: SandboxContext): PayoutRecord {
+/** A single payout created as the disburse endpoint creates it (the admin hook "from elsewhere" too). */
+export function disburse(body: Record<string, unknown>, context: SandboxContext): PayoutRecord {
   const { state, now, settleMs } = context
   const errors = new FieldErrors()
   const input = validateDisburse(body, errors)
