@@ -35,7 +35,7 @@ export type {
   CardholderRequest,
 } from './cards'
 export type { ChargeAuthorization, ChargeResponse, VerifiedChargeResponse } from './charges'
-export type { HistoryQuery } from './history'
+export type { HistoryPage, HistoryQuery } from './history'
 export { resolutionCountryOf } from './lookups'
 export type { LookupEndpoints } from './lookups'
 export { ApiFailure } from './payments-client'

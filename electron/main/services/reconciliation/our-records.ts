@@ -1,0 +1,98 @@
+/**
+ * What this desk recorded as sent in a period (decision 118), as reconciliation matches it: single
+ * payouts from the journal (a movement whose request left: any state but `recorded`, and not a
+ * request the service refused outright), and bulk rows from the runs, each with the fee its record
+ * holds. Per profile and mode: a rehearsal never explains a Live payout, nor the reverse.
+ */
+import type { MovementView } from '../../../../shared/domain/journal'
+import type { OurPayout } from '../../../../shared/reconciliation/period-match'
+
+/** A bulk row that was sent, as the runs hold it (bulk's public face gives these). */
+export interface SentBulkRow {
+  reference: string
+  runId: string
+  batchReference: string
+  amount: string
+  currency: string
+  status: 'paid' | 'failed' | 'open' | 'unknown'
+  fee: string | null
+  sentAt: string
+  payee: string
+}
+
+function field(request: Record<string, unknown>, key: string): unknown {
+  const destination = request['destination'] as Record<string, unknown> | undefined
+  return request[key] ?? destination?.[key]
+}
+
+function statusOf(movement: MovementView): OurPayout['status'] {
+  switch (movement.state) {
+    case 'success':
+      return 'paid'
+    case 'failed':
+      return 'failed'
+    case 'unknown':
+      return 'unknown'
+    default:
+      return 'open'
+  }
+}
+
+/**
+ * Whether the request reached the service: a movement still `recorded` never left, and one the
+ * service refused with no verification (a 4xx: it was never created there) is not a payout there.
+ */
+function wasSent(movement: MovementView): boolean {
+  if (movement.state === 'recorded') return false
+  if (movement.state !== 'failed') return true
+  return movement.timeline.some((event) => event.state === 'processing' || event.verification === 'found')
+}
+
+/** The fee of the service's last answer that named one. */
+function feeOf(movement: MovementView): string | null {
+  const answer = [...movement.timeline].reverse().find((e) => e.data?.['fee'] !== undefined && e.data?.['fee'] !== null)
+  return answer ? String(answer.data!['fee']) : null
+}
+
+export function ourPayoutsOf(
+  movements: Iterable<MovementView>,
+  scope: { profileId: string; mode: string; currency: string; from: number; to: number },
+  bulkRows: Iterable<SentBulkRow> = [],
+): OurPayout[] {
+  const inPeriod = (at: string) => {
+    const time = Date.parse(at)
+    return time >= scope.from && time <= scope.to
+  }
+  const ours: OurPayout[] = []
+  for (const movement of movements) {
+    if (movement.kind !== 'payout' || movement.profileId !== scope.profileId || movement.profileMode !== scope.mode)
+      continue
+    const currency = String(field(movement.request, 'currency') ?? '')
+    if (currency !== scope.currency || !wasSent(movement) || !inPeriod(movement.createdAt)) continue
+    const customer = field(movement.request, 'customer') as { name?: unknown } | undefined
+    ours.push({
+      reference: movement.reference,
+      amount: String(field(movement.request, 'amount')),
+      currency,
+      status: statusOf(movement),
+      fee: feeOf(movement),
+      sentAt: movement.createdAt,
+      payee: typeof customer?.name === 'string' ? customer.name : '',
+      source: { kind: 'payout' },
+    })
+  }
+  for (const row of bulkRows) {
+    if (row.currency !== scope.currency || !inPeriod(row.sentAt)) continue
+    ours.push({
+      reference: row.reference,
+      amount: row.amount,
+      currency: row.currency,
+      status: row.status,
+      fee: row.fee,
+      sentAt: row.sentAt,
+      payee: row.payee,
+      source: { kind: 'bulk_row', runId: row.runId, batchReference: row.batchReference },
+    })
+  }
+  return ours
+}
