@@ -238,6 +238,61 @@ function parseHistoryQuery(query: URLSearchParams, context: SandboxContext): His
   return result
 }
 
+/**
+ * The payouts in the order they were made (seq ascending: the map's insertion order, since a
+ * reference is never made twice and nothing is removed but by a reset). Kept between requests, so
+ * paging a history of 100,000 payouts does not copy and sort them for every page.
+ */
+const ordered = new WeakMap<Map<string, PayoutRecord>, PayoutRecord[]>()
+function inSeqOrder(payouts: Map<string, PayoutRecord>): PayoutRecord[] {
+  const known = ordered.get(payouts)
+  const first = payouts.values().next().value
+  if (known && known.length === payouts.size && known[0] === first) return known
+  // Added to since (the same first payout, more of them): only the new ones are appended.
+  const list = known && known.length < payouts.size && known[0] === first ? known : []
+  let index = 0
+  for (const payout of payouts.values()) if (index++ >= list.length) list.push(payout)
+  ordered.set(payouts, list)
+  return list
+}
+
+/** The index of the first payout whose seq is above `seq` (binary search: seq ascends). */
+function firstAbove(list: readonly PayoutRecord[], seq: number): number {
+  let low = 0
+  let high = list.length
+  while (low < high) {
+    const middle = (low + high) >>> 1
+    if (list[middle]!.seq <= seq) low = middle + 1
+    else high = middle
+  }
+  return low
+}
+
+/**
+ * One page of the history, newest first: after a pointer (older), before one (newer), or the
+ * newest; `hasMore` when more match beyond it in that direction. Walks only as far as the page needs.
+ */
+function historyPage(
+  list: readonly PayoutRecord[],
+  query: ReturnType<typeof parseHistoryQuery>,
+): { page: PayoutRecord[]; hasMore: boolean } {
+  const matches = (p: PayoutRecord) =>
+    (query.currency === undefined || p.currency === query.currency) &&
+    (query.from === undefined || p.createdAt >= query.from) &&
+    (query.to === undefined || p.createdAt <= query.to)
+  const found: PayoutRecord[] = []
+  if (query.endingBefore !== undefined) {
+    // The `limit` oldest of those newer than the pointer, shown newest first.
+    for (let i = firstAbove(list, query.endingBefore); i < list.length && found.length <= query.limit; i++)
+      if (matches(list[i]!)) found.push(list[i]!)
+    const hasMore = found.length > query.limit
+    return { page: found.slice(0, query.limit).reverse(), hasMore }
+  }
+  const start = query.startingAfter === undefined ? list.length : firstAbove(list, query.startingAfter - 1)
+  for (let i = start - 1; i >= 0 && found.length <= query.limit; i--) if (matches(list[i]!)) found.push(list[i]!)
+  return { page: found.slice(0, query.limit), hasMore: found.length > query.limit }
+}
+
 export const payoutRoutes: Route[] = [
   {
     method: 'POST',
@@ -267,24 +322,7 @@ export const payoutRoutes: Route[] = [
     pattern: '/merchant/api/v1/payouts',
     handler: (request, context) => {
       const query = parseHistoryQuery(request.query, context)
-      // Newest first; seq breaks ties between payouts created in the same millisecond.
-      const matching = [...context.state.payouts.values()]
-        .filter((p) => query.currency === undefined || p.currency === query.currency)
-        .filter((p) => query.from === undefined || p.createdAt >= query.from)
-        .filter((p) => query.to === undefined || p.createdAt <= query.to)
-        .sort((a, b) => b.seq - a.seq)
-      let page: PayoutRecord[]
-      let hasMore: boolean
-      if (query.endingBefore !== undefined) {
-        const newer = matching.filter((p) => p.seq > query.endingBefore!)
-        page = newer.slice(Math.max(0, newer.length - query.limit))
-        hasMore = newer.length > query.limit
-      } else {
-        const older =
-          query.startingAfter === undefined ? matching : matching.filter((p) => p.seq < query.startingAfter!)
-        page = older.slice(0, query.limit)
-        hasMore = older.length > query.limit
-      }
+      const { page, hasMore } = historyPage(inSeqOrder(context.state.payouts), query)
       return {
         status: 200,
         json: {
