@@ -8,11 +8,10 @@ CREATE OR REPLACE FUNCTION payout_desk.run_under_review(p_run_id text, p_version
   SET search_path = pg_catalog, payout_desk, pg_temp
 AS $$
 DECLARE
-  run payout_desk.runs;
+  run payout_desk.runs := payout_desk.lock_run(p_run_id);
 BEGIN
   PERFORM payout_desk.require_given(p_version,
     format('A version is required: say which version of run %s you reviewed.', coalesce(p_run_id, '(none)')));
-  run := payout_desk.lock_run(p_run_id);
   PERFORM payout_desk.require_checker(p_run_id, p_me, p_what);
   IF run.current_version <> p_version THEN
     PERFORM payout_desk.fail('PT409', 'version_stale', format('Run %s changed: version %s is current, not the version %s you reviewed.',
