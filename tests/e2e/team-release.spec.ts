@@ -101,15 +101,18 @@ async function alicePrepares(runId: string, content: TeamRunContent, hash: strin
   return true
 }
 
-/** A sheet of `rows` payouts and, below them, the sheet's own total (the control total the review checks). */
-function sheetCsv(tag: string, rows: number): string {
+/**
+ * A sheet of `rows` payouts of `base` + 1, + 2 … and, below them, the sheet's own total (the control
+ * total the review checks). Another base for another test: the team remembers what it paid.
+ */
+function sheetCsv(tag: string, rows: number, base = 1000): string {
   const lines = ['Reference,Amount,Bank Code,Account Number,Customer Name,Customer Email,Narration']
   let total = 0
   for (let i = 1; i <= rows; i++) {
     lines.push(
-      `${tag}-${String(i).padStart(4, '0')},${1000 + i}.00,044,${String(1_000_000_000 + i)},Payee ${i},p${i}@example.com,March`,
+      `${tag}-${String(i).padStart(4, '0')},${base + i}.00,044,${String(1_000_000_000 + i)},Payee ${i},p${i}@example.com,March`,
     )
-    total += 1000 + i
+    total += base + i
   }
   lines.push(`Total,${total}.00,,,,,`)
   return lines.join('\n')
@@ -316,7 +319,7 @@ test("a rejected run offers no Submit until it changes: the screens enable from 
   const [prep, approver] = await Promise.all([open(browser, prepDesk), open(browser, approverDesk)])
   const dir = await mkdtemp(join(tmpdir(), 'team-e2e-'))
   const sheet = join(dir, 'april.csv')
-  await writeFile(sheet, sheetCsv('APR', 3))
+  await writeFile(sheet, sheetCsv('APR', 3, 7000))
   await importToReview(prep, prepDesk, sheet)
   await prep.getByTestId('team-submit-run').click()
   await expect(prep.getByTestId('team-run-panel-state')).toContainText('awaiting approval')
