@@ -100,6 +100,19 @@ export interface TeamRejection extends TeamDecisionView {
   version: number
 }
 
+/**
+ * What a screen may offer on a team run, for the member asking (decision 115): submit (a preparer,
+ * a draft), approve and reject (an approver who neither prepared nor edited it, while it awaits
+ * approval), release (an approver, once approved). Computed in main by team-run-actions.ts, which
+ * main's own checks use too; the team database enforces the same when asked.
+ */
+export const TEAM_RUN_ACTIONS = ['submit', 'approve', 'reject', 'release'] as const
+export type TeamRunAction = (typeof TEAM_RUN_ACTIONS)[number]
+export type TeamRunActions = Record<TeamRunAction, boolean>
+
+/** A team run as the team database answers it, before main says what it allows. */
+export type TeamRunRecord = Omit<TeamRun, 'can'>
+
 export interface TeamRun {
   runId: string
   label: string
@@ -141,6 +154,8 @@ export interface TeamRun {
    * review the preparer's desk reported: null only from a database before schema 10.
    */
   checked: TeamRunChecks | null
+  /** What this member may do with the run now, as main decides it (team-run-actions.ts). */
+  can: TeamRunActions
 }
 
 /** The figures of a version the team database computes from its stored rows (decision 105). */

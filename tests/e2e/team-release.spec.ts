@@ -4,7 +4,8 @@
  * run submitted for approval, refused to its own preparer by the database, approved by typing its
  * total, voided on the approver's screen by a later edit, approved again and released from the
  * approver's desk; and a releasing desk SIGKILLed mid-release, another desk taking over once the
- * lease ran out. Whether a row was paid twice is asked of the simulator, never of a desk.
+ * lease ran out; a rejected run whose panel offers Submit again only once it changed, as main's
+ * `can` says (decision 115). Whether a row was paid twice is asked of the simulator, never of a desk.
  */
 import { mkdtemp, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -100,18 +101,33 @@ async function alicePrepares(runId: string, content: TeamRunContent, hash: strin
   return true
 }
 
-/** A sheet of `rows` payouts and, below them, the sheet's own total (the control total the review checks). */
-function sheetCsv(tag: string, rows: number): string {
+/**
+ * A sheet of `rows` payouts of `base` + 1, + 2 … and, below them, the sheet's own total (the control
+ * total the review checks). Another base for another test: the team remembers what it paid.
+ */
+function sheetCsv(tag: string, rows: number, base = 1000): string {
   const lines = ['Reference,Amount,Bank Code,Account Number,Customer Name,Customer Email,Narration']
   let total = 0
   for (let i = 1; i <= rows; i++) {
     lines.push(
-      `${tag}-${String(i).padStart(4, '0')},${1000 + i}.00,044,${String(1_000_000_000 + i)},Payee ${i},p${i}@example.com,March`,
+      `${tag}-${String(i).padStart(4, '0')},${base + i}.00,044,${String(1_000_000_000 + i)},Payee ${i},p${i}@example.com,March`,
     )
-    total += 1000 + i
+    total += base + i
   }
   lines.push(`Total,${total}.00,,,,,`)
   return lines.join('\n')
+}
+
+/** Opens a sheet on a desk's Bulk payouts screen, imports it and checks its names: the run is in review. */
+async function importToReview(page: Page, made: TeamDeskProcess, sheet: string): Promise<void> {
+  await page.getByTestId('nav-bulk').click()
+  made.queueOpenPath(sheet)
+  await page.getByTestId('bulk-open-file').click()
+  await expect(page.getByTestId('bulk-import-steps')).toBeVisible({ timeout: 60_000 })
+  await page.getByTestId('bulk-import-confirm').click()
+  await expect(page.getByTestId('bulk-grid')).toBeVisible({ timeout: 60_000 })
+  await page.getByTestId('bulk-resolve').click()
+  await expect(page.getByTestId('bulk-review')).toBeVisible({ timeout: 30_000 })
 }
 
 /** axe on the Approvals screen in both themes: the serious and critical findings. */
@@ -147,14 +163,7 @@ test('prepare on one desk, approve and release on another; self-approval refused
   const dir = await mkdtemp(join(tmpdir(), 'team-e2e-'))
   const sheet = join(dir, 'march.csv')
   await writeFile(sheet, sheetCsv('MAR', 6))
-  await prep.getByTestId('nav-bulk').click()
-  prepDesk.queueOpenPath(sheet)
-  await prep.getByTestId('bulk-open-file').click()
-  await expect(prep.getByTestId('bulk-import-steps')).toBeVisible({ timeout: 60_000 })
-  await prep.getByTestId('bulk-import-confirm').click()
-  await expect(prep.getByTestId('bulk-grid')).toBeVisible({ timeout: 60_000 })
-  await prep.getByTestId('bulk-resolve').click()
-  await expect(prep.getByTestId('bulk-review')).toBeVisible({ timeout: 30_000 })
+  await importToReview(prep, prepDesk, sheet)
   // The review Alice sees: her sheet's total checked against the rows, and the name checks.
   const prepCheck = prep.getByTestId('bulk-control-total-check')
   await expect(prepCheck).toHaveText("Your sheet's total 6,021.00 NGN matches the 6 payout rows.")
@@ -301,6 +310,54 @@ test('prepare on one desk, approve and release on another; self-approval refused
   const alreadyPaid = rows.data.flatMap((r) => r.warnings).filter((w) => w.code === 'already_paid')
   expect(alreadyPaid).toHaveLength(6)
   expect(alreadyPaid[0]!.message).toContain('Already paid in the "march.csv" run')
+})
+
+test("a rejected run offers no Submit until it changes: the screens enable from main's can, as main refuses (decision 115)", async ({
+  browser,
+}) => {
+  const [prepDesk, approverDesk] = await Promise.all([desk(alice, 'Desk Alice R'), desk(bob, 'Desk Bob R')])
+  const [prep, approver] = await Promise.all([open(browser, prepDesk), open(browser, approverDesk)])
+  const dir = await mkdtemp(join(tmpdir(), 'team-e2e-'))
+  const sheet = join(dir, 'april.csv')
+  await writeFile(sheet, sheetCsv('APR', 3, 7000))
+  await importToReview(prep, prepDesk, sheet)
+  await prep.getByTestId('team-submit-run').click()
+  await expect(prep.getByTestId('team-run-panel-state')).toContainText('awaiting approval')
+  const runs = await prepDesk.call<Array<{ id: string }>>('bulk:runs')
+  if (!runs.ok) throw new Error(runs.error.message)
+  const runId = runs.data[0]!.id
+
+  // Bob rejects it from his Approvals screen: Approve and Reject are enabled from main's can.
+  await approver.getByTestId('nav-approvals').click()
+  const card = approver.getByTestId(`approval-${runId}`)
+  await card.getByLabel('Reason to reject').fill('Wrong month')
+  await card.getByTestId('approval-reject').click()
+  const row = approver.getByTestId(`team-run-${runId}`)
+  await expect(row.getByTestId('team-run-state')).toContainText('Rejected')
+  await expect(card).toHaveCount(0)
+  await expect(row.getByTestId('team-run-release')).toHaveCount(0)
+
+  // Alice's panel: the old rule offered Submit on any rejected run; main refuses a rejected version
+  // sent again unchanged, so the panel offers none and says what to do.
+  const panel = prep.getByTestId('team-run-panel')
+  await expect(panel.getByTestId('team-run-panel-rejection')).toContainText('Wrong month', { timeout: 15_000 })
+  await expect(panel.getByTestId('team-submit-run')).toHaveCount(0)
+  await expect(panel.getByTestId('team-run-panel-change-first')).toBeVisible()
+  const team = await prepDesk.call<{ can: Record<string, boolean> }>('team:run', { runId })
+  if (!team.ok) throw new Error(team.error.message)
+  expect(team.data.can).toEqual({ submit: false, approve: false, reject: false, release: false })
+  const refused = await prepDesk.call('team:submitRun', { runId })
+  expect(refused.ok).toBe(false)
+  if (!refused.ok) expect(refused.error.code).toBe('conflict')
+
+  // Changed, it is shared as a new version and awaits approval again: Bob's screen offers it.
+  const edited = await prepDesk.call('bulk:editRow', { runId, index: 0, field: 'amount', value: '1500.00' })
+  expect(edited.ok).toBe(true)
+  await expect(panel.getByTestId('team-run-panel-state')).toContainText('awaiting approval', { timeout: 15_000 })
+  await expect(card.getByTestId('approval-version')).toHaveText('2', { timeout: 15_000 })
+  await expect(card.getByTestId('approval-reject')).toBeDisabled()
+  await card.getByLabel('Reason to reject').fill('Still wrong')
+  await expect(card.getByTestId('approval-reject')).toBeEnabled()
 })
 
 test('the approver sees who acknowledged a no-match name in a live run, and a version shared without a review says so', async ({

@@ -5,6 +5,7 @@ import type { FileDialogs } from '../../adapters/desktop'
 import { chooseCaFile } from './team-ca-file'
 import { maskedAccount } from '../../../../shared/words/institutions'
 import type { TeamRelease } from './team-release'
+import { assertTeamRunAllows } from './team-run-actions'
 import type { TeamService } from './team-service'
 import type { TeamSubmission } from './team-submission'
 
@@ -38,8 +39,22 @@ export function createTeamDomain(
         await team.withDesk('noting what you saw', ({ operations }) => operations.markSeen(input))
         return null
       },
-      'team:approve': (input) => team.withDesk('approving', ({ operations }) => operations.approveRun(input)),
-      'team:reject': (input) => team.withDesk('rejecting', ({ operations }) => operations.rejectRun(input)),
+      // What the screen offered from the run's `can` is asked again here (decision 115); the database
+      // enforces it too, at the version reviewed.
+      'team:approve': (input) =>
+        team.withDesk('approving', async ({ operations, identity }) => {
+          const run = await operations.run(input.runId)
+          // A repeat of this approver's approval of this version is answered by the database as the first.
+          const repeat =
+            run.version === input.version && run.approvals.some((given) => given.by === identity.member.login)
+          if (!repeat) assertTeamRunAllows(run, identity.member, 'approve')
+          return operations.approveRun(input)
+        }),
+      'team:reject': (input) =>
+        team.withDesk('rejecting', async ({ operations, identity }) => {
+          assertTeamRunAllows(await operations.run(input.runId), identity.member, 'reject')
+          return operations.rejectRun(input)
+        }),
       'team:claims': ({ runId }) => team.withDesk('reading claims', ({ operations }) => operations.claims(runId)),
       'team:submitRun': async ({ runId }) => (await submission()).submitForApproval(runId),
       'team:runOf': async ({ runId }) => (await submission()).teamRunOf(runId),

@@ -31,6 +31,7 @@ import type {
 } from '../../../../shared/domain/team'
 import { runReviewSchema, type RunReviewFigures } from '../../../../shared/bulk/review-figures'
 import { awaitsApprovalOf, type TeamMemberRoles } from '../../../../shared/team/awaits-approval'
+import { withTeamRunActions } from './team-run-actions'
 import { verifyAuditChain } from '../../../../shared/team/audit-chain'
 import { runContentHash, runContentProblem } from '../../../../shared/team/run-content'
 import { diffRunVersions } from '../../../../shared/team/run-changes'
@@ -109,8 +110,11 @@ export type TeamOperations = ReturnType<typeof createTeamOperations>
  * refuses a claim of a run in another mode (migration 008).
  */
 export function createTeamOperations(session: TeamSession, deskId: string, mode: ProfileMode) {
+  /** Who this desk's member is, once it said (whoami): each run answered carries what they may do. */
+  let member: TeamMemberRoles | null = null
+
   async function runCall(name: string, args: unknown[], what: string): Promise<TeamRun> {
-    return read(runAnswer, await session.call(name, args), what)
+    return withTeamRunActions(read(runAnswer, await session.call(name, args), what), member)
   }
 
   async function hashOf(content: TeamRunContent): Promise<string> {
@@ -133,7 +137,7 @@ export function createTeamOperations(session: TeamSession, deskId: string, mode:
       runId,
     ])
     if (!row) throw new AppFailure('not_found', `There is no run ${runId} in this team.`)
-    return read(runAnswer, row.run, `run ${runId}`)
+    return withTeamRunActions(read(runAnswer, row.run, `run ${runId}`), member)
   }
 
   return {
@@ -148,6 +152,7 @@ export function createTeamOperations(session: TeamSession, deskId: string, mode:
 
     async whoami(): Promise<TeamIdentity> {
       const answer = read(identityAnswer, await session.call('whoami', []), 'who you are')
+      member = answer.member
       return {
         team: answer.team ?? { name: '(unnamed team)' },
         member: answer.member,
@@ -231,7 +236,7 @@ export function createTeamOperations(session: TeamSession, deskId: string, mode:
       const rows = await session.rows<{ run: unknown }>(
         `SELECT run FROM payout_desk.team_runs ORDER BY (run->>'updatedAt') DESC LIMIT 500`,
       )
-      const runs = rows.map((row) => read(runAnswer, row.run, 'the team runs'))
+      const runs = rows.map((row) => withTeamRunActions(read(runAnswer, row.run, 'the team runs'), member))
       return runs.filter((item) => {
         if (filter === 'mine') return item.contributors.includes(me) || item.preparedBy === me
         if (filter === 'open') return item.state !== 'completed'

@@ -34,6 +34,7 @@ import type { ReleaseEntry } from './team-release-entry'
 import { answeredInJournal, createBatchFollow } from './team-release-follow'
 import { readReleaseList, writeReleaseList } from './team-release-list'
 import { createReleaseRecording } from './team-release-recording'
+import { assertTeamRunAllows } from './team-run-actions'
 import type { TeamDesk, TeamService } from './team-service'
 
 export interface TeamReleaseDeps {
@@ -139,15 +140,6 @@ export function createTeamRelease(deps: TeamReleaseDeps) {
     } catch {
       return false
     }
-  }
-
-  /** Refused unless the team's run is approved (or being released). */
-  function assertReleasable(run: TeamRun): void {
-    if (run.state !== 'approved' && run.state !== 'releasing')
-      throw new AppFailure(
-        'conflict',
-        `Run ${run.runId} is ${run.state.replace('_', ' ')}: only an approved run is released (${run.approvals.length} of ${run.approvalsRequired} approvals).`,
-      )
   }
 
   /** The approved version as the team stores it, hashed before anything is written from it. */
@@ -275,7 +267,8 @@ export function createTeamRelease(deps: TeamReleaseDeps) {
           releasing.set(runId, entry)
           return { run, state: deps.runs.stateOf(runId) }
         }
-        assertReleasable(run)
+        // Approved (or being released) and asked by an approver: what the screen's Release showed from (decision 115).
+        assertTeamRunAllows(run, desk.identity.member, 'release')
         const entry = entryOf(runId, run)
         entry.done = false
         // Claims asked for ahead by an earlier attempt are asked for again.

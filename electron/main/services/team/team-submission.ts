@@ -11,6 +11,7 @@ import { AppFailure } from '../../../../shared/result'
 import { contentHashOf } from './content-hash'
 import type { RunService } from '../bulk/runs'
 import type { TeamService } from './team-service'
+import { assertTeamRunAllows } from './team-run-actions'
 
 export interface TeamSubmissionDeps {
   team: Pick<TeamService, 'withDesk' | 'isTeamMode'>
@@ -41,7 +42,7 @@ export function createTeamSubmission(deps: TeamSubmissionDeps) {
     if (content.rows.length < 2) throw new AppFailure('bad_request', 'A bulk run needs at least two rows to send.')
     const hash = contentHashOf(content)
     const review = reviewOfRun(deps.runs.view(runId), rows)
-    return deps.team.withDesk('submitting for approval', async ({ operations }) => {
+    return deps.team.withDesk('submitting for approval', async ({ operations, identity }) => {
       let team: TeamRun
       try {
         team = await operations.run(runId)
@@ -51,8 +52,12 @@ export function createTeamSubmission(deps: TeamSubmissionDeps) {
       }
       if (team.contentHash !== hash || reviewStory(team.review) !== reviewStory(review))
         team = await operations.reviseRun({ runId, baseVersion: team.version, content, review })
-      if (team.state === 'draft' || team.state === 'rejected')
+      // Submitted, approved or being released already: answered as it is. A draft is submitted; a
+      // rejected version unchanged is refused, as the panel's Submit is not offered (decision 115).
+      if (team.state === 'draft' || team.state === 'rejected') {
+        assertTeamRunAllows(team, identity.member, 'submit')
         team = await operations.submitRun({ runId, version: team.version, contentHash: team.contentHash })
+      }
       return team
     })
   }

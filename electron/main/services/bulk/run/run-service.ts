@@ -3,15 +3,17 @@
  * monitoring, durably. This class is the facade the bulk domain, the documents and the soak use,
  * and the run's stage machine: every stage change goes through the one transition table
  * (stages.ts); each long step is its own module (steps/name-checks.ts, steps/submission.ts,
- * steps/monitoring.ts), and autosave.ts keeps runs on disk and on the screen. Every run lives in
- * its folder (run-store.ts); long steps report progress as events and survive a quit or crash:
- * `resumeAll()` at start carries each run on from where it was, verifying with the service before
- * sending anything that may already have been sent.
+ * steps/monitoring.ts), run-tasks.ts runs them in the background as the run's one task, and
+ * autosave.ts keeps runs on disk and on the screen. Every run lives in its folder (run-store.ts);
+ * long steps report progress as events and survive a quit or crash: `resumeAll()` at start
+ * carries each run on from where it was, verifying with the service before sending anything that
+ * may already have been sent.
  *
  * Size: the one facade of a run's life (every caller goes through it, and the stage table's causes
- * are its methods). What can stand alone lives beside it: the steps, the figures (run-figures.ts),
- * the sheet's chain (run-family.ts), the fees (fee-basis.ts), the checks before a Send and the
- * live confirmation (send-checks.ts), a run's content (run-content.ts), edits (run-editing.ts).
+ * are its methods). What can stand alone lives beside it: the steps and their tasks (run-tasks.ts),
+ * the figures (run-figures.ts), the sheet's chain (run-family.ts), the fees (fee-basis.ts), the
+ * checks before a Send and the live confirmation (send-checks.ts), a run's content
+ * (run-content.ts), edits (run-editing.ts).
  */
 import { randomBytes } from 'node:crypto'
 import { userInfo } from 'node:os'
@@ -39,7 +41,6 @@ import type { FeeSeen } from '../../fees'
 import { feeBasisOf, runFeesOf } from './fee-basis'
 import { assertSendable } from './send-checks'
 import { RunAutosave } from './autosave'
-import { isSettled } from './batch-items'
 import type { LiveRun, RunApiFor, RunLog } from './live-run'
 import { liveRun, markBatchReferences } from './live-run'
 import { lastBalanceRefusal } from '../../sending'
@@ -50,13 +51,9 @@ import { contentOfRun, runInputFromContent } from './run-content'
 import { countRows, planBatches, revalidateRow, totalsOf } from './run-rows'
 import type { RunState, RunStore, StoredRun } from './run-store'
 import { sha256Hex } from './run-store'
-import { canMove, moveTo } from './stages'
-import { checkNames, checkRowName } from './steps/name-checks'
-import { monitorBatches } from './steps/monitoring'
+import { moveTo } from './stages'
+import { RunTasks } from './run-tasks'
 import type { BeforeBatchLeaves } from './steps/submission'
-import { submitBatches } from './steps/submission'
-import { runPool } from './pool'
-import type { RunStepContext } from './steps/step-context'
 import type {
   CellEdit,
   CellEditKind,
@@ -136,16 +133,11 @@ const ANSWERED_CHECKED_AT_ONCE = 20
 
 export class RunService {
   private readonly runs = new Map<string, LiveRun>()
-  private closed = false
   /** Retry runs being created, by the run they retry: a second Retry joins the first. */
   private readonly retrying = new InFlight<RunView>()
-  private readonly sleep: (ms: number) => Promise<void>
-  private readonly resolveConcurrency: number
-  private readonly submitConcurrency: number
-  private readonly pollMs: number
-  /** Monitoring's pauses between polls: close() ends them at once (a quit does not wait out a poll). */
-  private readonly pauses = new Set<() => void>()
   private readonly autosave: RunAutosave
+  /** Each run's long work in the background: name checks, sending and monitoring (run-tasks.ts). */
+  private readonly tasks: RunTasks
   /** Each run's edits, undo and redo (run-editing.ts), made when the run is first changed. */
   private readonly editors = new Map<string, RunEditor>()
   /** Runs deleted since start: a second Delete (a double click) is answered as the first was. */
@@ -162,10 +154,20 @@ export class RunService {
       ...(options.log ? { log: options.log } : {}),
       ...(options.saveRowsEveryMs !== undefined ? { saveRowsEveryMs: options.saveRowsEveryMs } : {}),
     })
-    this.sleep = options.sleep ?? ((ms) => new Promise((done) => setTimeout(done, ms)))
-    this.resolveConcurrency = options.resolveConcurrency ?? 8
-    this.submitConcurrency = options.submitConcurrency ?? 4
-    this.pollMs = options.pollMs ?? 2000
+    const { apiFor, journal, log, resolveConcurrency, submitConcurrency, pollMs, sleep, checkpoint } = options
+    this.tasks = new RunTasks({
+      apiFor,
+      journal,
+      autosave: this.autosave,
+      announce: (run) => this.announce(run),
+      ...(log ? { log } : {}),
+      ...(resolveConcurrency !== undefined ? { resolveConcurrency } : {}),
+      ...(submitConcurrency !== undefined ? { submitConcurrency } : {}),
+      ...(pollMs !== undefined ? { pollMs } : {}),
+      ...(sleep ? { sleep } : {}),
+      ...(checkpoint ? { checkpoint } : {}),
+      ...(options.beforeBatchLeaves ? { beforeBatchLeaves: options.beforeBatchLeaves } : {}),
+    })
   }
 
   /** Loads every run from disk and carries on the ones that were working when the app stopped. */
@@ -192,10 +194,10 @@ export class RunService {
       if (state.stage === 'attention' && state.batches.length > 0) moveTo(state, 'submitting', 'resume_sending')
       if (state.stage === 'submitting' || state.stage === 'monitoring') {
         moveTo(state, state.stage, 'resume_sending')
-        this.startTask(run, () => this.send(run))
+        this.tasks.startSending(run)
       } else if (state.stage === 'resolving' && state.resolving) {
         moveTo(run.state, 'resolving', 'resume_checks')
-        this.startTask(run, () => this.checkNames(run))
+        this.tasks.startNameChecks(run)
       }
     }
   }
@@ -351,7 +353,7 @@ export class RunService {
     moveTo(run.state, 'resolving', 'check_names')
     run.state.resolving = true
     await this.autosave.saveState(run)
-    this.startTask(run, () => this.checkNames(run))
+    this.tasks.startNameChecks(run)
     return this.view(runId)
   }
 
@@ -443,13 +445,11 @@ export class RunService {
         folder: this.options.store.folderOf(run.state.id),
         now: () => this.options.now(),
         revalidate: (row) => revalidateRow(row, run.state.currency),
-        resolve: async (rows) => {
-          await runPool(
+        resolve: (rows) =>
+          this.tasks.checkRowNames(
+            run,
             rows.filter((row) => row.errors.length === 0),
-            this.resolveConcurrency,
-            (row) => checkRowName(run, row, this.options),
-          )
-        },
+          ),
         rowChanged: (row) => this.autosave.rowChanged(run, row),
         saved: async () => {
           await this.autosave.saveRowsNow(run)
@@ -549,7 +549,7 @@ export class RunService {
     await Promise.all([this.autosave.saveRowsNow(run), this.autosave.saveState(run)])
     const freed = rows.filter((row) => row.errors.length === 0 && row.resolution === 'unchecked')
     if (freed.length > 0 && freed.length <= ANSWERED_CHECKED_AT_ONCE && !run.task) {
-      await runPool(freed, this.resolveConcurrency, (row) => checkRowName(run, row, this.options))
+      await this.tasks.checkRowNames(run, freed)
       await this.autosave.saveRowsNow(run)
     }
     return this.view(runId)
@@ -595,7 +595,7 @@ export class RunService {
     // The plan is in state.json (rows.json only repeats each row's batch reference, and is marked
     // again from the plan on load): both written together, before the first intent is journaled.
     await Promise.all([this.autosave.saveRowsNow(run), this.autosave.saveState(run)])
-    this.startTask(run, () => this.send(run))
+    this.tasks.startSending(run)
     return this.view(runId)
   }
 
@@ -609,7 +609,7 @@ export class RunService {
     moveTo(run.state, 'submitting', 'recheck')
     delete run.state.message
     await this.autosave.saveState(run)
-    this.startTask(run, () => this.send(run))
+    this.tasks.startSending(run)
     return this.view(runId)
   }
 
@@ -669,86 +669,18 @@ export class RunService {
   }
 
   /** Waits for every run's long step to end (tests, quitting). */
-  async idle(): Promise<void> {
-    await Promise.all([...this.runs.values()].map((r) => r.task))
+  idle(): Promise<void> {
+    return this.tasks.idle(this.runs.values())
   }
 
   async close(): Promise<void> {
-    this.closed = true
-    for (const run of this.runs.values()) run.cancelled = true
-    for (const wake of [...this.pauses]) wake()
-    await Promise.all([...this.runs.values()].map((r) => r.task?.catch(() => undefined)))
+    await this.tasks.close(this.runs.values())
     for (const run of this.runs.values()) {
       await this.autosave.flush(run)
     }
   }
 
-  // ---- steps
-
-  private checkNames(run: LiveRun): Promise<void> {
-    return checkNames(run, this.stepContext(), this.resolveConcurrency)
-  }
-
-  /** Submission then monitoring, until every item is final. */
-  private async send(run: LiveRun): Promise<void> {
-    const context = this.stepContext()
-    if (run.state.stage === 'submitting') {
-      await submitBatches(run, context, {
-        concurrency: this.submitConcurrency,
-        backoffMs: Math.min(this.pollMs, 1000),
-        sleep: this.sleep,
-        ...(this.options.checkpoint ? { checkpoint: this.options.checkpoint } : {}),
-        ...(this.options.beforeBatchLeaves ? { beforeBatchLeaves: this.options.beforeBatchLeaves } : {}),
-      })
-      // The batches as answered (a cache of the journal, where every answer is by now) and the rows.
-      await Promise.all([this.autosave.saveState(run), this.autosave.saveRowsNow(run)])
-      if (this.closed) return
-      const open = run.state.batches.filter((b) => !isSettled(b))
-      if (open.length > 0) {
-        moveTo(run.state, 'attention', 'needs_attention')
-        run.state.message = `${open.length} batch(es) could not be confirmed yet: ${open[0]?.message ?? ''}`.trim()
-        await this.autosave.saveState(run)
-        return
-      }
-      moveTo(run.state, 'monitoring', 'batches_settled')
-      await this.autosave.saveState(run)
-    }
-    if (run.state.stage === 'monitoring')
-      await monitorBatches(run, context, {
-        concurrency: this.resolveConcurrency,
-        pollMs: this.pollMs,
-        pause: (ms) => this.pause(ms),
-        announce: (finished) => this.announce(finished),
-      })
-  }
-
-  private stepContext(): RunStepContext {
-    return {
-      apiFor: this.options.apiFor,
-      journal: this.options.journal,
-      autosave: this.autosave,
-      ...(this.options.log ? { log: this.options.log } : {}),
-      isClosed: () => this.closed,
-    }
-  }
-
   // ---- plumbing
-
-  /** Waits `ms` (through the injected sleep), or less if the service closes meanwhile. */
-  private pause(ms: number): Promise<void> {
-    if (this.closed) return Promise.resolve()
-    return new Promise((resolve) => {
-      let timer: ReturnType<typeof setTimeout> | null = null
-      const wake = (): void => {
-        if (timer) clearTimeout(timer)
-        this.pauses.delete(wake)
-        resolve()
-      }
-      this.pauses.add(wake)
-      if (this.options.sleep) void this.options.sleep(ms).then(wake)
-      else timer = setTimeout(wake, ms)
-    })
-  }
 
   private get(runId: string): LiveRun {
     const run = this.runs.get(runId)
@@ -787,25 +719,6 @@ export class RunService {
       working: run.task !== null,
       journalRecords: () => this.options.journal.list({ runId: state.id }).length,
     }
-  }
-
-  private startTask(run: LiveRun, work: () => Promise<void>): void {
-    run.cancelled = false
-    run.task = work()
-      .catch(async (error: unknown) => {
-        this.options.log?.error(`Bulk run ${run.state.id} stopped`, error)
-        // Name checks that stopped stay at their stage (they can be asked for again); anything else waits for a check.
-        if (run.state.stage !== 'resolving' && canMove(run.state.stage, 'attention', 'needs_attention'))
-          moveTo(run.state, 'attention', 'needs_attention')
-        run.state.message = `Stopped: ${(error as Error).message}`
-        run.state.resolving = false
-        await this.autosave.saveState(run).catch(() => undefined)
-      })
-      .finally(() => {
-        run.task = null
-        this.autosave.flushRowEvents(run)
-        this.autosave.changed(run)
-      })
   }
 
   private summary(run: LiveRun, totals = totalsOf(run.state, run.rows)): RunSummary {

@@ -7,19 +7,12 @@ CREATE OR REPLACE FUNCTION payout_desk.approve_run(p_run_id text, p_version inte
   SET search_path = pg_catalog, payout_desk, pg_temp
 AS $$
 DECLARE
-  me text := payout_desk.require_role('approver');
-  run payout_desk.runs;
+  me text := payout_desk.acting_member('approver', p_desk);
+  run payout_desk.runs := payout_desk.run_under_review(p_run_id, p_version, me, 'approve');
   version_row payout_desk.run_versions;
   required integer;
   given integer;
 BEGIN
-  PERFORM payout_desk.require_desk(p_desk);
-  run := payout_desk.lock_run(p_run_id);
-  PERFORM payout_desk.require_checker(p_run_id, me, 'approve');
-  IF run.current_version <> p_version THEN
-    PERFORM payout_desk.fail('PT409', 'version_stale', format('Run %s changed: version %s is current, not the version %s you reviewed.',
-      p_run_id, run.current_version, p_version));
-  END IF;
   SELECT * INTO version_row FROM payout_desk.run_versions WHERE run_id = p_run_id AND version = p_version;
   PERFORM payout_desk.check_hash(p_hash, version_row.content_hash, format('Run %s version %s', p_run_id, p_version));
   IF EXISTS (SELECT 1 FROM payout_desk.run_decisions WHERE run_id = p_run_id AND version = p_version

@@ -15,14 +15,13 @@ CREATE OR REPLACE FUNCTION payout_desk.claim(p_run_id text, p_version integer, p
   SET search_path = pg_catalog, payout_desk, pg_temp
 AS $$
 DECLARE
-  me text := payout_desk.require_role('approver');
+  me text := payout_desk.acting_member('approver', p_desk);
   run payout_desk.runs;
   existing payout_desk.claims;
   lease interval;
   stranger text;
   taken record;
 BEGIN
-  PERFORM payout_desk.require_desk(p_desk);
   lease := payout_desk.lease_of(p_lease_seconds);
   IF p_kind IS NULL OR p_kind NOT IN ('batch', 'payout') THEN
     PERFORM payout_desk.fail('PT400', 'invalid_argument', 'A claim is on a batch or on a payout.');

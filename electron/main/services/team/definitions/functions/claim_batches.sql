@@ -17,7 +17,7 @@ CREATE OR REPLACE FUNCTION payout_desk.claim_batches(p_run_id text, p_version in
   SET search_path = pg_catalog, payout_desk, pg_temp
 AS $$
 DECLARE
-  me text := payout_desk.require_role('approver');
+  me text := payout_desk.acting_member('approver', p_desk);
   run payout_desk.runs;
   entry jsonb;
   reference text;
@@ -27,7 +27,6 @@ DECLARE
   refused_text text;
   refused_reason text;
 BEGIN
-  PERFORM payout_desk.require_desk(p_desk);
   PERFORM payout_desk.lease_of(p_lease_seconds);
   IF jsonb_typeof(p_claims) IS DISTINCT FROM 'array' OR jsonb_array_length(p_claims) NOT BETWEEN 1 AND 32 THEN
     PERFORM payout_desk.fail('PT400', 'invalid_argument', 'Claims are a list of 1 to 32 {reference, payouts}.');

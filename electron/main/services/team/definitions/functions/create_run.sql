@@ -4,17 +4,8 @@
 CREATE OR REPLACE FUNCTION payout_desk.create_run(p_run_id text, p_label text, p_desk text, p_content jsonb, p_hash text,
     p_review jsonb)
   RETURNS jsonb
-  LANGUAGE plpgsql SECURITY DEFINER
+  LANGUAGE sql SECURITY DEFINER
   SET search_path = pg_catalog, payout_desk, pg_temp
 AS $$
-DECLARE
-  me text := payout_desk.require_role('preparer');
-  created jsonb;
-BEGIN
-  created := payout_desk.store_new_run(p_run_id, p_label, p_desk, p_content, p_hash);
-  IF p_review IS NOT NULL THEN
-    PERFORM payout_desk.store_review(p_run_id, (created ->> 'version')::integer, p_review, me);
-  END IF;
-  RETURN payout_desk.run_view(p_run_id);
-END
+  SELECT payout_desk.attach_review(payout_desk.store_new_run(p_run_id, p_label, p_desk, p_content, p_hash), p_review);
 $$;

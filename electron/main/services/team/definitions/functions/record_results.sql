@@ -6,13 +6,12 @@ CREATE OR REPLACE FUNCTION payout_desk.record_results(p_reference text, p_desk t
   SET search_path = pg_catalog, payout_desk, pg_temp
 AS $$
 DECLARE
-  me text := payout_desk.require_role(NULL);
+  me text := payout_desk.acting_member(NULL, p_desk);
   existing payout_desk.claims;
   bad record;
   changed jsonb;
   run payout_desk.runs;
 BEGIN
-  PERFORM payout_desk.require_desk(p_desk);
   SELECT * INTO existing FROM payout_desk.claims WHERE reference = p_reference;
   IF existing.reference IS NULL OR existing.state = 'released' THEN
     PERFORM payout_desk.fail('PT404', 'claim_not_found', format('There is no claim on %s.', coalesce(p_reference, '(none)')));

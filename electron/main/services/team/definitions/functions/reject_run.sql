@@ -7,21 +7,12 @@ CREATE OR REPLACE FUNCTION payout_desk.reject_run(p_run_id text, p_version integ
   SET search_path = pg_catalog, payout_desk, pg_temp
 AS $$
 DECLARE
-  me text := payout_desk.require_role('approver');
-  run payout_desk.runs;
+  me text := payout_desk.acting_member('approver', p_desk);
+  run payout_desk.runs := payout_desk.run_under_review(p_run_id, p_version, me, 'reject');
   version_row payout_desk.run_versions;
 BEGIN
-  PERFORM payout_desk.require_desk(p_desk);
-  PERFORM payout_desk.require_given(p_version,
-    format('A version is required: say which version of run %s you reviewed.', coalesce(p_run_id, '(none)')));
-  run := payout_desk.lock_run(p_run_id);
-  PERFORM payout_desk.require_checker(p_run_id, me, 'reject');
   IF p_reason IS NULL OR length(btrim(p_reason)) NOT BETWEEN 1 AND 500 THEN
     PERFORM payout_desk.fail('PT400', 'invalid_argument', 'A rejection needs a reason of 1 to 500 characters.');
-  END IF;
-  IF run.current_version <> p_version THEN
-    PERFORM payout_desk.fail('PT409', 'version_stale', format('Run %s changed: version %s is current, not the version %s you reviewed.',
-      p_run_id, run.current_version, p_version));
   END IF;
   IF run.state <> 'awaiting_approval' THEN
     PERFORM payout_desk.fail('PT409', 'run_not_awaiting_approval', format('Run %s is %s, not awaiting approval.', p_run_id, replace(run.state, '_', ' ')));

@@ -4,10 +4,9 @@ CREATE OR REPLACE FUNCTION payout_desk.release_claim(p_reference text, p_desk te
   SET search_path = pg_catalog, payout_desk, pg_temp
 AS $$
 DECLARE
-  me text := payout_desk.require_role('approver');
+  me text := payout_desk.acting_member('approver', p_desk);
   existing payout_desk.claims;
 BEGIN
-  PERFORM payout_desk.require_desk(p_desk);
   SELECT * INTO existing FROM payout_desk.claims WHERE reference = p_reference;
   IF existing.reference IS NULL THEN
     PERFORM payout_desk.fail('PT404', 'claim_not_found', format('There is no claim on %s.', coalesce(p_reference, '(none)')));

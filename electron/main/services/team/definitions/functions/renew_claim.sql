@@ -8,10 +8,9 @@ CREATE OR REPLACE FUNCTION payout_desk.renew_claim(p_reference text, p_desk text
   SET search_path = pg_catalog, payout_desk, pg_temp
 AS $$
 DECLARE
-  me text := payout_desk.require_role('approver');
+  me text := payout_desk.acting_member('approver', p_desk);
   existing payout_desk.claims;
 BEGIN
-  PERFORM payout_desk.require_desk(p_desk);
   PERFORM payout_desk.lease_of(p_lease_seconds);
   SELECT * INTO existing FROM payout_desk.claims WHERE reference = p_reference FOR UPDATE;
   IF existing.reference IS NULL OR existing.state = 'released' THEN

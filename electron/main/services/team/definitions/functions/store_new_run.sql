@@ -7,11 +7,10 @@ CREATE OR REPLACE FUNCTION payout_desk.store_new_run(p_run_id text, p_label text
   SET search_path = pg_catalog, payout_desk, pg_temp
 AS $$
 DECLARE
-  me text := payout_desk.require_role('preparer');
+  me text := payout_desk.acting_member('preparer', p_desk);
   existing payout_desk.runs;
   stored text;
 BEGIN
-  PERFORM payout_desk.require_desk(p_desk);
   IF p_run_id IS NULL OR p_run_id !~ '^[A-Za-z0-9._-]{1,80}$' THEN
     PERFORM payout_desk.fail('PT400', 'invalid_argument', 'A run id is 1 to 80 letters, digits, dots, dashes or underscores.');
   END IF;

@@ -9,13 +9,12 @@ CREATE OR REPLACE FUNCTION payout_desk.store_revision(p_run_id text, p_base_vers
   SET search_path = pg_catalog, payout_desk, pg_temp
 AS $$
 DECLARE
-  me text := payout_desk.require_role('preparer');
+  me text := payout_desk.acting_member('preparer', p_desk);
   run payout_desk.runs;
   next_version integer;
   stored text;
   voided jsonb;
 BEGIN
-  PERFORM payout_desk.require_desk(p_desk);
   PERFORM payout_desk.require_given(p_base_version,
     format('A base version is required: say which version of run %s you changed.', coalesce(p_run_id, '(none)')));
   PERFORM payout_desk.require_given(p_hash,

@@ -6,11 +6,10 @@ CREATE OR REPLACE FUNCTION payout_desk.submit_run(p_run_id text, p_version integ
   SET search_path = pg_catalog, payout_desk, pg_temp
 AS $$
 DECLARE
-  me text := payout_desk.require_role('preparer');
+  me text := payout_desk.acting_member('preparer', p_desk);
   run payout_desk.runs;
   version_row payout_desk.run_versions;
 BEGIN
-  PERFORM payout_desk.require_desk(p_desk);
   PERFORM payout_desk.require_given(p_version,
     format('A version is required: say which version of run %s is submitted.', coalesce(p_run_id, '(none)')));
   PERFORM payout_desk.require_given(p_hash,
