@@ -17,6 +17,7 @@ import { AdaptivePace } from './services/api/adaptive-pace'
 import { createPaymentsClient } from './services/api/payments-client'
 import { createProfileApis } from './services/api/profile-apis'
 import { createBulkDomain } from './services/bulk/runs'
+import { createReconciliationDomain } from './services/reconciliation'
 import { createCardDomain } from './services/cards/cards-domain'
 import { createChargeDomain } from './services/charges/charges-domain'
 import { createDesktopDomain } from './services/diagnostics/diagnostics-domain'
@@ -243,6 +244,7 @@ export async function createAppServices(options: {
     ...use(createCardDomain(context)),
     ...use(createChargeDomain(context)),
     ...use(createDocumentDomain(context, { runs: bulk.loadedRuns })),
+    ...use(createReconciliationDomain(context, { runs: bulk.loadedRuns })),
     ...use(createTeamDomain(team, teamRuns.releaseOf, teamRuns.submissionOf, options.desktop.dialogs)),
     ...use(
       createDesktopDomain(context, {

@@ -18,6 +18,7 @@ import { chargeChannels, chargeEvents } from './channels/charges'
 import { desktopChannels, desktopEvents } from './channels/desktop'
 import { documentChannels, documentEvents } from './channels/documents'
 import { teamChannels, teamEvents } from './channels/team'
+import { reconciliationChannels, reconciliationEvents } from './channels/reconciliation'
 
 export const channels = {
   ...coreChannels,
@@ -32,6 +33,7 @@ export const channels = {
   ...desktopChannels,
   ...documentChannels,
   ...teamChannels,
+  ...reconciliationChannels,
 } as const
 
 /** Events main sends to the renderer, with their payload types. */
@@ -48,6 +50,7 @@ export const events = {
   ...desktopEvents,
   ...documentEvents,
   ...teamEvents,
+  ...reconciliationEvents,
 } as const
 
 export type Channel = keyof typeof channels

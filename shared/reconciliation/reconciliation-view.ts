@@ -1,0 +1,48 @@
+/**
+ * What the Reconciliation screen shows (decision 118): the period being reconciled, how far the
+ * reading and the verifies have come, and the result: counts and totals per class and currency, the
+ * fees the service charged, and the exceptions a person must explain (at most EXCEPTIONS_SHOWN of
+ * them over IPC; the count says how many there are). Main holds it, so the screen finds it again
+ * after navigating.
+ */
+import type { HistoryCurrency } from '../domain/history'
+import type { AppError } from '../result'
+import type { ReconCurrencyTotals, ReconLine } from './period-match'
+
+export const EXCEPTIONS_SHOWN = 500
+
+export interface ReconciliationPeriod {
+  currency: HistoryCurrency
+  /** Epoch milliseconds (UTC), both ends included. */
+  from: number
+  to: number
+}
+
+export interface ReconciliationProgress {
+  stage: 'reading' | 'verifying' | 'done'
+  pages: number
+  payouts: number
+  verified: number
+  toVerify: number
+}
+
+export interface ReconciliationResult {
+  profileId: string
+  mode: string
+  period: ReconciliationPeriod
+  /** When the service's history was read (ISO 8601), and whether it came from the period's cache. */
+  readAt: string
+  cached: boolean
+  lines: number
+  totals: ReconCurrencyTotals[]
+  exceptionCount: number
+  exceptions: ReconLine[]
+}
+
+export interface ReconciliationView {
+  running: boolean
+  progress: ReconciliationProgress | null
+  cancelled: boolean
+  error: AppError | null
+  result: ReconciliationResult | null
+}
