@@ -78,13 +78,22 @@ export function createCardSecrets(context: ServiceContext, options: CardSecretsO
     async copyNumber(reference) {
       const { pan } = await fetchCard(reference)
       const hash = digest(pan)
+      // Held for masking from before the write until the clear; the platform's helper may take a
+      // few seconds (decision 114), hence the margin past the clear.
+      const release = context.log.holdSecrets([pan], { forMs: clearAfterMs + 15_000 })
+      try {
+        // With the platform's "do not keep in history" markers where it has them (decision 114).
+        await context.desktop.clipboard.writeSecretText(pan)
+      } catch (error) {
+        release()
+        throw error
+      }
+      // Looked up after the write: of two copies of one number, the later one's clear counts.
       const earlier = onClipboard.get(hash)
       if (earlier) {
         clearTimeout(earlier.timer)
         earlier.release()
       }
-      const release = context.log.holdSecrets([pan], { forMs: clearAfterMs + 1000 })
-      context.desktop.clipboard.writeText(pan)
       const timer = setTimeout(() => {
         void clearIfStillThere(hash).catch((error: unknown) =>
           context.log.error('Could not clear the clipboard', error),
