@@ -81,8 +81,10 @@ async function readWithCalls(
         })
         await response.text()
       } catch (error) {
-        // Between files, the child may have finished and exited: the calls stop there.
+        // After its last file the child exits, perhaps before its last line is read here: the calls stop there.
         if (!running || file === null) return
+        await Promise.race([exited, sleep(2_000)])
+        if (child.exitCode === 0) return
         throw new Error(`${reader}: an IPC call failed while ${file ?? 'nothing'} was read`, { cause: error })
       }
       if (file !== null) {
