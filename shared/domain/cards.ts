@@ -127,6 +127,8 @@ export interface RevealedCardSecrets {
 export interface CopiedCardNumber {
   /** The clipboard is cleared after this long if it still holds the number. */
   clearAfterMs: number
+  /** Whether the copy carries the platform's "do not keep in history" markers (decision 114). */
+  keptOutOfHistory: boolean
 }
 
 /** A card this desk issued, as its journal entry tells it. */

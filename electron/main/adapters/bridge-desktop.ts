@@ -132,6 +132,11 @@ export function createBridgeDesktop(
       if (call) call.clipboard = text
       else log.warn('A copy was asked outside a browser call; the browser clipboard was not changed')
     },
+    // A browser page writes text only: no clipboard-history markers here (decision 114).
+    async writeSecretText(text) {
+      clipboard.writeText(text)
+      return { marked: false, reason: 'no-helper' }
+    },
     readText: async () => clipboardText,
     clear() {
       clipboardText = ''

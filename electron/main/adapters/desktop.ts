@@ -42,8 +42,16 @@ export interface Notifier {
   notify(notice: DesktopNotice): void
 }
 
+/** How a secret text reached the clipboard: with the platform's markers, or as plain text only (and why). */
+export type ConcealedWrite = { marked: true } | { marked: false; reason: 'no-helper' | 'helper-failed' }
+
 export interface Clipboard {
   writeText(text: string): void
+  /**
+   * Puts a secret (a copied card number) on the clipboard with the platform's "do not keep in
+   * history" markers where the platform has them, plain text otherwise (decision 114).
+   */
+  writeSecretText(text: string): Promise<ConcealedWrite>
   readText(): Promise<string>
   clear(): void
 }

@@ -1,21 +1,38 @@
 /**
- * The desktop adapters on Electron: native dialogs, OS notifications, the system clipboard, the
+ * The desktop adapters on Electron: native dialogs, OS notifications, the system clipboard (a
+ * copied card number through the platform's helper, with its history markers: decision 114), the
  * 3-D Secure child window, and dropped files read by their path. Electron's API is passed in.
  */
 import type { BrowserWindow } from 'electron'
 import type { ElectronApi } from '../electron-api'
 import { appReturnUrl } from '../windows/return-url'
 import { openThreeDsWindow } from '../windows/three-ds-window'
+import { createConcealedClipboardWriter, runProcess } from './concealed-clipboard'
+import type { ProcessRunner } from './concealed-clipboard'
 import type { DesktopAdapters } from './desktop'
 import { droppedFilesOnDisk } from './dropped-files-on-disk'
 import { createElectronPrinter } from './electron-printer'
+
+export interface ElectronDesktopOptions {
+  /** The platform the clipboard helper is chosen for (process.platform; tests give others). */
+  platform?: NodeJS.Platform
+  /** Runs the clipboard helper (decision 114); tests inject one. */
+  runProcess?: ProcessRunner
+}
 
 export function createElectronDesktop(
   electron: Pick<ElectronApi, 'BrowserWindow' | 'clipboard' | 'dialog' | 'Notification' | 'session'>,
   parentWindow: () => BrowserWindow | null,
   log: { warn(message: string): void } = console,
+  options: ElectronDesktopOptions = {},
 ): DesktopAdapters {
   const { clipboard, dialog, Notification } = electron
+  const writeSecretText = createConcealedClipboardWriter({
+    platform: options.platform ?? process.platform,
+    run: options.runProcess ?? runProcess,
+    writePlainText: (text) => clipboard.writeText(text),
+    log,
+  })
   return {
     dialogs: {
       async chooseSavePath(request) {
@@ -44,6 +61,7 @@ export function createElectronDesktop(
     },
     clipboard: {
       writeText: (text) => clipboard.writeText(text),
+      writeSecretText,
       readText: async () => clipboard.readText(),
       clear: () => clipboard.clear(),
     },

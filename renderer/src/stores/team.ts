@@ -7,8 +7,10 @@ import type {
   TeamAuditVerification,
   TeamChange,
   TeamConnectionDraft,
+  TeamMember,
   TeamMemberChange,
   TeamMemberChangeKind,
+  TeamRole,
   TeamRecentPayoutsPage,
   TeamRun,
   TeamRunChanges,
@@ -154,6 +156,14 @@ export const useTeamStore = defineStore('team', () => {
       withStatus('save', () => api.team.configure({ profileId, ...draft, ...(password ? { password } : {}) })),
     chooseCaFile: (profileId: string) => withStatus('ca', () => api.team.chooseCaFile({ profileId })),
     clearCaFile: (profileId: string) => withStatus('ca', () => api.team.clearCaFile({ profileId })),
+    members: (): Promise<Result<TeamMember[]>> => callApi(() => api.team.members()),
+    /** Adds a member, or sets an existing login's roles (password null: kept); approver and admin wait for a second admin. */
+    addMember: (input: {
+      login: string
+      displayName: string
+      roles: TeamRole[]
+      password: string | null
+    }): Promise<Result<TeamMember[]>> => run('members', () => api.team.addMember(input)),
     memberChanges: (): Promise<Result<TeamMemberChange[]>> => callApi(() => api.team.memberChanges()),
     confirmMemberChange: (login: string, change: TeamMemberChangeKind): Promise<Result<TeamMemberChange[]>> =>
       run('confirm', () => api.team.confirmMemberChange({ login, change })),

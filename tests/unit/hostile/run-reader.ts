@@ -10,6 +10,11 @@
  *
  * In a process of its own, so one reader's peak memory is its own and a reader that ran away (a
  * hang, an unbounded allocation) is stopped by the test's timeout without taking vitest down.
+ *
+ * With PAYOUT_DESK_READER_BRIDGE=1 (tests/bench/untrusted-files.ts) this process also serves the IPC
+ * contract's loopback transport (the bridge) with a trivial router, prints `{"bridge": …}` first, answers
+ * 5 s with nothing read, then prints `{"reading": name}` before each file, so the bench can call main from outside, as a renderer
+ * does, and time each answer while each file is read.
  */
 import { mkdtempSync } from 'node:fs'
 import { droppedFilesOnDisk } from '../../../electron/main/adapters/dropped-files-on-disk'
@@ -17,11 +22,12 @@ import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import type { FileDialogs } from '../../../electron/main/adapters/desktop'
 import { createBulkImportService } from '../../../electron/main/services/bulk/import/import-service'
+import { startBridge } from '../../../electron/main/ipc/bridge-transport'
 import { createIdentityDocuments } from '../../../electron/main/services/cards/identity-documents'
 import { createHistoryDomain } from '../../../electron/main/services/history/history-domain'
 import { createRedactingLog } from '../../../electron/main/services/log/redacting-log'
 import type { ServiceContext } from '../../../electron/main/services/service-context'
-import { AppFailure } from '../../../shared/result'
+import { AppFailure, ok } from '../../../shared/result'
 
 export type Reader = 'bulk' | 'review' | 'identity'
 
@@ -46,6 +52,9 @@ export interface ReaderOutcome {
   /** Timer turns measured. */
   ticks: number
 }
+
+/** How long the bridge answers with nothing read before the first file (PAYOUT_DESK_READER_BRIDGE=1). */
+const IDLE_MS = 5_000
 
 /** How often main's timer is due while a file is read. */
 const TICK_MS = 10
@@ -139,8 +148,17 @@ async function readOne(
 async function main(): Promise<void> {
   const [reader, folder, ...names] = process.argv.slice(2) as [Reader, string, ...string[]]
   const userDataDir = mkdtempSync(join(tmpdir(), 'payout-desk-hostile-user-'))
+  const bridged = process.env['PAYOUT_DESK_READER_BRIDGE'] === '1'
+  if (bridged) {
+    const bridge = await startBridge({ router: { handle: async () => ok('pong') } })
+    process.stdout.write(
+      `${JSON.stringify({ bridge: { url: bridge.url, token: bridge.token, origin: bridge.origin } })}\n`,
+    ) // The same calls with nothing read first: on a shared, loaded machine, that is the floor.
+    await new Promise((resolve) => setTimeout(resolve, IDLE_MS))
+  }
   for (const name of names) {
     const path = join(folder, name)
+    if (bridged) process.stdout.write(`${JSON.stringify({ reading: name })}\n`)
     const started = performance.now()
     const loop = watchMainLoop()
     let answer: Omit<ReaderOutcome, 'name' | 'ms' | 'peakRssMb' | 'polluted' | 'maxLagMs' | 'p99LagMs' | 'ticks'>

@@ -11,6 +11,7 @@
 import { createHash } from 'node:crypto'
 import type { CopiedCardNumber, RevealedCardSecrets } from '../../../../shared/domain/cards'
 import { CARD_SECRET_VISIBLE_MS } from '../../../../shared/domain/cards'
+import type { ConcealedWrite } from '../../adapters/desktop'
 import type { CardDetailsAnswer } from '../api'
 import type { ServiceContext } from '../service-context'
 
@@ -78,13 +79,23 @@ export function createCardSecrets(context: ServiceContext, options: CardSecretsO
     async copyNumber(reference) {
       const { pan } = await fetchCard(reference)
       const hash = digest(pan)
+      // Held for masking from before the write until the clear; the platform's helper may take a
+      // few seconds (decision 114), hence the margin past the clear.
+      const release = context.log.holdSecrets([pan], { forMs: clearAfterMs + 15_000 })
+      let written: ConcealedWrite
+      try {
+        // With the platform's "do not keep in history" markers where it has them (decision 114).
+        written = await context.desktop.clipboard.writeSecretText(pan)
+      } catch (error) {
+        release()
+        throw error
+      }
+      // Looked up after the write: of two copies of one number, the later one's clear counts.
       const earlier = onClipboard.get(hash)
       if (earlier) {
         clearTimeout(earlier.timer)
         earlier.release()
       }
-      const release = context.log.holdSecrets([pan], { forMs: clearAfterMs + 1000 })
-      context.desktop.clipboard.writeText(pan)
       const timer = setTimeout(() => {
         void clearIfStillThere(hash).catch((error: unknown) =>
           context.log.error('Could not clear the clipboard', error),
@@ -92,7 +103,7 @@ export function createCardSecrets(context: ServiceContext, options: CardSecretsO
       }, clearAfterMs)
       timer.unref?.()
       onClipboard.set(hash, { timer, release })
-      return { clearAfterMs }
+      return { clearAfterMs, keptOutOfHistory: written.marked }
     },
     get held() {
       return revealed.size + onClipboard.size

@@ -468,7 +468,10 @@ describe('card details, reveal and copy', () => {
   it('copy puts the number on the clipboard through main and clears it later, unless the user copied something else', async () => {
     const reference = await activeCard()
     const { pan } = (await cardAtService(reference)).data
-    expect(await domain.handlers['cards:copyNumber']({ reference })).toEqual({ clearAfterMs: 150 })
+    expect(await domain.handlers['cards:copyNumber']({ reference })).toEqual({
+      clearAfterMs: 150,
+      keptOutOfHistory: false,
+    })
     expect(await h.desktop.clipboard.readText()).toBe(pan)
     await pollUntil(async () => ((await h.desktop.clipboard.readText()) === '' ? true : undefined))
 
