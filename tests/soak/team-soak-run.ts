@@ -86,6 +86,7 @@ export async function runTeamSoak(options: TeamSoakOptions): Promise<TeamSoakRep
   const releaseSeconds: Array<number | null> = []
   const runs: Array<{ runId: string; references: string[] }> = []
   let restarts = 0
+  const pendingKills = new Set<ReturnType<typeof setTimeout>>()
   let rows = 0
   let batches = 0
   let stopping = false
@@ -163,7 +164,17 @@ export async function runTeamSoak(options: TeamSoakOptions): Promise<TeamSoakRep
           const victim = world.desks.find((desk) => holders.includes(desk.deskId) && desk.alive())
           if (victim) {
             killsMade++
-            setTimeout(() => victim.kill(), random.int(0, 1500))
+            // The process running now: a kill that fires after the soak started this desk again
+            // (its last phase restarts every desk) must never hit the new process.
+            const target = victim.process
+            const timer = setTimeout(
+              () => {
+                pendingKills.delete(timer)
+                target.kill()
+              },
+              random.int(0, 1500),
+            )
+            pendingKills.add(timer)
           }
         }
         // A person at one of the desks looks and does what the screen offers.
@@ -182,6 +193,9 @@ export async function runTeamSoak(options: TeamSoakOptions): Promise<TeamSoakRep
     // each agrees with the service (or a run is done, by itself, on hearing the team).
     stopping = true
     stopped()
+    // Kills still scheduled are dropped: the last phase starts every desk and kills none.
+    for (const timer of pendingKills) clearTimeout(timer)
+    pendingKills.clear()
     await Promise.all(supervisors)
     for (const desk of world.desks)
       if (!desk.alive()) {
