@@ -12,9 +12,11 @@ export default defineConfig({
   globalTeardown: './tests/e2e/global-teardown.ts',
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  // Every test starts its own bridge, simulator and user data: they are isolated, so files run in
-  // parallel, two at a time (CI has two cores).
-  fullyParallel: false,
+  // Every test starts its own bridge, simulator and user data: they are isolated, so tests (not
+  // only files) run in parallel, two at a time (CI has two cores), and the two workers stay busy to
+  // the end instead of one finishing a long file alone. A file whose tests share a set-up says so
+  // (team-release.spec.ts: `mode: 'serial'`, one worker, in order).
+  fullyParallel: true,
   workers: 2,
   retries: 0,
   reporter: [['list']],

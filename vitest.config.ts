@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config'
+import LongestFirstSequencer from './tests/support/longest-first-sequencer'
 
 export default defineConfig({
   test: {
@@ -13,5 +14,8 @@ export default defineConfig({
     hookTimeout: 20_000,
     // Two cores: keep workers few so the simulator's timers stay honest.
     maxWorkers: 2,
+    // The files known to be long start first, so the two workers end together (a fresh clone has
+    // no timings of its own for Vitest to order by).
+    sequence: { sequencer: LongestFirstSequencer },
   },
 })

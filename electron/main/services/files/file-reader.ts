@@ -1,8 +1,9 @@
 /**
  * Files a person hands over (an export to review, an identity document) are read in a
- * worker_threads worker, one per file, never on main's thread (decision 100): a crafted file can
- * make a reader work for seconds or minutes, and main must keep answering the window and the
- * payments meanwhile. The bulk importer has its own worker (bulk/import/import-service.ts).
+ * worker_threads worker, never on main's thread (decision 100): a crafted file can make a reader
+ * work for seconds or minutes, and main must keep answering the window and the payments meanwhile.
+ * The worker is kept warm for the next file while it is clean, and ended after anything else
+ * (warm-workers.ts, decision 113). The bulk importer has its own worker (bulk/import/import-service.ts).
  *
  * What comes back is plain data. A refusal is the reader's AppFailure, as it was thrown; anything
  * else (a crash, the worker out of memory) is an AppFailure naming the file and what went wrong.
@@ -17,12 +18,20 @@ import { Worker } from 'node:worker_threads'
 import type { ErrorCode } from '../../../../shared/result'
 import { AppFailure } from '../../../../shared/result'
 import type { FileJob, FileJobResults } from './file-reader-jobs'
+import { createWarmWorkers } from './warm-workers'
 
 export type { FileJob, FileJobResults } from './file-reader-jobs'
 
+/** From main to the worker: read this file. */
+export interface FileReaderRequest {
+  type: 'job'
+  job: FileJob
+}
+
+/** `reusable`: the worker is as it started (reader-worker-health.ts) and may read another file. */
 export type FileReaderReply =
-  | { type: 'done'; result: unknown }
-  | { type: 'refused'; code: ErrorCode; message: string }
+  | { type: 'done'; result: unknown; reusable: boolean }
+  | { type: 'refused'; code: ErrorCode; message: string; reusable: boolean }
   | { type: 'failed'; message: string }
 
 /** Heap a reader may use: a hostile file that needs more ends the worker, not the app. */
@@ -35,8 +44,8 @@ const WHAT: Readonly<Record<FileJob['job'], string>> = {
   'mask-card-numbers': 'file',
 }
 
-function startWorker(job: FileJob): Worker {
-  const options = { workerData: job, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } }
+function startWorker(): Worker {
+  const options = { resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } }
   const built = join(__dirname, 'file-reader-worker.js')
   if (existsSync(built)) return new Worker(built, options)
   // Running from source (bridge, tests): load the TypeScript worker through tsx.
@@ -45,33 +54,39 @@ function startWorker(job: FileJob): Worker {
   return new Worker(`require(${JSON.stringify(tsx)}); require(${JSON.stringify(source)})`, { ...options, eval: true })
 }
 
-/** Runs `job` in a worker of its own; the answer, or an AppFailure naming the file. */
+/** The file reader's warm worker (decision 113); exported for the tests that count its starts. */
+export const fileReaderWorkers = createWarmWorkers(startWorker)
+
+/** Runs `job` in the file reader's worker; the answer, or an AppFailure naming the file. */
 export function readFileOffMain<J extends FileJob>(job: J, signal?: AbortSignal): Promise<FileJobResults[J['job']]> {
   const name = 'path' in job ? basename(job.path) : job.name
   const cancelled = (): AppFailure => new AppFailure('conflict', `Reading ${name} was cancelled.`, { cancelled: true })
   if (signal?.aborted) return Promise.reject(cancelled())
   return new Promise((resolve, reject) => {
-    const worker = startWorker(job)
+    const worker = fileReaderWorkers.take()
     let settled = false
-    const finish = (settle: () => void): void => {
+    /** Ends the job: the worker is kept for the next file only if `reusable` (decision 113). */
+    const finish = (reusable: boolean, settle: () => void): void => {
       if (settled) return
       settled = true
       signal?.removeEventListener('abort', cancel)
-      void worker.terminate()
+      worker.off('message', onMessage)
+      worker.off('error', onError)
+      worker.off('exit', onExit)
+      fileReaderWorkers.giveBack(worker, reusable)
       settle()
     }
-    const cancel = (): void => finish(() => reject(cancelled()))
-    signal?.addEventListener('abort', cancel, { once: true })
-    worker.on('message', (reply: FileReaderReply) => {
-      if (reply.type === 'done') finish(() => resolve(reply.result as FileJobResults[J['job']]))
-      else if (reply.type === 'refused') finish(() => reject(new AppFailure(reply.code, reply.message)))
+    const cancel = (): void => finish(false, () => reject(cancelled()))
+    const onMessage = (reply: FileReaderReply): void => {
+      if (reply.type === 'done') finish(reply.reusable, () => resolve(reply.result as FileJobResults[J['job']]))
+      else if (reply.type === 'refused') finish(reply.reusable, () => reject(new AppFailure(reply.code, reply.message)))
       else
-        finish(() =>
+        finish(false, () =>
           reject(new AppFailure('bad_request', `${name}: the ${WHAT[job.job]} could not be read (${reply.message}).`)),
         )
-    })
-    worker.on('error', (error: Error & { code?: string }) =>
-      finish(() =>
+    }
+    const onError = (error: Error & { code?: string }): void =>
+      finish(false, () =>
         reject(
           new AppFailure(
             'bad_request',
@@ -80,10 +95,13 @@ export function readFileOffMain<J extends FileJob>(job: J, signal?: AbortSignal)
               : `${name}: the ${WHAT[job.job]} could not be read (${error.message}).`,
           ),
         ),
-      ),
-    )
-    worker.on('exit', () =>
-      finish(() => reject(new AppFailure('bad_request', `${name}: the file reader stopped before it finished.`))),
-    )
+      )
+    const onExit = (): void =>
+      finish(false, () => reject(new AppFailure('bad_request', `${name}: the file reader stopped before it finished.`)))
+    signal?.addEventListener('abort', cancel, { once: true })
+    worker.on('message', onMessage)
+    worker.on('error', onError)
+    worker.on('exit', onExit)
+    worker.postMessage({ type: 'job', job } satisfies FileReaderRequest)
   })
 }

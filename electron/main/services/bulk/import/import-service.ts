@@ -1,7 +1,8 @@
 /**
  * The importer as the app uses it: every read runs in a worker_threads worker, so main keeps
  * answering while a large file is parsed; progress comes back as messages; cancel terminates the
- * worker. Built app: out/main/bulk-import-worker.js (second entry in electron.vite.config.ts).
+ * worker. The worker is kept warm for the next file while it is clean, and ended after a limit hit,
+ * a crash, a cancel or anything else (decision 113). Built app: out/main/bulk-import-worker.js (second entry in electron.vite.config.ts).
  * Bridge and tests under tsx: the .ts worker through tsx's require hook.
  */
 import { existsSync } from 'node:fs'
@@ -18,16 +19,17 @@ import type {
 } from '../../../../../shared/domain/bulk'
 import { fileError } from '../../../../../shared/bulk/import-rows'
 import type { ImportSource } from './import-file'
+import { createWarmWorkers } from '../../files'
 import { MappingMemory } from './mapping-memory'
-import type { MoreRequest, ResultChunk, WorkerReply, WorkerRequest } from './worker-protocol'
+import type { JobRequest, MoreRequest, ResultChunk, WorkerReply, WorkerRequest } from './worker-protocol'
 
 export type { ImportSource } from './import-file'
 
 /** Heap a worker may use: a hostile file that needs more ends the worker, not the app. */
 const WORKER_HEAP_MB = 1536
 
-function startWorker(request: WorkerRequest): Worker {
-  const options = { workerData: request, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } }
+function startWorker(): Worker {
+  const options = { resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } }
   const built = join(__dirname, 'bulk-import-worker.js')
   if (existsSync(built)) return new Worker(built, options)
   // Running from source (bridge, tests): load the TypeScript worker through tsx.
@@ -35,6 +37,15 @@ function startWorker(request: WorkerRequest): Worker {
   const tsx = createRequire(join(__dirname, 'import-service.ts')).resolve('tsx/cjs')
   return new Worker(`require(${JSON.stringify(tsx)}); require(${JSON.stringify(source)})`, { ...options, eval: true })
 }
+
+/** The importer's warm worker (decision 113), one for every import service of the process. */
+export const importWorkers = createWarmWorkers(startWorker)
+
+/**
+ * Refusals for a limit the file hit: the reader gave up part way, after allocating, so its worker
+ * is ended whatever it says of itself (decision 113). `unreadable` is a crash or a damaged file.
+ */
+const ENDS_THE_WORKER: ReadonlySet<string> = new Set(['too_large', 'too_many_rows', 'too_many_columns', 'unreadable'])
 
 function sourceName(source: ImportSource): string {
   return 'path' in source ? source.path : source.name
@@ -48,19 +59,25 @@ function runWorker<T>(
   const file = sourceName(request.source)
   if (signal?.aborted) return Promise.resolve(fileError(file, 'cancelled', 'The import was cancelled.'))
   return new Promise((resolve) => {
-    const worker = startWorker(request)
+    const worker = importWorkers.take()
     let settled = false
-    const finish = (value: T | BulkFileError): void => {
+    /** Ends the job: the worker is kept for the next file only if `reusable` (decision 113). */
+    const finish = (value: T | BulkFileError, reusable = false): void => {
       if (settled) return
       settled = true
       signal?.removeEventListener('abort', cancel)
-      void worker.terminate()
+      worker.off('message', onMessage)
+      worker.off('error', onError)
+      worker.off('exit', onExit)
+      importWorkers.giveBack(
+        worker,
+        reusable && !('fileError' in (value as object) && ENDS_THE_WORKER.has((value as BulkFileError).fileError.code)),
+      )
       resolve(value)
     }
     const cancel = (): void => finish(fileError(file, 'cancelled', 'The import was cancelled.'))
-    signal?.addEventListener('abort', cancel, { once: true })
     const lists: Record<ResultChunk['list'], unknown[]> = { items: [], errors: [], warnings: [] }
-    worker.on('message', (reply: WorkerReply) => {
+    const onMessage = (reply: WorkerReply): void => {
       if (reply.type === 'progress') onProgress?.(reply.progress)
       else if (reply.type === 'chunk') {
         const list = lists[reply.list]
@@ -70,17 +87,24 @@ function runWorker<T>(
           if (!settled) worker.postMessage({ type: 'more' } satisfies MoreRequest)
         })
       } else if (reply.type === 'done')
-        finish(('items' in reply.result ? { ...reply.result, ...lists } : reply.result) as T | BulkFileError)
+        finish(
+          ('items' in reply.result ? { ...reply.result, ...lists } : reply.result) as T | BulkFileError,
+          reply.reusable,
+        )
       else finish(fileError(file, 'unreadable', `The file could not be read: ${reply.message}`))
-    })
-    worker.on('error', (error: Error & { code?: string }) =>
+    }
+    const onError = (error: Error & { code?: string }): void =>
       finish(
         error.code === 'ERR_WORKER_OUT_OF_MEMORY'
           ? fileError(file, 'too_large', 'The file needs more memory than a payout file can take: it was not read.')
           : fileError(file, 'unreadable', `The file could not be read: ${error.message}`),
-      ),
-    )
-    worker.on('exit', () => finish(fileError(file, 'unreadable', 'The file reader stopped before it finished.')))
+      )
+    const onExit = (): void => finish(fileError(file, 'unreadable', 'The file reader stopped before it finished.'))
+    signal?.addEventListener('abort', cancel, { once: true })
+    worker.on('message', onMessage)
+    worker.on('error', onError)
+    worker.on('exit', onExit)
+    worker.postMessage({ type: 'job', request } satisfies JobRequest)
   })
 }
 

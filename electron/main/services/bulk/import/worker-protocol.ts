@@ -13,6 +13,12 @@ export type WorkerRequest =
   | { op: 'import'; source: ImportSource; options: BulkImportOptions; remembered: Array<[string, BulkColumnMapping]> }
   | { op: 'inspect'; source: ImportSource; remembered: Array<[string, BulkColumnMapping]> }
 
+/** From main to the worker: read this file (the worker reads one at a time; decision 113). */
+export interface JobRequest {
+  type: 'job'
+  request: WorkerRequest
+}
+
 /**
  * A slice of the result's long lists, sent ahead of 'done' so main never parses one huge message.
  * At most CHUNKS_IN_FLIGHT slices are out at a time; main asks for each further one ('more') after
@@ -33,7 +39,8 @@ export const CHUNKS_IN_FLIGHT = 2
 export type WorkerReply =
   | { type: 'progress'; progress: BulkImportProgress }
   | ResultChunk
-  | { type: 'done'; result: BulkImportResult | BulkFileError | BulkWorkbookSummary }
+  /** `reusable`: the worker is as it started (files/reader-worker-health.ts) and may read another file. */
+  | { type: 'done'; result: BulkImportResult | BulkFileError | BulkWorkbookSummary; reusable: boolean }
   | { type: 'failed'; message: string }
 
 /** From main to the worker: a slice is taken, another may come. */

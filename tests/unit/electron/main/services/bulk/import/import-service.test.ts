@@ -15,9 +15,13 @@ import type {
   BulkImportResult,
   BulkWorkbookSummary,
 } from '../../../../../../../shared/domain/bulk'
-import { createBulkImportService } from '../../../../../../../electron/main/services/bulk/import/import-service'
+import {
+  createBulkImportService,
+  importWorkers,
+} from '../../../../../../../electron/main/services/bulk/import/import-service'
 import {
   CHUNKS_IN_FLIGHT,
+  type JobRequest,
   type MoreRequest,
   type ResultChunk,
   type WorkerReply,
@@ -48,6 +52,36 @@ describe('import service (worker)', () => {
     const result = (await service.importSheet({ name: 'legacy.xls', bytes }, { currency: 'NGN' })) as BulkImportResult
     expect([result.file, result.sheet, result.rows, result.valid]).toEqual(['legacy.xls', 'Payouts', 2, 2])
   }, 60_000)
+
+  it('one warm worker reads file after file; a limit hit or a cancel ends it, and the next file gets a fresh one (decision 113)', async () => {
+    const service = createBulkImportService(join(dir, 'warm'))
+    const clean = { path: fixture('reading-rules.csv') }
+    const rows = async (): Promise<[number, number]> => {
+      const result = (await service.importSheet(clean, { currency: 'NGN' })) as BulkImportResult
+      return [result.rows, result.valid]
+    }
+    expect(await rows()).toEqual([7, 3])
+    const started = importWorkers.started
+    // The Sheet step's look, then the import, then another import: all on the worker kept from the first.
+    expect(((await service.inspectWorkbook(clean)) as BulkWorkbookSummary).kind).toBe('csv')
+    expect(await rows()).toEqual([7, 3])
+    expect(await rows()).toEqual([7, 3])
+    expect(importWorkers.started).toBe(started)
+    // A file over the row limit: refused the same as ever, and its worker is not kept.
+    const over = join(dir, 'warm-over.csv')
+    writeFileSync(over, manyRows(100_001, 'csv'))
+    expect(((await service.importSheet({ path: over }, { currency: 'NGN' })) as BulkFileError).fileError.code).toBe(
+      'too_many_rows',
+    )
+    expect(await rows()).toEqual([7, 3])
+    expect(importWorkers.started).toBe(started + 1)
+    // A cancelled import ends its worker too.
+    const controller = new AbortController()
+    const cancelled = service.importSheet(clean, { currency: 'NGN' }, () => controller.abort(), controller.signal)
+    expect(((await cancelled) as BulkFileError).fileError.code).toBe('cancelled')
+    expect(await rows()).toEqual([7, 3])
+    expect(importWorkers.started).toBe(started + 2)
+  }, 120_000)
 
   it('cancel stops the worker and answers "cancelled"', async () => {
     const service = createBulkImportService(join(dir, 'cancel'))
@@ -163,10 +197,8 @@ describe('import service (worker)', () => {
       options: { currency: 'NGN' },
       remembered: [],
     }
-    const worker = new Worker(`require(${JSON.stringify(tsx)}); require(${JSON.stringify(source)})`, {
-      eval: true,
-      workerData: request,
-    })
+    const worker = new Worker(`require(${JSON.stringify(tsx)}); require(${JSON.stringify(source)})`, { eval: true })
+    worker.postMessage({ type: 'job', request } satisfies JobRequest)
     try {
       const replies: WorkerReply[] = []
       let arrived: () => void = () => undefined
