@@ -1,9 +1,9 @@
 /**
- * The payee book's public face (decision 109): what bulk runs and single payouts may use. The
+ * The payee book's public face (decisions 109, 116): what bulk runs and single payouts may use. The
  * rules themselves (identity, account keys, the tripwires) are pure, in shared/payees.
  */
 export { createPayeesService, MAX_LOADED_BOOKS } from './payees-service'
-export type { FoldInReport, PayeesPage, PayeesService, PayeesServiceOptions } from './payees-service'
+export type { FlaggedRow, FoldInReport, PayeesPage, PayeesService, PayeesServiceOptions } from './payees-service'
 export type { PaidPayment } from './paid-payment'
 export type { PayeeSummary } from './payee-book'
 export { PAYEES_FOLDER } from './payee-ledger'
