@@ -103,6 +103,8 @@ export function createPayeesService(options: PayeesServiceOptions): PayeesServic
       const waiting = pending.get(reply.id)
       if (!waiting) return
       pending.delete(reply.id)
+      // Idle, the worker does not keep the process alive (a quit, a test's end); asked, it does.
+      if (pending.size === 0) started.unref()
       if (reply.type === 'answer') waiting.resolve(reply.value)
       else waiting.reject(Object.assign(new Error(reply.message), { name: reply.name }))
     })
@@ -124,6 +126,7 @@ export function createPayeesService(options: PayeesServiceOptions): PayeesServic
     const target = theWorker()
     return new Promise<BookAnswers[O]>((resolve, reject) => {
       pending.set(id, { resolve: resolve as (value: unknown) => void, reject })
+      target.ref()
       target.postMessage({ ...request, id })
     })
   }
