@@ -17,6 +17,8 @@ export default defineConfig({
           'pdf-worker': resolve(__dirname, 'electron/main/services/documents/pdf-worker.ts'),
           // The file reader (decision 100): files/file-reader.ts starts it for each file a person hands over.
           'file-reader-worker': resolve(__dirname, 'electron/main/services/files/file-reader-worker.ts'),
+          // The payee book (decision 116): payees/payees-service.ts starts it once, on first use.
+          'payee-book-worker': resolve(__dirname, 'electron/main/services/payees/payee-book-worker.ts'),
         },
         // A package loaded on first use (SheetJS, chardet: `await import(...)`) is required, not
         // imported as ESM, so main and its worker load every package the one way, as CommonJS.

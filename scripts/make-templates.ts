@@ -10,15 +10,15 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import * as XLSX from 'xlsx'
-import { BULK_FIELDS, type BulkField } from '../shared/domain/bulk'
+import { PAYOUT_ROW_FIELDS, type PayoutRowField } from '../shared/domain/payout-row'
 import { NAMED_TEST_ACCOUNTS } from '../electron/sandbox/catalog'
 
 const OUT = join(__dirname, '..', 'resources', 'templates')
 /** Rows pre-formatted as text below the header. */
 const TEXT_ROWS = 1000
-const TEXT_COLUMNS: readonly BulkField[] = ['reference', 'bank_code', 'account_number']
+const TEXT_COLUMNS: readonly PayoutRowField[] = ['reference', 'bank_code', 'account_number']
 
-const NOTES: ReadonlyArray<[BulkField, string, string]> = [
+const NOTES: ReadonlyArray<[PayoutRowField, string, string]> = [
   [
     'reference',
     'optional',
@@ -53,9 +53,9 @@ const NOTES: ReadonlyArray<[BulkField, string, string]> = [
 ]
 
 function payoutsSheet(): XLSX.WorkSheet {
-  const sheet = XLSX.utils.aoa_to_sheet([[...BULK_FIELDS]])
+  const sheet = XLSX.utils.aoa_to_sheet([[...PAYOUT_ROW_FIELDS]])
   for (const field of TEXT_COLUMNS) {
-    const column = BULK_FIELDS.indexOf(field)
+    const column = PAYOUT_ROW_FIELDS.indexOf(field)
     for (let row = 0; row <= TEXT_ROWS; row++) {
       const address = XLSX.utils.encode_cell({ r: row, c: column })
       const cell = sheet[address] as XLSX.CellObject | undefined
@@ -63,8 +63,8 @@ function payoutsSheet(): XLSX.WorkSheet {
       else sheet[address] = { t: 's', v: '', z: '@' }
     }
   }
-  sheet['!ref'] = XLSX.utils.encode_range({ s: { r: 0, c: 0 }, e: { r: TEXT_ROWS, c: BULK_FIELDS.length - 1 } })
-  sheet['!cols'] = BULK_FIELDS.map((field) => ({ wch: Math.max(14, field.length + 4) }))
+  sheet['!ref'] = XLSX.utils.encode_range({ s: { r: 0, c: 0 }, e: { r: TEXT_ROWS, c: PAYOUT_ROW_FIELDS.length - 1 } })
+  sheet['!cols'] = PAYOUT_ROW_FIELDS.map((field) => ({ wch: Math.max(14, field.length + 4) }))
   return sheet
 }
 
@@ -120,24 +120,24 @@ const grouped = (amount: number): string =>
 
 function exampleSheet(): XLSX.WorkSheet {
   const sheet = XLSX.utils.aoa_to_sheet([
-    [...BULK_FIELDS],
-    ...exampleRows.map((row) => BULK_FIELDS.map((field) => row[field])),
+    [...PAYOUT_ROW_FIELDS],
+    ...exampleRows.map((row) => PAYOUT_ROW_FIELDS.map((field) => row[field])),
     ['TOTAL', exampleTotal / 100],
   ])
   for (let row = 1; row <= exampleRows.length + 1; row++) {
-    const amount = sheet[XLSX.utils.encode_cell({ r: row, c: BULK_FIELDS.indexOf('amount') })] as XLSX.CellObject
+    const amount = sheet[XLSX.utils.encode_cell({ r: row, c: PAYOUT_ROW_FIELDS.indexOf('amount') })] as XLSX.CellObject
     amount.z = '#,##0.00'
   }
-  sheet['!cols'] = BULK_FIELDS.map((field) => ({ wch: Math.max(14, field.length + 4) }))
+  sheet['!cols'] = PAYOUT_ROW_FIELDS.map((field) => ({ wch: Math.max(14, field.length + 4) }))
   return sheet
 }
 
 function exampleCsv(): string {
   const quote = (value: string): string => (/[",]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value)
   const lines = [
-    BULK_FIELDS.join(','),
+    PAYOUT_ROW_FIELDS.join(','),
     ...exampleRows.map((row) =>
-      BULK_FIELDS.map((field) => quote(field === 'amount' ? grouped(row.amount) : String(row[field]))).join(','),
+      PAYOUT_ROW_FIELDS.map((field) => quote(field === 'amount' ? grouped(row.amount) : String(row[field]))).join(','),
     ),
     `TOTAL,${quote(grouped(exampleTotal / 100))},,,,,`,
   ]
@@ -154,6 +154,6 @@ writeFileSync(
   XLSX.write(workbook, { type: 'buffer', bookType: 'xlsx', compression: true }),
 )
 // A BOM so Excel opens the CSV as UTF-8.
-writeFileSync(join(OUT, 'payouts-template.csv'), `\ufeff${BULK_FIELDS.join(',')}\r\n`, 'utf8')
+writeFileSync(join(OUT, 'payouts-template.csv'), `\ufeff${PAYOUT_ROW_FIELDS.join(',')}\r\n`, 'utf8')
 writeFileSync(join(OUT, 'payouts-example.csv'), exampleCsv(), 'utf8')
 console.log(`templates written to ${OUT}`)

@@ -16,7 +16,8 @@ import { createPaymentsApi } from './services/api'
 import { AdaptivePace } from './services/api/adaptive-pace'
 import { createPaymentsClient } from './services/api/payments-client'
 import { createProfileApis } from './services/api/profile-apis'
-import { createBulkDomain } from './services/bulk/runs'
+import { createBulkDomain, RUNS_FOLDER } from './services/bulk/runs'
+import { createPayeesService, PAYEES_FOLDER, payeeRunHooks, withPaidPayees } from './services/payees'
 import { createReconciliationDomain } from './services/reconciliation'
 import { createCardDomain } from './services/cards/cards-domain'
 import { createChargeDomain } from './services/charges/charges-domain'
@@ -181,6 +182,15 @@ export async function createAppServices(options: {
   }
   // One log line per money movement and state change, whichever domain moved it.
   journal = withMovementLog(journal, log)
+  // The payee book (decisions 109, 116): folds the desk's history in once, then learns each
+  // payout that succeeds (the journal wrapper) and each run's paid rows (the run hooks).
+  const payees = createPayeesService({
+    directory: join(options.userDataDir, PAYEES_FOLDER),
+    runsFolder: join(options.userDataDir, RUNS_FOLDER),
+    journal,
+    onDamaged: (what, error) => log.warn(`Payee book: ${what} could not be read whole`, error),
+  })
+  journal = withPaidPayees(journal, payees, log)
   const reconciler = createReconciler(journal, (report) => options.emit('journal:reconciled', report))
 
   const context: ServiceContext = {
@@ -213,7 +223,7 @@ export async function createAppServices(options: {
     log,
     ...(options.teamLeaseSeconds ? { leaseSeconds: options.teamLeaseSeconds } : {}),
   })
-  const bulk = createBulkDomain(context, teamRuns.hooks)
+  const bulk = createBulkDomain(context, { ...teamRuns.hooks, ...payeeRunHooks(payees, log) })
   const handlers: ChannelHandlers = {
     'app:info': () => options.info,
     'settings:get': async () => ({ theme: (await settings.read()).theme }),
@@ -262,6 +272,14 @@ export async function createAppServices(options: {
     .then(() => {
       for (const domain of domains) domain.start?.()
       teamRuns.start()
+      // The active profile's book is loaded in its worker now, so the first import finds it ready.
+      void profiles
+        .list()
+        .then(({ activeId, profiles: all }) => {
+          const active = all.find((profile) => profile.id === activeId)
+          return active ? payees.warm({ profileId: active.id, mode: active.mode }) : undefined
+        })
+        .catch((error: unknown) => log.warn('The payee book could not be loaded', error))
     })
 
   return {
@@ -278,6 +296,7 @@ export async function createAppServices(options: {
       await ready
       await teamRuns.close()
       for (const domain of domains) await domain.close?.()
+      await payees.close()
       await journal.close()
       await sandbox.close()
     },

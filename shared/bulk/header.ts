@@ -102,6 +102,26 @@ const SYNONYMS: Readonly<Record<BulkField, readonly string[]>> = {
     'notes',
     'comment',
   ],
+  payee_id: [
+    'payee id',
+    'payee code',
+    'payee no',
+    'employee id',
+    'employee number',
+    'employee no',
+    'employee code',
+    'emp id',
+    'emp no',
+    'staff id',
+    'staff number',
+    'staff no',
+    'vendor id',
+    'vendor code',
+    'vendor no',
+    'supplier id',
+    'supplier code',
+    'supplier no',
+  ],
 }
 
 /** Units and currencies accountants append to a header ("Amount (NGN)", "Amount NGN", "Amount ₦"). */

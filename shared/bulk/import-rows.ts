@@ -58,6 +58,7 @@ const FIELD_LABEL: Readonly<Record<BulkField, string>> = {
   customer_name: 'customer name',
   customer_email: 'customer e-mail',
   narration: 'narration',
+  payee_id: 'payee id',
 }
 
 export function fileError(file: string, code: string, message: string): BulkFileError {

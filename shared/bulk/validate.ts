@@ -107,6 +107,9 @@ export function readItem(
     customer_email: orRunWide('customer_email'),
     narration: orRunWide('narration'),
   }
+  // Who the payment is for (decision 108): kept as written, zeros and all (017 is not 17).
+  const payeeId = codeText(cell('payee_id'))
+  if (payeeId !== '') item.payee_id = payeeId
 
   // A bank name: the code it matches, or an error naming the banks it may be.
   const bankCell = cell('bank_code')

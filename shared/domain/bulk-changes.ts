@@ -73,5 +73,6 @@ export const CHANGED_COLUMN_LABELS: Readonly<Record<ChangedColumn, string>> = {
   customer_name: 'Customer name',
   customer_email: 'E-mail',
   narration: 'Narration',
+  payee_id: 'Payee ID',
   excluded: 'Included',
 }

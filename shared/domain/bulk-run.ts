@@ -15,6 +15,7 @@ import type { BulkCurrency, BulkFinding, BulkHeader, BulkItem, ImportRecord } fr
 import type { ProfileMode } from './profiles'
 import type { ErrorCode } from '../result'
 import type { PayoutRowValues } from './payout-row'
+import type { Tripwire } from '../payees/tripwires'
 
 /**
  * A run's content (decision 092): what it pays, in order, in which currency, who bears the fees and
@@ -92,6 +93,12 @@ export interface RunRow {
    * account or amount changes.
    */
   answered?: Partial<Record<RowQuestion, NameAcknowledgement>>
+  /**
+   * What the payee book's checks found on this row (decision 108): account changed, new account,
+   * shared account, name drift, unusual amount. Shown on the row and counted in the review; a flag
+   * never drops the row. Absent: nothing found (or not checked yet).
+   */
+  tripwires?: Tripwire[]
   batchReference?: string
   status: RowPayoutStatus
   fee?: string

@@ -7,9 +7,13 @@
 import { PAYOUT_ROW_FIELDS, PAYOUT_ROW_VALUE_FIELDS } from './payout-row'
 import type { PayoutRowField, PayoutRowValues } from './payout-row'
 
-/** The fields a sheet's columns map to: a payout row's (payout-row.ts). */
-export const BULK_FIELDS = PAYOUT_ROW_FIELDS
-export type BulkField = PayoutRowField
+/**
+ * The fields a sheet's columns map to: a payout row's (payout-row.ts), and the optional payee id
+ * (an employee number, a vendor code: who the payment is for, decision 108). The payee id is not
+ * sent to the service; the payee book and its tripwires read it.
+ */
+export const BULK_FIELDS = [...PAYOUT_ROW_FIELDS, 'payee_id'] as const
+export type BulkField = PayoutRowField | 'payee_id'
 /** Every field but the reference, which is made for a sheet that has none. */
 export const REQUIRED_BULK_FIELDS: readonly BulkField[] = PAYOUT_ROW_VALUE_FIELDS
 
@@ -39,6 +43,8 @@ export interface BulkItem extends PayoutRowValues {
    * when it was (decision 54): its finding holds while the account is still this text.
    */
   account_from_number?: string
+  /** The sheet's payee id (employee number, vendor code), as text, when the sheet has one. */
+  payee_id?: string
 }
 
 /**

@@ -28,6 +28,8 @@ const FIELD_WORDS: Readonly<Record<string, string>> = {
   customerName: 'Customer name',
   customer_email: 'Customer e-mail',
   customerEmail: 'Customer e-mail',
+  // Who a payment is for (decision 108): an employee number, a vendor code.
+  payee_id: 'Payee ID',
   name: 'Name',
   email: 'E-mail',
   metadata: 'Metadata',

@@ -19,10 +19,14 @@ import { bulkBatchVerifier } from './run/batch-sender'
 import { RunService } from './run/run-service'
 import { RUNS_FOLDER, RunStore } from './run/run-store'
 import type { RunHooks } from './run-hooks'
+import { createRunPayeeChecks, type RunPayeeChecks } from './run-payee-checks'
+import type { RunSummary } from '../../../../shared/domain/bulk-run'
 
 export interface BulkDomainOptions extends RunHooks {
   /** How often monitoring asks the service about open batches. */
   pollMs?: number
+  /** Every summary of a run the screen is told (the payee checks follow them: run-payee-checks.ts). */
+  onRunChanged?: (summary: RunSummary) => void
 }
 
 export function createBulkRunService(context: ServiceContext, options: BulkDomainOptions = {}): RunService {
@@ -34,7 +38,10 @@ export function createBulkRunService(context: ServiceContext, options: BulkDomai
       return { profileId: id, mode, bulk: api.bulk, lookups: api.lookups }
     },
     events: {
-      runChanged: (summary) => context.emit('bulk:runChanged', summary),
+      runChanged: (summary) => {
+        context.emit('bulk:runChanged', summary)
+        options.onRunChanged?.(summary)
+      },
       rowsChanged: (runId, rows) => context.emit('bulk:rowsChanged', { runId, rows }),
       progress: (runId, progress) => context.emit('bulk:progress', { runId, progress }),
     },
@@ -55,7 +62,14 @@ export interface BulkDomain extends DomainService<BulkChannel> {
 }
 
 export function createBulkDomain(context: ServiceContext, hooks: BulkDomainOptions = {}): BulkDomain {
-  const runs = createBulkRunService(context, { pollMs: 1000, ...hooks })
+  // The payee book's checks of each run's rows, and what a run paid (decisions 108, 109).
+  let payeeChecks: RunPayeeChecks | null = null
+  const runs = createBulkRunService(context, {
+    pollMs: 1000,
+    ...hooks,
+    onRunChanged: (summary) => payeeChecks?.runChanged(summary),
+  })
+  payeeChecks = createRunPayeeChecks(() => runs, hooks, context.log)
   // A batch the service never received is sent again by its run when runs resume, same references.
   const runsFolder = join(context.userDataDir, RUNS_FOLDER)
   context.reconciler.register(

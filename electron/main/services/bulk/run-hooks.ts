@@ -4,7 +4,20 @@
  * they always did.
  */
 import type { PriorPayout } from '../../../../shared/domain/bulk'
+import type { RunRow } from '../../../../shared/domain/bulk-run'
 import type { ProfileMode } from '../../../../shared/domain/profiles'
+import type { PaymentToCheck, Tripwire } from '../../../../shared/payees/tripwires'
+
+/** A run's rows that were paid, as the payee book learns them (decision 109). */
+export interface PaidRun {
+  id: string
+  /** When the rows were last known paid (the run's last save). */
+  updatedAt: string
+  currency: string
+  /** The e-mail given to the whole run (decision 53): it identifies no one. */
+  runWideEmail?: string
+  rows: readonly RunRow[]
+}
 
 export interface RunHooks {
   /**
@@ -25,4 +38,14 @@ export interface RunHooks {
    * need claims).
    */
   holdOnResume?(runId: string): Promise<string | null>
+  /**
+   * The payee book's tripwires of a run's rows (decision 108): the flagged ones only, each with its
+   * index in `rows`. Asked at import, after each edit and once the bank's names are in.
+   */
+  checkPayees?(
+    scope: { profileId: string; mode: ProfileMode },
+    rows: readonly PaymentToCheck[],
+  ): Promise<ReadonlyArray<{ index: number; tripwires: Tripwire[] }>>
+  /** Rows of a run reached paid: the payee book learns them (each reference once, decision 109). */
+  rowsPaid?(scope: { profileId: string; mode: ProfileMode }, run: PaidRun): void
 }

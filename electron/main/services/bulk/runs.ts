@@ -10,7 +10,8 @@
  */
 export { createBulkDomain } from './bulk-domain'
 export type { BulkDomain, BulkDomainOptions } from './bulk-domain'
-export type { RunHooks } from './run-hooks'
+export type { PaidRun, RunHooks } from './run-hooks'
+export { RUNS_FOLDER } from './run/run-store'
 export type { CreateRunInput, RunService } from './run/run-service'
 export type { RunState } from './run/run-store'
 export type { RunContent } from '../../../../shared/domain/bulk-run'

@@ -65,6 +65,7 @@ export function paidRunRows(
       reference: row.item.reference,
       paidAt: run.updatedAt,
       runId: run.id,
+      ...(row.item.payee_id ? { payeeId: row.item.payee_id } : {}),
       name: row.item.customer_name,
       ...(own ? { email: row.item.customer_email } : {}),
       account: { type: 'bank_account', bank: row.item.bank_code, account: row.item.account_number },

@@ -12,6 +12,7 @@ import { accountKey, describeAccountKey } from '../../../../shared/payees/accoun
 import { nameKey, payeeKey, type IdentifiedBy } from '../../../../shared/payees/identity'
 import type { KnownAccount, KnownPayee, PayeeBookView } from '../../../../shared/payees/tripwires'
 import type { PaidPayment } from './paid-payment'
+import { ReferenceSet } from './reference-set'
 
 /** The window of the "usual amount": a year of monthly payments. */
 export const RECENT_PAYMENTS = 12
@@ -19,14 +20,14 @@ export const RECENT_PAYMENTS = 12
 export const MAX_PAYEES_PER_ACCOUNT = 20
 export const MAX_RESOLVED_NAMES = 10
 
-interface CurrencyTotal {
+export interface CurrencyTotal {
   currency: string
   count: number
   total: bigint
 }
 
 /** A payee's last payments in one currency: times (ms) and amounts (minor units), oldest first. */
-interface RecentWindow {
+export interface RecentWindow {
   currency: string
   at: number[]
   /** A number while it is a safe integer (every real amount), so a million of them stay small. */
@@ -69,12 +70,15 @@ export class PayeeEntry implements KnownPayee {
   lastOccasion = ''
   lastAccounts: string[] = []
   uses: AccountUse[] = []
-  private recent: RecentWindow[] = []
+  /** The last payments per currency (saved in the snapshot as they are). */
+  recent: RecentWindow[] = []
 
   constructor(
     readonly key: string,
     readonly by: IdentifiedBy,
     name: string,
+    /** The normalised name the book files this payee under (of its first payment's name). */
+    readonly nameKey: string,
   ) {
     this.name = name
   }
@@ -123,12 +127,18 @@ export class AccountEntry implements KnownAccount {
     return iso(this.firstMs)
   }
 
+  /** Made once per change: the checks ask every account of a sheet. */
+  private lastView: { name: string; at: string } | undefined
+
   get lastResolved(): { name: string; at: string } | undefined {
     const last = this.resolved.at(-1)
-    return last ? { name: last.name, at: iso(last.atMs) } : undefined
+    if (!last) return undefined
+    if (this.lastView?.name !== last.name) this.lastView = { name: last.name, at: iso(last.atMs) }
+    return this.lastView
   }
 
   noteResolved(name: string, atMs: number): void {
+    this.lastView = undefined
     const index = this.resolved.findIndex((entry) => entry.atMs > atMs)
     const position = index === -1 ? this.resolved.length : index
     const before = this.resolved[position - 1]
@@ -158,7 +168,7 @@ export class PayeeBook implements PayeeBookView {
   private readonly payees = new Map<string, PayeeEntry>()
   private readonly accounts = new Map<string, AccountEntry>()
   private readonly byName = new Map<string, PayeeEntry[]>()
-  private readonly references = new Set<string>()
+  private references = new ReferenceSet()
 
   get payeeCount(): number {
     return this.payees.size
@@ -170,6 +180,28 @@ export class PayeeBook implements PayeeBookView {
 
   has(reference: string): boolean {
     return this.references.has(reference)
+  }
+
+  /** Every payee, account and the references, for the snapshot (decision 116). */
+  parts(): { payees: Iterable<PayeeEntry>; accounts: Iterable<AccountEntry>; references: ReferenceSet } {
+    return { payees: this.payees.values(), accounts: this.accounts.values(), references: this.references }
+  }
+
+  /** A book from a snapshot's parts: payees first (accounts name them by key). */
+  static fromParts(
+    payees: readonly PayeeEntry[],
+    accounts: readonly AccountEntry[],
+    references: ReferenceSet,
+  ): PayeeBook {
+    const book = new PayeeBook()
+    book.references = references
+    for (const payee of payees) {
+      book.payees.set(payee.key, payee)
+      const named = book.byName.get(payee.nameKey)
+      book.byName.set(payee.nameKey, named ? withItem(named, payee) : [payee])
+    }
+    for (const account of accounts) book.accounts.set(account.key, account)
+    return book
   }
 
   payee(key: string): PayeeEntry | undefined {
@@ -205,9 +237,9 @@ export class PayeeBook implements PayeeBookView {
 
     let payee = this.payees.get(identity.key)
     if (!payee) {
-      payee = new PayeeEntry(identity.key, identity.by, payment.name)
-      this.payees.set(identity.key, payee)
       const normalised = identity.by === 'name' ? identity.key.slice('name:'.length) : nameKey(payment.name)
+      payee = new PayeeEntry(identity.key, identity.by, payment.name, normalised)
+      this.payees.set(identity.key, payee)
       const named = this.byName.get(normalised)
       this.byName.set(normalised, named ? withItem(named, payee) : [payee])
     }

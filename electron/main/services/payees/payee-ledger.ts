@@ -6,10 +6,10 @@
  * crashed write) is skipped and counted. The book is derived from the journal and the runs: a lost
  * last line only means a payment the book learns again from them, never money.
  */
-import { createReadStream } from 'node:fs'
 import { mkdir, open } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { ProfileScope } from '../../../../shared/domain/journal'
+import { readLines } from './line-reader'
 import { decodePaid, encodePaid, type PaidPayment } from './paid-payment'
 
 export const PAYEES_FOLDER = 'payees'
@@ -23,38 +23,27 @@ export function ledgerFile(directory: string, scope: ProfileScope): string {
 export interface LedgerLoad {
   lines: number
   unreadable: number
+  /** The byte after the last complete line read: where the next read (after a snapshot) starts. */
+  through: number
 }
 
-/** Reads a ledger, handing each payment to `learn`; a missing file is an empty ledger. */
-export async function readLedger(file: string, learn: (payment: PaidPayment) => void): Promise<LedgerLoad> {
-  const result: LedgerLoad = { lines: 0, unreadable: 0 }
-  const stream = createReadStream(file, { encoding: 'utf8', highWaterMark: 256 * 1024 })
-  let rest = ''
-  const take = (line: string): void => {
-    if (line === '') return
-    result.lines += 1
-    const payment = decodePaid(line)
-    if (payment) learn(payment)
-    else result.unreadable += 1
-  }
-  try {
-    for await (const chunk of stream as AsyncIterable<string>) {
-      const text = rest + chunk
-      let start = 0
-      let end = text.indexOf('\n', start)
-      while (end !== -1) {
-        take(text.slice(start, end))
-        start = end + 1
-        end = text.indexOf('\n', start)
-      }
-      rest = text.slice(start)
-    }
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return result
-    throw error
-  }
-  take(rest)
-  return result
+/**
+ * Reads a ledger from byte `start` (0: all of it), handing each payment to `learn`; a missing file
+ * is an empty ledger. A torn last line is counted unreadable and not read past.
+ */
+export async function readLedger(file: string, learn: (payment: PaidPayment) => void, start = 0): Promise<LedgerLoad> {
+  let unreadable = 0
+  const read = await readLines(
+    file,
+    (line) => {
+      const payment = decodePaid(line)
+      if (payment) learn(payment)
+      else unreadable += 1
+    },
+    { start },
+  )
+  if (read.rest !== '') unreadable += 1
+  return { lines: read.lines + (read.rest !== '' ? 1 : 0), unreadable, through: read.through }
 }
 
 /**

@@ -1,37 +1,42 @@
 /**
- * The payee book's service (decision 109): the one face bulk runs and single payouts use.
- * - `checkRows(scope, rows)`: the tripwires of a sheet's rows, checked in slices so main answers
- *   the screen while 100,000 rows are checked;
+ * The payee book's service in main (decisions 109, 116): the one face bulk runs and single payouts
+ * use. The books themselves live in a worker (payee-book-worker.ts), so main's event loop stays
+ * free while a book loads or a sheet is checked; this side sends requests and rows in slices.
+ * - `checkRows(scope, rows)`: the flagged rows of a sheet (each with its index);
  * - `checkPayout(scope, draft)`: the tripwires of one payout as its form is filled;
  * - `recordPaid(scope, payments)`: what completed, learnt into the book (once per reference);
  * - `list(scope, query)`: the Payees list, with the desk's one search.
- * Each profile in each mode has its own book (its own file): a rehearsal never feeds Live. On the
- * first start the desk's history (journal and bulk runs) is folded in once; a marker file says so.
- * Books are loaded on first use and at most MAX_LOADED_BOOKS stay in memory.
+ * Each profile in each mode has its own book: a rehearsal never feeds Live. On the first start the
+ * desk's history (journal and bulk runs, read here in main) is folded in once; a marker file says so.
  */
+import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { setImmediate as nextTurn } from 'node:timers/promises'
+import { Worker } from 'node:worker_threads'
 import type { MovementView, ProfileScope } from '../../../../shared/domain/journal'
-import { emailKey, sharedEmails } from '../../../../shared/payees/identity'
 import {
   DEFAULT_TRIPWIRE_SETTINGS,
-  sheetChecker,
   type PaymentToCheck,
   type PaymentTripwires,
   type TripwireSettings,
 } from '../../../../shared/payees/tripwires'
 import { writeJsonAtomically } from '../settings'
+import type { BookAnswers, BookReply, BookRequest, BookWorkerData } from './book-worker-protocol'
 import { foldHistory } from './history-fold'
 import type { PaidPayment } from './paid-payment'
-import { PayeeBook, type PayeeSummary } from './payee-book'
-import { appendLedger, ledgerFile, readLedger } from './payee-ledger'
+import type { FlaggedRow } from './payee-books'
+import type { PayeeSummary } from './payee-book'
 
-/** The Live book and one rehearsal's stay loaded; more would only hold memory no screen uses. */
-export const MAX_LOADED_BOOKS = 2
-/** Rows checked between two answers to the screen. */
-const ROWS_PER_SLICE = 2_000
+export { MAX_LOADED_BOOKS } from './payee-books'
+export type { FlaggedRow } from './payee-books'
+
 const FOLD_MARKER = 'folded.json'
+/** Rows or payments per message: a clone of this many takes main a few milliseconds. */
+const PER_MESSAGE = 5_000
+/** Heap the worker may use: a book past it ends the worker (and is said), not the app. */
+const WORKER_HEAP_MB = 1024
 
 export interface PayeesServiceOptions {
   /** userData/payees */
@@ -58,63 +63,83 @@ export interface PayeesPage {
 export interface PayeesService {
   /** Folds the history in on the first start (once); later starts return null. */
   start(): Promise<FoldInReport | null>
-  checkRows(scope: ProfileScope, rows: readonly PaymentToCheck[], signal?: AbortSignal): Promise<PaymentTripwires[]>
+  /** Loads a profile's book in the background, so its first check finds it ready. */
+  warm(scope: ProfileScope): Promise<void>
+  /** The rows the tripwires flagged, in order, each with its index in `rows`. */
+  checkRows(scope: ProfileScope, rows: readonly PaymentToCheck[], signal?: AbortSignal): Promise<FlaggedRow[]>
   checkPayout(scope: ProfileScope, draft: PaymentToCheck): Promise<PaymentTripwires>
   /** Learns completed payments; answers how many were new to the book. */
   recordPaid(scope: ProfileScope, payments: readonly PaidPayment[]): Promise<number>
   list(scope: ProfileScope, query?: { search?: string; offset?: number; limit?: number }): Promise<PayeesPage>
+  /** Ends the worker (the app quits; a test is done). */
+  close(): Promise<void>
 }
 
-const scopeId = (scope: ProfileScope): string => `${scope.profileId}\u0000${scope.mode}`
+function startWorker(data: BookWorkerData): Worker {
+  const options = { workerData: data, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } }
+  const built = join(__dirname, 'payee-book-worker.js')
+  if (existsSync(built)) return new Worker(built, options)
+  // Running from source (bridge, tests, the benchmark): the TypeScript worker through tsx.
+  const source = join(__dirname, 'payee-book-worker.ts')
+  const tsx = createRequire(join(__dirname, 'payees-service.ts')).resolve('tsx/cjs')
+  return new Worker(`require(${JSON.stringify(tsx)}); require(${JSON.stringify(source)})`, { ...options, eval: true })
+}
+
+type Pending = { resolve: (value: unknown) => void; reject: (error: Error) => void }
 
 export function createPayeesService(options: PayeesServiceOptions): PayeesService {
   const { directory } = options
   const onDamaged = options.onDamaged ?? (() => {})
-  const books = new Map<string, Promise<PayeeBook>>()
-  /** Writes of one book, one after another. */
-  const writes = new Map<string, Promise<unknown>>()
+  let worker: Worker | null = null
+  let nextId = 1
+  const pending = new Map<number, Pending>()
   let started: Promise<FoldInReport | null> | null = null
 
-  function bookOf(scope: ProfileScope): Promise<PayeeBook> {
-    const id = scopeId(scope)
-    const loaded = books.get(id)
-    if (loaded) {
-      books.delete(id) // most recently used last
-      books.set(id, loaded)
-      return loaded
+  function theWorker(): Worker {
+    if (worker) return worker
+    const started = startWorker({ directory })
+    started.on('message', (reply: BookReply) => {
+      if (reply.type === 'damaged') return onDamaged(reply.what, new Error(reply.message))
+      const waiting = pending.get(reply.id)
+      if (!waiting) return
+      pending.delete(reply.id)
+      // Idle, the worker does not keep the process alive (a quit, a test's end); asked, it does.
+      if (pending.size === 0) started.unref()
+      if (reply.type === 'answer') waiting.resolve(reply.value)
+      else waiting.reject(Object.assign(new Error(reply.message), { name: reply.name }))
+    })
+    const ended = (error: Error): void => {
+      if (worker === started) worker = null
+      for (const waiting of pending.values()) waiting.reject(error)
+      pending.clear()
     }
-    const loading = (async () => {
-      const book = new PayeeBook()
-      const file = ledgerFile(directory, scope)
-      const read = await readLedger(file, (payment) => book.add(payment))
-      if (read.unreadable > 0) onDamaged(file, new Error(`${read.unreadable} of ${read.lines} lines could not be read`))
-      return book
-    })()
-    books.set(id, loading)
-    loading.catch(() => books.delete(id))
-    while (books.size > MAX_LOADED_BOOKS) books.delete(books.keys().next().value as string)
-    return loading
+    started.on('error', ended)
+    started.on('exit', (code) => ended(new Error(`The payee book's worker stopped (exit code ${code})`)))
+    started.unref()
+    return (worker = started)
   }
 
-  function serialised<T>(scope: ProfileScope, work: () => Promise<T>): Promise<T> {
-    const id = scopeId(scope)
-    const next = (writes.get(id) ?? Promise.resolve()).catch(() => {}).then(work)
-    writes.set(id, next)
-    return next
+  function ask<O extends keyof BookAnswers>(
+    request: Extract<BookRequest, { op: O }> extends infer R ? Omit<R, 'id'> : never,
+    id = nextId++,
+  ): Promise<BookAnswers[O]> {
+    const target = theWorker()
+    return new Promise<BookAnswers[O]>((resolve, reject) => {
+      pending.set(id, { resolve: resolve as (value: unknown) => void, reject })
+      target.ref()
+      target.postMessage({ ...request, id })
+    })
   }
+
+  const settingsOf = (scope: ProfileScope): TripwireSettings => options.settings?.(scope) ?? DEFAULT_TRIPWIRE_SETTINGS
 
   async function learn(scope: ProfileScope, payments: readonly PaidPayment[]): Promise<number> {
-    const book = await bookOf(scope)
-    const ambiguous = sharedEmails(payments)
-    const added = payments
-      .map((payment) => {
-        if (!payment.email || !ambiguous.has(emailKey(payment.email))) return payment
-        const { email: _shared, ...rest } = payment
-        return rest
-      })
-      .filter((payment) => book.add(payment))
-    await appendLedger(ledgerFile(directory, scope), added)
-    return added.length
+    let added = 0
+    for (let start = 0; start < payments.length; start += PER_MESSAGE) {
+      if (start > 0) await nextTurn()
+      added += await ask<'learn'>({ op: 'learn', scope, payments: payments.slice(start, start + PER_MESSAGE) })
+    }
+    return added
   }
 
   async function foldIn(): Promise<FoldInReport | null> {
@@ -127,7 +152,7 @@ export function createPayeesService(options: PayeesServiceOptions): PayeesServic
     }
     const history = await foldHistory(options.journal, options.runsFolder, onDamaged)
     let payments = 0
-    for (const { scope, payments: paid } of history) payments += await serialised(scope, () => learn(scope, paid))
+    for (const { scope, payments: paid } of history) payments += await learn(scope, paid)
     await writeJsonAtomically(marker, {
       version: 1,
       foldedAt: new Date().toISOString(),
@@ -137,43 +162,69 @@ export function createPayeesService(options: PayeesServiceOptions): PayeesServic
     return { scopes: history.length, payments }
   }
 
-  const ready = (): Promise<FoldInReport | null> => (started ??= foldIn())
+  const ready = (): Promise<FoldInReport | null> => {
+    started ??= foldIn()
+    started.catch(() => (started = null)) // a fold-in that failed is tried again by the next call
+    return started
+  }
 
   return {
     start: ready,
 
-    async checkRows(scope, rows, signal) {
+    async warm(scope) {
       await ready()
-      const book = await bookOf(scope)
-      const checker = sheetChecker(rows, book, options.settings?.(scope) ?? DEFAULT_TRIPWIRE_SETTINGS)
-      while (!checker.prepare(ROWS_PER_SLICE)) {
-        await nextTurn()
-        signal?.throwIfAborted()
-      }
-      const results: PaymentTripwires[] = new Array<PaymentTripwires>(checker.size)
-      for (let index = 0; index < checker.size; index++) {
-        if (index > 0 && index % ROWS_PER_SLICE === 0) {
-          await nextTurn()
-          signal?.throwIfAborted()
+      await ask<'warm'>({ op: 'warm', scope })
+    },
+
+    async checkRows(scope, rows, signal) {
+      signal?.throwIfAborted()
+      await ready()
+      const id = nextId++
+      const target = theWorker()
+      for (let start = 0; start < rows.length; start += PER_MESSAGE) {
+        if (start > 0) await nextTurn()
+        if (signal?.aborted) {
+          target.postMessage({ id, op: 'cancel' } satisfies BookRequest)
+          signal.throwIfAborted()
         }
-        results[index] = checker.check(index)
+        target.postMessage({ id, op: 'rows', rows: rows.slice(start, start + PER_MESSAGE) } satisfies BookRequest)
       }
-      return results
+      const cancel = (): void => target.postMessage({ id, op: 'cancel' } satisfies BookRequest)
+      signal?.addEventListener('abort', cancel, { once: true })
+      try {
+        const flagged = await ask<'check'>({ op: 'check', scope, settings: settingsOf(scope) }, id)
+        signal?.throwIfAborted()
+        return flagged ?? []
+      } finally {
+        signal?.removeEventListener('abort', cancel)
+      }
     },
 
     async checkPayout(scope, draft) {
-      const [result] = await this.checkRows(scope, [draft])
-      return result as PaymentTripwires
+      await ready()
+      return ask<'checkOne'>({ op: 'checkOne', scope, draft, settings: settingsOf(scope) })
     },
 
     async recordPaid(scope, payments) {
       await ready()
-      return serialised(scope, () => learn(scope, payments))
+      return learn(scope, payments)
     },
 
     async list(scope, query = {}) {
       await ready()
-      return (await bookOf(scope)).list(query.search ?? '', query.offset ?? 0, query.limit ?? 100)
+      return ask<'list'>({
+        op: 'list',
+        scope,
+        search: query.search ?? '',
+        offset: query.offset ?? 0,
+        limit: query.limit ?? 100,
+      })
+    },
+
+    async close() {
+      const ending = worker
+      worker = null
+      if (ending) await ending.terminate()
     },
   }
 }

@@ -82,7 +82,8 @@ export function fillDownEdits(rows: readonly RunRow[], fields: readonly BulkFiel
   const edits: CellEdit[] = []
   for (const row of rest)
     for (const field of fields)
-      if (row.item[field] !== first.item[field]) edits.push({ index: row.index, field, value: first.item[field] })
+      if ((row.item[field] ?? '') !== (first.item[field] ?? ''))
+        edits.push({ index: row.index, field, value: first.item[field] ?? '' })
   return edits
 }
 
@@ -106,7 +107,7 @@ export function replaceEdits(rows: readonly RunRow[], asked: ReplaceAsked): Cell
   const needle = find.toLowerCase()
   const pattern = new RegExp(find.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi')
   for (const row of rows) {
-    const value = row.item[asked.field]
+    const value = row.item[asked.field] ?? ''
     let next: string
     if (asked.wholeCell) next = value.trim().toLowerCase() === needle ? asked.replace : value
     else next = value.toLowerCase().includes(needle) ? value.replace(pattern, () => asked.replace) : value

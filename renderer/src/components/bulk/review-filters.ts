@@ -3,8 +3,17 @@
  * the rows (a run may hold 100,000) for every figure, and one predicate per filter.
  */
 import type { RunRow } from '../../../../shared/domain/bulk-run'
+import { rowHasTripwire } from '../../../../shared/bulk/payee-flags'
+import type { TripwireKind } from '../../../../shared/payees/tripwires'
 
-export type ReviewFilter = 'duplicate_in_sheet' | 'already_paid' | 'by_hand' | 'close_match' | 'no_match'
+export type ReviewFilter =
+  | 'duplicate_in_sheet'
+  | 'already_paid'
+  | 'by_hand'
+  | 'close_match'
+  | 'no_match'
+  // The payee book's flags (decision 108): the rows to be sent that carry one of this kind.
+  | TripwireKind
 
 export const REVIEW_FILTER_WORDS: Readonly<Record<ReviewFilter, string>> = {
   duplicate_in_sheet: 'duplicates in the sheet',
@@ -12,6 +21,11 @@ export const REVIEW_FILTER_WORDS: Readonly<Record<ReviewFilter, string>> = {
   by_hand: 'rows excluded by hand',
   close_match: 'close matches',
   no_match: 'names that do not match',
+  account_changed: 'rows whose payee was last paid to another account',
+  new_account: 'rows to an account never paid before',
+  shared_account: 'rows to an account another payee uses',
+  name_drift: "rows whose bank's name changed",
+  unusual_amount: 'rows with an unusual amount',
 }
 
 /** Whether `row` is one of the rows `filter` shows. */
@@ -26,6 +40,8 @@ export function reviewFilterMatches(filter: ReviewFilter, row: RunRow): boolean 
       return !row.excluded && row.resolution === 'mismatch' && row.nameCheck === 'close_match'
     case 'no_match':
       return !row.excluded && row.resolution === 'mismatch' && row.nameCheck !== 'close_match'
+    default:
+      return rowHasTripwire(row, filter)
   }
 }
 

@@ -50,11 +50,12 @@ describe('column names', () => {
     expect(fieldForHeader(header)?.field).toBe(field)
   })
 
-  it('a staff or vendor number is not the recipient', () => {
-    expect(fieldForHeader('Staff No')).toBeNull()
-    expect(fieldForHeader('Employee ID')).toBeNull()
+  it('a staff or vendor number is not the recipient: it is the payee id (decision 108)', () => {
+    expect(fieldForHeader('Staff No')?.field).toBe('payee_id')
+    expect(fieldForHeader('Employee ID')?.field).toBe('payee_id')
+    expect(fieldForHeader('Vendor Code')?.field).toBe('payee_id')
     expect(autoMapping(['Staff No', 'Employee', 'Bank', 'Account Number', 'Net Pay'])).toEqual([
-      null,
+      'payee_id',
       'customer_name',
       'bank_code',
       'account_number',

@@ -295,3 +295,22 @@ describe('the end of a month-end sheet (decision 56)', () => {
     expect([unreferenced.rows, unreferenced.skipped]).toEqual([3, [{ row: 5, why: 'notes' }]])
   })
 })
+
+describe('the payee id column (decision 108)', () => {
+  it('reads an employee number as text, leading zeros kept, and leaves rows without one without it', () => {
+    const rows: SheetRow[] = [
+      ['Staff No', ...HEADER],
+      ['017', ...payout('Ada Obi', '058', '0123456789', '150000')],
+      ['', ...payout('Musa Bello', '058', '0234567890', '120000')],
+    ].map((cells, index) => ({ row: index + 1, cells }))
+    const result = run(rows)
+    expect(result.header.columns['Staff No']).toBe('payee_id')
+    expect(result.items.map((item) => item.payee_id)).toEqual(['017', undefined])
+    expect(result.errors).toEqual([])
+  })
+
+  it('a sheet without the column imports as before: no payee id on any row', () => {
+    const result = run(sheet(payout('Ada Obi', '058', '0123456789', '150000')))
+    expect(result.items[0]).not.toHaveProperty('payee_id')
+  })
+})

@@ -66,7 +66,7 @@ export class RunEditor {
         if (!(BULK_FIELDS as readonly string[]).includes(edit.field))
           throw new AppFailure('bad_request', `Unknown column ${edit.field}.`)
         const { value, from } = this.normalised(edit.field, edit.value)
-        const before = row.item[edit.field]
+        const before = row.item[edit.field] ?? ''
         if (before === value) continue
         cells.push({
           index: row.index,

@@ -62,6 +62,7 @@ import type {
   RunEditAnswer,
 } from '../../../../../shared/domain/bulk-changes'
 import { RunEditor } from './run-editing'
+import { applyTripwires, type RowFlags } from './run-tripwires'
 import { mappingRecord } from './run-report'
 import { removeRunFolder } from './run-removal'
 import { assertCan, refusalOf, runActions, type RunFacts } from './run-actions'
@@ -501,6 +502,21 @@ export class RunService {
     if (options.description !== undefined) run.state.description = options.description.trim()
     await this.autosave.saveState(run)
     return this.view(runId)
+  }
+
+  /**
+   * The payee book's findings on the run's rows (decision 108, run-tripwires.ts), as a check
+   * answered: put on the rows, told to the screen, saved with the rows. A run already sent keeps
+   * the flags it was sent with.
+   */
+  async setTripwires(runId: string, flagged: readonly RowFlags[]): Promise<void> {
+    const run = this.get(runId)
+    if (run.state.stage !== 'resolving' && run.state.stage !== 'review') return
+    const changed = applyTripwires(run.rows, flagged)
+    if (changed.length === 0) return
+    for (const row of changed) this.autosave.rowChanged(run, row)
+    await this.autosave.saveRowsNow(run)
+    this.autosave.changed(run)
   }
 
   /**

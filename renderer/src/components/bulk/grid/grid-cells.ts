@@ -6,6 +6,10 @@ import type { RunRow } from '../../../../../shared/domain/bulk-run'
 import { messagesText } from '../../../../../shared/words/messages'
 import { groupDigits } from '../../../../../shared/money'
 import { columns, type Column } from './grid-columns'
+import { tripwireBadge } from '../../../../../shared/bulk/payee-flags'
+import { explainTripwire } from '../../../../../shared/payees/tripwires'
+
+const PAYEE_CHECKS_COL = columns.findIndex((column) => column.key === 'payee_checks')
 
 export type CellState = 'error' | 'warning' | null
 
@@ -21,25 +25,30 @@ export function cellText(row: RunRow, column: Column, bankLabel: (code: string) 
       return row.excluded ? 'excluded' : row.status === 'not_sent' ? '' : row.status
     case 'bank_code':
       return bankLabel(row.item.bank_code)
+    case 'payee_checks':
+      return tripwireBadge(row)
     case 'problems': {
       // Why a payout failed (or is not known) comes first: it is what to act on.
       const reason =
         (row.status === 'failed' || row.status === 'unknown') && row.message
           ? `${row.status === 'failed' ? 'Failed' : 'Not known yet'}: ${row.message}`
           : ''
-      if (row.errors.length + row.warnings.length === 0) return reason
-      return messagesText([reason, ...[...row.errors, ...row.warnings].map((f) => f.message)])
+      // The payee book's flags in full after the row's own findings (decision 108).
+      const flags = (row.tripwires ?? []).map(explainTripwire)
+      if (row.errors.length + row.warnings.length + flags.length === 0) return reason
+      return messagesText([reason, ...[...row.errors, ...row.warnings].map((f) => f.message), ...flags])
     }
     case 'amount':
       // Grouped like every amount on screen (shared/money.ts); the header names the currency.
       return groupDigits(row.item.amount)
     default:
-      return column.field ? row.item[column.field] : ''
+      return column.field ? (row.item[column.field] ?? '') : ''
   }
 }
 
 export function cellStates(row: RunRow): CellState[] {
   const states: CellState[] = columns.map(() => null)
+  if (row.tripwires?.length && !row.excluded) states[PAYEE_CHECKS_COL] = 'warning'
   if (row.errors.length + row.warnings.length === 0) return states
   for (let c = 0; c < columns.length; c++) {
     const column = columns[c]!

@@ -21,6 +21,9 @@ export const columns: readonly Column[] = [
   { key: 'resolved', label: 'Name at the bank' },
   { key: 'customer_email', label: 'E-mail', field: 'customer_email' },
   { key: 'narration', label: 'Narration', field: 'narration' },
+  { key: 'payee_id', label: 'Payee ID', field: 'payee_id' },
+  // The payee book's flags on the row (decision 108), in words; the review counts them.
+  { key: 'payee_checks', label: 'Payee checks' },
   { key: 'status', label: 'Status' },
   { key: 'problems', label: 'Problem or reason' },
 ]

@@ -62,7 +62,7 @@ export function useGridEditing(parts: GridEditingParts) {
     const row = rowAt(active.value.row)
     if (!parts.editable() || !column?.field || !row || row.excluded) return
     anchor.value = null
-    editing.value = { ...active.value, value: typed ?? row.item[column.field] }
+    editing.value = { ...active.value, value: typed ?? row.item[column.field] ?? '' }
     void nextTick(() => {
       const input = parts.scroller.value?.querySelector<HTMLInputElement>('[data-testid="bulk-cell-editor"]')
       if (!input) return
@@ -154,7 +154,7 @@ export function useGridEditing(parts: GridEditingParts) {
       .map((row) =>
         columns
           .slice(left, right + 1)
-          .map((column) => (column.field ? row.item[column.field] : cellText(row, column, parts.bankLabel))),
+          .map((column) => (column.field ? (row.item[column.field] ?? '') : cellText(row, column, parts.bankLabel))),
       )
     event.clipboardData?.setData('text/plain', toTsv(cells))
     event.preventDefault()

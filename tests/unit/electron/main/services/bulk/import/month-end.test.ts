@@ -85,7 +85,15 @@ describe('a Kenyan payroll from a payroll system', () => {
       because: ['a cell says "Currency: KES" (row 3)', '4 rows name Kenyan banks'],
       against: [],
     })
-    expect(summary.sheets[0]!.mapping).toEqual([null, 'customer_name', 'bank_code', null, 'account_number', 'amount'])
+    // "Staff No" is who the payment is for: the payee id (decision 108).
+    expect(summary.sheets[0]!.mapping).toEqual([
+      'payee_id',
+      'customer_name',
+      'bank_code',
+      null,
+      'account_number',
+      'amount',
+    ])
   })
 
   it('in KES: Stanbic is Stanbic Kenya; number-cell accounts refused where a digit is gone, asked otherwise', async () => {

@@ -9,11 +9,12 @@ import { dirname, join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import * as XLSX from 'xlsx'
 import {
-  BULK_FIELDS,
   type BulkFileError,
   type BulkImportResult,
   type BulkWorkbookSummary,
 } from '../../../../../../../shared/domain/bulk'
+// The templates hold the payout fields; the payee id is an optional column a sheet may add.
+import { PAYOUT_ROW_FIELDS as BULK_FIELDS } from '../../../../../../../shared/domain/payout-row'
 import { checkName } from '../../../../../../../shared/rules/name-check'
 import { importFile, inspectFile } from '../../../../../../../electron/main/services/bulk/import/import-file'
 import { templatePath } from '../../../../../../../electron/main/services/bulk/import/templates'

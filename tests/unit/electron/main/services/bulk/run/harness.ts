@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path'
 import type { BulkImportResult, BulkItem } from '../../../../../../../shared/domain/bulk'
-import type { RunRow } from '../../../../../../../shared/domain/bulk-run'
+import type { RunRow, RunSummary } from '../../../../../../../shared/domain/bulk-run'
 import type { DesktopNotice } from '../../../../../../../electron/main/adapters/desktop'
 import { bulkEndpoints, type BulkEndpoints } from '../../../../../../../electron/main/services/api/bulk'
 import { lookupEndpoints, type LookupEndpoints } from '../../../../../../../electron/main/services/api/lookups'
@@ -53,6 +53,8 @@ export async function openHarness(options: {
   }
   /** Told when a run could not be read at start (it must never happen). */
   onWarning?: (message: string) => void
+  /** Told each summary of a run as the screen is told it. */
+  onRunChanged?: (summary: RunSummary) => void
   /** Told each group of changed rows as the screen is told it. */
   onRowsChanged?: (runId: string, rows: RunRow[]) => void
   /** Wraps the endpoints the run uses (to watch or count its requests). */
@@ -82,7 +84,7 @@ export async function openHarness(options: {
     journal,
     apiFor: async () => ({ profileId: 'sandbox', mode: options.mode ?? 'sandbox', bulk, lookups }),
     events: {
-      runChanged: () => undefined,
+      runChanged: (summary) => options.onRunChanged?.(summary),
       rowsChanged: (runId, rows) => options.onRowsChanged?.(runId, structuredClone(rows)),
       progress: () => undefined,
     },

@@ -1,0 +1,145 @@
+/**
+ * Keeps each run's tripwires current and tells the payee book what a run paid (decisions 108, 109),
+ * through the RunHooks another domain gives (the payee book's wiring: payees/payee-run-hooks.ts):
+ * - a run's rows are checked at import, after each edit, and as the bank's names come in (a run's
+ *   summary changed while it is in name checks or review); one check per run at a time, a change
+ *   while it runs asks for one more after it; the findings go on the rows (RunService.setTripwires);
+ * - rows that reached paid are told once each in this session (the book learns a reference once,
+ *   so telling again after a restart costs only time).
+ * A check that fails is logged and leaves the rows as they were: the tripwires warn, they never
+ * hold up or drop a row.
+ */
+import type { RunRow, RunSummary } from '../../../../shared/domain/bulk-run'
+import type { PaymentToCheck } from '../../../../shared/payees/tripwires'
+import type { RunHooks } from './run-hooks'
+import type { RunService } from './run/run-service'
+
+/** A burst of changes (name checks answering row by row) is checked once, this long after it began. */
+const SETTLE_MS = 400
+
+interface RunChecks {
+  running: boolean
+  again: boolean
+  timer: ReturnType<typeof setTimeout> | null
+  /** Paid rows already told, by row index. */
+  told: Set<number>
+}
+
+export interface RunPayeeChecks {
+  /** Asks for a check of the run's rows soon (at import, after an edit). */
+  schedule(runId: string): void
+  /** A run's summary changed: a check while names come in, and paid rows for the book. */
+  runChanged(summary: RunSummary): void
+  /** Resolves once no check is running or waiting (tests). */
+  idle(): Promise<void>
+}
+
+function paymentOf(row: RunRow, currency: string, runWideEmail: string | undefined): PaymentToCheck {
+  const email = row.item.customer_email.trim()
+  return {
+    row: row.item.row,
+    name: row.item.customer_name,
+    ...(row.item.payee_id ? { payeeId: row.item.payee_id } : {}),
+    ...(email !== '' && email.toLowerCase() !== runWideEmail ? { email } : {}),
+    account: { type: 'bank_account', bank: row.item.bank_code, account: row.item.account_number },
+    currency,
+    amount: row.item.amount,
+    ...(row.resolvedName ? { resolvedName: row.resolvedName } : {}),
+  }
+}
+
+export function createRunPayeeChecks(
+  runs: () => RunService,
+  hooks: Pick<RunHooks, 'checkPayees' | 'rowsPaid'>,
+  log: { warn(message: string, error?: unknown): void },
+): RunPayeeChecks {
+  const checks = new Map<string, RunChecks>()
+  const running = new Set<Promise<void>>()
+  const entryOf = (runId: string): RunChecks => {
+    let entry = checks.get(runId)
+    if (!entry) checks.set(runId, (entry = { running: false, again: false, timer: null, told: new Set() }))
+    return entry
+  }
+
+  async function check(runId: string): Promise<void> {
+    const checkPayees = hooks.checkPayees
+    if (!checkPayees) return
+    const service = runs()
+    const state = service.stateOf(runId)
+    if (state.stage !== 'resolving' && state.stage !== 'review') return
+    const runWide = state.imported?.run_wide?.customer_email?.value?.trim().toLowerCase()
+    const rows = service.rows(runId).filter((row) => !row.excluded)
+    const payments = rows.map((row) => paymentOf(row, state.currency, runWide))
+    const flagged = await checkPayees({ profileId: state.profileId, mode: state.mode }, payments)
+    await service.setTripwires(
+      runId,
+      flagged.map((flags) => ({ index: (rows[flags.index] as RunRow).index, tripwires: flags.tripwires })),
+    )
+  }
+
+  function start(runId: string): void {
+    const entry = entryOf(runId)
+    entry.timer = null
+    if (entry.running) {
+      entry.again = true
+      return
+    }
+    entry.running = true
+    entry.again = false
+    const work = check(runId)
+      .catch((error: unknown) => log.warn(`The payee checks of run ${runId} could not run`, error))
+      .finally(() => {
+        running.delete(work)
+        entry.running = false
+        if (entry.again) schedule(runId)
+      })
+    running.add(work)
+  }
+
+  function schedule(runId: string): void {
+    if (!hooks.checkPayees) return
+    const entry = entryOf(runId)
+    if (entry.timer) return
+    entry.timer = setTimeout(() => start(runId), SETTLE_MS)
+    entry.timer.unref?.()
+  }
+
+  function tellPaid(summary: RunSummary): void {
+    const rowsPaid = hooks.rowsPaid
+    if (!rowsPaid || summary.counts.success === 0) return
+    const entry = entryOf(summary.id)
+    if (entry.told.size >= summary.counts.success) return
+    const service = runs()
+    const state = service.stateOf(summary.id)
+    const paid = service.rows(summary.id).filter((row) => row.status === 'success' && !entry.told.has(row.index))
+    if (paid.length === 0) return
+    for (const row of paid) entry.told.add(row.index)
+    const runWideEmail = state.imported?.run_wide?.customer_email?.value
+    rowsPaid(
+      { profileId: state.profileId, mode: state.mode },
+      {
+        id: state.id,
+        updatedAt: state.updatedAt,
+        currency: state.currency,
+        ...(runWideEmail ? { runWideEmail } : {}),
+        rows: paid,
+      },
+    )
+  }
+
+  return {
+    schedule,
+    runChanged(summary) {
+      try {
+        if (summary.stage === 'resolving' || summary.stage === 'review') schedule(summary.id)
+        else tellPaid(summary)
+      } catch (error) {
+        log.warn(`The payee book could not follow run ${summary.id}`, error)
+      }
+    },
+    async idle() {
+      while (running.size > 0 || [...checks.values()].some((entry) => entry.timer || entry.running))
+        await (running.size > 0 ? Promise.all(running) : new Promise((resolve) => setTimeout(resolve, SETTLE_MS)))
+    },
+  }
+}

@@ -1,0 +1,30 @@
+/**
+ * The payee book's findings put on a run's rows (decision 108): each checked row gets the flags
+ * its check found, or loses the ones it no longer has; a row not checked (left out) keeps none.
+ * Answers the rows whose flags changed, for the screen and the next save.
+ */
+import type { RunRow } from '../../../../../shared/domain/bulk-run'
+import type { Tripwire } from '../../../../../shared/payees/tripwires'
+
+export interface RowFlags {
+  /** The row's index in the run. */
+  index: number
+  tripwires: Tripwire[]
+}
+
+const sameFlags = (a: readonly Tripwire[] | undefined, b: readonly Tripwire[] | undefined): boolean =>
+  JSON.stringify(a ?? []) === JSON.stringify(b ?? [])
+
+export function applyTripwires(rows: readonly RunRow[], flagged: readonly RowFlags[]): RunRow[] {
+  const found = new Map<number, Tripwire[]>()
+  for (const flags of flagged) if (flags.tripwires.length > 0) found.set(flags.index, flags.tripwires)
+  const changed: RunRow[] = []
+  for (const row of rows) {
+    const next = found.get(row.index)
+    if (sameFlags(row.tripwires, next)) continue
+    if (next) row.tripwires = next
+    else delete row.tripwires
+    changed.push(row)
+  }
+  return changed
+}

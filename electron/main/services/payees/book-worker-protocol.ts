@@ -1,0 +1,38 @@
+/**
+ * What main and the payee book's worker say to each other (decision 116). Rows to check go in
+ * slices (`rows`, then `check`), so main never clones 100,000 rows in one go; a `cancel` is read
+ * between the worker's slices.
+ */
+import type { ProfileScope } from '../../../../shared/domain/journal'
+import type { PaymentToCheck, PaymentTripwires, TripwireSettings } from '../../../../shared/payees/tripwires'
+import type { PaidPayment } from './paid-payment'
+import type { FlaggedRow } from './payee-books'
+import type { PayeeSummary } from './payee-book'
+
+export interface BookWorkerData {
+  /** userData/payees */
+  directory: string
+}
+
+export type BookRequest =
+  | { id: number; op: 'warm'; scope: ProfileScope }
+  | { id: number; op: 'learn'; scope: ProfileScope; payments: PaidPayment[] }
+  | { id: number; op: 'rows'; rows: PaymentToCheck[] }
+  | { id: number; op: 'check'; scope: ProfileScope; settings: TripwireSettings }
+  | { id: number; op: 'checkOne'; scope: ProfileScope; draft: PaymentToCheck; settings: TripwireSettings }
+  | { id: number; op: 'list'; scope: ProfileScope; search: string; offset: number; limit: number }
+  | { id: number; op: 'cancel' }
+
+/** What each request answers. */
+export interface BookAnswers {
+  warm: number
+  learn: number
+  check: FlaggedRow[] | null
+  checkOne: PaymentTripwires
+  list: { total: number; payees: PayeeSummary[] }
+}
+
+export type BookReply =
+  | { type: 'answer'; id: number; value: unknown }
+  | { type: 'failed'; id: number; name: string; message: string }
+  | { type: 'damaged'; what: string; message: string }

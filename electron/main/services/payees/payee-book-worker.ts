@@ -1,0 +1,64 @@
+/**
+ * The payee book's worker (worker_threads, decision 116): it holds every loaded book, reads and
+ * writes their ledgers and snapshots, and runs the tripwires, so main's event loop only passes
+ * messages while a million payments are read or 100,000 rows checked. Built app:
+ * out/main/payee-book-worker.js (an entry of electron.vite.config.ts); from source, through tsx.
+ */
+import { parentPort, workerData } from 'node:worker_threads'
+import type { PaymentToCheck } from '../../../../shared/payees/tripwires'
+import type { BookReply, BookRequest, BookWorkerData } from './book-worker-protocol'
+import { PayeeBooks } from './payee-books'
+
+const post = (reply: BookReply): void => parentPort?.postMessage(reply)
+const books = new PayeeBooks((workerData as BookWorkerData).directory, (what, message) =>
+  post({ type: 'damaged', what, message }),
+)
+/** Rows gathered for a check, by its id; and the checks cancelled. */
+const gathered = new Map<number, PaymentToCheck[]>()
+const cancelled = new Set<number>()
+
+async function answer(request: Exclude<BookRequest, { op: 'rows' | 'cancel' }>): Promise<unknown> {
+  switch (request.op) {
+    case 'warm':
+      return books.warm(request.scope)
+    case 'learn':
+      return books.learn(request.scope, request.payments)
+    case 'check': {
+      const rows = gathered.get(request.id) ?? []
+      gathered.delete(request.id)
+      try {
+        return await books.check(request.scope, rows, request.settings, () => cancelled.has(request.id))
+      } finally {
+        cancelled.delete(request.id)
+      }
+    }
+    case 'checkOne':
+      return books.checkOne(request.scope, request.draft, request.settings)
+    case 'list':
+      return books.list(request.scope, request.search, request.offset, request.limit)
+  }
+}
+
+parentPort?.on('message', (request: BookRequest) => {
+  if (request.op === 'rows') {
+    const rows = gathered.get(request.id)
+    if (rows) for (const row of request.rows) rows.push(row)
+    else gathered.set(request.id, request.rows)
+    return
+  }
+  if (request.op === 'cancel') {
+    cancelled.add(request.id)
+    gathered.delete(request.id)
+    return
+  }
+  answer(request).then(
+    (value) => post({ type: 'answer', id: request.id, value }),
+    (error: unknown) =>
+      post({
+        type: 'failed',
+        id: request.id,
+        name: error instanceof Error ? error.name : 'Error',
+        message: error instanceof Error ? error.message : String(error),
+      }),
+  )
+})

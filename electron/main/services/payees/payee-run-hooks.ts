@@ -1,0 +1,25 @@
+/**
+ * The payee book's part in bulk runs (decisions 108, 109), wired in one place: it implements the
+ * RunHooks bulk exports (bulk/runs.ts) with the payee service: the tripwires of a run's rows, and
+ * the rows a run paid learnt into the book of the run's own profile and mode.
+ */
+import type { RunHooks } from '../bulk/runs'
+import { paidRunRows } from './history-fold'
+import type { PayeesService } from './payees-service'
+
+export function payeeRunHooks(
+  payees: PayeesService,
+  log: { warn(message: string, error?: unknown): void },
+): Required<Pick<RunHooks, 'checkPayees' | 'rowsPaid'>> {
+  return {
+    checkPayees: (scope, rows) => payees.checkRows(scope, rows),
+    rowsPaid(scope, run) {
+      const payments = paidRunRows(run, run.rows)
+      if (payments.length === 0) return
+      // The run's money is recorded in its journal and rows; the book is derived from them.
+      payees
+        .recordPaid(scope, payments)
+        .catch((error: unknown) => log.warn(`The payee book could not learn the paid rows of run ${run.id}`, error))
+    },
+  }
+}

@@ -1,0 +1,100 @@
+/**
+ * The payee book wired into bulk runs (decisions 108, 109): a paid month-1 run is learnt into the
+ * book of its own profile and mode; month 2's rows are checked as the run is made, and a changed
+ * account, a new account and an account two payees share are flagged on the rows, none left out;
+ * an edit is checked again (the account put back loses its flags). Real RunService over the
+ * simulator, the real payee service with its worker.
+ */
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { BulkImportResult } from '../../../../../../../shared/domain/bulk'
+import {
+  createRunPayeeChecks,
+  type RunPayeeChecks,
+} from '../../../../../../../electron/main/services/bulk/run-payee-checks'
+import {
+  createPayeesService,
+  payeeRunHooks,
+  type PayeesService,
+} from '../../../../../../../electron/main/services/payees'
+import { csvBytes, sheetOf } from './harness'
+import { sandboxPerTest } from './sandbox-per-test'
+
+const KEY = 'sk_test_payee_checks'
+const each = sandboxPerTest(KEY)
+const SANDBOX = { profileId: 'sandbox', mode: 'sandbox' as const }
+
+let payees: PayeesService | undefined
+afterEach(async () => {
+  await payees?.close()
+  payees = undefined
+})
+
+/** Four employees with their staff numbers (E1 to E4), paid to the harness' accounts. */
+function month(tag: string): BulkImportResult {
+  const sheet = sheetOf(4, new Set(), tag)
+  sheet.items.forEach((item, index) => (item.payee_id = `E${index + 1}`))
+  return sheet
+}
+
+const kinds = (rows: ReadonlyArray<{ tripwires?: Array<{ kind: string }> }>) =>
+  rows.map((row) => (row.tripwires ?? []).map((tripwire) => tripwire.kind))
+
+describe('the payee book in bulk runs', () => {
+  it("learns a paid run, then flags the next month's changed, new and shared accounts on their rows", async () => {
+    const warnings: string[] = []
+    const book = createPayeesService({
+      directory: join(each.dir, 'payees'),
+      runsFolder: join(each.dir, 'bulk-runs'),
+      journal: { list: () => [] },
+    })
+    payees = book
+    let checks: RunPayeeChecks | null = null
+    const { service } = await each.open({ onRunChanged: (summary) => checks?.runChanged(summary) })
+    checks = createRunPayeeChecks(() => service, payeeRunHooks(book, { warn: (m) => warnings.push(m) }), {
+      warn: (message) => warnings.push(message),
+    })
+
+    const first = month('M1')
+    const january = await service.create({ result: first, bytes: csvBytes(first), currency: 'NGN' })
+    await service.toReview(january.id)
+    await checks.idle()
+    // An empty book: every account is new, nothing else is said.
+    expect(kinds(service.rows(january.id))).toEqual([
+      ['new_account'],
+      ['new_account'],
+      ['new_account'],
+      ['new_account'],
+    ])
+    await service.submit(january.id)
+    await service.idle()
+    expect(service.view(january.id).counts.success).toBe(4)
+    const learnt = async () => (await book.list(SANDBOX)).total
+    for (let tries = 0; tries < 100 && (await learnt()) < 4; tries++) await new Promise((r) => setTimeout(r, 50))
+    expect(await learnt()).toBe(4)
+    // A rehearsal's payments are in the rehearsal's own book only.
+    expect((await book.list({ profileId: 'sandbox', mode: 'live' })).total).toBe(0)
+
+    const second = month('M2')
+    const original = second.items[1]!.account_number
+    second.items[1]!.account_number = '2000000001' // E2's "new bank details"
+    second.items[3]!.account_number = second.items[2]!.account_number // E4 paid to E3's account
+    const february = await service.create({ result: second, bytes: csvBytes(second), currency: 'NGN' })
+    await checks.idle()
+    const rows = service.rows(february.id)
+    expect(kinds(rows)).toEqual([
+      [],
+      ['account_changed', 'new_account'],
+      ['shared_account'],
+      ['account_changed', 'shared_account'],
+    ])
+    expect(rows.every((row) => !row.excluded)).toBe(true)
+    expect(service.view(february.id).totals.rows).toBe(4)
+
+    // The account put back: checked again, its flags go.
+    await service.editCells(february.id, [{ index: 1, field: 'account_number', value: original }], 'edit')
+    await checks.idle()
+    expect(kinds(service.rows(february.id))[1]).toEqual([])
+    expect(warnings).toEqual([])
+  })
+})
