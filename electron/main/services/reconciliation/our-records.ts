@@ -7,18 +7,8 @@
 import type { MovementView } from '../../../../shared/domain/journal'
 import type { OurPayout } from '../../../../shared/reconciliation/period-match'
 
-/** A bulk row that was sent, as the runs hold it (bulk's public face gives these). */
-export interface SentBulkRow {
-  reference: string
-  runId: string
-  batchReference: string
-  amount: string
-  currency: string
-  status: 'paid' | 'failed' | 'open' | 'unknown'
-  fee: string | null
-  sentAt: string
-  payee: string
-}
+/** A bulk row that was sent, as the runs hold it: our record of it, with its run and batch. */
+export type SentBulkRow = Omit<OurPayout, 'source'> & { runId: string; batchReference: string }
 
 function field(request: Record<string, unknown>, key: string): unknown {
   const destination = request['destination'] as Record<string, unknown> | undefined
@@ -81,18 +71,9 @@ export function ourPayoutsOf(
       source: { kind: 'payout' },
     })
   }
-  for (const row of bulkRows) {
+  for (const { runId, batchReference, ...row } of bulkRows) {
     if (row.currency !== scope.currency || !inPeriod(row.sentAt)) continue
-    ours.push({
-      reference: row.reference,
-      amount: row.amount,
-      currency: row.currency,
-      status: row.status,
-      fee: row.fee,
-      sentAt: row.sentAt,
-      payee: row.payee,
-      source: { kind: 'bulk_row', runId: row.runId, batchReference: row.batchReference },
-    })
+    ours.push({ ...row, source: { kind: 'bulk_row', runId, batchReference } })
   }
   return ours
 }
