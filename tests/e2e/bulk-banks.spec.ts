@@ -156,8 +156,13 @@ test('a name left without a bank stays an error on its row, naming the banks it 
   await page.getByTestId('bulk-banks-confirm').click()
   await expect(page.getByTestId('bulk-grid')).toBeVisible({ timeout: 60_000 })
   await expect(page.getByTestId('bulk-count-errors')).toHaveText('1')
-  await expect(page.getByTestId('bulk-row-15').locator('[data-field="problems"]')).toHaveText(
+  // The payee book's check lands a moment after the grid (decision 116): nothing was ever paid on
+  // this fresh desk, so the account is new. Its flag follows the row's own finding.
+  const row = page.getByTestId('bulk-row-15')
+  await expect(row.locator('[data-field="payee_checks"]')).toHaveText('New account', { timeout: 30_000 })
+  await expect(row.locator('[data-field="problems"]')).toHaveText(
     // A row's messages are set apart without their closing stops (decision 60).
-    '"First" could be First Bank of Nigeria (011) or First City Monument Bank (214): choose the bank, or type its code',
+    '"First" could be First Bank of Nigeria (011) or First City Monument Bank (214): choose the bank, or type its code' +
+      ' · New account: nothing was paid to First 0123456707 before',
   )
 })

@@ -44,8 +44,12 @@ test('Space on a selection of rows excludes them all, and again includes them al
 test("a row's problems are set apart, one message each", async ({ app }) => {
   const { page } = app
   await importOnScreen(app, 'first.csv', sheet('SEL', 6, 2))
-  await expect(page.getByTestId('bulk-row-4').locator('[data-field="problems"]')).toHaveText(
-    '"12.345" has more than two decimal places · "not-an-email" is not a valid e-mail address',
+  // The payee book's check lands a moment after the grid (decision 116); its flag comes last.
+  const row = page.getByTestId('bulk-row-4')
+  await expect(row.locator('[data-field="payee_checks"]')).toHaveText('New account', { timeout: 30_000 })
+  await expect(row.locator('[data-field="problems"]')).toHaveText(
+    '"12.345" has more than two decimal places · "not-an-email" is not a valid e-mail address' +
+      ' · New account: nothing was paid to 044 3000000002 before',
   )
 })
 
