@@ -2,18 +2,19 @@
  * PDFs are drawn off main's thread: a worker_threads worker (pdf-worker.ts) gets each document as
  * plain data, `{ kind: 'summary' | 'advice', input, options }`, and gives back its bytes, so font
  * parsing, pdfkit's drawing and the collection of a large document never hold main's event loop.
- * One worker per job (a document, or a whole ZIP of advices), ended when the job is: see
- * decision 47 (docs/decisions/). The guard's refusal comes back as the same AppFailure; a worker that stops
- * fails what it was drawing with an error naming the document, never a hang.
- * Built app: out/main/pdf-worker.js (an entry in electron.vite.config.ts). Bridge and tests under
- * tsx: the .ts worker through tsx's require hook, as the bulk importer does.
+ * One worker per job at a time (a document, or a whole ZIP of advices): decision 47; the worker
+ * is kept warm for the next job when every document of the last came back (decision 122). The
+ * guard's refusal comes back as the same AppFailure; a worker that stops fails what it was
+ * drawing with an error naming the document, never a hang.
+ * Built app: out/main/pdf-worker.js (an entry in electron.vite.config.ts); from source, see
+ * worker-start.ts.
  */
-import { existsSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { join } from 'node:path'
-import { Worker } from 'node:worker_threads'
+import type { Worker } from 'node:worker_threads'
 import type { ErrorCode } from '../../../../shared/result'
 import { AppFailure } from '../../../../shared/result'
+import { createWarmWorkers, type WarmWorkerPolicy } from '../files'
+import { startWorker } from '../worker-start'
 import type { AdviceOptions, PaymentAdvice } from './payment-advice'
 import type { RunSummary } from './run-summary'
 import type { RunSummaryPdfOptions } from './run-summary-pdf'
@@ -38,25 +39,33 @@ const DOCUMENT_WORDS: Readonly<Record<PdfJob['kind'], string>> = {
 export interface PdfRenderer {
   /** Draws one document in this renderer's worker; documents asked for together are drawn in turn. */
   render(job: PdfJob): Promise<Uint8Array>
-  /** Ends the worker; a document still being drawn fails with an error naming it. */
+  /**
+   * Ends the job: its worker is kept for the next job when every document came back drawn, else
+   * ended; a document still being drawn fails with an error naming it.
+   */
   close(): void
 }
 
-function startWorker(): Worker {
-  const built = join(__dirname, 'pdf-worker.js')
-  if (existsSync(built)) return new Worker(built)
-  // Running from source (bridge, tests): load the TypeScript worker through tsx.
-  const source = join(__dirname, 'pdf-worker.ts')
-  const tsx = createRequire(join(__dirname, 'pdf-renderer.ts')).resolve('tsx/cjs')
-  return new Worker(`require(${JSON.stringify(tsx)}); require(${JSON.stringify(source)})`, { eval: true })
-}
+const startPdfWorker = (): Worker =>
+  startWorker({ built: 'pdf-worker', source: join(__dirname, 'pdf-worker.ts'), from: __dirname })
+
+/** Documents one PDF worker draws before the next job gets a fresh one; an idle worker's wait. */
+export const PDF_WORKER_POLICY: WarmWorkerPolicy = { maxJobs: 25, idleMs: 30_000 }
+
+/**
+ * The PDF renderer's warm worker (decision 122): kept for the next job as the file readers keep
+ * theirs (decision 113), so a person printing advices one after another waits for one start. A job
+ * in which a document failed, or that was closed while drawing, ends its worker instead.
+ */
+export const pdfWorkers = createWarmWorkers(startPdfWorker, PDF_WORKER_POLICY)
 
 /** A worker for one job; close it when the job is done (or given up). */
 export function openPdfRenderer(): PdfRenderer {
-  const worker = startWorker()
+  const worker = pdfWorkers.take()
   const waiting = new Map<number, { what: string; resolve(bytes: Uint8Array): void; reject(error: Error): void }>()
   let nextId = 0
   let stopped: string | null = null
+  let failed = false
   const failAll = (reason: string): void => {
     stopped ??= reason
     for (const [id, pending] of waiting) {
@@ -64,16 +73,20 @@ export function openPdfRenderer(): PdfRenderer {
       pending.reject(new AppFailure('internal', `The ${pending.what} was not made: ${reason}.`))
     }
   }
-  worker.on('message', (reply: PdfReply) => {
+  const onMessage = (reply: PdfReply): void => {
     const pending = waiting.get(reply.id)
     if (!pending) return
     waiting.delete(reply.id)
-    if (reply.type === 'done') pending.resolve(reply.bytes)
-    else if (reply.refused) pending.reject(new AppFailure(reply.refused.code, reply.message))
+    if (reply.type === 'done') return pending.resolve(reply.bytes)
+    failed = true
+    if (reply.refused) pending.reject(new AppFailure(reply.refused.code, reply.message))
     else pending.reject(new AppFailure('internal', `The ${pending.what} was not made: ${reply.message}`))
-  })
-  worker.on('error', (error: Error) => failAll(`the PDF worker failed (${error.message})`))
-  worker.on('exit', (code) => failAll(`the PDF worker stopped (exit code ${code})`))
+  }
+  const onError = (error: Error): void => failAll(`the PDF worker failed (${error.message})`)
+  const onExit = (code: number): void => failAll(`the PDF worker stopped (exit code ${code})`)
+  worker.on('message', onMessage)
+  worker.on('error', onError)
+  worker.on('exit', onExit)
   return {
     render(job) {
       const what = DOCUMENT_WORDS[job.kind]
@@ -87,8 +100,13 @@ export function openPdfRenderer(): PdfRenderer {
       })
     },
     close() {
+      if (stopped !== null && waiting.size === 0) return
+      const clean = stopped === null && waiting.size === 0 && !failed
       failAll('its PDF worker was stopped')
-      void worker.terminate()
+      worker.off('message', onMessage)
+      worker.off('error', onError)
+      worker.off('exit', onExit)
+      pdfWorkers.giveBack(worker, clean)
     },
   }
 }

@@ -8,16 +8,15 @@
  * What comes back is plain data. A refusal is the reader's AppFailure, as it was thrown; anything
  * else (a crash, the worker out of memory) is an AppFailure naming the file and what went wrong.
  * `signal` cancels: the worker is terminated and the read ends as `cancelled`.
- * Built app: out/main/file-reader-worker.js (an entry in electron.vite.config.ts). Bridge and tests
- * under tsx: the .ts worker through tsx's require hook, as the bulk importer does.
+ * Built app: out/main/file-reader-worker.js (an entry in electron.vite.config.ts); from source, see
+ * ../worker-start.ts (decision 122).
  */
-import { existsSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { basename, join } from 'node:path'
-import { Worker } from 'node:worker_threads'
+import type { Worker } from 'node:worker_threads'
 import type { ErrorCode } from '../../../../shared/result'
 import { AppFailure } from '../../../../shared/result'
 import type { FileJob, FileJobResults } from './file-reader-jobs'
+import { startWorker } from '../worker-start'
 import { createWarmWorkers } from './warm-workers'
 
 export type { FileJob, FileJobResults } from './file-reader-jobs'
@@ -44,18 +43,14 @@ const WHAT: Readonly<Record<FileJob['job'], string>> = {
   'mask-card-numbers': 'file',
 }
 
-function startWorker(): Worker {
-  const options = { resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } }
-  const built = join(__dirname, 'file-reader-worker.js')
-  if (existsSync(built)) return new Worker(built, options)
-  // Running from source (bridge, tests): load the TypeScript worker through tsx.
-  const source = join(__dirname, 'file-reader-worker.ts')
-  const tsx = createRequire(join(__dirname, 'file-reader.ts')).resolve('tsx/cjs')
-  return new Worker(`require(${JSON.stringify(tsx)}); require(${JSON.stringify(source)})`, { ...options, eval: true })
-}
+const startReader = (): Worker =>
+  startWorker(
+    { built: 'file-reader-worker', source: join(__dirname, 'file-reader-worker.ts'), from: __dirname },
+    { resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } },
+  )
 
 /** The file reader's warm worker (decision 113); exported for the tests that count its starts. */
-export const fileReaderWorkers = createWarmWorkers(startWorker)
+export const fileReaderWorkers = createWarmWorkers(startReader)
 
 /** Runs `job` in the file reader's worker; the answer, or an AppFailure naming the file. */
 export function readFileOffMain<J extends FileJob>(job: J, signal?: AbortSignal): Promise<FileJobResults[J['job']]> {

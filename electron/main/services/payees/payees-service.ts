@@ -9,12 +9,10 @@
  * Each profile in each mode has its own book: a rehearsal never feeds Live. On the first start the
  * desk's history (journal and bulk runs, read here in main) is folded in once; a marker file says so.
  */
-import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
-import { createRequire } from 'node:module'
 import { join } from 'node:path'
 import { setImmediate as nextTurn } from 'node:timers/promises'
-import { Worker } from 'node:worker_threads'
+import type { Worker } from 'node:worker_threads'
 import type { MovementView, ProfileScope } from '../../../../shared/domain/journal'
 import {
   DEFAULT_TRIPWIRE_SETTINGS,
@@ -23,6 +21,7 @@ import {
   type TripwireSettings,
 } from '../../../../shared/payees/tripwires'
 import { writeJsonAtomically } from '../settings'
+import { startWorker } from '../worker-start'
 import type { BookAnswers, BookReply, BookRequest, BookWorkerData } from './book-worker-protocol'
 import { foldHistory } from './history-fold'
 import type { PaidPayment } from './paid-payment'
@@ -75,15 +74,11 @@ export interface PayeesService {
   close(): Promise<void>
 }
 
-function startWorker(data: BookWorkerData): Worker {
-  const options = { workerData: data, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } }
-  const built = join(__dirname, 'payee-book-worker.js')
-  if (existsSync(built)) return new Worker(built, options)
-  // Running from source (bridge, tests, the benchmark): the TypeScript worker through tsx.
-  const source = join(__dirname, 'payee-book-worker.ts')
-  const tsx = createRequire(join(__dirname, 'payees-service.ts')).resolve('tsx/cjs')
-  return new Worker(`require(${JSON.stringify(tsx)}); require(${JSON.stringify(source)})`, { ...options, eval: true })
-}
+const startBook = (data: BookWorkerData): Worker =>
+  startWorker(
+    { built: 'payee-book-worker', source: join(__dirname, 'payee-book-worker.ts'), from: __dirname },
+    { workerData: data, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } },
+  )
 
 type Pending = { resolve: (value: unknown) => void; reject: (error: Error) => void }
 
@@ -97,7 +92,7 @@ export function createPayeesService(options: PayeesServiceOptions): PayeesServic
 
   function theWorker(): Worker {
     if (worker) return worker
-    const started = startWorker({ directory })
+    const started = startBook({ directory })
     started.on('message', (reply: BookReply) => {
       if (reply.type === 'damaged') return onDamaged(reply.what, new Error(reply.message))
       const waiting = pending.get(reply.id)

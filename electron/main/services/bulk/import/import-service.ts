@@ -2,13 +2,11 @@
  * The importer as the app uses it: every read runs in a worker_threads worker, so main keeps
  * answering while a large file is parsed; progress comes back as messages; cancel terminates the
  * worker. The worker is kept warm for the next file while it is clean, and ended after a limit hit,
- * a crash, a cancel or anything else (decision 113). Built app: out/main/bulk-import-worker.js (second entry in electron.vite.config.ts).
- * Bridge and tests under tsx: the .ts worker through tsx's require hook.
+ * a crash, a cancel or anything else (decision 113). Built app: out/main/bulk-import-worker.js
+ * (an entry in electron.vite.config.ts); from source, see ../../worker-start.ts (decision 122).
  */
-import { existsSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { join } from 'node:path'
-import { Worker } from 'node:worker_threads'
+import type { Worker } from 'node:worker_threads'
 import type {
   BulkColumnMapping,
   BulkFileError,
@@ -20,6 +18,7 @@ import type {
 import { fileError } from '../../../../../shared/bulk/import-rows'
 import type { ImportSource } from './import-file'
 import { createWarmWorkers } from '../../files'
+import { startWorker } from '../../worker-start'
 import { MappingMemory } from './mapping-memory'
 import type { JobRequest, MoreRequest, ResultChunk, WorkerReply, WorkerRequest } from './worker-protocol'
 
@@ -28,18 +27,14 @@ export type { ImportSource } from './import-file'
 /** Heap a worker may use: a hostile file that needs more ends the worker, not the app. */
 const WORKER_HEAP_MB = 1536
 
-function startWorker(): Worker {
-  const options = { resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } }
-  const built = join(__dirname, 'bulk-import-worker.js')
-  if (existsSync(built)) return new Worker(built, options)
-  // Running from source (bridge, tests): load the TypeScript worker through tsx.
-  const source = join(__dirname, 'import-worker.ts')
-  const tsx = createRequire(join(__dirname, 'import-service.ts')).resolve('tsx/cjs')
-  return new Worker(`require(${JSON.stringify(tsx)}); require(${JSON.stringify(source)})`, { ...options, eval: true })
-}
+const startImporter = (): Worker =>
+  startWorker(
+    { built: 'bulk-import-worker', source: join(__dirname, 'import-worker.ts'), from: __dirname },
+    { resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } },
+  )
 
 /** The importer's warm worker (decision 113), one for every import service of the process. */
-export const importWorkers = createWarmWorkers(startWorker)
+export const importWorkers = createWarmWorkers(startImporter)
 
 /**
  * Refusals for a limit the file hit: the reader gave up part way, after allocating, so its worker

@@ -4,7 +4,7 @@
  * fails with an error naming the document instead of hanging.
  */
 import { describe, expect, it } from 'vitest'
-import { openPdfRenderer, renderPdf } from '../../../../../../electron/main/services/documents/pdf-renderer'
+import { openPdfRenderer, pdfWorkers, renderPdf } from '../../../../../../electron/main/services/documents/pdf-renderer'
 import type { PaymentAdvice } from '../../../../../../electron/main/services/documents/payment-advice'
 import type { RunSummary } from '../../../../../../electron/main/services/documents/run-summary'
 import { pdfPages } from '../../../../../support/pdf'
@@ -64,5 +64,24 @@ describe('the PDF worker', () => {
     await expect(renderer.render({ kind: 'advice', input: ADVICE, options: OPTIONS })).rejects.toThrow(
       'The payment advice was not made: its PDF worker was stopped.',
     )
+  })
+
+  it('keeps its worker for the next job after a clean one, and ends it after a document failed (decision 122)', async () => {
+    const advice = (reference: string) =>
+      renderPdf({ kind: 'advice', input: { ...ADVICE, reference }, options: OPTIONS }).then((bytes) =>
+        pdfPages(Buffer.from(bytes)).join('\n'),
+      )
+    await advice('WARM-0')
+    const before = pdfWorkers.started
+    await expect(advice('WARM-1')).resolves.toContain('WARM-1')
+    await expect(advice('WARM-2')).resolves.toContain('WARM-2')
+    expect(pdfWorkers.started).toBe(before)
+
+    const broken = { input: { runId: 'BR1' }, lines: null } as unknown as RunSummary
+    await expect(renderPdf({ kind: 'summary', input: broken, options: OPTIONS })).rejects.toThrow(
+      /^The run summary was not made: /,
+    )
+    await expect(advice('AFTER')).resolves.toContain('AFTER')
+    expect(pdfWorkers.started).toBe(before + 1)
   })
 })
