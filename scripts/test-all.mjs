@@ -1,9 +1,14 @@
-// `npm test`: everything CI runs, in order, stopping at the first failure, on Linux, macOS or
-// Windows. The preflight first (what is missing, in one line), then typecheck, lint and format
-// (side by side), the build the tests use, then the unit tests, the e2e tests and the fresh-clone tests
-// (tests/fresh-clone), each with a real keychain (scripts/with-keychain.mjs). Commands are started
+// `npm test`: everything CI runs, stopping at the first failure, on Linux, macOS or Windows. The
+// preflight first (what is missing, in one line); then the build the tests use, the unit tests,
+// the e2e tests and the fresh-clone tests (tests/fresh-clone), one after another, each with a real
+// keychain (scripts/with-keychain.mjs). Typecheck, lint and format run beside the build and the unit
+// tests at the lowest CPU priority (decision 122): the unit tests leave about a third of two cores
+// idle while they wait on timers, leases and killed processes, and the static checks take only that,
+// so they cost the run no time and the unit tests no speed. Their results are told, and a failure
+// stops the run, once the unit tests end (or at once if they end first). Commands are started
 // through node, never a shell, so the same steps run on every OS.
-import { spawn, spawnSync } from 'node:child_process'
+import { spawn } from 'node:child_process'
+import { constants, setPriority } from 'node:os'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { explainMissing, missingForTests } from './preflight.mjs'
@@ -21,9 +26,9 @@ const node = process.execPath
 const npmCli = process.env.npm_execpath
 const npm = (...args) => (npmCli && /\.c?js$/.test(npmCli) ? [node, npmCli, ...args] : ['npm', ...args])
 const withKeychain = (...args) => [node, join(root, 'scripts/with-keychain.mjs'), ...args]
+const windows = process.platform === 'win32'
+const shellFor = (argv) => windows && argv[0] === 'npm'
 
-// The three static checks are single-threaded and independent: they run side by side (about a
-// minute less on two cores), each printing its own output when it ends.
 const checks = [
   ['typecheck', npm('run', 'typecheck')],
   ['lint', npm('run', 'lint')],
@@ -40,49 +45,79 @@ const steps = [
     withKeychain(node, join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--config', 'vitest.fresh-clone.config.ts'),
   ],
 ]
+/** The steps the static checks run beside; the next step waits for their results. */
+const BESIDE = new Set(['build', 'unit tests'])
 
-function runChecks() {
-  const started = Date.now()
-  console.log(`\n=== ${checks.map(([name]) => name).join(', ')} (side by side) ===`)
-  return Promise.all(
-    checks.map(
-      ([name, argv]) =>
-        new Promise((done) => {
-          const child = spawn(argv[0], argv.slice(1), {
-            cwd: root,
-            stdio: ['ignore', 'pipe', 'pipe'],
-            shell: process.platform === 'win32' && argv[0] === 'npm',
-          })
-          const output = []
-          child.stdout.on('data', (chunk) => output.push(chunk))
-          child.stderr.on('data', (chunk) => output.push(chunk))
-          child.on('close', (code) => {
-            const seconds = ((Date.now() - started) / 1000).toFixed(1)
-            const text = Buffer.concat(output).toString('utf8').trim()
-            if (text) console.log(text)
-            console.log(code === 0 ? `=== ${name}: ok (${seconds} s) ===` : `\n${name} failed after ${seconds} s`)
-            done(code ?? 1)
-          })
-        }),
-    ),
-  )
+const allStarted = Date.now()
+const since = (started) => ((Date.now() - started) / 1000).toFixed(1)
+
+/**
+ * A static check at the lowest priority, its output kept until it is told. POSIX: under `nice -n 19`
+ * (the whole process tree inherits it); Windows: the process's priority set to the lowest class.
+ */
+const checking = new Set()
+// A run stopped by a failed step leaves no check running behind it.
+process.on('exit', () => checking.forEach((child) => child.kill()))
+
+function startCheck([name, argv]) {
+  const niced = windows ? argv : ['nice', '-n', '19', ...argv]
+  const child = spawn(niced[0], niced.slice(1), { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], shell: shellFor(argv) })
+  checking.add(child)
+  child.on('close', () => checking.delete(child))
+  if (windows && child.pid) setPriority(child.pid, constants.priority.PRIORITY_LOWEST)
+  const output = []
+  child.stdout.on('data', (chunk) => output.push(chunk))
+  child.stderr.on('data', (chunk) => output.push(chunk))
+  return new Promise((done) => {
+    child.on('error', (error) => done({ name, code: 1, seconds: since(allStarted), text: String(error) }))
+    child.on('close', (code) =>
+      done({ name, code: code ?? 1, seconds: since(allStarted), text: Buffer.concat(output).toString('utf8').trim() }),
+    )
+  })
 }
 
-const failed = (await runChecks()).find((code) => code !== 0)
-if (failed !== undefined) process.exit(failed)
+function tell(results) {
+  console.log(
+    `\n=== ${checks.map(([name]) => name).join(', ')} (at the lowest priority, beside the build and unit tests) ===`,
+  )
+  for (const { name, code, seconds, text } of results) {
+    if (text) console.log(text)
+    console.log(code === 0 ? `=== ${name}: ok (done ${seconds} s into npm test) ===` : `\n${name} failed`)
+  }
+  const failed = results.find(({ code }) => code !== 0)
+  if (failed) process.exit(failed.code)
+}
 
-for (const [name, argv] of steps) {
+function runStep([name, argv]) {
   const started = Date.now()
   console.log(`\n=== ${name} ===`)
-  const result = spawnSync(argv[0], argv.slice(1), {
-    cwd: root,
-    stdio: 'inherit',
-    shell: process.platform === 'win32' && argv[0] === 'npm',
+  return new Promise((done) => {
+    const child = spawn(argv[0], argv.slice(1), { cwd: root, stdio: 'inherit', shell: shellFor(argv) })
+    child.on('error', (error) => {
+      console.error(`\n${name} could not start: ${error.message}`)
+      done(1)
+    })
+    child.on('close', (code) => {
+      if (code !== 0) console.error(`\n${name} failed after ${since(started)} s`)
+      else console.log(`=== ${name}: ok (${since(started)} s) ===`)
+      done(code ?? 1)
+    })
   })
-  const seconds = ((Date.now() - started) / 1000).toFixed(1)
-  if (result.status !== 0) {
-    console.error(`\n${name} failed after ${seconds} s`)
-    process.exit(result.status ?? 1)
-  }
-  console.log(`=== ${name}: ok (${seconds} s) ===`)
 }
+
+const staticChecks = Promise.all(checks.map(startCheck))
+let told = false
+for (const step of steps) {
+  if (!told && !BESIDE.has(step[0])) {
+    tell(await staticChecks)
+    told = true
+  }
+  const code = await runStep(step)
+  if (code !== 0) {
+    // A static check that already failed is told too: it may be why.
+    const finished = await Promise.race([staticChecks, new Promise((done) => setTimeout(done, 0, null))])
+    if (finished && !told) tell(finished)
+    process.exit(code)
+  }
+}
+console.log(`\n=== npm test: every step ok (${since(allStarted)} s) ===`)
