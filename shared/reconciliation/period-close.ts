@@ -62,6 +62,10 @@ export interface PeriodCloseState {
   stillOpen: number
   /** Every close and reopening, oldest first. */
   events: PeriodCloseEvent[]
+  /** What main allows now (the same rules its handlers enforce): the screen enables from this. */
+  can: { explain: boolean; close: boolean; reopen: boolean; exportJournal: boolean }
+  /** Of the exceptions shown, those that can be explained now (never an unverified one). */
+  explainable: string[]
 }
 
 /** The key a period's records are kept under: its currency and both ends. */

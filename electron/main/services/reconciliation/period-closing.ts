@@ -31,18 +31,43 @@ export interface Stamp {
   at: string
 }
 
-export function closeStateOf(records: ClosingRecords, period: PeriodUnderClose): PeriodCloseState {
+/** Why a line cannot be explained now, or null when it can (the rule the handler and the view share). */
+function explainRefusal(records: ClosingRecords, key: string, line: ReconLine): string | null {
+  if (records.period(key).closed) return closedRefusal('explaining a payout')
+  if (line.state === 'unverified')
+    return `${line.reference} could not be verified with the service: reconcile the period again to verify it; it cannot be explained while nobody knows what became of it.`
+  return null
+}
+
+const closedRefusal = (what: string) => `The period is closed: reopen it, with a reason, before ${what}.`
+
+/** Where the period's close stands; `shown` are the exceptions the screen lists. */
+export function closeStateOf(
+  records: ClosingRecords,
+  period: PeriodUnderClose,
+  shown: readonly ReconLine[] = period.exceptions,
+): PeriodCloseState {
   const recorded = records.period(period.key)
   const explained = period.exceptions.filter((line) => recorded.explanations.has(line.reference)).length
   const lastClose = [...recorded.events].reverse().find((event) => event.type === 'closed')
+  const unexplained = period.exceptions.length - explained
   return {
     closed: recorded.closed,
     closedBy: recorded.closed ? (lastClose?.by ?? null) : null,
     closedAt: recorded.closed ? (lastClose?.at ?? null) : null,
     explained,
-    unexplained: period.exceptions.length - explained,
+    unexplained,
     stillOpen: period.stillOpen,
     events: recorded.events,
+    can: {
+      explain: !recorded.closed,
+      close: !recorded.closed && unexplained === 0 && period.stillOpen === 0,
+      reopen: recorded.closed,
+      exportJournal: recorded.closed,
+    },
+    explainable: shown
+      .filter((line) => explainRefusal(records, period.key, line) === null)
+      .map((line) => line.reference),
   }
 }
 
@@ -60,8 +85,7 @@ export function explanationsOf(
 }
 
 function refuseWhileClosed(records: ClosingRecords, key: string, what: string): void {
-  if (records.period(key).closed)
-    throw new AppFailure('conflict', `The period is closed: reopen it, with a reason, before ${what}.`)
+  if (records.period(key).closed) throw new AppFailure('conflict', closedRefusal(what))
 }
 
 export async function explainException(
@@ -77,11 +101,8 @@ export async function explainException(
       'not_found',
       `${input.reference} is not an exception of this period: only exceptions are explained.`,
     )
-  if (line.state === 'unverified')
-    throw new AppFailure(
-      'conflict',
-      `${input.reference} could not be verified with the service: reconcile the period again to verify it; it cannot be explained while nobody knows what became of it.`,
-    )
+  const refusal = explainRefusal(records, period.key, line)
+  if (refusal) throw new AppFailure('conflict', refusal)
   await records.append({
     type: 'explained',
     period: period.key,

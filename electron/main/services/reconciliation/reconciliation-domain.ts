@@ -139,7 +139,7 @@ export function createReconciliationDomain(
       exceptionCount: done.exceptions.length,
       exceptions: shown,
       explanations: explanationsOf(records, done.key, shown),
-      close: closeStateOf(records, done),
+      close: closeStateOf(records, done, shown),
     }
   }
 

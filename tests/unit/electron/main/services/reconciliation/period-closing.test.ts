@@ -141,7 +141,14 @@ describe('closing a reconciled period', () => {
     expect(view.result!.differs).toEqual([
       { currency: 'NGN', feeOnly: { count: 1, amount: '1000.00' }, amountOrStatus: { count: 0, amount: '0.00' } },
     ])
-    expect(view.result!.close).toMatchObject({ closed: false, explained: 0, unexplained: 2, stillOpen: 0 })
+    expect(view.result!.close).toMatchObject({
+      closed: false,
+      explained: 0,
+      unexplained: 2,
+      stillOpen: 0,
+      can: { explain: true, close: false, reopen: false, exportJournal: false },
+    })
+    expect(view.result!.close.explainable.sort()).toEqual(['DESK-0001', 'ELSEWHERE-1'])
 
     await expect(domain.handlers['reconciliation:close'](undefined)).rejects.toThrow(
       /2 exceptions have no explanation yet/,
@@ -167,8 +174,18 @@ describe('closing a reconciled period', () => {
         note: 'Payroll script',
       }),
     )
+    expect(
+      ((await domain.handlers['reconciliation:state'](undefined)) as ReconciliationView).result!.close.can.close,
+    ).toBe(true)
     view = await call(domain.handlers['reconciliation:close'](undefined))
-    expect(view.result!.close).toMatchObject({ closed: true, closedBy: 'ada', explained: 2, unexplained: 0 })
+    expect(view.result!.close).toMatchObject({
+      closed: true,
+      closedBy: 'ada',
+      explained: 2,
+      unexplained: 0,
+      can: { explain: false, close: false, reopen: true, exportJournal: true },
+      explainable: [],
+    })
     await expect(
       domain.handlers['reconciliation:explain']({ reference: 'DESK-0001', reason: 'other', note: 'changed my mind' }),
     ).rejects.toThrow(/The period is closed: reopen it/)
