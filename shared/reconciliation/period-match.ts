@@ -259,10 +259,11 @@ export interface ReconDiffersSplit {
 export function differsSplit(lines: readonly ReconLine[]): ReconDiffersSplit[] {
   const byCurrency = new Map<string, { fee: [number, bigint]; other: [number, bigint] }>()
   for (const line of lines) {
-    if (line.state !== 'differs') continue
+    // Every currency of the period has its split, zero where nothing differs (as totalsOf has).
     const currency = line.currency.toUpperCase()
     const split = byCurrency.get(currency) ?? { fee: [0, 0n], other: [0, 0n] }
     byCurrency.set(currency, split)
+    if (line.state !== 'differs') continue
     const part = line.differences.every((difference) => difference.field === 'fee') ? split.fee : split.other
     part[0]++
     part[1] += toMinorUnits(line.amount)
