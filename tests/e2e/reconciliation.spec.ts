@@ -19,9 +19,9 @@ async function sandboxAdmin(app: AppFixture, path: string, body: unknown): Promi
 }
 
 const destination = (amount: string, name: string) => ({
-  type: 'bank_account',
+  type: 'bank_account' as const,
   amount,
-  currency: 'NGN',
+  currency: 'NGN' as const,
   narration: 'November',
   bank_account: { bank: '044', account: '0123456789' },
   customer: { name, email: 'payee@example.com' },

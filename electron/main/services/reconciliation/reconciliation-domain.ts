@@ -10,18 +10,20 @@ import { userInfo } from 'node:os'
 import type { HistoryCurrency } from '../../../../shared/domain/history'
 import type { reconciliationChannels } from '../../../../shared/ipc/channels/reconciliation'
 import { DEFAULT_ACCOUNTS } from '../../../../shared/reconciliation/journal-entries'
-import type { ReconLine } from '../../../../shared/reconciliation/period-match'
+import type { ReconCurrencyTotals, ReconLine } from '../../../../shared/reconciliation/period-match'
 import { differsSplit, exceptionsOf } from '../../../../shared/reconciliation/period-match'
 import { periodKey } from '../../../../shared/reconciliation/period-close'
 import type {
   ReconciliationPeriod,
   ReconciliationProgress,
+  ReconciliationResult,
   ReconciliationView,
 } from '../../../../shared/reconciliation/reconciliation-view'
 import { EXCEPTIONS_SHOWN } from '../../../../shared/reconciliation/reconciliation-view'
 import { AppFailure } from '../../../../shared/result'
 import type { RunService } from '../bulk/runs'
 import type { DomainService } from '../domain-service'
+import { holdsSecret } from '../masking'
 import type { ServiceContext } from '../service-context'
 import { ourPayoutsOf } from './our-records'
 import type { SentBulkRow } from './our-records'
@@ -87,6 +89,7 @@ interface Reconciled extends PeriodUnderClose {
   mode: string
   period: ReconciliationPeriod
   lines: ReconLine[]
+  totals: ReconCurrencyTotals[]
   /** Whether a bulk run's payee bore its fees (merchant_bears_cost false), by run. */
   payeeBearsFees: ReadonlySet<string>
 }
@@ -124,8 +127,11 @@ export function createReconciliationDomain(
   }
 
   /** The view's result for the period reconciled, with its explanations and where its close stands. */
-  function resultOf(done: Reconciled, records: ClosingRecords, read: { readAt: string; cached: boolean }) {
-    const totals = view.result && view.result.period === done.period ? view.result.totals : null
+  function resultOf(
+    done: Reconciled,
+    records: ClosingRecords,
+    read: { readAt: string; cached: boolean },
+  ): ReconciliationResult {
     const shown = done.exceptions.slice(0, EXCEPTIONS_SHOWN)
     return {
       profileId: done.profileId,
@@ -134,7 +140,7 @@ export function createReconciliationDomain(
       readAt: read.readAt,
       cached: read.cached,
       lines: done.lines.length,
-      totals: totals ?? [],
+      totals: done.totals,
       differs: differsSplit(done.lines),
       exceptionCount: done.exceptions.length,
       exceptions: shown,
@@ -179,6 +185,7 @@ export function createReconciliationDomain(
       mode,
       period,
       lines: result.lines,
+      totals: result.totals,
       exceptions: exceptionsOf(result),
       stillOpen: result.lines.filter((line) => line.state === 'open').length,
       payeeBearsFees: new Set(
@@ -190,10 +197,7 @@ export function createReconciliationDomain(
     }
     view = {
       ...view,
-      result: {
-        ...resultOf(reconciled, records, { readAt: context.now().toISOString(), cached: read.cached }),
-        totals: result.totals,
-      },
+      result: resultOf(reconciled, records, { readAt: context.now().toISOString(), cached: read.cached }),
     }
     progress({ stage: 'done', pages: read.pages, payouts: read.payouts.length, verified: 0, toVerify: 0 })
   }
@@ -208,9 +212,18 @@ export function createReconciliationDomain(
   /** After a record: the view shows what main now holds. */
   async function refreshed(done: Reconciled): Promise<ReconciliationView> {
     const records = await recordsOf(done)
-    const result = view.result!
-    view = { ...view, result: { ...resultOf(done, records, result), totals: result.totals } }
+    view = { ...view, result: resultOf(done, records, view.result!) }
     return view
+  }
+
+  /** A note is kept on disk and exported: never a card number or a key (the journal's rule too). */
+  function refuseSecret(text: string, what: string): void {
+    const found = holdsSecret(text, context.log.secrets)
+    if (found)
+      throw new AppFailure(
+        'bad_request',
+        `The ${what} holds what looks like a ${found}: nothing was recorded. Write it without the ${found}.`,
+      )
   }
 
   const stamp = () => ({ by: actor(), at: context.now().toISOString() })
@@ -254,6 +267,7 @@ export function createReconciliationDomain(
       },
       'reconciliation:explain': async (input) => {
         const done = current()
+        refuseSecret(input.note, 'note')
         await explainException(await recordsOf(done), done, input, stamp())
         return refreshed(done)
       },
@@ -264,6 +278,7 @@ export function createReconciliationDomain(
       },
       'reconciliation:reopen': async ({ reason }) => {
         const done = current()
+        refuseSecret(reason, 'reason')
         await reopenPeriod(await recordsOf(done), done, reason, stamp())
         return refreshed(done)
       },

@@ -18,7 +18,11 @@ import {
   closingFileOf,
   openClosingRecords,
 } from '../../../../../../electron/main/services/reconciliation/closing-records'
-import { explainException } from '../../../../../../electron/main/services/reconciliation/period-closing'
+import {
+  closePeriod,
+  closeStateOf,
+  explainException,
+} from '../../../../../../electron/main/services/reconciliation/period-closing'
 import { openJournal } from '../../../../../../electron/main/services/journal/journal'
 import type { Journal } from '../../../../../../electron/main/services/journal/journal'
 import { readCsv } from '../../../../../../electron/main/services/files'
@@ -251,6 +255,16 @@ describe('closing a reconciled period', () => {
         { by: 'a', at: 'now' },
       ),
     ).rejects.toThrow(/could not be verified with the service/)
+  })
+
+  it('a period with a payout still processing at the service does not close, even with nothing to explain', async () => {
+    const records = await openClosingRecords(join(folder, 'open.jsonl'))
+    const period = { key: 'NGN:0:1', exceptions: [], stillOpen: 1 }
+    expect(closeStateOf(records, period).can.close).toBe(false)
+    await expect(closePeriod(records, period, { by: 'a', at: 'now' })).rejects.toThrow(
+      /1 payout is still processing at the service/,
+    )
+    expect(records.period('NGN:0:1').closed).toBe(false)
   })
 
   it('a record torn by a crash is set aside; the records before it and after it are kept', async () => {
