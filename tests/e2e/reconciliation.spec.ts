@@ -2,8 +2,11 @@
  * Closing the month on screen (decisions 118, 119), through the real bridge and the Sandbox: two
  * payouts paid from this desk, one then repriced by the service and one payout made with the key
  * from elsewhere; the period reconciled shows the classes counted by main and the alert, each
- * exception is explained, the period closed, and reopened with a reason, each recorded by main.
+ * exception is explained, the period closed and its journal entries saved for Xero, then reopened
+ * with a reason, each recorded by main.
  */
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { seriousViolations } from './axe'
 import type { AppFixture } from './fixtures'
 import { expect, test } from './fixtures'
@@ -39,7 +42,7 @@ async function explain(app: AppFixture, reference: string, reason: string, note:
   ).toContainText(`${reason}: ${note}`)
 }
 
-test('a period reconciled on screen: classes counted, the payout from elsewhere alerted, every exception explained, closed, and reopened with a reason', async ({
+test('a period reconciled on screen: classes counted, the payout from elsewhere alerted, every exception explained, closed, exported for Xero, and reopened with a reason', async ({
   app,
 }) => {
   const { page } = app
@@ -101,6 +104,19 @@ test('a period reconciled on screen: classes counted, the payout from elsewhere 
   await expect(page.getByTestId('recon-closed')).toContainText('This period is closed')
   await expect(page.getByTestId('recon-explain-RECON-E2E-2')).toHaveCount(0)
   await expect(page.getByTestId('recon-export-xero')).toBeEnabled()
+  // The closed period's journal entries, through the save dialog: Xero's columns, one entry a payout paid.
+  const xeroPath = join(app.userDataDir, 'november-xero.csv')
+  app.running.desktop.queueSavePath(xeroPath)
+  await page.getByTestId('recon-export-xero').click()
+  await expect(page.getByTestId('recon-export-saved')).toContainText(`Saved 3 journal entries in 1 file to ${xeroPath}`)
+  const xero = (await readFile(xeroPath, 'utf8')).split('\r\n')
+  expect(xero[0]).toBe(
+    'Narration,Date,Description,AccountCode,TaxRate,Amount,TrackingName1,TrackingOption1,TrackingName2,TrackingOption2',
+  )
+  expect(xero.filter((line) => line.includes('Fee on payout RECON-E2E-2')).map((line) => line.split(',')[5])).toEqual([
+    '99.00',
+    '-99.00',
+  ])
 
   await page.getByTestId('recon-reopen-reason').fill('A fee refund arrived late')
   await page.getByTestId('recon-reopen').click()
