@@ -67,6 +67,13 @@ test('a period reconciled on screen: classes counted, the payout from elsewhere 
 
   await page.getByTestId('nav-reconciliation').click()
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Reconciliation')
+  // A slow first page: the reading shows its progress and stops on Cancel, keeping nothing.
+  await sandboxAdmin(app, '/__sandbox/faults', { path: '/merchant/api/v1/payouts', kind: 'latency', ms: 2000 })
+  await page.getByTestId('recon-start').click()
+  await expect(page.getByTestId('recon-start')).toBeDisabled()
+  await page.getByTestId('recon-cancel').click()
+  await expect(page.getByTestId('recon-progress-text')).toHaveText('Cancelled: nothing of that reading was kept.')
+  await expect(page.getByTestId('recon-totals')).toHaveCount(0)
   await page.getByTestId('recon-start').click()
   const totals = page.getByTestId('recon-totals-NGN')
   await expect(totals).toBeVisible({ timeout: 15_000 })

@@ -48,11 +48,33 @@ export const useReconciliationStore = defineStore('reconciliation', () => {
     }
   }
 
+  /**
+   * Main's view again, without the busy state (progress events come often): one ask at a time, and
+   * one more after it when events came meanwhile, so the last event's view is never missed.
+   */
+  let refreshing: Promise<void> | null = null
+  let again = false
+  function refresh(): Promise<void> {
+    if (refreshing) {
+      again = true
+      return refreshing
+    }
+    refreshing = (async () => {
+      do {
+        again = false
+        const answer = await callApi(() => api.reconciliation.state())
+        if (answer.ok) view.value = answer.data
+      } while (again)
+    })().finally(() => (refreshing = null))
+    return refreshing
+  }
+
   async function attach(): Promise<void> {
     unsubscribe ??= api.reconciliation.onProgress((progress) => {
       if (view.value) view.value = { ...view.value, progress }
-      // The result comes once, when the reading is over (or stopped).
-      if (progress.stage === 'done') void run(() => api.reconciliation.state())
+      // Main's view says whether the reading still runs (a cancelled one ends on its last stage,
+      // not "done"); while it runs the view is small, and the result comes with the last event.
+      void refresh()
     })
     await run(() => api.reconciliation.state())
     const period = view.value?.result?.period
