@@ -21,6 +21,7 @@ const viewOf: Record<string, RouteComponent | LazyView> = {
   payouts: PayoutsView,
   bulk: () => import('./views/BulkView.vue'),
   history: () => import('./views/HistoryView.vue'),
+  reconciliation: () => import('./views/ReconciliationView.vue'),
   availability: () => import('./views/AvailabilityView.vue'),
   cards: () => import('./views/CardsView.vue'),
   charges: () => import('./views/ChargesView.vue'),

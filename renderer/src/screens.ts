@@ -1,5 +1,5 @@
 /**
- * The seven screens of the app, in menu order. Routes, the navigation menu, the Alt+number
+ * The screens of the app, in menu order (the team's Approvals only in team mode). Routes, the navigation menu, the Alt+number
  * shortcuts and the document titles all come from this one list, so they cannot drift apart.
  */
 export interface Screen {
@@ -17,11 +17,12 @@ export const screens: readonly Screen[] = [
   { name: 'payouts', path: '/payouts', title: 'Payouts', shortcut: 1 },
   { name: 'bulk', path: '/bulk', title: 'Bulk payouts', shortcut: 2 },
   { name: 'history', path: '/history', title: 'History', shortcut: 3 },
-  { name: 'availability', path: '/availability', title: 'Availability', shortcut: 4 },
-  { name: 'cards', path: '/cards', title: 'Cards', shortcut: 5 },
-  { name: 'charges', path: '/charges', title: 'Charges', shortcut: 6 },
-  { name: 'settings', path: '/settings', title: 'Settings', shortcut: 7 },
-  { name: 'approvals', path: '/approvals', title: 'Approvals', shortcut: 8, teamOnly: true },
+  { name: 'reconciliation', path: '/reconciliation', title: 'Reconciliation', shortcut: 4 },
+  { name: 'availability', path: '/availability', title: 'Availability', shortcut: 5 },
+  { name: 'cards', path: '/cards', title: 'Cards', shortcut: 6 },
+  { name: 'charges', path: '/charges', title: 'Charges', shortcut: 7 },
+  { name: 'settings', path: '/settings', title: 'Settings', shortcut: 8 },
+  { name: 'approvals', path: '/approvals', title: 'Approvals', shortcut: 9, teamOnly: true },
 ]
 
 export const APP_NAME = 'Payout Desk'
