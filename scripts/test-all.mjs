@@ -1,12 +1,12 @@
 // `npm test`: everything CI runs, stopping at the first failure, on Linux, macOS or Windows. The
 // preflight first (what is missing, in one line); then the build the tests use, the unit tests,
 // the e2e tests and the fresh-clone tests (tests/fresh-clone), one after another, each with a real
-// keychain (scripts/with-keychain.mjs). Typecheck, lint and format run beside the build and the unit
-// tests at the lowest CPU priority (decision 122): the unit tests leave about a third of two cores
-// idle while they wait on timers, leases and killed processes, and the static checks take only that,
-// so they cost the run no time and the unit tests no speed. Their results are told, and a failure
-// stops the run, once the unit tests end (or at once if they end first). Commands are started
-// through node, never a shell, so the same steps run on every OS.
+// keychain (scripts/with-keychain.mjs). Typecheck, lint and format run beside them from the start,
+// at the lowest CPU priority (decision 122): the tests leave part of the cores idle while they wait
+// on timers, leases, killed processes and the browser, and the static checks take only that, so
+// they cost the tests no speed and their timers stay honest. Each check is told when it ends; a
+// failed one stops the run at once. Commands are started through node, never a shell, so the same
+// steps run on every OS.
 import { spawn } from 'node:child_process'
 import { constants, setPriority } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -45,9 +45,6 @@ const steps = [
     withKeychain(node, join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--config', 'vitest.fresh-clone.config.ts'),
   ],
 ]
-/** The steps the static checks run beside; the next step waits for their results. */
-const BESIDE = new Set(['build', 'unit tests'])
-
 const allStarted = Date.now()
 const since = (started) => ((Date.now() - started) / 1000).toFixed(1)
 
@@ -76,28 +73,48 @@ function startCheck([name, argv]) {
   })
 }
 
-function tell(results) {
-  console.log(
-    `\n=== ${checks.map(([name]) => name).join(', ')} (at the lowest priority, beside the build and unit tests) ===`,
-  )
-  for (const { name, code, seconds, text } of results) {
-    if (text) console.log(text)
-    console.log(code === 0 ? `=== ${name}: ok (done ${seconds} s into npm test) ===` : `\n${name} failed`)
+/** The step running now, stopped when a static check fails. */
+let current = null
+
+function stopCurrentStep() {
+  if (!current?.pid) return
+  try {
+    // Its own process group on POSIX (detached): the keychain session and the test runner under it.
+    if (windows) current.kill()
+    else process.kill(-current.pid, 'SIGTERM')
+  } catch {
+    // Already ended.
   }
-  const failed = results.find(({ code }) => code !== 0)
-  if (failed) process.exit(failed.code)
+}
+
+function tell({ name, code, seconds, text }) {
+  if (code === 0) {
+    console.log(`\n=== ${name} (at the lowest priority, beside the tests): ok (done ${seconds} s into npm test) ===`)
+    return
+  }
+  if (text) console.log(`\n${text}`)
+  console.error(`\n${name} failed (${seconds} s into npm test): the run stops here`)
+  stopCurrentStep()
+  process.exit(code)
 }
 
 function runStep([name, argv]) {
   const started = Date.now()
   console.log(`\n=== ${name} ===`)
   return new Promise((done) => {
-    const child = spawn(argv[0], argv.slice(1), { cwd: root, stdio: 'inherit', shell: shellFor(argv) })
+    const child = spawn(argv[0], argv.slice(1), {
+      cwd: root,
+      stdio: 'inherit',
+      shell: shellFor(argv),
+      detached: !windows,
+    })
+    current = child
     child.on('error', (error) => {
       console.error(`\n${name} could not start: ${error.message}`)
       done(1)
     })
     child.on('close', (code) => {
+      current = null
       if (code !== 0) console.error(`\n${name} failed after ${since(started)} s`)
       else console.log(`=== ${name}: ok (${since(started)} s) ===`)
       done(code ?? 1)
@@ -105,19 +122,18 @@ function runStep([name, argv]) {
   })
 }
 
-const staticChecks = Promise.all(checks.map(startCheck))
-let told = false
-for (const step of steps) {
-  if (!told && !BESIDE.has(step[0])) {
-    tell(await staticChecks)
-    told = true
-  }
-  const code = await runStep(step)
-  if (code !== 0) {
-    // A static check that already failed is told too: it may be why.
-    const finished = await Promise.race([staticChecks, new Promise((done) => setTimeout(done, 0, null))])
-    if (finished && !told) tell(finished)
-    process.exit(code)
-  }
+// A run stopped from the terminal stops its step too (the step is in a process group of its own).
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    stopCurrentStep()
+    process.exit(130)
+  })
 }
+
+const staticChecks = Promise.all(checks.map((check) => startCheck(check).then((result) => (tell(result), result))))
+for (const step of steps) {
+  const code = await runStep(step)
+  if (code !== 0) process.exit(code)
+}
+await staticChecks
 console.log(`\n=== npm test: every step ok (${since(allStarted)} s) ===`)
