@@ -222,15 +222,13 @@ describe('issuing', () => {
     const holder = await createHolder()
     await h.t.api('POST', '/__sandbox/faults', { path: '/api/v1/cards', kind: 'after-accept', status: 503 })
     const issue = await domain.handlers['cards:issue']({ holderReference: holder.reference })
-    expect(issue).toMatchObject({ state: 'processing', canSendAgain: false })
+    // Found by its reference: still pending, or already active when the check came after the
+    // simulator's 150 ms (a loaded machine); never failed, never to be sent again.
+    const found = issue.state === 'success' ? 'success' : 'processing'
+    expect(issue).toMatchObject({ state: found, canSendAgain: false })
     const movement = h.journal.get(issue.reference)!
     expect(movement.lastVerification).toBe('found')
-    expect(movement.timeline.map((e) => e.state ?? e.verification)).toEqual([
-      'recorded',
-      'sent',
-      'unknown',
-      'processing',
-    ])
+    expect(movement.timeline.map((e) => e.state ?? e.verification)).toEqual(['recorded', 'sent', 'unknown', found])
     await untilActive(issue.reference)
     const list = (await h.t.api('GET', '/api/v1/cards')).body.data
     expect(list.paging.total_items).toBe(1)
