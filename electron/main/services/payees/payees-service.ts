@@ -89,6 +89,7 @@ export function createPayeesService(options: PayeesServiceOptions): PayeesServic
   let nextId = 1
   const pending = new Map<number, Pending>()
   let started: Promise<FoldInReport | null> | null = null
+  let closed = false
 
   function theWorker(): Worker {
     if (worker) return worker
@@ -118,6 +119,8 @@ export function createPayeesService(options: PayeesServiceOptions): PayeesServic
     request: Extract<BookRequest, { op: O }> extends infer R ? Omit<R, 'id'> : never,
     id = nextId++,
   ): Promise<BookAnswers[O]> {
+    // A closed book starts no worker again (the app is quitting; a test is done).
+    if (closed) return Promise.reject(new Error('The payee book is closed'))
     const target = theWorker()
     return new Promise<BookAnswers[O]>((resolve, reject) => {
       pending.set(id, { resolve: resolve as (value: unknown) => void, reject })
@@ -167,8 +170,13 @@ export function createPayeesService(options: PayeesServiceOptions): PayeesServic
     start: ready,
 
     async warm(scope) {
-      await ready()
-      await ask<'warm'>({ op: 'warm', scope })
+      try {
+        await ready()
+        await ask<'warm'>({ op: 'warm', scope })
+      } catch (error) {
+        // Loading ahead is only a head start: the app closing meanwhile is no failure.
+        if (!closed) throw error
+      }
     },
 
     async checkRows(scope, rows, signal) {
@@ -217,6 +225,7 @@ export function createPayeesService(options: PayeesServiceOptions): PayeesServic
     },
 
     async close() {
+      closed = true
       const ending = worker
       worker = null
       if (ending) await ending.terminate()

@@ -255,3 +255,15 @@ describe('kept current as payments complete', () => {
     expect((await payees.list(LIVE, { search: '0222 222222' })).total).toBe(1)
   })
 })
+
+describe('closing the book', () => {
+  it('while it loads ahead is no failure, and nothing is asked of a worker after it', async () => {
+    const { userData, journal } = await desk()
+    const payees = service(userData, journal)
+    await payees.start()
+    const warming = payees.warm(LIVE)
+    await payees.close()
+    await expect(warming).resolves.toBeUndefined()
+    await expect(payees.list(LIVE)).rejects.toThrow('The payee book is closed')
+  })
+})
