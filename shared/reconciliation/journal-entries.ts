@@ -36,6 +36,30 @@ export const DEFAULT_ACCOUNTS: AccountMapping = {
   bankCharges: { code: '404', name: 'Bank Fees' },
 }
 
+/** The accounts of a mapping, in the order a person sets them, with what each is for. */
+export const LEDGER_ACCOUNTS: ReadonlyArray<{ key: keyof AccountMapping; label: string; books: string }> = [
+  { key: 'payees', label: 'Payouts', books: 'debited with what was paid to payees and suppliers' },
+  { key: 'clearing', label: 'Clearing', books: 'credited with what left through the payments service' },
+  { key: 'bankCharges', label: 'Bank charges', books: 'debited with the fees the service charged' },
+]
+
+/** An account code as charts of accounts write them: letters, digits, dots, dashes and slashes. */
+export const LEDGER_CODE = /^[A-Za-z0-9][A-Za-z0-9./-]{0,19}$/
+export const LEDGER_NAME_MAX = 100
+
+/**
+ * Why a mapping would book wrongly, or null: each line's debit and credit must reach two different
+ * accounts, so the clearing account differs from the two it balances.
+ */
+export function ledgerMappingProblem(mapping: AccountMapping): string | null {
+  const same = (a: LedgerAccount, b: LedgerAccount): boolean => a.code.toLowerCase() === b.code.toLowerCase()
+  if (same(mapping.clearing, mapping.payees))
+    return `The clearing account must differ from the payouts account (both are ${mapping.clearing.code}): each payout would be booked against itself.`
+  if (same(mapping.clearing, mapping.bankCharges))
+    return `The clearing account must differ from the bank charges account (both are ${mapping.clearing.code}): each fee would be booked against itself.`
+  return null
+}
+
 /** A paid payout as the books need it. */
 export interface PaidPayout {
   reference: string

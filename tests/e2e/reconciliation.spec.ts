@@ -57,6 +57,22 @@ test('a period reconciled on screen: classes counted, the payout from elsewhere 
     await expect
       .poll(async () => (await handlers['payouts:get']({ reference })).state, { timeout: 15_000 })
       .toBe('success')
+  // The profile's ledger accounts, in Settings: a clearing account that is also the bank charges
+  // account is refused (each fee would be booked against itself); then saved.
+  await page.getByTestId('nav-settings').click()
+  const ledger = page.getByTestId('ledger-accounts')
+  await expect(page.getByTestId('ledger-payees-code')).toHaveValue('400')
+  await page.getByTestId('ledger-clearing-code').fill('404')
+  await ledger.getByTestId('ledger-accounts-save').click()
+  await expect(ledger).toContainText('The clearing account must differ from the bank charges account (both are 404)')
+  await page.getByTestId('ledger-clearing-code').fill('1210')
+  await page.getByTestId('ledger-bankCharges-code').fill('6120')
+  await page.getByTestId('ledger-bankCharges-name').fill('Payment fees')
+  await ledger.getByTestId('ledger-accounts-save').click()
+  await expect(page.getByTestId('ledger-accounts-saved')).toHaveText(
+    'Journal entries of this profile are booked to 400, 1210 and 6120.',
+  )
+
   // The service reprices one payout after the fact, and a payout is made with the key from elsewhere.
   await sandboxAdmin(app, '/__sandbox/payouts/RECON-E2E-2/fee', { fee: '99.00' })
   await sandboxAdmin(app, '/__sandbox/payouts/elsewhere', {
@@ -120,10 +136,10 @@ test('a period reconciled on screen: classes counted, the payout from elsewhere 
   expect(xero[0]).toBe(
     'Narration,Date,Description,AccountCode,TaxRate,Amount,TrackingName1,TrackingOption1,TrackingName2,TrackingOption2',
   )
-  expect(xero.filter((line) => line.includes('Fee on payout RECON-E2E-2')).map((line) => line.split(',')[5])).toEqual([
-    '99.00',
-    '-99.00',
-  ])
+  const feeLines = xero.filter((line) => line.includes('Fee on payout RECON-E2E-2')).map((line) => line.split(','))
+  expect(feeLines.map((line) => line[5])).toEqual(['99.00', '-99.00'])
+  // Booked to the accounts set in Settings: the fee to bank charges, against clearing.
+  expect(feeLines.map((line) => line[3])).toEqual(['6120', '1210'])
 
   await page.getByTestId('recon-reopen-reason').fill('A fee refund arrived late')
   await page.getByTestId('recon-reopen').click()

@@ -2,7 +2,7 @@ import { defineStore } from 'pinia'
 import { computed, ref } from 'vue'
 import { api } from '../api'
 import type { HistoryCurrency } from '../../../shared/domain/history'
-import type { JournalFormat } from '../../../shared/reconciliation/journal-entries'
+import type { AccountMapping, JournalFormat } from '../../../shared/reconciliation/journal-entries'
 import type { ExplanationReason } from '../../../shared/reconciliation/period-close'
 import type { ReconciliationExport, ReconciliationView } from '../../../shared/reconciliation/reconciliation-view'
 import type { AppError, Result } from '../../../shared/result'
@@ -105,6 +105,10 @@ export const useReconciliationStore = defineStore('reconciliation', () => {
   const exportJournal = (format: JournalFormat): Promise<Result<ReconciliationExport>> =>
     callApi(() => api.reconciliation.exportJournal({ format }))
   const exportAuditor = (): Promise<Result<ReconciliationExport>> => callApi(() => api.reconciliation.exportAuditor())
+  /** The active profile's ledger accounts (Settings), as main keeps them. */
+  const ledgerAccounts = (): Promise<Result<AccountMapping>> => callApi(() => api.reconciliation.accounts())
+  const setLedgerAccounts = (accounts: AccountMapping): Promise<Result<AccountMapping>> =>
+    callApi(() => api.reconciliation.setAccounts(accounts))
 
   return {
     view,
@@ -123,5 +127,7 @@ export const useReconciliationStore = defineStore('reconciliation', () => {
     reopen,
     exportJournal,
     exportAuditor,
+    ledgerAccounts,
+    setLedgerAccounts,
   }
 })

@@ -7,10 +7,21 @@ import type {
   ReconciliationView,
 } from '../../reconciliation/reconciliation-view'
 import { EXPLANATION_NOTE_MAX, EXPLANATION_REASONS } from '../../reconciliation/period-close'
-import { JOURNAL_FORMATS } from '../../reconciliation/journal-entries'
+import type { AccountMapping } from '../../reconciliation/journal-entries'
+import { JOURNAL_FORMATS, LEDGER_CODE, LEDGER_NAME_MAX } from '../../reconciliation/journal-entries'
 import { noInput, returns } from '../define'
 
 const epochMs = z.number().int().min(0).max(8_640_000_000_000)
+
+const ledgerAccount = z.strictObject({
+  code: z.string().trim().regex(LEDGER_CODE, 'an account code is 1 to 20 letters, digits, dots, dashes or slashes'),
+  name: z
+    .string()
+    .trim()
+    .min(1, 'an account name is required')
+    .max(LEDGER_NAME_MAX)
+    .regex(/^[^\p{Cc}]*$/u, 'an account name has no control characters'),
+})
 
 export const reconciliationChannels = {
   /** What the screen shows now (state lives in main). */
@@ -58,6 +69,13 @@ export const reconciliationChannels = {
       sageDateOrder: z.enum(['dmy', 'mdy']).optional(),
     }),
     result: returns<ReconciliationExport>(),
+  },
+  /** The ledger accounts the active profile's journal entries are booked to (its Settings; the defaults until set). */
+  'reconciliation:accounts': { input: noInput, result: returns<AccountMapping>() },
+  /** Sets them for the active profile; refused when a line would be booked against itself. */
+  'reconciliation:setAccounts': {
+    input: z.strictObject({ payees: ledgerAccount, clearing: ledgerAccount, bankCharges: ledgerAccount }),
+    result: returns<AccountMapping>(),
   },
   /** The journal, its verifier and the period's reconciliation and closing records for an auditor, as a ZIP. */
   'reconciliation:exportAuditor': { input: noInput, result: returns<ReconciliationExport>() },

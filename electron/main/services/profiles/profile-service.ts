@@ -18,6 +18,7 @@ import { KeychainUnavailableError } from '../secrets'
 import type { SecretKind, SecretStore } from '../secrets'
 import type { SettingsStore, StoredProfile } from '../settings'
 import { encryptionKeyProblem } from '../../../../shared/rules/keys'
+import { DEFAULT_ACCOUNTS, type AccountMapping } from '../../../../shared/reconciliation/journal-entries'
 
 export interface EmbeddedSandbox {
   url: string
@@ -38,6 +39,10 @@ export interface ProfileService {
   create(draft: { name: string; mode: 'test' | 'live'; baseUrl: string }): Promise<ProfileView>
   rename(id: string, name: string): Promise<ProfileView>
   setPayerName(id: string, payerName: string): Promise<ProfileView>
+  /** The ledger accounts a profile's journal entries are booked to: its own, else the defaults. */
+  ledgerAccounts(id: string): Promise<AccountMapping>
+  /** Sets them (already checked by the caller: ledgerMappingProblem). */
+  setLedgerAccounts(id: string, accounts: AccountMapping): Promise<AccountMapping>
   remove(id: string): Promise<ProfileList>
   activate(id: string): Promise<ProfileList>
   setKey(profileId: string, kind: KeyKind, value: string): Promise<KeyState>
@@ -198,6 +203,19 @@ export function createProfileService(deps: {
       return viewIn(await changed(), id)
     },
 
+    async ledgerAccounts(id) {
+      return (await settings.read()).ledgerAccounts[id] ?? DEFAULT_ACCOUNTS
+    },
+
+    async setLedgerAccounts(id, accounts) {
+      if (id !== SANDBOX_PROFILE_ID) await findStored(id)
+      const saved = await settings.update((state) => ({
+        ...state,
+        ledgerAccounts: { ...state.ledgerAccounts, [id]: accounts },
+      }))
+      return saved.ledgerAccounts[id] ?? accounts
+    },
+
     async remove(id) {
       refuseSandbox(id, 'removed')
       await findStored(id)
@@ -209,6 +227,7 @@ export function createProfileService(deps: {
         teamConnections: Object.fromEntries(
           Object.entries(state.teamConnections).filter(([profile]) => profile !== id),
         ),
+        ledgerAccounts: Object.fromEntries(Object.entries(state.ledgerAccounts).filter(([profile]) => profile !== id)),
         activeProfileId: state.activeProfileId === id ? SANDBOX_PROFILE_ID : state.activeProfileId,
       }))
       return changed()

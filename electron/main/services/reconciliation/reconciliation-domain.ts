@@ -9,7 +9,7 @@
 import { userInfo } from 'node:os'
 import type { HistoryCurrency } from '../../../../shared/domain/history'
 import type { reconciliationChannels } from '../../../../shared/ipc/channels/reconciliation'
-import { DEFAULT_ACCOUNTS } from '../../../../shared/reconciliation/journal-entries'
+import { ledgerMappingProblem } from '../../../../shared/reconciliation/journal-entries'
 import type { ReconCurrencyTotals, ReconLine } from '../../../../shared/reconciliation/period-match'
 import { differsSplit, exceptionsOf } from '../../../../shared/reconciliation/period-match'
 import { periodKey } from '../../../../shared/reconciliation/period-close'
@@ -95,7 +95,9 @@ interface Reconciled extends PeriodUnderClose {
 }
 
 export function createReconciliationDomain(
-  context: Pick<ServiceContext, 'apiFor' | 'emit' | 'journal' | 'now' | 'log' | 'userDataDir' | 'desktop'>,
+  context: Pick<ServiceContext, 'apiFor' | 'emit' | 'journal' | 'now' | 'log' | 'userDataDir' | 'desktop'> & {
+    profiles: Pick<ServiceContext['profiles'], 'list' | 'ledgerAccounts' | 'setLedgerAccounts'>
+  },
   options: {
     runs(): Promise<Pick<RunService, 'list' | 'rows' | 'stateOf'>>
     /** Who records explanations and closes; the computer's user by default. */
@@ -203,6 +205,11 @@ export function createReconciliationDomain(
   }
 
   /** The period shown, for a person's action on it: refused while one is being read, or before any. */
+  /** The active profile: the one whose books the accounts are for. */
+  async function activeProfileId(): Promise<string> {
+    return (await context.profiles.list()).activeId
+  }
+
   function current(): Reconciled {
     if (running) throw new AppFailure('conflict', 'A period is being reconciled: wait for it to finish.')
     if (!reconciled || !view.result) throw new AppFailure('not_found', 'Reconcile a period first.')
@@ -297,8 +304,14 @@ export function createReconciliationDomain(
           context,
           { format, periodName: periodName(done), ...(sageDateOrder ? { options: { sageDateOrder } } : {}) },
           payouts,
-          DEFAULT_ACCOUNTS,
+          await context.profiles.ledgerAccounts(done.profileId),
         )
+      },
+      'reconciliation:accounts': async () => context.profiles.ledgerAccounts(await activeProfileId()),
+      'reconciliation:setAccounts': async (accounts) => {
+        const problem = ledgerMappingProblem(accounts)
+        if (problem) throw new AppFailure('bad_request', problem)
+        return context.profiles.setLedgerAccounts(await activeProfileId(), accounts)
       },
       'reconciliation:exportAuditor': async () => {
         const done = current()

@@ -28,6 +28,13 @@ const storedTeamConnectionSchema = z.object({
 })
 export type StoredTeamConnection = z.infer<typeof storedTeamConnectionSchema>
 
+const storedLedgerAccountSchema = z.object({ code: z.string().min(1), name: z.string().min(1) })
+const storedLedgerMappingSchema = z.object({
+  payees: storedLedgerAccountSchema,
+  clearing: storedLedgerAccountSchema,
+  bankCharges: storedLedgerAccountSchema,
+})
+
 const settingsSchema = z.object({
   version: z.literal(1),
   theme: z.enum(THEME_PREFERENCES),
@@ -37,13 +44,22 @@ const settingsSchema = z.object({
   sandboxPayerName: z.string().optional(),
   /** By profile id (the Sandbox profile included); absent in files written before team mode. */
   teamConnections: z.record(z.string(), storedTeamConnectionSchema).default({}),
+  /** The ledger accounts journal entries are booked to, by profile id (decision 119); absent: the defaults. */
+  ledgerAccounts: z.record(z.string(), storedLedgerMappingSchema).default({}),
 })
 export type StoredSettings = z.infer<typeof settingsSchema>
 
 export const SETTINGS_FILE_NAME = 'settings.json'
 
 function defaultSettings(sandboxProfileId: string): StoredSettings {
-  return { version: 1, theme: 'system', activeProfileId: sandboxProfileId, profiles: [], teamConnections: {} }
+  return {
+    version: 1,
+    theme: 'system',
+    activeProfileId: sandboxProfileId,
+    profiles: [],
+    teamConnections: {},
+    ledgerAccounts: {},
+  }
 }
 
 export interface SettingsStore {

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { payerOf } from '../../../../../../shared/domain/profiles'
 import type { ProfileList } from '../../../../../../shared/domain/profiles'
 import { AppFailure } from '../../../../../../shared/result'
+import { DEFAULT_ACCOUNTS } from '../../../../../../shared/reconciliation/journal-entries'
 import { createProfileService } from '../../../../../../electron/main/services/profiles/profile-service'
 import { KeytarSecretStore } from '../../../../../../electron/main/services/secrets/keytar-secret-store'
 import { KeychainUnavailableError } from '../../../../../../electron/main/services/secrets/secret-store'
@@ -83,6 +84,28 @@ describe('profiles', () => {
     expect((await again.list()).profiles.map((p) => payerOf(p))).toEqual(['Adúnní Stores', 'Acme Trading Ltd'])
     expect(await again.setPayerName(created.id, '')).toMatchObject({ payerName: '' })
     await expect(again.setPayerName('nobody', 'X')).rejects.toThrow('There is no profile "nobody".')
+  })
+
+  it('keeps each profile its own ledger accounts across a restart, the defaults until set, and forgets them with the profile (decision 119)', async () => {
+    const { service, dir } = await setup()
+    const created = await service.create({ name: 'Acme Test', mode: 'test', baseUrl: 'https://api.example.com' })
+    expect(await service.ledgerAccounts(created.id)).toEqual(DEFAULT_ACCOUNTS)
+    const mine = {
+      payees: { code: '5100', name: 'Supplier payments' },
+      clearing: { code: '1210', name: 'Payout clearing' },
+      bankCharges: { code: '6120', name: 'Payment fees' },
+    }
+    expect(await service.setLedgerAccounts(created.id, mine)).toEqual(mine)
+    expect(await service.ledgerAccounts('sandbox')).toEqual(DEFAULT_ACCOUNTS)
+    const again = createProfileService({
+      settings: createSettingsStore(dir, 'sandbox'),
+      keychain: new KeytarSecretStore(),
+      sandbox,
+    })
+    expect(await again.ledgerAccounts(created.id)).toEqual(mine)
+    await expect(again.setLedgerAccounts('nobody', mine)).rejects.toThrow('There is no profile "nobody".')
+    await again.remove(created.id)
+    expect(JSON.parse(await readFile(join(dir, SETTINGS_FILE_NAME), 'utf8')).ledgerAccounts).toEqual({})
   })
 
   it('creates a test profile without keys, and refuses a duplicate name', async () => {

@@ -30,6 +30,7 @@ import { zipDirectory, zipEntryBytes } from '../../../../../../electron/main/ser
 import type { ReconciliationView } from '../../../../../../shared/reconciliation/reconciliation-view'
 import type { ReconLine } from '../../../../../../shared/reconciliation/period-match'
 import { channels } from '../../../../../../shared/ipc/contract'
+import { DEFAULT_ACCOUNTS, type AccountMapping } from '../../../../../../shared/reconciliation/journal-entries'
 
 const KEY = 'sk_test_reconcile_closing'
 let sandbox: RunningSandbox
@@ -100,6 +101,7 @@ async function payAndDisturb(): Promise<void> {
 }
 
 const savePaths: string[] = []
+const ledgers = new Map<string, AccountMapping>()
 function domainOver(user = 'ada') {
   const api = createPaymentsApi(createPaymentsClient({ baseUrl: sandbox.url, secretKey: KEY }))
   return createReconciliationDomain(
@@ -111,6 +113,12 @@ function domainOver(user = 'ada') {
       log: { warn: () => undefined } as never,
       userDataDir: folder,
       desktop: { dialogs: { chooseSavePath: async () => savePaths.shift() ?? null } } as never,
+      // The active profile's ledger accounts, as the profile service keeps them (its own test).
+      profiles: {
+        list: async () => ({ activeId: 'p1' }) as never,
+        ledgerAccounts: async (id: string) => ledgers.get(id) ?? DEFAULT_ACCOUNTS,
+        setLedgerAccounts: async (id: string, accounts: AccountMapping) => (ledgers.set(id, accounts), accounts),
+      },
     },
     {
       runs: async () => ({ list: () => [], rows: () => [], stateOf: () => ({ batches: [] }) }) as never,
@@ -235,6 +243,14 @@ describe('closing a reconciled period', () => {
       'a reason is required',
     )
     expect(channels['reconciliation:exportJournal'].input.safeParse({ format: 'excel' }).success).toBe(false)
+    const account = (code: string, name = 'Payouts') => ({ code, name })
+    const mapping = { payees: account('400'), clearing: account('610'), bankCharges: account('404') }
+    const setAccounts = channels['reconciliation:setAccounts'].input
+    expect(setAccounts.safeParse(mapping).success).toBe(true)
+    expect(setAccounts.safeParse({ ...mapping, payees: account('4 00') }).success).toBe(false)
+    expect(setAccounts.safeParse({ ...mapping, payees: account('400', 'Pay\u0007outs') }).success).toBe(false)
+    expect(setAccounts.safeParse({ ...mapping, payees: account('400', ' ') }).success).toBe(false)
+    expect(setAccounts.safeParse({ payees: mapping.payees, clearing: mapping.clearing }).success).toBe(false)
   })
 
   it('an unverified line cannot be explained: it is verified again, never explained away', async () => {
@@ -297,6 +313,19 @@ describe('closing a reconciled period', () => {
     })
     await domain.handlers['reconciliation:close'](undefined)
 
+    // The profile's own accounts (Settings): refused when a line would be booked against itself.
+    const mine = {
+      payees: { code: '5100', name: 'Supplier payments' },
+      clearing: { code: '1210', name: 'Payout clearing' },
+      bankCharges: { code: '6120', name: 'Payment fees' },
+    }
+    await expect(
+      domain.handlers['reconciliation:setAccounts']({ ...mine, clearing: { code: '5100', name: 'Same' } }),
+    ).rejects.toThrow('The clearing account must differ from the payouts account (both are 5100)')
+    expect(await domain.handlers['reconciliation:accounts'](undefined)).toEqual(DEFAULT_ACCOUNTS)
+    expect(await domain.handlers['reconciliation:setAccounts'](mine)).toEqual(mine)
+    expect(await domain.handlers['reconciliation:accounts'](undefined)).toEqual(mine)
+
     savePaths.push(join(folder, 'entries'))
     const exported = await domain.handlers['reconciliation:exportJournal']({ format: 'quickbooks' })
     expect(exported).toEqual({ path: join(folder, 'entries.csv'), files: 1, count: 2 })
@@ -307,6 +336,11 @@ describe('closing a reconciled period', () => {
     expect(debits).toContain('1000.00')
     expect(debits).toContain('750.00')
     expect(debits).toContain('99.00')
+    expect([...new Set(rows.map((row) => row[2]))].sort()).toEqual([
+      'Payment fees',
+      'Payout clearing',
+      'Supplier payments',
+    ])
 
     savePaths.push(join(folder, 'audit.zip'))
     const audit = await domain.handlers['reconciliation:exportAuditor'](undefined)

@@ -120,6 +120,7 @@ describe('the reconciliation channels', () => {
         log: { warn: () => undefined } as never,
         userDataDir: folder,
         desktop: {} as never,
+        profiles: {} as never,
       },
       { runs: async () => runs('p1') },
     )
@@ -163,6 +164,7 @@ describe('the reconciliation channels', () => {
         log: { warn: () => undefined } as never,
         userDataDir: folder,
         desktop: {} as never,
+        profiles: {} as never,
       },
       { runs: async () => runs('p1') },
     )
