@@ -1,5 +1,5 @@
 /**
- * The renderer shell seen by an accountant: the seven screens reached by mouse and by keyboard,
+ * The renderer shell seen by an accountant: the eight solo screens reached by mouse and by keyboard,
  * the active-profile badge, light and dark themes, and real availability data from the simulator.
  */
 import { test, expect } from './fixtures'
@@ -9,11 +9,12 @@ import { ZA_AVAILABILITY } from '../../electron/sandbox/catalog'
 const screens = [
   { name: 'payouts', heading: 'Payouts', shortcut: 1 },
   { name: 'bulk', heading: 'Bulk payouts', shortcut: 2 },
-  { name: 'history', heading: 'History', shortcut: 3 },
-  { name: 'availability', heading: 'Availability', shortcut: 4 },
-  { name: 'cards', heading: 'Cards', shortcut: 5 },
-  { name: 'charges', heading: 'Charges', shortcut: 6 },
-  { name: 'settings', heading: 'Settings', shortcut: 7 },
+  { name: 'payees', heading: 'Payees', shortcut: 3 },
+  { name: 'history', heading: 'History', shortcut: 4 },
+  { name: 'availability', heading: 'Availability', shortcut: 5 },
+  { name: 'cards', heading: 'Cards', shortcut: 6 },
+  { name: 'charges', heading: 'Charges', shortcut: 7 },
+  { name: 'settings', heading: 'Settings', shortcut: 8 },
 ] as const
 
 async function expectScreen(page: Page, screen: (typeof screens)[number]): Promise<void> {
@@ -33,6 +34,9 @@ async function settle(page: Page, name: string): Promise<void> {
   if (name === 'payouts') {
     await expect(page.getByTestId('payout-form')).toBeVisible()
     await expect(page.getByTestId('payout-reference')).not.toHaveValue('')
+  }
+  if (name === 'payees') {
+    await expect(page.getByTestId('payees-empty').or(page.getByTestId('payees-list'))).toBeVisible()
   }
   if (name === 'settings') {
     await expect(page.getByTestId('profile-card-sandbox')).toBeVisible()
@@ -95,7 +99,7 @@ test('a theme picked in Settings wins over the OS and is kept by main', async ({
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'light')
 })
 
-test('keyboard: skip link first, Alt+1…Alt+7 switch screens, arrows move in the menu', async ({ app }) => {
+test('keyboard: skip link first, Alt+1…Alt+8 switch screens, arrows move in the menu', async ({ app }) => {
   const { page } = app
   await expectScreen(page, screens[0])
 
@@ -127,9 +131,10 @@ test('keyboard: skip link first, Alt+1…Alt+7 switch screens, arrows move in th
   await page.keyboard.press('ArrowDown')
   await page.keyboard.press('ArrowDown')
   await page.keyboard.press('ArrowDown')
+  await page.keyboard.press('ArrowDown')
   await expect(page.getByTestId('nav-availability')).toBeFocused()
   await page.keyboard.press('Enter')
-  await expectScreen(page, screens[3])
+  await expectScreen(page, screens[4])
 })
 
 test('keyboard: Tab walks skip link, menu, then the screen, with a visible focus ring', async ({ app }) => {
