@@ -90,7 +90,7 @@ test('paid payees are listed, searched, opened and exported; a changed account i
     'Payee,Payee ID,E-mail,Identified by,Type,Bank or operator,Account,Currency,Payments,Total,First paid (UTC),Last paid (UTC)',
   )
   expect(lines[1]).toMatch(
-    /^Zoë Müller,,zoe@example\.com,E-mail,Bank account,044,0123456789,NGN,1,1500\.50,\d{4}-\d\d-\d\dT[\d:]+Z,\d{4}-\d\d-\d\dT[\d:]+Z$/,
+    /^Zoë Müller,,zoe@example\.com,E-mail,Bank account,044,0123456789,NGN,1,1500\.50,(\d{4}-\d\d-\d\dT[\d:.]+Z),\1$/,
   )
 
   // A single payout to Zoë on another account: the form says so before Review and Send.

@@ -108,6 +108,13 @@ describe('payees channels: the active profile and mode only', () => {
     }
     const checked = await handlers['payees:checkPayout']({ destination: draft })
     expect(checked?.tripwires.map((tripwire) => tripwire.kind)).toEqual(['new_account'])
+    // Ada, known to Live, on that account: her account changed, to one never paid
+    const ada = await handlers['payees:checkPayout']({
+      destination: { ...draft, customer: { name: 'Ada Obi', email: '' } },
+      resolvedName: 'REHEARSED VENDOR',
+    })
+    expect(ada?.tripwires.map((tripwire) => tripwire.kind)).toEqual(['account_changed', 'new_account'])
+    expect(ada?.tripwires[0]).toMatchObject({ account: '044 0999999999', lastAccounts: ['044 0123456789'] })
 
     activate(SANDBOX)
     expect((await handlers['payees:list'](everything)).payees.map((payee) => payee.name)).toEqual(['Rehearsed Vendor'])
