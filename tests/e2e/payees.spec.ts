@@ -9,6 +9,7 @@ import { mkdtemp, readFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Page } from '@playwright/test'
+import { seriousViolations } from './axe'
 import { test, expect } from './fixtures'
 
 const SETTLED = { timeout: 30_000 }
@@ -74,6 +75,8 @@ test('paid payees are listed, searched, opened and exported; a changed account i
   await expect(detail.getByTestId('payee-account-total')).toHaveText(['1,500.50 NGN'])
   await expect(detail.getByTestId('payee-payment')).toHaveCount(1)
   await expect(detail.getByTestId('payee-payment')).toContainText('PAYEES-0001')
+  // The list and an open payee, with their data, pass axe (the screens' sweep sees an empty book).
+  expect(await seriousViolations(page, '[data-testid="screen-payees"]')).toEqual([])
 
   // The export writes the payees the list shows (the search narrows it), through the save dialog.
   const dir = await mkdtemp(join(tmpdir(), 'payees-e2e-'))
