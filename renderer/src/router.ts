@@ -22,6 +22,7 @@ const viewOf: Record<string, RouteComponent | LazyView> = {
   bulk: () => import('./views/BulkView.vue'),
   payees: () => import('./views/PayeesView.vue'),
   history: () => import('./views/HistoryView.vue'),
+  reconciliation: () => import('./views/ReconciliationView.vue'),
   availability: () => import('./views/AvailabilityView.vue'),
   cards: () => import('./views/CardsView.vue'),
   charges: () => import('./views/ChargesView.vue'),

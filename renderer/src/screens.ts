@@ -1,5 +1,5 @@
 /**
- * The screens of the app, in menu order. Routes, the navigation menu, the Alt+number
+ * The screens of the app, in menu order (the team's Approvals only in team mode). Routes, the navigation menu, the Alt+number
  * shortcuts and the document titles all come from this one list, so they cannot drift apart.
  */
 export interface Screen {
@@ -18,11 +18,12 @@ export const screens: readonly Screen[] = [
   { name: 'bulk', path: '/bulk', title: 'Bulk payouts', shortcut: 2 },
   { name: 'payees', path: '/payees', title: 'Payees', shortcut: 3 },
   { name: 'history', path: '/history', title: 'History', shortcut: 4 },
-  { name: 'availability', path: '/availability', title: 'Availability', shortcut: 5 },
-  { name: 'cards', path: '/cards', title: 'Cards', shortcut: 6 },
-  { name: 'charges', path: '/charges', title: 'Charges', shortcut: 7 },
-  { name: 'settings', path: '/settings', title: 'Settings', shortcut: 8 },
-  { name: 'approvals', path: '/approvals', title: 'Approvals', shortcut: 9, teamOnly: true },
+  { name: 'reconciliation', path: '/reconciliation', title: 'Reconciliation', shortcut: 5 },
+  { name: 'availability', path: '/availability', title: 'Availability', shortcut: 6 },
+  { name: 'cards', path: '/cards', title: 'Cards', shortcut: 7 },
+  { name: 'charges', path: '/charges', title: 'Charges', shortcut: 8 },
+  { name: 'settings', path: '/settings', title: 'Settings', shortcut: 9 },
+  { name: 'approvals', path: '/approvals', title: 'Approvals', shortcut: 10, teamOnly: true },
 ]
 
 export const APP_NAME = 'Payout Desk'

@@ -13,6 +13,10 @@
  */
 import { formatMinorUnits, toMinorUnits } from '../money'
 
+/** The import files journal entries are written to (electron/main/services/reconciliation/journal-files.ts). */
+export const JOURNAL_FORMATS = ['xero', 'quickbooks', 'sage', 'plain'] as const
+export type JournalFormat = (typeof JOURNAL_FORMATS)[number]
+
 export interface LedgerAccount {
   /** The code in the chart of accounts (Xero, Sage) … */
   code: string

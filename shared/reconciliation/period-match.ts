@@ -248,3 +248,31 @@ export function totalsOf(lines: readonly ReconLine[]): ReconCurrencyTotals[] {
 export function exceptionsOf(reconciliation: Pick<PeriodReconciliation, 'lines'>): ReconLine[] {
   return reconciliation.lines.filter((line) => line.state !== 'matched' && line.state !== 'open')
 }
+
+/** Per currency: the "differs" lines where only the fee disagrees, and those where more does. */
+export interface ReconDiffersSplit {
+  currency: string
+  feeOnly: { count: number; amount: string }
+  amountOrStatus: { count: number; amount: string }
+}
+
+export function differsSplit(lines: readonly ReconLine[]): ReconDiffersSplit[] {
+  const byCurrency = new Map<string, { fee: [number, bigint]; other: [number, bigint] }>()
+  for (const line of lines) {
+    // Every currency of the period has its split, zero where nothing differs (as totalsOf has).
+    const currency = line.currency.toUpperCase()
+    const split = byCurrency.get(currency) ?? { fee: [0, 0n], other: [0, 0n] }
+    byCurrency.set(currency, split)
+    if (line.state !== 'differs') continue
+    const part = line.differences.every((difference) => difference.field === 'fee') ? split.fee : split.other
+    part[0]++
+    part[1] += toMinorUnits(line.amount)
+  }
+  return [...byCurrency.entries()]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([currency, { fee, other }]) => ({
+      currency,
+      feeOnly: { count: fee[0], amount: formatMinorUnits(fee[1]) },
+      amountOrStatus: { count: other[0], amount: formatMinorUnits(other[1]) },
+    }))
+}

@@ -7,7 +7,8 @@
  */
 import type { HistoryCurrency } from '../domain/history'
 import type { AppError } from '../result'
-import type { ReconCurrencyTotals, ReconLine } from './period-match'
+import type { ReconCurrencyTotals, ReconDiffersSplit, ReconLine } from './period-match'
+import type { PeriodCloseState, ReconExplanation } from './period-close'
 
 export const EXCEPTIONS_SHOWN = 500
 
@@ -35,8 +36,14 @@ export interface ReconciliationResult {
   cached: boolean
   lines: number
   totals: ReconCurrencyTotals[]
+  /** The "differs" count split into fee only and amount, currency or status (decision 119). */
+  differs: ReconDiffersSplit[]
   exceptionCount: number
   exceptions: ReconLine[]
+  /** The explanations recorded for the exceptions shown (decision 119). */
+  explanations: ReconExplanation[]
+  /** Whether the period is closed, and what still stands in the way of closing it. */
+  close: PeriodCloseState
 }
 
 export interface ReconciliationView {
@@ -45,4 +52,13 @@ export interface ReconciliationView {
   cancelled: boolean
   error: AppError | null
   result: ReconciliationResult | null
+}
+
+/** What an export wrote (decision 119). */
+export interface ReconciliationExport {
+  /** null: the save dialog was cancelled and nothing was written. */
+  path: string | null
+  files: number
+  /** Journal entries written, or journal records exported for the auditor. */
+  count: number
 }

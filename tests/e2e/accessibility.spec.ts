@@ -40,20 +40,36 @@ async function openScreen(page: Page, screen: (typeof screens)[number]): Promise
 // axe takes seconds per screen on a small shared machine.
 test.describe.configure({ timeout: 240_000 })
 
-for (const theme of THEMES) {
-  test(`every screen passes axe in the ${theme} theme`, async ({ app }) => {
-    const { page } = app
-    await page.emulateMedia({ colorScheme: theme, reducedMotion: 'reduce' })
-    await expect(page.locator('html')).toHaveAttribute('data-theme', theme)
-    const found: Record<string, string[]> = {}
-    for (const screen of screens) {
-      await openScreen(page, screen)
-      const violations = await seriousViolations(page, undefined, rulesFor(theme))
-      if (violations.length) found[screen.name] = violations
+/**
+ * Each state of the screen checked in both themes, one after the other: the theme follows the OS
+ * (emulated here), so the same screen, records and searches are checked light then dark without
+ * building them twice. Findings are kept by theme and state.
+ */
+function axeInBothThemes(page: Page, found: Record<string, string[]>) {
+  return async (name: string, within?: string): Promise<void> => {
+    for (const theme of THEMES) {
+      await page.emulateMedia({ colorScheme: theme, reducedMotion: 'reduce' })
+      await expect(page.locator('html')).toHaveAttribute('data-theme', theme)
+      const violations = await seriousViolations(page, within, rulesFor(theme))
+      if (violations.length) found[`${name} (${theme})`] = violations
     }
-    expect(found).toEqual({})
-  })
+    await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'reduce' })
+  }
+}
 
+test('every screen passes axe in the light and the dark theme', async ({ app }) => {
+  const { page } = app
+  await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'reduce' })
+  const found: Record<string, string[]> = {}
+  const check = axeInBothThemes(page, found)
+  for (const screen of screens) {
+    await openScreen(page, screen)
+    await check(screen.name)
+  }
+  expect(found).toEqual({})
+})
+
+for (const theme of THEMES) {
   test(`the About dialog passes axe in the ${theme} theme`, async ({ app }) => {
     const { page } = app
     await page.emulateMedia({ colorScheme: theme, reducedMotion: 'reduce' })
@@ -121,53 +137,47 @@ async function makeRecords(app: AppFixture): Promise<string> {
   return run.id
 }
 
-for (const theme of THEMES) {
-  test(`the screens with records, searches and documents pass axe in the ${theme} theme`, async ({ app }) => {
-    const { page } = app
-    await page.emulateMedia({ colorScheme: theme, reducedMotion: 'reduce' })
-    await expect(page.locator('html')).toHaveAttribute('data-theme', theme)
-    const runId = await makeRecords(app)
-    const found: Record<string, string[]> = {}
-    const check = async (name: string, within?: string) => {
-      const violations = await seriousViolations(page, within, rulesFor(theme))
-      if (violations.length) found[name] = violations
-    }
-    const screen = (name: string) => screens.find((s) => s.name === name)!
+test('the screens with records, searches and documents pass axe in the light and the dark theme', async ({ app }) => {
+  const { page } = app
+  await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'reduce' })
+  const runId = await makeRecords(app)
+  const found: Record<string, string[]> = {}
+  const check = axeInBothThemes(page, found)
+  const screen = (name: string) => screens.find((s) => s.name === name)!
 
-    await openScreen(page, screen('payouts'))
-    await page.getByTestId('recent-search').fill('zoe')
-    await page.getByTestId('payout-row-AXE-PAYOUT-1').click()
-    await expect(page.getByTestId('receipt-advice-save')).toBeVisible()
-    await check('payouts with the receipt and its advice')
-    await page.keyboard.press('Escape')
+  await openScreen(page, screen('payouts'))
+  await page.getByTestId('recent-search').fill('zoe')
+  await page.getByTestId('payout-row-AXE-PAYOUT-1').click()
+  await expect(page.getByTestId('receipt-advice-save')).toBeVisible()
+  await check('payouts with the receipt and its advice')
+  await page.keyboard.press('Escape')
 
-    await openScreen(page, screen('history'))
-    await page.getByTestId('history-search').fill('AXE')
-    await check('history searched')
+  await openScreen(page, screen('history'))
+  await page.getByTestId('history-search').fill('AXE')
+  await check('history searched')
 
-    await openScreen(page, screen('bulk'))
-    await page.getByTestId('bulk-runs-search').fill('axe')
-    await check('bulk runs filtered')
-    await page.getByTestId(`bulk-open-run-${runId}`).click()
-    await expect(page.getByTestId('bulk-documents')).toBeVisible()
-    await page.getByTestId('bulk-advice-row').click()
-    await page.locator('.n-base-select-option', { hasText: 'AXE-ROW-0001' }).click()
-    await expect(page.getByTestId('bulk-advice-save')).toBeVisible()
-    await check('bulk run with its records')
+  await openScreen(page, screen('bulk'))
+  await page.getByTestId('bulk-runs-search').fill('axe')
+  await check('bulk runs filtered')
+  await page.getByTestId(`bulk-open-run-${runId}`).click()
+  await expect(page.getByTestId('bulk-documents')).toBeVisible()
+  await page.getByTestId('bulk-advice-row').click()
+  await page.locator('.n-base-select-option', { hasText: 'AXE-ROW-0001' }).click()
+  await expect(page.getByTestId('bulk-advice-save')).toBeVisible()
+  await check('bulk run with its records')
 
-    await openScreen(page, screen('cards'))
-    await page.getByRole('tab', { name: 'Cardholders' }).click()
-    await expect(page.getByTestId('holder-table')).toBeVisible()
-    await check('cardholders list')
+  await openScreen(page, screen('cards'))
+  await page.getByRole('tab', { name: 'Cardholders' }).click()
+  await expect(page.getByTestId('holder-table')).toBeVisible()
+  await check('cardholders list')
 
-    await openScreen(page, screen('charges'))
-    await expect(page.getByTestId('charge-history-search')).toBeVisible()
-    await check('charges with the search')
+  await openScreen(page, screen('charges'))
+  await expect(page.getByTestId('charge-history-search')).toBeVisible()
+  await check('charges with the search')
 
-    await openScreen(page, screen('settings'))
-    await expect(page.getByTestId('profile-payer-input')).toBeVisible()
-    await check('settings with the payer name')
+  await openScreen(page, screen('settings'))
+  await expect(page.getByTestId('profile-payer-input')).toBeVisible()
+  await check('settings with the payer name')
 
-    expect(found).toEqual({})
-  })
-}
+  expect(found).toEqual({})
+})

@@ -1,5 +1,5 @@
 /**
- * The renderer shell seen by an accountant: the eight solo screens reached by mouse and by keyboard,
+ * The renderer shell seen by an accountant: the nine solo screens reached by mouse and by keyboard,
  * the active-profile badge, light and dark themes, and real availability data from the simulator.
  */
 import { test, expect } from './fixtures'
@@ -11,10 +11,11 @@ const screens = [
   { name: 'bulk', heading: 'Bulk payouts', shortcut: 2 },
   { name: 'payees', heading: 'Payees', shortcut: 3 },
   { name: 'history', heading: 'History', shortcut: 4 },
-  { name: 'availability', heading: 'Availability', shortcut: 5 },
-  { name: 'cards', heading: 'Cards', shortcut: 6 },
-  { name: 'charges', heading: 'Charges', shortcut: 7 },
-  { name: 'settings', heading: 'Settings', shortcut: 8 },
+  { name: 'reconciliation', heading: 'Reconciliation', shortcut: 5 },
+  { name: 'availability', heading: 'Availability', shortcut: 6 },
+  { name: 'cards', heading: 'Cards', shortcut: 7 },
+  { name: 'charges', heading: 'Charges', shortcut: 8 },
+  { name: 'settings', heading: 'Settings', shortcut: 9 },
 ] as const
 
 async function expectScreen(page: Page, screen: (typeof screens)[number]): Promise<void> {
@@ -40,6 +41,9 @@ async function settle(page: Page, name: string): Promise<void> {
   }
   if (name === 'settings') {
     await expect(page.getByTestId('profile-card-sandbox')).toBeVisible()
+  }
+  if (name === 'reconciliation') {
+    await expect(page.getByTestId('recon-start')).toBeEnabled()
   }
 }
 
@@ -99,7 +103,7 @@ test('a theme picked in Settings wins over the OS and is kept by main', async ({
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'light')
 })
 
-test('keyboard: skip link first, Alt+1…Alt+8 switch screens, arrows move in the menu', async ({ app }) => {
+test('keyboard: skip link first, Alt+1…Alt+9 switch screens, arrows move in the menu', async ({ app }) => {
   const { page } = app
   await expectScreen(page, screens[0])
 
@@ -132,9 +136,11 @@ test('keyboard: skip link first, Alt+1…Alt+8 switch screens, arrows move in th
   await page.keyboard.press('ArrowDown')
   await page.keyboard.press('ArrowDown')
   await page.keyboard.press('ArrowDown')
+  await expect(page.getByTestId('nav-reconciliation')).toBeFocused()
+  await page.keyboard.press('ArrowDown')
   await expect(page.getByTestId('nav-availability')).toBeFocused()
   await page.keyboard.press('Enter')
-  await expectScreen(page, screens[4])
+  await expectScreen(page, screens[5])
 })
 
 test('keyboard: Tab walks skip link, menu, then the screen, with a visible focus ring', async ({ app }) => {

@@ -3,7 +3,8 @@ import { useRouter } from 'vue-router'
 import { screenByShortcut } from '../screens'
 
 /**
- * Alt+1 … Alt+9 (and Alt+0, the tenth) switch screens from anywhere. Matches on `event.code` (the physical key), because
+ * Alt+1 … Alt+9, and Alt+0 for the tenth, switch screens from anywhere (screens.ts gives each its digit).
+ * Matches on `event.code` (the physical key), because
  * on some layouts and on macOS Alt+digit produces another character in `event.key`.
  */
 export function useScreenShortcuts(onSwitched?: () => void): void {

@@ -1,7 +1,13 @@
 /** Reconciling a period with the service (decision 118). */
 import { z } from 'zod'
 import { HISTORY_CURRENCIES } from '../../domain/history'
-import type { ReconciliationProgress, ReconciliationView } from '../../reconciliation/reconciliation-view'
+import type {
+  ReconciliationExport,
+  ReconciliationProgress,
+  ReconciliationView,
+} from '../../reconciliation/reconciliation-view'
+import { EXPLANATION_NOTE_MAX, EXPLANATION_REASONS } from '../../reconciliation/period-close'
+import { JOURNAL_FORMATS } from '../../reconciliation/journal-entries'
 import { noInput, returns } from '../define'
 
 const epochMs = z.number().int().min(0).max(8_640_000_000_000)
@@ -24,6 +30,37 @@ export const reconciliationChannels = {
   },
   /** Stops between pages or verifies; nothing of an unfinished reading is kept. */
   'reconciliation:cancel': { input: noInput, result: returns<ReconciliationView>() },
+  /**
+   * Records why an exception of the period shown is not a problem (decision 119); main stamps who
+   * and when and fsyncs it. Refused for a line that is not an exception, an unverified one, or
+   * while the period is closed.
+   */
+  'reconciliation:explain': {
+    input: z.strictObject({
+      reference: z.string().trim().min(1, 'a reference is required').max(100),
+      reason: z.enum(EXPLANATION_REASONS),
+      note: z.string().trim().min(1, 'a note is required').max(EXPLANATION_NOTE_MAX),
+    }),
+    result: returns<ReconciliationView>(),
+  },
+  /** Closes the period shown: refused while an exception is unexplained or a payout still processing. */
+  'reconciliation:close': { input: noInput, result: returns<ReconciliationView>() },
+  /** Reopens the closed period shown; the reason is recorded. */
+  'reconciliation:reopen': {
+    input: z.strictObject({ reason: z.string().trim().min(1, 'a reason is required').max(EXPLANATION_NOTE_MAX) }),
+    result: returns<ReconciliationView>(),
+  },
+  /** The closed period's journal entries in an accounting package's import columns, through the save dialog. */
+  'reconciliation:exportJournal': {
+    input: z.strictObject({
+      format: z.enum(JOURNAL_FORMATS),
+      /** Sage's template follows the region: day first (UK, South Africa) or month first (North America). */
+      sageDateOrder: z.enum(['dmy', 'mdy']).optional(),
+    }),
+    result: returns<ReconciliationExport>(),
+  },
+  /** The journal, its verifier and the period's reconciliation and closing records for an auditor, as a ZIP. */
+  'reconciliation:exportAuditor': { input: noInput, result: returns<ReconciliationExport>() },
 } as const
 
 export const reconciliationEvents = {

@@ -25,6 +25,37 @@ const card = { reference: 'card_x', pan: '5399831234567890', cvv: '482' }
 const key = 'sk_test_0123456789abcdef'
 
 describe('the secret scan', () => {
+  it("reads a test browser's own preference files for the known secrets only, and what its pages stored in full", async () => {
+    const profile = join(dir, 'playwright_chromiumdev_profile-AbC123', 'Default')
+    await mkdir(join(profile, 'Local Storage'), { recursive: true })
+    // Chromium's timestamps: digits that pass a card number's checksum, and are none.
+    const bookkeeping = JSON.stringify({ profile: { last_engagement_time: '4084127883172787' } })
+    await writeFile(join(profile, 'Preferences'), bookkeeping)
+    await writeFile(join(dir, 'playwright_chromiumdev_profile-AbC123', 'Local State'), bookkeeping)
+    const quiet = await scanForCardData({
+      paths: [join(dir, 'playwright_chromiumdev_profile-AbC123')],
+      secrets: [card],
+    })
+    expect(quiet.findings).toEqual([])
+
+    // An issued PAN or a key in them is still found; a number a page stored is found by pattern.
+    await writeFile(join(profile, 'Preferences'), JSON.stringify({ leaked: card.pan, k: key }))
+    await writeFile(join(profile, 'Local Storage', 'leveldb.log'), 'draft 4084 1278 8317 2787')
+    const loud = await scanForCardData({
+      paths: [join(dir, 'playwright_chromiumdev_profile-AbC123')],
+      secrets: [card],
+      needles: [key],
+    })
+    expect(loud.findings.map((finding) => [finding.where.slice(dir.length), finding.what])).toEqual([
+      [
+        '/playwright_chromiumdev_profile-AbC123/Default/Local Storage/leveldb.log',
+        'a card number 408412…2787 (by pattern) (UTF-8)',
+      ],
+      ['/playwright_chromiumdev_profile-AbC123/Default/Preferences', 'PAN of card_x (UTF-8)'],
+      ['/playwright_chromiumdev_profile-AbC123/Default/Preferences', '"sk_test_0123…" (UTF-8)'],
+    ])
+  })
+
   it('finds planted card data and keys in every encoding and container, and nothing in clean files', async () => {
     const folder = join(dir, 'written')
     await mkdir(folder)

@@ -18,11 +18,12 @@
  * Text cells are neutralised against formula injection like every CSV the desk writes; amounts
  * are plain two-decimal numbers. No byte-order mark: importers match the first header by its text.
  */
-import type { JournalEntry } from '../../../../shared/reconciliation/journal-entries'
+import type { JournalEntry, JournalFormat } from '../../../../shared/reconciliation/journal-entries'
 import { csvLine, neutraliseCsvText } from '../export'
 
-export const JOURNAL_FORMATS = ['xero', 'quickbooks', 'sage', 'plain'] as const
-export type JournalFormat = (typeof JOURNAL_FORMATS)[number]
+// The formats are named in shared/ so the IPC contract can validate the screen's choice.
+export { JOURNAL_FORMATS } from '../../../../shared/reconciliation/journal-entries'
+export type { JournalFormat }
 
 export interface JournalFileOptions {
   /** Xero: the tax rate's full name as the organisation's settings show it. */

@@ -1,26 +1,39 @@
 /**
- * The reconciliation channels (decision 118): a period of the active profile reconciled in main,
- * one at a time, its progress as events and a Cancel between pages or verifies. Our records are the
- * journal's single payouts and the sent rows of this profile's runs in the same mode; the service's
- * are every payout its history shows for the period.
+ * The reconciliation channels (decisions 118, 119): a period of the active profile reconciled in
+ * main, one at a time, its progress as events and a Cancel between pages or verifies. Our records
+ * are the journal's single payouts and the sent rows of this profile's runs in the same mode; the
+ * service's are every payout its history shows for the period. The period shown is then explained
+ * and closed (period-closing.ts, its records fsynced per profile and mode) and exported for the
+ * books and the auditor (reconciliation-exports.ts).
  */
+import { userInfo } from 'node:os'
 import type { HistoryCurrency } from '../../../../shared/domain/history'
 import type { reconciliationChannels } from '../../../../shared/ipc/channels/reconciliation'
-import { exceptionsOf } from '../../../../shared/reconciliation/period-match'
+import { DEFAULT_ACCOUNTS } from '../../../../shared/reconciliation/journal-entries'
+import type { ReconCurrencyTotals, ReconLine } from '../../../../shared/reconciliation/period-match'
+import { differsSplit, exceptionsOf } from '../../../../shared/reconciliation/period-match'
+import { periodKey } from '../../../../shared/reconciliation/period-close'
 import type {
   ReconciliationPeriod,
   ReconciliationProgress,
+  ReconciliationResult,
   ReconciliationView,
 } from '../../../../shared/reconciliation/reconciliation-view'
 import { EXCEPTIONS_SHOWN } from '../../../../shared/reconciliation/reconciliation-view'
 import { AppFailure } from '../../../../shared/result'
 import type { RunService } from '../bulk/runs'
 import type { DomainService } from '../domain-service'
+import { holdsSecret } from '../masking'
 import type { ServiceContext } from '../service-context'
 import { ourPayoutsOf } from './our-records'
 import type { SentBulkRow } from './our-records'
 import { createPeriodReader } from './period-reader'
 import { reconcileWithVerifies } from './reconcile-period'
+import { closingFileOf, openClosingRecords } from './closing-records'
+import type { ClosingRecords } from './closing-records'
+import { closePeriod, closeStateOf, explainException, explanationsOf, reopenPeriod } from './period-closing'
+import type { PeriodUnderClose } from './period-closing'
+import { exportForAuditor, exportJournalEntries, paidPayoutsOf, reconciliationCsv } from './reconciliation-exports'
 
 /** The rows of this profile's runs (in its mode and the currency) that were sent in a batch the service did not refuse. */
 export function sentBulkRows(
@@ -61,17 +74,79 @@ export function sentBulkRows(
   return sent
 }
 
+/** The computer's user: who recorded an explanation or a close on this desk. */
+function computerUser(): string {
+  try {
+    return userInfo().username
+  } catch {
+    return process.env['USER'] ?? process.env['USERNAME'] ?? 'unknown user'
+  }
+}
+
+/** The period last reconciled, whole: every line stays in main; the view carries what the screen shows. */
+interface Reconciled extends PeriodUnderClose {
+  profileId: string
+  mode: string
+  period: ReconciliationPeriod
+  lines: ReconLine[]
+  totals: ReconCurrencyTotals[]
+  /** Whether a bulk run's payee bore its fees (merchant_bears_cost false), by run. */
+  payeeBearsFees: ReadonlySet<string>
+}
+
 export function createReconciliationDomain(
-  context: Pick<ServiceContext, 'apiFor' | 'emit' | 'journal' | 'now' | 'log'>,
-  options: { runs(): Promise<Pick<RunService, 'list' | 'rows' | 'stateOf'>> },
+  context: Pick<ServiceContext, 'apiFor' | 'emit' | 'journal' | 'now' | 'log' | 'userDataDir' | 'desktop'>,
+  options: {
+    runs(): Promise<Pick<RunService, 'list' | 'rows' | 'stateOf'>>
+    /** Who records explanations and closes; the computer's user by default. */
+    actor?: () => string
+  },
 ): DomainService<keyof typeof reconciliationChannels> {
   const reader = createPeriodReader({ now: context.now })
+  const actor = options.actor ?? computerUser
   let view: ReconciliationView = { running: false, progress: null, cancelled: false, error: null, result: null }
   let running: AbortController | null = null
+  let reconciled: Reconciled | null = null
+  /** The closing records of each profile and mode, opened once. */
+  const closingFiles = new Map<string, Promise<ClosingRecords>>()
+
+  function recordsOf(scope: { profileId: string; mode: string }): Promise<ClosingRecords> {
+    const file = closingFileOf(context.userDataDir, scope)
+    let records = closingFiles.get(file)
+    if (!records) {
+      records = openClosingRecords(file)
+      closingFiles.set(file, records)
+      records.catch(() => closingFiles.delete(file))
+    }
+    return records
+  }
 
   const progress = (next: ReconciliationProgress) => {
     view = { ...view, progress: next }
     context.emit('reconciliation:progress', next)
+  }
+
+  /** The view's result for the period reconciled, with its explanations and where its close stands. */
+  function resultOf(
+    done: Reconciled,
+    records: ClosingRecords,
+    read: { readAt: string; cached: boolean },
+  ): ReconciliationResult {
+    const shown = done.exceptions.slice(0, EXCEPTIONS_SHOWN)
+    return {
+      profileId: done.profileId,
+      mode: done.mode,
+      period: done.period,
+      readAt: read.readAt,
+      cached: read.cached,
+      lines: done.lines.length,
+      totals: done.totals,
+      differs: differsSplit(done.lines),
+      exceptionCount: done.exceptions.length,
+      exceptions: shown,
+      explanations: explanationsOf(records, done.key, shown),
+      close: closeStateOf(records, done, shown),
+    }
   }
 
   async function reconcile(period: ReconciliationPeriod, signal: AbortSignal): Promise<void> {
@@ -90,10 +165,11 @@ export function createReconciliationDomain(
       signal,
     )
     if (!read) return
+    const runs = await options.runs()
     const ours = ourPayoutsOf(
       context.journal.list({ kind: 'payout' }),
       scope,
-      sentBulkRows(await options.runs(), context.journal, scope),
+      sentBulkRows(runs, context.journal, scope),
     )
     const result = await reconcileWithVerifies(api, read.payouts, ours, {
       now: context.now,
@@ -102,23 +178,57 @@ export function createReconciliationDomain(
         progress({ stage: 'verifying', pages: read.pages, payouts: read.payouts.length, verified, toVerify }),
     })
     if (signal.aborted) return
-    const exceptions = exceptionsOf(result)
+    const records = await recordsOf({ profileId, mode })
+    reconciled = {
+      key: periodKey(period),
+      profileId,
+      mode,
+      period,
+      lines: result.lines,
+      totals: result.totals,
+      exceptions: exceptionsOf(result),
+      stillOpen: result.lines.filter((line) => line.state === 'open').length,
+      payeeBearsFees: new Set(
+        runs
+          .list()
+          .filter((run) => runs.stateOf(run.id).merchantBearsCost === false)
+          .map((run) => run.id),
+      ),
+    }
     view = {
       ...view,
-      result: {
-        profileId,
-        mode,
-        period,
-        readAt: context.now().toISOString(),
-        cached: read.cached,
-        lines: result.lines.length,
-        totals: result.totals,
-        exceptionCount: exceptions.length,
-        exceptions: exceptions.slice(0, EXCEPTIONS_SHOWN),
-      },
+      result: resultOf(reconciled, records, { readAt: context.now().toISOString(), cached: read.cached }),
     }
     progress({ stage: 'done', pages: read.pages, payouts: read.payouts.length, verified: 0, toVerify: 0 })
   }
+
+  /** The period shown, for a person's action on it: refused while one is being read, or before any. */
+  function current(): Reconciled {
+    if (running) throw new AppFailure('conflict', 'A period is being reconciled: wait for it to finish.')
+    if (!reconciled || !view.result) throw new AppFailure('not_found', 'Reconcile a period first.')
+    return reconciled
+  }
+
+  /** After a record: the view shows what main now holds. */
+  async function refreshed(done: Reconciled): Promise<ReconciliationView> {
+    const records = await recordsOf(done)
+    view = { ...view, result: resultOf(done, records, view.result!) }
+    return view
+  }
+
+  /** A note is kept on disk and exported: never a card number or a key (the journal's rule too). */
+  function refuseSecret(text: string, what: string): void {
+    const found = holdsSecret(text, context.log.secrets)
+    if (found)
+      throw new AppFailure(
+        'bad_request',
+        `The ${what} holds what looks like a ${found}: nothing was recorded. Write it without the ${found}.`,
+      )
+  }
+
+  const stamp = () => ({ by: actor(), at: context.now().toISOString() })
+  const periodName = (done: Reconciled) =>
+    `Reconciliation ${done.period.currency} ${new Date(done.period.from).toISOString().slice(0, 10)} to ${new Date(done.period.to).toISOString().slice(0, 10)}`
 
   return {
     handlers: {
@@ -128,6 +238,7 @@ export function createReconciliationDomain(
           throw new AppFailure('conflict', 'A period is being reconciled: cancel it or wait for it to finish.')
         const controller = new AbortController()
         running = controller
+        reconciled = null
         view = { running: true, progress: null, cancelled: false, error: null, result: null }
         void reconcile(period, controller.signal)
           .catch((error: unknown) => {
@@ -153,6 +264,64 @@ export function createReconciliationDomain(
       'reconciliation:cancel': () => {
         running?.abort()
         return view
+      },
+      'reconciliation:explain': async (input) => {
+        const done = current()
+        refuseSecret(input.note, 'note')
+        await explainException(await recordsOf(done), done, input, stamp())
+        return refreshed(done)
+      },
+      'reconciliation:close': async () => {
+        const done = current()
+        await closePeriod(await recordsOf(done), done, stamp())
+        return refreshed(done)
+      },
+      'reconciliation:reopen': async ({ reason }) => {
+        const done = current()
+        refuseSecret(reason, 'reason')
+        await reopenPeriod(await recordsOf(done), done, reason, stamp())
+        return refreshed(done)
+      },
+      'reconciliation:exportJournal': async ({ format, sageDateOrder }) => {
+        const done = current()
+        if (!(await recordsOf(done)).period(done.key).closed)
+          throw new AppFailure(
+            'conflict',
+            'Journal entries are exported for a closed period: explain every exception and close the period first.',
+          )
+        const payouts = paidPayoutsOf(done.lines, (line) => {
+          const source = line.ours?.source
+          return source && source.kind !== 'payout' && done.payeeBearsFees.has(source.runId) ? 'payee' : 'business'
+        })
+        return exportJournalEntries(
+          context,
+          { format, periodName: periodName(done), ...(sageDateOrder ? { options: { sageDateOrder } } : {}) },
+          payouts,
+          DEFAULT_ACCOUNTS,
+        )
+      },
+      'reconciliation:exportAuditor': async () => {
+        const done = current()
+        const records = await recordsOf(done)
+        const explanations = records.period(done.key).explanations
+        return exportForAuditor(context, {
+          periodName: periodName(done),
+          exportedBy: actor(),
+          extra: {
+            'reconciliation.csv': reconciliationCsv(done.lines, explanations),
+            'period-close.json': `${JSON.stringify(
+              {
+                profileId: done.profileId,
+                mode: done.mode,
+                period: done.period,
+                close: closeStateOf(records, done),
+                explanations: [...explanations.values()],
+              },
+              null,
+              2,
+            )}\n`,
+          },
+        })
       },
     },
     close: async () => {

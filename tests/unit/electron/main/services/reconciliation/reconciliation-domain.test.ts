@@ -4,6 +4,9 @@
  * as payouts nobody here made), leaves out a batch the service refused, and alerts on a payout made
  * from elsewhere; a second Start while one runs is refused; Cancel stops it and keeps nothing.
  */
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { startSandbox } from '../../../../../../electron/sandbox'
 import type { RunningSandbox } from '../../../../../../electron/sandbox'
@@ -26,6 +29,11 @@ beforeEach(async () => {
   })
 })
 afterEach(() => sandbox.close())
+let folder: string
+beforeEach(async () => {
+  folder = await mkdtemp(join(tmpdir(), 'recon-domain-'))
+})
+afterEach(() => rm(folder, { recursive: true, force: true }))
 
 const bulkItem = (reference: string, amount: number) => ({
   reference,
@@ -110,6 +118,8 @@ describe('the reconciliation channels', () => {
         journal: { list: () => [], get: () => undefined } as never,
         now: () => new Date(),
         log: { warn: () => undefined } as never,
+        userDataDir: folder,
+        desktop: {} as never,
       },
       { runs: async () => runs('p1') },
     )
@@ -151,6 +161,8 @@ describe('the reconciliation channels', () => {
         journal: { list: () => [], get: () => undefined } as never,
         now: () => new Date(),
         log: { warn: () => undefined } as never,
+        userDataDir: folder,
+        desktop: {} as never,
       },
       { runs: async () => runs('p1') },
     )

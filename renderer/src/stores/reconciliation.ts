@@ -1,0 +1,127 @@
+import { defineStore } from 'pinia'
+import { computed, ref } from 'vue'
+import { api } from '../api'
+import type { HistoryCurrency } from '../../../shared/domain/history'
+import type { JournalFormat } from '../../../shared/reconciliation/journal-entries'
+import type { ExplanationReason } from '../../../shared/reconciliation/period-close'
+import type { ReconciliationExport, ReconciliationView } from '../../../shared/reconciliation/reconciliation-view'
+import type { AppError, Result } from '../../../shared/result'
+import { callApi } from './call'
+import { dayBounds } from '../composables/useListFilter'
+import type { DayRange } from '../composables/useListFilter'
+
+/** The first day of this month to today, on this computer's calendar: the period most people close. */
+function thisMonth(): DayRange {
+  const today = new Date()
+  today.setHours(0, 0, 0, 0)
+  const first = new Date(today)
+  first.setDate(1)
+  return [first.getTime(), today.getTime()]
+}
+
+/**
+ * The Reconciliation screen (decisions 118, 119): main reconciles the active profile's period,
+ * holds the result and the closing records, and says what may be done now (`close.can`). This store
+ * mirrors main's view, keeps the period form, follows the progress events, and sends a person's
+ * explanations, close, reopening and exports. It counts nothing itself.
+ */
+export const useReconciliationStore = defineStore('reconciliation', () => {
+  const view = ref<ReconciliationView | null>(null)
+  const currency = ref<HistoryCurrency>('NGN')
+  const days = ref<DayRange | null>(thisMonth())
+  const busy = ref(false)
+  const error = ref<AppError | null>(null)
+  let unsubscribe: (() => void) | null = null
+
+  const result = computed(() => view.value?.result ?? null)
+  const running = computed(() => view.value?.running ?? false)
+
+  async function run(call: () => Promise<Result<ReconciliationView>>): Promise<boolean> {
+    busy.value = true
+    try {
+      const answer = await callApi(call)
+      error.value = answer.ok ? null : answer.error
+      if (answer.ok) view.value = answer.data
+      return answer.ok
+    } finally {
+      busy.value = false
+    }
+  }
+
+  /**
+   * Main's view again, without the busy state (progress events come often): one ask at a time, and
+   * one more after it when events came meanwhile, so the last event's view is never missed.
+   */
+  let refreshing: Promise<void> | null = null
+  let again = false
+  function refresh(): Promise<void> {
+    if (refreshing) {
+      again = true
+      return refreshing
+    }
+    refreshing = (async () => {
+      do {
+        again = false
+        const answer = await callApi(() => api.reconciliation.state())
+        if (answer.ok) view.value = answer.data
+      } while (again)
+    })().finally(() => (refreshing = null))
+    return refreshing
+  }
+
+  async function attach(): Promise<void> {
+    unsubscribe ??= api.reconciliation.onProgress((progress) => {
+      if (view.value) view.value = { ...view.value, progress }
+      // Main's view says whether the reading still runs (a cancelled one ends on its last stage,
+      // not "done"); while it runs the view is small, and the result comes with the last event.
+      void refresh()
+    })
+    await run(() => api.reconciliation.state())
+    const period = view.value?.result?.period
+    if (period) {
+      currency.value = period.currency
+      days.value = [period.from, period.to]
+    }
+  }
+
+  function detach(): void {
+    unsubscribe?.()
+    unsubscribe = null
+  }
+
+  function start(): Promise<boolean> {
+    const bounds = dayBounds(days.value)
+    if (!bounds) {
+      error.value = { code: 'bad_request', message: 'Pick the first and the last day of the period.' }
+      return Promise.resolve(false)
+    }
+    return run(() => api.reconciliation.start({ currency: currency.value, ...bounds }))
+  }
+  const cancel = () => run(() => api.reconciliation.cancel())
+  const explain = (reference: string, reason: ExplanationReason, note: string) =>
+    run(() => api.reconciliation.explain({ reference, reason, note }))
+  const close = () => run(() => api.reconciliation.close())
+  const reopen = (reason: string) => run(() => api.reconciliation.reopen({ reason }))
+  const exportJournal = (format: JournalFormat): Promise<Result<ReconciliationExport>> =>
+    callApi(() => api.reconciliation.exportJournal({ format }))
+  const exportAuditor = (): Promise<Result<ReconciliationExport>> => callApi(() => api.reconciliation.exportAuditor())
+
+  return {
+    view,
+    currency,
+    days,
+    busy,
+    error,
+    result,
+    running,
+    attach,
+    detach,
+    start,
+    cancel,
+    explain,
+    close,
+    reopen,
+    exportJournal,
+    exportAuditor,
+  }
+})

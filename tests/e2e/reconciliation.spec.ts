@@ -1,0 +1,140 @@
+/**
+ * Closing the month on screen (decisions 118, 119), through the real bridge and the Sandbox: two
+ * payouts paid from this desk, one then repriced by the service and one payout made with the key
+ * from elsewhere; the period reconciled shows the classes counted by main and the alert, each
+ * exception is explained, the period closed and its journal entries saved for Xero, then reopened
+ * with a reason, each recorded by main.
+ */
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { seriousViolations } from './axe'
+import type { AppFixture } from './fixtures'
+import { expect, test } from './fixtures'
+
+async function sandboxAdmin(app: AppFixture, path: string, body: unknown): Promise<void> {
+  const { secretKey } = await app.running.services.profiles.credentialsOf('sandbox')
+  const response = await fetch(`${app.sandboxUrl}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${secretKey}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })
+  expect(response.ok, `${path}: ${await response.clone().text()}`).toBe(true)
+}
+
+const destination = (amount: string, name: string) => ({
+  type: 'bank_account' as const,
+  amount,
+  currency: 'NGN' as const,
+  narration: 'November',
+  bank_account: { bank: '044', account: '0123456789' },
+  customer: { name, email: 'payee@example.com' },
+})
+
+async function explain(app: AppFixture, reference: string, reason: string, note: string): Promise<void> {
+  const { page } = app
+  await page.getByTestId(`recon-explain-${reference}`).click()
+  await page.getByTestId('recon-explain-reason').click()
+  await page.locator('.n-base-select-option', { hasText: reason }).click()
+  await page.getByTestId('recon-explain-note').fill(note)
+  await page.getByTestId('recon-explain-save').click()
+  await expect(
+    page.getByTestId(`recon-exception-${reference}`).getByTestId('recon-exception-explanation'),
+  ).toContainText(`${reason}: ${note}`)
+}
+
+test('a period reconciled on screen: classes counted, the payout from elsewhere alerted, every exception explained, closed, exported for Xero, and reopened with a reason', async ({
+  app,
+}) => {
+  const { page } = app
+  const { handlers } = app.running.services
+  for (const [reference, amount, name] of [
+    ['RECON-E2E-1', '1500.00', 'Ada Obi'],
+    ['RECON-E2E-2', '250.00', 'Efe Uko'],
+  ] as const) {
+    await handlers['payouts:send']({ body: { reference, destination: destination(amount, name) } })
+  }
+  for (const reference of ['RECON-E2E-1', 'RECON-E2E-2'])
+    await expect
+      .poll(async () => (await handlers['payouts:get']({ reference })).state, { timeout: 15_000 })
+      .toBe('success')
+  // The service reprices one payout after the fact, and a payout is made with the key from elsewhere.
+  await sandboxAdmin(app, '/__sandbox/payouts/RECON-E2E-2/fee', { fee: '99.00' })
+  await sandboxAdmin(app, '/__sandbox/payouts/elsewhere', {
+    reference: 'RECON-ELSEWHERE-1',
+    // The service's own disburse body: the amount a number (spec 2.6), as a script would send it.
+    destination: { ...destination('700.00', 'Nobody We Know'), amount: 700 },
+  })
+
+  await page.getByTestId('nav-reconciliation').click()
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Reconciliation')
+  // A slow first page: the reading shows its progress and stops on Cancel, keeping nothing.
+  await sandboxAdmin(app, '/__sandbox/faults', { path: '/merchant/api/v1/payouts', kind: 'latency', ms: 2000 })
+  await page.getByTestId('recon-start').click()
+  await expect(page.getByTestId('recon-start')).toBeDisabled()
+  await page.getByTestId('recon-cancel').click()
+  await expect(page.getByTestId('recon-progress-text')).toHaveText('Cancelled: nothing of that reading was kept.')
+  await expect(page.getByTestId('recon-totals')).toHaveCount(0)
+  await page.getByTestId('recon-start').click()
+  const totals = page.getByTestId('recon-totals-NGN')
+  await expect(totals).toBeVisible({ timeout: 15_000 })
+  const count = (key: string) => totals.getByTestId(`recon-class-${key}`).getByTestId('recon-class-count')
+  await expect(count('matched')).toHaveText('1')
+  await expect(count('fee_differs')).toHaveText('1')
+  await expect(count('amount_differs')).toHaveText('0')
+  await expect(count('service_only')).toHaveText('1')
+  await expect(count('ours_only')).toHaveText('0')
+  await expect(count('unverified')).toHaveText('0')
+  await expect(page.getByTestId('recon-alert-elsewhere')).toContainText(
+    '1 payout made with this key that nobody here sent',
+  )
+  await expect(page.getByTestId('recon-exception-RECON-E2E-2').getByTestId('recon-exception-differs')).toContainText(
+    'Fee: service 99.00',
+  )
+  await expect(page.getByTestId('recon-exception-RECON-ELSEWHERE-1')).toHaveAttribute('data-state', 'service_only')
+  await expect(page.getByTestId('recon-exception-RECON-E2E-1')).toHaveCount(0)
+  await expect(page.getByTestId('recon-export-xero')).toBeDisabled()
+  // The screen with a result and its explain form passes axe (light theme; every screen's empty
+  // state is checked in both themes by accessibility.spec.ts).
+  await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'reduce' })
+  await page.getByTestId('recon-explain-RECON-E2E-2').click()
+  expect(await seriousViolations(page)).toEqual([])
+  await page.getByTestId('recon-explain-cancel').click()
+
+  // Main refuses the close while an exception is unexplained; the screen offers no Close then.
+  await expect(page.getByTestId('recon-close-period')).toBeDisabled()
+  await expect(page.getByTestId('recon-close-status')).toContainText('2 exceptions still to explain')
+  await explain(app, 'RECON-E2E-2', 'Fee change agreed with the service', 'Repriced by the provider in November')
+  await expect(page.getByTestId('recon-close-status')).toContainText('1 exception still to explain')
+  await explain(app, 'RECON-ELSEWHERE-1', 'Made by a tool or person we authorised', 'Payroll script, key rotated')
+
+  await page.getByTestId('recon-close-period').click()
+  await expect(page.getByTestId('recon-closed')).toContainText('This period is closed')
+  await expect(page.getByTestId('recon-explain-RECON-E2E-2')).toHaveCount(0)
+  await expect(page.getByTestId('recon-export-xero')).toBeEnabled()
+  // The closed period's journal entries, through the save dialog: Xero's columns, one entry a payout paid.
+  const xeroPath = join(app.userDataDir, 'november-xero.csv')
+  app.running.desktop.queueSavePath(xeroPath)
+  await page.getByTestId('recon-export-xero').click()
+  await expect(page.getByTestId('recon-export-saved')).toContainText(`Saved 3 journal entries in 1 file to ${xeroPath}`)
+  const xero = (await readFile(xeroPath, 'utf8')).split('\r\n')
+  expect(xero[0]).toBe(
+    'Narration,Date,Description,AccountCode,TaxRate,Amount,TrackingName1,TrackingOption1,TrackingName2,TrackingOption2',
+  )
+  expect(xero.filter((line) => line.includes('Fee on payout RECON-E2E-2')).map((line) => line.split(',')[5])).toEqual([
+    '99.00',
+    '-99.00',
+  ])
+
+  await page.getByTestId('recon-reopen-reason').fill('A fee refund arrived late')
+  await page.getByTestId('recon-reopen').click()
+  await expect(page.getByTestId('recon-closed')).toHaveCount(0)
+  await expect(page.getByTestId('recon-close-event')).toHaveText([
+    /^Closed by /,
+    /^Reopened by .*: A fee refund arrived late$/,
+  ])
+  await expect(page.getByTestId('recon-close-period')).toBeEnabled()
+  // Every record is main's: the view asked again says the same.
+  const view = await handlers['reconciliation:state'](undefined)
+  expect(view.result?.close).toMatchObject({ closed: false, explained: 2, unexplained: 0 })
+  await app.screenshot('reconciliation-reopened')
+})
