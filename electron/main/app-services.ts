@@ -17,7 +17,13 @@ import { AdaptivePace } from './services/api/adaptive-pace'
 import { createPaymentsClient } from './services/api/payments-client'
 import { createProfileApis } from './services/api/profile-apis'
 import { createBulkDomain, RUNS_FOLDER } from './services/bulk/runs'
-import { createPayeesService, PAYEES_FOLDER, payeeRunHooks, withPaidPayees } from './services/payees'
+import {
+  createPayeesDomain,
+  createPayeesService,
+  PAYEES_FOLDER,
+  payeeRunHooks,
+  withPaidPayees,
+} from './services/payees'
 import { createReconciliationDomain } from './services/reconciliation'
 import { createCardDomain } from './services/cards/cards-domain'
 import { createChargeDomain } from './services/charges/charges-domain'
@@ -255,6 +261,7 @@ export async function createAppServices(options: {
     ...use(createChargeDomain(context)),
     ...use(createDocumentDomain(context, { runs: bulk.loadedRuns })),
     ...use(createReconciliationDomain(context, { runs: bulk.loadedRuns })),
+    ...use(createPayeesDomain(context, payees)),
     ...use(createTeamDomain(team, teamRuns.releaseOf, teamRuns.submissionOf, options.desktop.dialogs)),
     ...use(
       createDesktopDomain(context, {

@@ -20,6 +20,7 @@ type LazyView = () => Promise<RouteComponent | { default: RouteComponent }>
 const viewOf: Record<string, RouteComponent | LazyView> = {
   payouts: PayoutsView,
   bulk: () => import('./views/BulkView.vue'),
+  payees: () => import('./views/PayeesView.vue'),
   history: () => import('./views/HistoryView.vue'),
   reconciliation: () => import('./views/ReconciliationView.vue'),
   availability: () => import('./views/AvailabilityView.vue'),

@@ -19,6 +19,7 @@ import { desktopChannels, desktopEvents } from './channels/desktop'
 import { documentChannels, documentEvents } from './channels/documents'
 import { teamChannels, teamEvents } from './channels/team'
 import { reconciliationChannels, reconciliationEvents } from './channels/reconciliation'
+import { payeeChannels, payeeEvents } from './channels/payees'
 
 export const channels = {
   ...coreChannels,
@@ -34,6 +35,7 @@ export const channels = {
   ...documentChannels,
   ...teamChannels,
   ...reconciliationChannels,
+  ...payeeChannels,
 } as const
 
 /** Events main sends to the renderer, with their payload types. */
@@ -51,6 +53,7 @@ export const events = {
   ...documentEvents,
   ...teamEvents,
   ...reconciliationEvents,
+  ...payeeEvents,
 } as const
 
 export type Channel = keyof typeof channels

@@ -1,5 +1,5 @@
 /**
- * The renderer shell seen by an accountant: the eight screens reached by mouse and by keyboard,
+ * The renderer shell seen by an accountant: the nine solo screens reached by mouse and by keyboard,
  * the active-profile badge, light and dark themes, and real availability data from the simulator.
  */
 import { test, expect } from './fixtures'
@@ -9,12 +9,13 @@ import { ZA_AVAILABILITY } from '../../electron/sandbox/catalog'
 const screens = [
   { name: 'payouts', heading: 'Payouts', shortcut: 1 },
   { name: 'bulk', heading: 'Bulk payouts', shortcut: 2 },
-  { name: 'history', heading: 'History', shortcut: 3 },
-  { name: 'reconciliation', heading: 'Reconciliation', shortcut: 4 },
-  { name: 'availability', heading: 'Availability', shortcut: 5 },
-  { name: 'cards', heading: 'Cards', shortcut: 6 },
-  { name: 'charges', heading: 'Charges', shortcut: 7 },
-  { name: 'settings', heading: 'Settings', shortcut: 8 },
+  { name: 'payees', heading: 'Payees', shortcut: 3 },
+  { name: 'history', heading: 'History', shortcut: 4 },
+  { name: 'reconciliation', heading: 'Reconciliation', shortcut: 5 },
+  { name: 'availability', heading: 'Availability', shortcut: 6 },
+  { name: 'cards', heading: 'Cards', shortcut: 7 },
+  { name: 'charges', heading: 'Charges', shortcut: 8 },
+  { name: 'settings', heading: 'Settings', shortcut: 9 },
 ] as const
 
 async function expectScreen(page: Page, screen: (typeof screens)[number]): Promise<void> {
@@ -34,6 +35,9 @@ async function settle(page: Page, name: string): Promise<void> {
   if (name === 'payouts') {
     await expect(page.getByTestId('payout-form')).toBeVisible()
     await expect(page.getByTestId('payout-reference')).not.toHaveValue('')
+  }
+  if (name === 'payees') {
+    await expect(page.getByTestId('payees-empty').or(page.getByTestId('payees-list'))).toBeVisible()
   }
   if (name === 'settings') {
     await expect(page.getByTestId('profile-card-sandbox')).toBeVisible()
@@ -99,7 +103,7 @@ test('a theme picked in Settings wins over the OS and is kept by main', async ({
   await expect(page.locator('html')).toHaveAttribute('data-theme', 'light')
 })
 
-test('keyboard: skip link first, Alt+1…Alt+8 switch screens, arrows move in the menu', async ({ app }) => {
+test('keyboard: skip link first, Alt+1…Alt+9 switch screens, arrows move in the menu', async ({ app }) => {
   const { page } = app
   await expectScreen(page, screens[0])
 
@@ -131,11 +135,12 @@ test('keyboard: skip link first, Alt+1…Alt+8 switch screens, arrows move in th
   await page.keyboard.press('ArrowDown')
   await page.keyboard.press('ArrowDown')
   await page.keyboard.press('ArrowDown')
+  await page.keyboard.press('ArrowDown')
   await expect(page.getByTestId('nav-reconciliation')).toBeFocused()
   await page.keyboard.press('ArrowDown')
   await expect(page.getByTestId('nav-availability')).toBeFocused()
   await page.keyboard.press('Enter')
-  await expectScreen(page, screens[4])
+  await expectScreen(page, screens[5])
 })
 
 test('keyboard: Tab walks skip link, menu, then the screen, with a visible focus ring', async ({ app }) => {
@@ -146,7 +151,8 @@ test('keyboard: Tab walks skip link, menu, then the screen, with a visible focus
   await page.reload()
   await settle(page, 'availability')
   const order: string[] = []
-  for (let i = 0; i < screens.length + 3; i++) {
+  // The skip link, every menu item, then the screen's first two controls.
+  for (let i = 0; i < 1 + screens.length + 2; i++) {
     await page.keyboard.press('Tab')
     order.push(
       await page.evaluate(

@@ -9,6 +9,7 @@ import type { AvailabilityStatus } from '../../../shared/domain/lookups'
 import type { AppError, Result } from '../../../shared/result'
 import { emptyDraft } from '../../../shared/rules/payouts'
 import type { PayoutDraft } from '../../../shared/rules/payouts'
+import type { PaymentTripwires } from '../../../shared/payees/tripwires'
 import { callApi } from './call'
 import { mergeListed, newestFirst } from './movement-list'
 
@@ -33,6 +34,11 @@ export const usePayoutsStore = defineStore('payouts', () => {
   }>({ key: '', status: 'idle', name: null, error: null })
   /** ZAR: the availability of the chosen bank or network, for the warning before sending. */
   const availability = ref<AvailabilityStatus | null>(null)
+  /**
+   * The payee book's tripwires for the draft (decision 123): main's answer for the destination and
+   * name as they were when asked (`asked`), so a check of an older draft is never shown for a newer.
+   */
+  const payeeChecks = ref<{ asked: string; result: PaymentTripwires | null; error: AppError | null } | null>(null)
   /** The step of the screen and the payout just sent (its live state comes from `movements`). */
   const step = ref<'form' | 'review' | 'sent'>('form')
   const lastSent = ref<string | null>(null)
@@ -43,6 +49,7 @@ export const usePayoutsStore = defineStore('payouts', () => {
     Object.assign(draft, emptyDraft(currency))
     Object.assign(resolution, { key: '', status: 'idle', name: null, error: null })
     availability.value = null
+    payeeChecks.value = null
     step.value = 'form'
     lastSent.value = null
     const reference = await callApi(() => api.payouts.newReference())
@@ -110,6 +117,7 @@ export const usePayoutsStore = defineStore('payouts', () => {
   return {
     draft,
     resolution,
+    payeeChecks,
     availability,
     step,
     lastSent,

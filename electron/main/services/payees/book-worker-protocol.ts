@@ -7,7 +7,7 @@ import type { ProfileScope } from '../../../../shared/domain/journal'
 import type { PaymentToCheck, PaymentTripwires, TripwireSettings } from '../../../../shared/payees/tripwires'
 import type { PaidPayment } from './paid-payment'
 import type { FlaggedRow } from './payee-books'
-import type { PayeeSummary } from './payee-book'
+import type { PayeeDetail, PayeesPage, PayeesQuery } from '../../../../shared/payees/payee-view'
 
 export interface BookWorkerData {
   /** userData/payees */
@@ -20,7 +20,8 @@ export type BookRequest =
   | { id: number; op: 'rows'; rows: PaymentToCheck[] }
   | { id: number; op: 'check'; scope: ProfileScope; settings: TripwireSettings }
   | { id: number; op: 'checkOne'; scope: ProfileScope; draft: PaymentToCheck; settings: TripwireSettings }
-  | { id: number; op: 'list'; scope: ProfileScope; search: string; offset: number; limit: number }
+  | { id: number; op: 'list'; scope: ProfileScope; query: Required<Omit<PayeesQuery, 'from' | 'to'>> & PayeesQuery }
+  | { id: number; op: 'payee'; scope: ProfileScope; key: string; shown: number }
   | { id: number; op: 'cancel' }
 
 /** What each request answers. */
@@ -29,7 +30,8 @@ export interface BookAnswers {
   learn: number
   check: FlaggedRow[] | null
   checkOne: PaymentTripwires
-  list: { total: number; payees: PayeeSummary[] }
+  list: PayeesPage
+  payee: PayeeDetail | null
 }
 
 export type BookReply =

@@ -11,6 +11,7 @@ import { join } from 'node:path'
 import type { RunRow } from '../../../../shared/domain/bulk-run'
 import type { MovementView, ProfileScope } from '../../../../shared/domain/journal'
 import { sharedEmails } from '../../../../shared/payees/identity'
+import type { PaymentToCheck } from '../../../../shared/payees/tripwires'
 import type { PaidPayment } from './paid-payment'
 
 export interface ScopedPayments {
@@ -21,10 +22,12 @@ export interface ScopedPayments {
 type Field = Record<string, unknown> | undefined
 const text = (value: unknown): string => (typeof value === 'string' || typeof value === 'number' ? String(value) : '')
 
-/** A succeeded single payout of the journal as a paid payment; null for any other movement. */
-export function paidSinglePayout(movement: MovementView): PaidPayment | null {
-  if (movement.kind !== 'payout' || movement.state !== 'success') return null
-  const destination = movement.request['destination'] as Field
+/**
+ * Who and where a single payout's destination (as the journal records its request, spec 2.6) pays:
+ * the same reading for a payout learnt once it succeeded and for a draft checked as its form is
+ * filled, so both find the same payee and account. Null without an account.
+ */
+export function payoutDestinationPayment(destination: Field): PaymentToCheck | null {
   if (!destination) return null
   const bank = destination['bank_account'] as Field
   const mobile = destination['mobile_money'] as Field
@@ -37,14 +40,20 @@ export function paidSinglePayout(movement: MovementView): PaidPayment | null {
   if (!account) return null
   const email = text(customer?.['email'])
   return {
-    reference: movement.reference,
-    paidAt: movement.updatedAt,
     name: text(customer?.['name']),
     ...(email ? { email } : {}),
     account,
     currency: text(destination['currency']),
     amount: text(destination['amount']),
   }
+}
+
+/** A succeeded single payout of the journal as a paid payment; null for any other movement. */
+export function paidSinglePayout(movement: MovementView): PaidPayment | null {
+  if (movement.kind !== 'payout' || movement.state !== 'success') return null
+  const payment = payoutDestinationPayment(movement.request['destination'] as Field)
+  if (!payment) return null
+  return { reference: movement.reference, paidAt: movement.updatedAt, ...payment }
 }
 
 /**

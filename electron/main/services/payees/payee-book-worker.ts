@@ -35,7 +35,9 @@ async function answer(request: Exclude<BookRequest, { op: 'rows' | 'cancel' }>):
     case 'checkOne':
       return books.checkOne(request.scope, request.draft, request.settings)
     case 'list':
-      return books.list(request.scope, request.search, request.offset, request.limit)
+      return books.list(request.scope, request.query)
+    case 'payee':
+      return books.payee(request.scope, request.key, request.shown)
   }
 }
 

@@ -9,6 +9,7 @@
 import { toMinorUnits, formatMinorUnits } from '../../../../shared/money'
 import { matchesSearch } from '../../../../shared/search'
 import { accountKey, describeAccountKey } from '../../../../shared/payees/accounts'
+import { accountParts, type PayeeSummary, type PayeesPage } from '../../../../shared/payees/payee-view'
 import { nameKey, payeeKey, type IdentifiedBy } from '../../../../shared/payees/identity'
 import type { KnownAccount, KnownPayee, PayeeBookView } from '../../../../shared/payees/tripwires'
 import type { PaidPayment } from './paid-payment'
@@ -148,21 +149,7 @@ export class AccountEntry implements KnownAccount {
   }
 }
 
-/** One line of the Payees list. */
-export interface PayeeSummary {
-  key: string
-  by: IdentifiedBy
-  name: string
-  payeeId?: string
-  email?: string
-  lastPaidAt: string
-  accounts: Array<{
-    account: string
-    firstPaidAt: string
-    lastPaidAt: string
-    totals: Array<{ currency: string; count: number; total: string }>
-  }>
-}
+export type { PayeeSummary } from '../../../../shared/payees/payee-view'
 
 export class PayeeBook implements PayeeBookView {
   private readonly payees = new Map<string, PayeeEntry>()
@@ -281,10 +268,20 @@ export class PayeeBook implements PayeeBookView {
     return true
   }
 
-  /** The payees whose name, id, e-mail or an account matches `search` (the desk's one search), newest paid first. */
-  list(search = '', offset = 0, limit = 100): { total: number; payees: PayeeSummary[] } {
+  /**
+   * The payees whose name, id, e-mail or an account matches `search` (the desk's one search) and
+   * whose last payment falls within `from`..`to` (epoch ms, both included), newest paid first.
+   */
+  list(
+    search = '',
+    offset = 0,
+    limit = 100,
+    from = Number.NEGATIVE_INFINITY,
+    to = Number.POSITIVE_INFINITY,
+  ): PayeesPage {
     const found: PayeeEntry[] = []
     for (const payee of this.payees.values()) {
+      if (payee.lastMs < from || payee.lastMs > to) continue
       if (
         matchesSearch(
           [payee.name, payee.payeeId, payee.email, ...payee.uses.map((use) => describeAccountKey(use.key))],
@@ -293,14 +290,27 @@ export class PayeeBook implements PayeeBookView {
       )
         found.push(payee)
     }
-    found.sort((a, b) =>
-      a.lastPaidAt < b.lastPaidAt ? 1 : a.lastPaidAt > b.lastPaidAt ? -1 : a.key.localeCompare(b.key),
-    )
-    return { total: found.length, payees: found.slice(offset, offset + limit).map(summarise) }
+    found.sort((a, b) => (a.lastMs < b.lastMs ? 1 : a.lastMs > b.lastMs ? -1 : a.key.localeCompare(b.key)))
+    return { total: found.length, all: this.payees.size, payees: found.slice(offset, offset + limit).map(summarise) }
+  }
+
+  /** One payee as the list shows it; undefined for a key the book does not hold. */
+  summary(key: string): PayeeSummary | undefined {
+    const payee = this.payees.get(key)
+    return payee ? summarise(payee) : undefined
   }
 }
 
 function summarise(payee: PayeeEntry): PayeeSummary {
+  const totals = new Map<string, { count: number; total: bigint }>()
+  for (const use of payee.uses) {
+    for (const total of use.totals) {
+      const sum = totals.get(total.currency) ?? { count: 0, total: 0n }
+      sum.count += total.count
+      sum.total += total.total
+      totals.set(total.currency, sum)
+    }
+  }
   return {
     key: payee.key,
     by: payee.by,
@@ -308,8 +318,13 @@ function summarise(payee: PayeeEntry): PayeeSummary {
     ...(payee.payeeId ? { payeeId: payee.payeeId } : {}),
     ...(payee.email ? { email: payee.email } : {}),
     lastPaidAt: payee.lastPaidAt,
+    totals: [...totals].map(([currency, sum]) => ({
+      currency,
+      count: sum.count,
+      total: formatMinorUnits(sum.total),
+    })),
     accounts: payee.uses.map((use) => ({
-      account: describeAccountKey(use.key),
+      ...accountParts(use.key),
       firstPaidAt: iso(use.firstMs),
       lastPaidAt: iso(use.lastMs),
       totals: use.totals.map((total) => ({

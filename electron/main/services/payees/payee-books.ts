@@ -9,7 +9,10 @@
 import { stat } from 'node:fs/promises'
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { ProfileScope } from '../../../../shared/domain/journal'
-import { emailKey, sharedEmails } from '../../../../shared/payees/identity'
+import { formatMinorUnits, toMinorUnits } from '../../../../shared/money'
+import { describeAccount } from '../../../../shared/payees/accounts'
+import { emailKey, payeeKey, sharedEmails } from '../../../../shared/payees/identity'
+import type { PayeeDetail, PayeePayment, PayeesPage, PayeesQuery } from '../../../../shared/payees/payee-view'
 import {
   sheetChecker,
   type PaymentToCheck,
@@ -17,7 +20,7 @@ import {
   type TripwireSettings,
 } from '../../../../shared/payees/tripwires'
 import type { PaidPayment } from './paid-payment'
-import { PayeeBook, type PayeeSummary } from './payee-book'
+import { PayeeBook } from './payee-book'
 import { appendLedger, ledgerFile, readLedger } from './payee-ledger'
 import { ledgerMark, readSnapshot, snapshotFile, writeSnapshot } from './payee-snapshot'
 
@@ -171,10 +174,49 @@ export class PayeeBooks {
 
   async list(
     scope: ProfileScope,
-    search: string,
-    offset: number,
-    limit: number,
-  ): Promise<{ total: number; payees: PayeeSummary[] }> {
-    return (await this.load(scope)).book.list(search, offset, limit)
+    query: Required<Omit<PayeesQuery, 'from' | 'to'>> & PayeesQuery,
+  ): Promise<PayeesPage> {
+    return (await this.load(scope)).book.list(query.search, query.offset, query.limit, query.from, query.to)
+  }
+
+  /**
+   * One payee with its payments, newest first (at most `shown`), read from the ledger: the book in
+   * memory keeps each payee's totals and last amounts, the ledger every payment. Null for a payee
+   * this book does not hold (another profile's, another mode's).
+   */
+  async payee(scope: ProfileScope, key: string, shown: number): Promise<PayeeDetail | null> {
+    const loaded = await this.load(scope)
+    const payee = loaded.book.summary(key)
+    if (!payee) return null
+    // Only the payee's own lines: a ledger line's key is computed as when the book learnt it.
+    const payments: PayeePayment[] = []
+    await readLedger(
+      loaded.file,
+      (paid) => {
+        if (payeeKey(paid).key !== key) return
+        let amount: string
+        try {
+          amount = formatMinorUnits(toMinorUnits(paid.amount))
+        } catch {
+          return // the book did not learn it either
+        }
+        payments.push({
+          reference: paid.reference,
+          paidAt: paid.paidAt,
+          ...(paid.runId ? { runId: paid.runId } : {}),
+          name: paid.name,
+          account: describeAccount(paid.account, paid.currency.toUpperCase()),
+          currency: paid.currency.toUpperCase(),
+          amount,
+          ...(paid.resolvedName ? { resolvedName: paid.resolvedName } : {}),
+        })
+      },
+      0,
+      loaded.through,
+    )
+    payments.sort((a, b) =>
+      a.paidAt < b.paidAt ? 1 : a.paidAt > b.paidAt ? -1 : a.reference.localeCompare(b.reference),
+    )
+    return { payee, payments: payments.slice(0, shown), paymentCount: payments.length }
   }
 }

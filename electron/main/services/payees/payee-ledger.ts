@@ -31,7 +31,13 @@ export interface LedgerLoad {
  * Reads a ledger from byte `start` (0: all of it), handing each payment to `learn`; a missing file
  * is an empty ledger. A torn last line is counted unreadable and not read past.
  */
-export async function readLedger(file: string, learn: (payment: PaidPayment) => void, start = 0): Promise<LedgerLoad> {
+export async function readLedger(
+  file: string,
+  learn: (payment: PaidPayment) => void,
+  start = 0,
+  /** Read no further than this byte (what a loaded book holds), when given. */
+  end?: number,
+): Promise<LedgerLoad> {
   let unreadable = 0
   const read = await readLines(
     file,
@@ -40,7 +46,7 @@ export async function readLedger(file: string, learn: (payment: PaidPayment) => 
       if (payment) learn(payment)
       else unreadable += 1
     },
-    { start },
+    { start, ...(end !== undefined ? { end } : {}) },
   )
   if (read.rest !== '') unreadable += 1
   return { lines: read.lines + (read.rest !== '' ? 1 : 0), unreadable, through: read.through }

@@ -5,7 +5,7 @@
  * - `checkRows(scope, rows)`: the flagged rows of a sheet (each with its index);
  * - `checkPayout(scope, draft)`: the tripwires of one payout as its form is filled;
  * - `recordPaid(scope, payments)`: what completed, learnt into the book (once per reference);
- * - `list(scope, query)`: the Payees list, with the desk's one search.
+ * - `list(scope, query)`: the Payees list, with the desk's one search; `payee(scope, key)` one payee's payments.
  * Each profile in each mode has its own book: a rehearsal never feeds Live. On the first start the
  * desk's history (journal and bulk runs, read here in main) is folded in once; a marker file says so.
  */
@@ -26,7 +26,12 @@ import type { BookAnswers, BookReply, BookRequest, BookWorkerData } from './book
 import { foldHistory } from './history-fold'
 import type { PaidPayment } from './paid-payment'
 import type { FlaggedRow } from './payee-books'
-import type { PayeeSummary } from './payee-book'
+import {
+  PAYEE_PAYMENTS_SHOWN,
+  type PayeeDetail,
+  type PayeesPage,
+  type PayeesQuery,
+} from '../../../../shared/payees/payee-view'
 
 export { MAX_LOADED_BOOKS } from './payee-books'
 export type { FlaggedRow } from './payee-books'
@@ -54,11 +59,6 @@ export interface FoldInReport {
   payments: number
 }
 
-export interface PayeesPage {
-  total: number
-  payees: PayeeSummary[]
-}
-
 export interface PayeesService {
   /** Folds the history in on the first start (once); later starts return null. */
   start(): Promise<FoldInReport | null>
@@ -69,7 +69,10 @@ export interface PayeesService {
   checkPayout(scope: ProfileScope, draft: PaymentToCheck): Promise<PaymentTripwires>
   /** Learns completed payments; answers how many were new to the book. */
   recordPaid(scope: ProfileScope, payments: readonly PaidPayment[]): Promise<number>
-  list(scope: ProfileScope, query?: { search?: string; offset?: number; limit?: number }): Promise<PayeesPage>
+  /** The payees that match the query, newest paid first, one page of them. */
+  list(scope: ProfileScope, query?: PayeesQuery): Promise<PayeesPage>
+  /** One payee with its payments (newest first, at most PAYEE_PAYMENTS_SHOWN); null when not in this book. */
+  payee(scope: ProfileScope, key: string): Promise<PayeeDetail | null>
   /** Ends the worker (the app quits; a test is done). */
   close(): Promise<void>
 }
@@ -218,10 +221,19 @@ export function createPayeesService(options: PayeesServiceOptions): PayeesServic
       return ask<'list'>({
         op: 'list',
         scope,
-        search: query.search ?? '',
-        offset: query.offset ?? 0,
-        limit: query.limit ?? 100,
+        query: {
+          search: query.search ?? '',
+          offset: query.offset ?? 0,
+          limit: query.limit ?? 100,
+          ...(query.from !== undefined ? { from: query.from } : {}),
+          ...(query.to !== undefined ? { to: query.to } : {}),
+        },
       })
+    },
+
+    async payee(scope, key) {
+      await ready()
+      return ask<'payee'>({ op: 'payee', scope, key, shown: PAYEE_PAYMENTS_SHOWN })
     },
 
     async close() {

@@ -87,12 +87,14 @@ describe('the snapshot beside the ledger', () => {
       [1, ['name_drift', 'unusual_amount']],
       [2, ['account_changed', 'shared_account']],
     ])
-    expect(await restarted.list(LIVE, '', 0, 100)).toEqual(await replayed.list(LIVE, '', 0, 100))
+    expect(await restarted.list(LIVE, { search: '', offset: 0, limit: 100 })).toEqual(
+      await replayed.list(LIVE, { search: '', offset: 0, limit: 100 }),
+    )
     expect(damaged).toEqual([])
     // a payment learnt before the snapshot is still known: recorded again, it is not counted twice
     expect(await restarted.learn(LIVE, month(0, 40))).toBe(0)
     expect(await restarted.learn(LIVE, month(2, 10))).toBe(0)
-    const { payees } = await restarted.list(LIVE, '', 0, 100)
+    const { payees } = await restarted.list(LIVE, { search: '', offset: 0, limit: 100 })
     expect(payees.find((payee) => payee.name === 'Person 1')?.accounts[0]?.totals).toEqual([
       { currency: 'NGN', count: 3, total: '450003.00' },
     ])
@@ -107,7 +109,7 @@ describe('the snapshot beside the ledger', () => {
     const text = await readFile(ledger, 'utf8')
     await writeFile(ledger, text.replace('"150039.00"', '"150093.00"'))
     const { books: restarted, damaged } = await booksIn(directory, 1_000_000)
-    const { payees } = await restarted.list(LIVE, '', 0, 100)
+    const { payees } = await restarted.list(LIVE, { search: '', offset: 0, limit: 100 })
     expect(payees.find((payee) => payee.name === 'Person 39')?.accounts[0]?.totals).toEqual([
       { currency: 'NGN', count: 1, total: '150093.00' },
     ])
@@ -122,7 +124,7 @@ describe('the snapshot beside the ledger', () => {
     const text = await readFile(file, 'utf8')
     await writeFile(file, text.slice(0, Math.floor(text.length / 2)))
     const { books: restarted } = await booksIn(directory, 1_000_000)
-    expect((await restarted.list(LIVE, '', 0, 100)).total).toBe(40)
+    expect((await restarted.list(LIVE, { search: '', offset: 0, limit: 100 })).total).toBe(40)
   })
 })
 

@@ -161,6 +161,9 @@ describe('first start: the history is folded in', () => {
     expect(musa?.accounts).toEqual([
       {
         account: '058 0011223344',
+        kind: 'bank',
+        institution: '058',
+        number: '0011223344',
         firstPaidAt: expect.any(String),
         lastPaidAt: expect.any(String),
         totals: [{ currency: 'NGN', count: 1, total: '250000.50' }],
