@@ -77,14 +77,10 @@ function startCheck([name, argv]) {
 let current = null
 
 function stopCurrentStep() {
-  if (!current?.pid) return
-  try {
-    // Its own process group on POSIX (detached): the keychain session and the test runner under it.
-    if (windows) current.kill()
-    else process.kill(-current.pid, 'SIGTERM')
-  } catch {
-    // Already ended.
-  }
+  // with-keychain.mjs passes the signal on to the test runner under it. The step is not detached
+  // into a session of its own: Linux schedules each session as one group (autogroup), and a step in
+  // its own would share the CPU half and half with the niced checks, whatever their nice value.
+  current?.kill('SIGTERM')
 }
 
 function tell({ name, code, seconds, text }) {
@@ -102,12 +98,7 @@ function runStep([name, argv]) {
   const started = Date.now()
   console.log(`\n=== ${name} ===`)
   return new Promise((done) => {
-    const child = spawn(argv[0], argv.slice(1), {
-      cwd: root,
-      stdio: 'inherit',
-      shell: shellFor(argv),
-      detached: !windows,
-    })
+    const child = spawn(argv[0], argv.slice(1), { cwd: root, stdio: 'inherit', shell: shellFor(argv) })
     current = child
     child.on('error', (error) => {
       console.error(`\n${name} could not start: ${error.message}`)
@@ -122,7 +113,7 @@ function runStep([name, argv]) {
   })
 }
 
-// A run stopped from the terminal stops its step too (the step is in a process group of its own).
+// A run stopped from the terminal stops its step too.
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => {
     stopCurrentStep()

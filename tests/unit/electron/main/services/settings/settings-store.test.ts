@@ -21,6 +21,7 @@ describe('settings store', () => {
       activeProfileId: 'sandbox',
       profiles: [],
       teamConnections: {},
+      ledgerAccounts: {},
     })
   })
 
