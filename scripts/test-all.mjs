@@ -1,8 +1,7 @@
 // `npm test`: everything CI runs, stopping at the first failure, on Linux, macOS or Windows. The
-// preflight first (what is missing, in one line); then the build the tests use, the unit tests and
-// the e2e tests, one after another, each with a real keychain (scripts/with-keychain.mjs). The
-// fresh-clone tests (tests/fresh-clone) run beside the unit tests at the lowest CPU priority and
-// are waited for before the e2e tests. Typecheck, lint and format run beside them from the start,
+// preflight first (what is missing, in one line); then the build the tests use, the unit tests,
+// the e2e tests and the fresh-clone tests (tests/fresh-clone), one after another, each with a real
+// keychain (scripts/with-keychain.mjs). Typecheck, lint and format run beside them from the start,
 // at the lowest CPU priority (decision 122): the tests leave part of the cores idle while they wait
 // on timers, leases, killed processes and the browser, and the static checks take only that, so
 // they cost the tests no speed and their timers stay honest. Each check is told when it ends; a
@@ -40,15 +39,11 @@ const steps = [
   ['build', npm('run', 'build')],
   ['unit tests', withKeychain(node, join(root, 'node_modules/vitest/vitest.mjs'), 'run')],
   ['e2e tests', withKeychain(node, join(root, 'node_modules/@playwright/test/cli.js'), 'test')],
-]
-/**
- * Each builds the app from a copy made as a fresh clone has it, mostly on one core: started at the
- * lowest priority beside the unit tests, which leave the other core idle much of the time, and
- * waited for (at full speed by then) before the e2e tests start.
- */
-const freshClone = [
-  'fresh-clone tests',
-  withKeychain(node, join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--config', 'vitest.fresh-clone.config.ts'),
+  // Each builds the app from a copy made as a fresh clone has it: on their own, after the rest.
+  [
+    'fresh-clone tests',
+    withKeychain(node, join(root, 'node_modules/vitest/vitest.mjs'), 'run', '--config', 'vitest.fresh-clone.config.ts'),
+  ],
 ]
 const allStarted = Date.now()
 const since = (started) => ((Date.now() - started) / 1000).toFixed(1)
@@ -128,13 +123,8 @@ for (const signal of ['SIGINT', 'SIGTERM']) {
 
 const staticChecks = Promise.all(checks.map((check) => startCheck(check).then((result) => (tell(result), result))))
 for (const step of steps) {
-  const beside = step[0] === 'unit tests' ? startCheck(freshClone).then((result) => (tell(result), result)) : null
   const code = await runStep(step)
   if (code !== 0) process.exit(code)
-  if (beside) {
-    const { text } = await beside
-    console.log(text.split('\n').slice(-12).join('\n'))
-  }
 }
 await staticChecks
 console.log(`\n=== npm test: every step ok (${since(allStarted)} s) ===`)
