@@ -6,6 +6,7 @@
  */
 import type { Page } from '@playwright/test'
 import { test, expect } from './fixtures'
+import { chooseFilterOption } from './select-option'
 import type { AppFixture } from './fixtures'
 
 /** Completion is found by polling with backoff; on a loaded machine it can take a few rounds. */
@@ -279,9 +280,7 @@ test('recent payouts: search by reference, name or account, and filter by status
   await expect(table.locator('tbody tr')).toHaveCount(1)
   await page.getByTestId('recent-search').fill('')
 
-  await page.getByTestId('recent-status').click()
-  await page.locator('.n-base-select-option', { hasText: 'Failed' }).click()
-  await page.keyboard.press('Escape')
+  await chooseFilterOption(page, 'recent-status', 'Failed')
   await expect(table.locator('tbody tr')).toHaveCount(1)
   await page.getByTestId(`payout-row-${failed}`).click()
   await expect(page.getByTestId('receipt-reason')).toHaveText('Beneficiary account is dormant')
