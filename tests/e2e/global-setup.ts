@@ -8,6 +8,7 @@ import { mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { SCAN_ROOT_ENV } from '../scan/keep-removed'
+import { prepareChildBundles } from '../support/child-bundles'
 
 export default function globalSetup(): void {
   const realTmp = tmpdir()
@@ -15,4 +16,6 @@ export default function globalSetup(): void {
   process.env[SCAN_ROOT_ENV] = root
   process.env['PAYOUT_DESK_REAL_TMPDIR'] = realTmp
   process.env['TMPDIR'] = root
+  // The team desks the team specs start run from a bundle made once for the run (decision 133).
+  prepareChildBundles()
 }

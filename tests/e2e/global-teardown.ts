@@ -7,8 +7,11 @@
 import { rmSync } from 'node:fs'
 import { finalScan, report } from '../scan/final-scan'
 import { SCAN_ROOT_ENV } from '../scan/keep-removed'
+import { CHILD_BUNDLES_ENV } from '../support/child-bundles'
 
 export default async function globalTeardown(): Promise<void> {
+  const bundles = process.env[CHILD_BUNDLES_ENV]
+  if (bundles) rmSync(bundles, { recursive: true, force: true })
   const root = process.env[SCAN_ROOT_ENV]
   if (!root) return
   try {

@@ -10,6 +10,7 @@ import { mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
+import { nodeArgsFor } from '../support/child-bundles'
 import { BRIDGE_TOKEN_PARAM } from '../../shared/ipc/window-api'
 import type { TeamDatabase, TeamMemberLogin } from '../support/team-database'
 
@@ -29,7 +30,7 @@ export interface TeamDeskProcess {
 
 export async function startTeamDesk(options: { leaseSeconds?: number; label: string }): Promise<TeamDeskProcess> {
   const userDataDir = await mkdtemp(join(tmpdir(), `payout-desk-team-${options.label}-`))
-  const child = spawn(process.execPath, ['--import', 'tsx', resolve(__dirname, 'team-desk-process.ts')], {
+  const child = spawn(process.execPath, nodeArgsFor(resolve(__dirname, 'team-desk-process.ts')), {
     cwd: resolve(__dirname, '../..'),
     env: { ...process.env, USER_DATA: userDataDir, TEAM_LEASE_SECONDS: String(options.leaseSeconds ?? 120) },
     stdio: ['pipe', 'pipe', 'inherit'],

@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
+import { nodeArgsFor } from '../support/child-bundles'
 import type { Result } from '../../shared/result'
 import type { Checkpoint } from '../../electron/main/services/checkpoints'
 
@@ -31,9 +32,7 @@ export async function startSandboxProcess(options: {
   const child = spawn(
     process.execPath,
     [
-      '--import',
-      'tsx',
-      join('electron', 'sandbox', 'cli.ts'),
+      ...nodeArgsFor(join(ROOT, 'electron', 'sandbox', 'cli.ts')),
       '--port',
       String(options.port ?? 0),
       '--secret-key',
@@ -130,7 +129,7 @@ export async function startDeskProcess(options: {
   /** More of the desk's environment (a team desk's lease and timing). */
   env?: Record<string, string>
 }): Promise<DeskProcess> {
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(__dirname, 'desk-process.ts')], {
+  const child: ChildProcess = spawn(process.execPath, nodeArgsFor(join(__dirname, 'desk-process.ts')), {
     cwd: ROOT,
     env: {
       ...process.env,

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { SCAN_ROOT_ENV } from '../scan/keep-removed'
 import { finalScan, report } from '../scan/final-scan'
+import { prepareChildBundles } from '../support/child-bundles'
 
 export default function setup(): () => Promise<void> {
   const realTmp = tmpdir()
@@ -20,7 +21,10 @@ export default function setup(): () => Promise<void> {
   const input = mkdtempSync(join(realTmp, 'payout-desk-unit-input-'))
   process.env['PAYOUT_DESK_TEST_INPUT'] = input
   process.env['TMPDIR'] = root
+  // The processes the tests start run from bundles made once for the run (decision 133).
+  const bundles = prepareChildBundles()
   return async () => {
+    rmSync(bundles, { recursive: true, force: true })
     process.env['TMPDIR'] = realTmp
     try {
       const { files, findings } = await finalScan(root)

@@ -12,6 +12,7 @@ import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { nodeArgsFor } from '../../../../../../support/child-bundles'
 import { startSandbox, type RunningSandbox } from '../../../../../../../electron/sandbox'
 import { openJournal } from '../../../../../../../electron/main/services/journal/journal'
 import { sandboxAdmin, sheetOf, simulatorPayouts } from './harness'
@@ -76,7 +77,7 @@ function startChild(): {
   exit: Promise<{ code: number | null; signal: string | null; out: string; err: string }>
   kill(): void
 } {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD], {
+  const child = spawn(process.execPath, nodeArgsFor(CHILD), {
     env: { ...process.env, USER_DATA: dir, SANDBOX_URL: sandbox.url, SANDBOX_KEY: KEY, ROWS: String(ROWS) },
     stdio: ['ignore', 'pipe', 'pipe'],
   })

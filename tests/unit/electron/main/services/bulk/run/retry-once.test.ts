@@ -10,6 +10,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { nodeArgsFor } from '../../../../../../support/child-bundles'
 import { startSandbox, type RunningSandbox } from '../../../../../../../electron/sandbox'
 import { csvBytes, openHarness, sandboxAdmin, sheetOf, simulatorPayouts, type Harness } from './harness'
 
@@ -124,7 +125,7 @@ describe('Retry failed rows, once', () => {
 })
 
 function runChild(env: Record<string, string>): Promise<{ out: string; err: string; signal: string | null }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD], {
+  const child = spawn(process.execPath, nodeArgsFor(CHILD), {
     env: { ...process.env, USER_DATA: dir, SANDBOX_URL: sandbox.url, SANDBOX_KEY: KEY, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })

@@ -9,6 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { nodeArgsFor } from '../../../../../../support/child-bundles'
 import { startSandbox, type RunningSandbox } from '../../../../../../../electron/sandbox'
 import { hasNextPage, type BulkEndpoints } from '../../../../../../../electron/main/services/api/bulk'
 import type { LookupEndpoints } from '../../../../../../../electron/main/services/api/lookups'
@@ -114,7 +115,7 @@ describe('reading a batch', () => {
 })
 
 function runChild(env: Record<string, string>): Promise<{ out: string; signal: string | null }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CHILD], {
+  const child = spawn(process.execPath, nodeArgsFor(CHILD), {
     env: { ...process.env, USER_DATA: dir, SANDBOX_URL: sandbox.url, SANDBOX_KEY: KEY, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   })
