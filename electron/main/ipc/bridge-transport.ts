@@ -64,7 +64,9 @@ export async function startBridge(options: {
     const data = JSON.stringify({ event, payload })
     options.onResponse?.(event, data)
     const frame = `event: message\ndata: ${data}\n\n`
-    for (const stream of streams) stream.write(frame)
+    // A stream the page or close() ended may still be in the set until its 'close' comes: what
+    // main says while it shuts down (a run's last change) has nobody left to tell.
+    for (const stream of streams) if (!stream.writableEnded && !stream.destroyed) stream.write(frame)
   }
   const files = createBridgeFiles({
     emit,
@@ -217,6 +219,7 @@ export async function startBridge(options: {
     files,
     async close() {
       for (const stream of streams) stream.end()
+      streams.clear()
       for (const socket of sockets) socket.destroy()
       await new Promise<void>((done) => server.close(() => done()))
       await files.close()

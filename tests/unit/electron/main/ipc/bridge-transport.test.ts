@@ -152,4 +152,29 @@ describe('loopback bridge', () => {
     expect(new TextDecoder().decode(value)).toContain('"event":"profiles:changed"')
     controller.abort()
   })
+
+  it('after close, what main still says while it shuts down goes nowhere and fails nothing', async () => {
+    // Seen in the e2e run: closing the app ended the page's event stream, then the run service's
+    // last change was written to it ("write after end", uncaught).
+    const b = await start()
+    const response = await fetch(`${b.url}/events`, { headers: { authorization: `Bearer ${b.token}` } })
+    const reader = response.body!.getReader()
+    await reader.read()
+    const uncaught: unknown[] = []
+    const onError = (error: unknown) => uncaught.push(error)
+    process.on('uncaughtException', onError)
+    try {
+      // Told while the bridge closes: its streams are ended, their 'close' not come yet.
+      const closing = b.close()
+      bridge = undefined
+      expect(() =>
+        b.emit('profiles:changed', { profiles: [], activeId: 'sandbox', keychain: { available: true } }),
+      ).not.toThrow()
+      await closing
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      expect(uncaught).toEqual([])
+    } finally {
+      process.off('uncaughtException', onError)
+    }
+  })
 })
