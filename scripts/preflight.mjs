@@ -39,7 +39,7 @@ export function systemProbe({ env = process.env, platform = process.platform } =
  * on), Homebrew on macOS, Scoop on Windows (its shims put the tools on PATH).
  */
 const INSTALL = {
-  chromium: { command: 'npx playwright install chromium', apt: 'chromium' },
+  chromium: { command: 'npx playwright install chromium', apt: 'chromium-headless-shell' },
   libsecret: { apt: 'libsecret-1-dev', rebuildsKeytar: true },
   pkgConfig: { apt: 'pkg-config', rebuildsKeytar: true },
   gnomeKeyring: { apt: 'gnome-keyring' },
@@ -77,7 +77,7 @@ export function missingForTests({ platform = process.platform, env = process.env
     const what = given
       ? `Chromium (PAYOUT_DESK_CHROMIUM=${given} does not exist)`
       : platform === 'linux'
-        ? "Chromium (Debian's chromium package, or Playwright's own: npx playwright install chromium)"
+        ? "Chromium (Debian's chromium-headless-shell or chromium package, or Playwright's own: npx playwright install chromium)"
         : "Chromium (Playwright's own)"
     missing.push({ what, ...INSTALL.chromium })
   }
@@ -115,7 +115,7 @@ export function explainMissing(missing, platform = process.platform) {
           : `scoop install ${packages.join(' ')}`,
     )
   }
-  // Debian's chromium package is the Linux answer; elsewhere Playwright downloads its own.
+  // Debian's chromium-headless-shell package is the Linux answer; elsewhere Playwright downloads its own.
   for (const item of missing) {
     if (item.command && !(manager === 'apt' && item.apt) && !commands.includes(item.command))
       commands.push(item.command)

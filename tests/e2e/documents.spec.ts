@@ -11,11 +11,51 @@ import { join } from 'node:path'
 import { unzipSync } from 'fflate'
 import { expect, test } from './fixtures'
 import type { AppFixture } from './fixtures'
+import type { Page } from '@playwright/test'
 import { cardSecretsAt, scanForCardData } from './card-data-scan'
 import { checkNamesAndSend, openSheet } from './open-files'
 import { pdfPages, renderPages } from '../support/pdf'
 
 test.setTimeout(180_000)
+
+/**
+ * What `act` opened in a new tab: the address the page handed the browser, and the type and first
+ * bytes of the document behind it. Read in the page, not from the tab: whether a tab shows a PDF
+ * or saves it is the browser's (Chromium's headless shell has no PDF viewer, decision 134).
+ */
+async function documentOpenedInTab(
+  page: Page,
+  act: () => Promise<void>,
+): Promise<{ url: string; type: string; head: string }> {
+  await page.evaluate(() => {
+    // The page's policy lets it fetch nothing but its own origin: the blobs are kept as they are made.
+    const blobs = new Map<string, Blob>()
+    const opened: string[] = []
+    const createObjectURL = URL.createObjectURL.bind(URL)
+    URL.createObjectURL = (object: Blob | MediaSource) => {
+      const url = createObjectURL(object)
+      if (object instanceof Blob) blobs.set(url, object)
+      return url
+    }
+    const open = window.open.bind(window)
+    window.open = (url?: string | URL, ...rest: [string?, string?]) => {
+      opened.push(String(url))
+      return open(url, ...rest)
+    }
+    Object.assign(window, { openedForTest: { blobs, opened } })
+  })
+  const tab = page.waitForEvent('popup')
+  await act()
+  await tab
+  const { url, type, head } = await page.evaluate(async () => {
+    const { blobs, opened } = (window as unknown as { openedForTest: { blobs: Map<string, Blob>; opened: string[] } })
+      .openedForTest
+    const address = opened.at(-1) ?? ''
+    const blob = blobs.get(address)
+    return { url: address, type: blob?.type ?? '', head: blob ? await blob.slice(0, 5).text() : '' }
+  })
+  return { url, type, head }
+}
 
 async function setPayerName(app: AppFixture, name: string): Promise<void> {
   const { page } = app
@@ -99,9 +139,11 @@ test('the advice of a paid payout names the payer, the bank by name and the mask
   expect(pages[0]?.ink).toBeGreaterThan(0.01)
 
   // Print: in a browser, the PDF opens in a tab where the browser's own print takes over.
-  const popup = page.waitForEvent('popup')
-  await receipt.getByTestId('receipt-advice-print').click()
-  expect((await popup).url()).toMatch(/^blob:/)
+  expect(await documentOpenedInTab(page, () => receipt.getByTestId('receipt-advice-print').click())).toEqual({
+    url: expect.stringMatching(/^blob:/),
+    type: 'application/pdf',
+    head: '%PDF-',
+  })
   await expect(receipt.getByTestId('receipt-advice-done')).toHaveText(
     'The payment advice opened in a new tab: print it from there.',
   )
@@ -200,9 +242,11 @@ test('a runâ€™s summary, the advice of a paid row and the ZIP of every paid rowâ
   expect(pdfPages(files['Payment advice RUNDOC-0001.pdf']!)[0]).toContain('Amount 1,000.50 NGN')
 
   // The summary printed: a tab in the browser.
-  const popup = page.waitForEvent('popup')
-  await section.getByTestId('bulk-summary-print').click()
-  expect((await popup).url()).toMatch(/^blob:/)
+  expect(await documentOpenedInTab(page, () => section.getByTestId('bulk-summary-print').click())).toEqual({
+    url: expect.stringMatching(/^blob:/),
+    type: 'application/pdf',
+    head: '%PDF-',
+  })
   await app.screenshot('documents-run')
 
   // Back to the runs and into the run again: the messages of the last visit are gone.

@@ -45,11 +45,11 @@ function verdict(platform: NodeJS.Platform, probe: Probe, env: NodeJS.ProcessEnv
 describe('test preflight, per OS', () => {
   it('Linux: Debian packages, the keychain the tests start, and npm ci to build keytar against libsecret', () => {
     expect(verdict('linux', nothing)).toBe(
-      "Missing: Chromium (Debian's chromium package, or Playwright's own: npx playwright install chromium), pkg-config," +
+      "Missing: Chromium (Debian's chromium-headless-shell or chromium package, or Playwright's own: npx playwright install chromium), pkg-config," +
         ' libsecret, a Secret Service (gnome-keyring), dbus-run-session, poppler-utils (pdftotext, pdftoppm, pdfinfo),' +
         ' PostgreSQL 15 or later (initdb and pg_ctl on PATH, or in PAYOUT_DESK_PG_BIN), openssl,' +
         ' the keytar native module (built by npm ci).' +
-        ' Install with: sudo apt-get install -y chromium pkg-config libsecret-1-dev gnome-keyring dbus poppler-utils postgresql openssl && npm ci',
+        ' Install with: sudo apt-get install -y chromium-headless-shell pkg-config libsecret-1-dev gnome-keyring dbus poppler-utils postgresql openssl && npm ci',
     )
   })
 
@@ -117,7 +117,15 @@ describe('which Chromium the e2e tests use', () => {
     (path: string) =>
       paths.includes(path)
 
-  it("Debian's on Linux when it is installed, else Playwright's own", () => {
+  it("Debian's on Linux when it is installed (its headless shell first), else Playwright's own", () => {
+    expect(
+      findChromium({
+        platform: 'linux',
+        env: {},
+        exists: present('/usr/bin/chromium-headless-shell', '/usr/bin/chromium', playwright()),
+        playwright,
+      }),
+    ).toEqual({ path: '/usr/bin/chromium-headless-shell', source: 'debian' })
     expect(
       findChromium({ platform: 'linux', env: {}, exists: present('/usr/bin/chromium', playwright()), playwright }),
     ).toEqual({ path: '/usr/bin/chromium', source: 'debian' })
