@@ -2,7 +2,8 @@
  * Limits as an accountant sets and meets them (decision 127), through the bridge and the Sandbox:
  * a daily total set in Settings is recorded among the latest changes; a single payout that would
  * break it is named in its review and refused at Send with the limit's words, nothing sent; a bulk
- * run's review names the breach before Send.
+ * run's review names the breach before Send. The first-payment amount set beside the limits
+ * reaches the payee checks of the payout form (decision 128).
  */
 import { expect, test } from './fixtures'
 import { runInReview } from './open-files'
@@ -27,6 +28,11 @@ test('a daily total set in Settings refuses a payout with its words, and a runâ€
   await expect(change).toContainText('Daily total for NGN')
   await expect(change).toContainText('none')
   await expect(change).toContainText('5,000.00')
+  // The payee checks' first-payment amount is this profile's setting too (decision 128).
+  await page.getByTestId('first-payment-NGN').fill('1,000')
+  await page.getByTestId('payee-checks-save').click()
+  await expect(page.getByTestId('payee-checks-saved')).toBeVisible()
+  await expect(page.getByTestId('limit-change').first()).toContainText('Unusual first payment for NGN: above')
 
   // A single payout of 6,000.00: named in its review, refused at Send; nothing reaches the journal.
   await page.getByTestId('nav-payouts').click()
@@ -43,6 +49,10 @@ test('a daily total set in Settings refuses a payout with its words, and a runâ€
   await page.getByTestId('payout-review').click()
   const words = 'Daily total for NGN is 5,000.00; 0.00 was already sent today; this payout would add 6,000.00.'
   await expect(page.getByTestId('review-limit-refusal')).toHaveText(`Send would be refused: ${words}`)
+  await expect(page.locator('[data-testid="payout-tripwire"][data-kind="unusual_amount"]').first()).toContainText(
+    'a first payment of NGN 6000.00 is above the set NGN 1000.00',
+    { timeout: 30_000 },
+  )
   await page.getByTestId('payout-send').click()
   await expect(page.getByTestId('result-error-message')).toHaveText(`The payout was not sent: ${words}`)
   expect(app.running.services.journal.list()).toEqual([])

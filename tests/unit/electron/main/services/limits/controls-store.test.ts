@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { createControlsStore } from '../../../../../../electron/main/services/limits'
 import { createSettingsStore } from '../../../../../../electron/main/services/settings/settings-store'
 import { channels } from '../../../../../../shared/ipc/contract'
+import { systemTimeZone } from '../../../../../../shared/limits/payout-limits'
 
 let directory: string
 const at = new Date('2026-11-27T10:00:00.000Z')
@@ -38,11 +39,8 @@ describe('the controls of a profile', () => {
     const store = await opened()
     await store.setLimits(
       'acme',
-      {
-        rules: [{ kind: 'daily_total', currency: 'NGN', value: '5000000' }],
-        hours: null,
-        timeZone: 'Africa/Lagos',
-      },
+      // In the zone a profile starts with (this computer's): no zone change to record.
+      { rules: [{ kind: 'daily_total', currency: 'NGN', value: '5000000' }], hours: null, timeZone: systemTimeZone() },
       'ada',
     )
     await store.setLimits(
