@@ -49,6 +49,7 @@ import type { AppLog } from './services/log/redacting-log'
 import type { SecretStore } from './services/secrets/secret-store'
 import type { EventSink, ServiceContext } from './services/service-context'
 import { createSettingsStore } from './services/settings/settings-store'
+import { createControlsStore, createLimitGate, createLimitsDomain } from './services/limits'
 import { createTeamDomain } from './services/team/team-domain'
 import { keychainJournalKeys } from './services/journal/journal-seal'
 import { createTeamService } from './services/team/team-service'
@@ -119,6 +120,10 @@ export async function createAppServices(options: {
   })
 
   const settings = createSettingsStore(options.userDataDir, SANDBOX_PROFILE_ID)
+  // Each profile's limits and payee-check settings (decisions 127, 128), read once, kept in memory.
+  const controls = createControlsStore(settings, options.now ?? (() => new Date()))
+  // A settings file that cannot be read is said at every send (the profiles say it too), not at start.
+  await controls.load().catch((error: unknown) => log.error('The limits could not be read', error))
   const profiles = createProfileService({
     settings,
     keychain: options.keychain,
@@ -194,6 +199,8 @@ export async function createAppServices(options: {
     directory: join(options.userDataDir, PAYEES_FOLDER),
     runsFolder: join(options.userDataDir, RUNS_FOLDER),
     journal,
+    // The multiple and the first-payment amounts are each profile's Settings (decision 128).
+    settings: (scope) => controls.of(scope.profileId).payeeChecks,
     onDamaged: (what, error) => log.warn(`Payee book: ${what} could not be read whole`, error),
   })
   journal = withPaidPayees(journal, payees, log)
@@ -229,7 +236,9 @@ export async function createAppServices(options: {
     log,
     ...(options.teamLeaseSeconds ? { leaseSeconds: options.teamLeaseSeconds } : {}),
   })
-  const bulk = createBulkDomain(context, { ...teamRuns.hooks, ...payeeRunHooks(payees, log) })
+  // The limits every send passes in main before its request leaves (decision 127).
+  const limits = createLimitGate({ journal, controls, now: context.now })
+  const bulk = createBulkDomain(context, { ...teamRuns.hooks, ...payeeRunHooks(payees, log), limits })
   const handlers: ChannelHandlers = {
     'app:info': () => options.info,
     'settings:get': async () => ({ theme: (await settings.read()).theme }),
@@ -252,6 +261,13 @@ export async function createAppServices(options: {
     ...use(
       createPayoutDomain(context, {
         feeBasis: async (scope, currency) => (await bulk.loadedRuns()).feeBasis(scope, currency),
+        limits: {
+          gate: limits,
+          failedPayouts: async () => {
+            const runs = await bulk.loadedRuns()
+            return (runId, batchReference) => runs.failedPayouts(runId, batchReference)
+          },
+        },
       }),
     ),
     ...use(createHistoryDomain(context)),
@@ -262,6 +278,7 @@ export async function createAppServices(options: {
     ...use(createDocumentDomain(context, { runs: bulk.loadedRuns })),
     ...use(createReconciliationDomain(context, { runs: bulk.loadedRuns })),
     ...use(createPayeesDomain(context, payees)),
+    ...use(createLimitsDomain(context, controls)),
     ...use(createTeamDomain(team, teamRuns.releaseOf, teamRuns.submissionOf, options.desktop.dialogs)),
     ...use(
       createDesktopDomain(context, {

@@ -10,6 +10,7 @@ import { COUNTRY_OF_CURRENCY, offlineBankCodes } from '../bulk/banks'
 import { itemFindings, type ValidationContext } from '../bulk/validate'
 import type { RunOutcome, SheetStatus } from '../bulk/run-outcome'
 import type { RunTally } from '../bulk/run-tally'
+import type { LimitRefusal } from '../limits/limit-rules'
 import type { SendReadiness } from '../bulk/send-readiness'
 import type { BulkCurrency, BulkFinding, BulkHeader, BulkItem, ImportRecord } from './bulk'
 import type { ProfileMode } from './profiles'
@@ -121,6 +122,8 @@ export interface RunBatch {
   totalChargeable?: string
   message?: string
   attempts: number
+  /** Left planned, never sent, because it would have broken a limit (decision 127). */
+  held?: 'limits'
 }
 
 /**
@@ -223,6 +226,11 @@ export interface RunView extends RunSummary {
   nameCheckError?: { code: ErrorCode; message: string }
   /** The service refused a send of this currency for its balance, and nothing was accepted since (decision 52). */
   balanceRefusal: BalanceRefusal | null
+  /**
+   * The limit Send would break now, with its words (decision 127), while the run can still be sent;
+   * null when every limit allows it. Send is refused with the same words.
+   */
+  limitRefusal?: LimitRefusal | null
 }
 
 /**

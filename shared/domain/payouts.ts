@@ -79,4 +79,6 @@ export interface PayoutPreflight {
     estimate: AmountRange | null
   }
   balanceRefusal: BalanceRefusal | null
+  /** The limit this payout would break if sent now, in the words Send would refuse it with (decision 127). */
+  limitRefusal?: string | null
 }

@@ -20,6 +20,7 @@ import { documentChannels, documentEvents } from './channels/documents'
 import { teamChannels, teamEvents } from './channels/team'
 import { reconciliationChannels, reconciliationEvents } from './channels/reconciliation'
 import { payeeChannels, payeeEvents } from './channels/payees'
+import { limitChannels, limitEvents } from './channels/limits'
 
 export const channels = {
   ...coreChannels,
@@ -36,6 +37,7 @@ export const channels = {
   ...teamChannels,
   ...reconciliationChannels,
   ...payeeChannels,
+  ...limitChannels,
 } as const
 
 /** Events main sends to the renderer, with their payload types. */
@@ -54,6 +56,7 @@ export const events = {
   ...teamEvents,
   ...reconciliationEvents,
   ...payeeEvents,
+  ...limitEvents,
 } as const
 
 export type Channel = keyof typeof channels

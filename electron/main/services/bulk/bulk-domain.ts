@@ -21,12 +21,15 @@ import { RUNS_FOLDER, RunStore } from './run/run-store'
 import type { RunHooks } from './run-hooks'
 import { createRunPayeeChecks, type RunPayeeChecks } from './run-payee-checks'
 import type { RunSummary } from '../../../../shared/domain/bulk-run'
+import type { LimitGate } from '../limits'
 
 export interface BulkDomainOptions extends RunHooks {
   /** How often monitoring asks the service about open batches. */
   pollMs?: number
   /** Every summary of a run the screen is told (the payee checks follow them: run-payee-checks.ts). */
   onRunChanged?: (summary: RunSummary) => void
+  /** The limits every run passes at Send and each batch before its intent is journaled (decision 127). */
+  limits?: LimitGate
 }
 
 export function createBulkRunService(context: ServiceContext, options: BulkDomainOptions = {}): RunService {
@@ -53,6 +56,7 @@ export function createBulkRunService(context: ServiceContext, options: BulkDomai
     feePayer: new FeePayerMemory(context.userDataDir),
     ...(options.beforeBatchLeaves ? { beforeBatchLeaves: options.beforeBatchLeaves } : {}),
     ...(options.holdOnResume ? { holdOnResume: options.holdOnResume } : {}),
+    ...(options.limits ? { limits: options.limits } : {}),
   })
 }
 

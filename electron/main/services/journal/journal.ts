@@ -68,8 +68,13 @@ export interface Journal {
   appendMany(entries: JournalEntry[]): Promise<void>
   get(reference: string): MovementView | undefined
   has(reference: string): boolean
-  /** Movements, newest first. */
-  list(filter?: { kind?: MovementKind; states?: readonly MovementState[]; runId?: string }): MovementView[]
+  /** Movements, newest first; `since` (an ISO instant): only those created then or later. */
+  list(filter?: {
+    kind?: MovementKind
+    states?: readonly MovementState[]
+    runId?: string
+    since?: string
+  }): MovementView[]
   /** Reads the file from disk again and checks every link of the chain. */
   verify(): Promise<JournalVerificationReport>
   close(): Promise<void>
@@ -341,6 +346,8 @@ async function openLocked(
         if (filter.kind && movement.kind !== filter.kind) continue
         if (filter.states && !filter.states.includes(movement.state)) continue
         if (filter.runId && movement.runId !== filter.runId) continue
+        // Compared before the clone: the limits read today's movements of a long journal (decision 127).
+        if (filter.since && movement.createdAt < filter.since) continue
         result.push(clone(movement))
       }
       return result.reverse()

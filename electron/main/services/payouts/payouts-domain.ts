@@ -29,6 +29,7 @@ import type { ProfileMode } from '../../../../shared/domain/profiles'
 import { toMinorUnits } from '../../../../shared/money'
 import type { WatchDelays } from './payout-watcher'
 import { formatMoney } from '../../../../shared/money'
+import type { FailedPayoutsOf, LimitGate } from '../limits'
 
 export interface PayoutDomainOptions {
   delays?: WatchDelays
@@ -38,6 +39,11 @@ export interface PayoutDomainOptions {
    * alone when absent.
    */
   feeBasis?(scope: { profileId: string; mode: ProfileMode }, currency: string): Promise<FeeSeen[]>
+  /**
+   * The limits a payout passes before its intent is journaled (decision 127), with what the runs
+   * say of their failed rows (not counted); absent: no limits.
+   */
+  limits?: { gate: LimitGate; failedPayouts(): Promise<FailedPayoutsOf> }
 }
 
 export function createPayoutDomain(
@@ -92,6 +98,36 @@ export function createPayoutDomain(
     return lists
   }
 
+  /**
+   * Sends the payout once the limits admit it (decision 127): refused before its intent is
+   * journaled, with the limit's words; admitted, it is reserved until the journal holds it. The
+   * same payout asked for again (a double click) is that payout, and is not counted twice.
+   */
+  async function sendWithinLimits(
+    body: PayoutBody,
+    scope: { profileId: string; mode: ProfileMode },
+  ): Promise<MovementView> {
+    const limits = options.limits
+    if (!limits || journal.has(body.reference)) return sender.send(body, scope.profileId)
+    const failedPayouts = await limits.failedPayouts()
+    const currency = body.destination.currency
+    const answer = limits.gate.admit(
+      scope,
+      { what: 'payout', currency, amounts: [toMinorUnits(body.destination.amount)] },
+      [body.reference],
+      failedPayouts,
+    )
+    if ('refused' in answer)
+      throw new AppFailure('bad_request', `The payout was not sent: ${answer.refused.message}`, {
+        limit: answer.refused.limit,
+      })
+    try {
+      return await sender.send(body, scope.profileId)
+    } finally {
+      answer.release()
+    }
+  }
+
   function newReference(): string {
     const day = context.now().toISOString().slice(0, 10).replaceAll('-', '')
     for (;;) {
@@ -120,9 +156,15 @@ export function createPayoutDomain(
         } catch {
           // An amount still being typed has no fee yet.
         }
+        const limits = options.limits
+        const limitRefusal =
+          limits && minor !== null && minor > 0n
+            ? limits.gate.refusal(scope, { what: 'payout', currency, amounts: [minor] }, await limits.failedPayouts())
+            : null
         return {
           fees: { basis: basis.length, estimate: minor === null || minor <= 0n ? null : estimateFees(basis, minor) },
           balanceRefusal: lastBalanceRefusal(journal.list(), scope, currency),
+          limitRefusal: limitRefusal ? `Send would be refused: ${limitRefusal.message}` : null,
         }
       },
       'payouts:send': async ({ body: input, confirmAmount }) => {
@@ -137,7 +179,7 @@ export function createPayoutDomain(
           !confirmationMatches(confirmAmount ?? '', body.destination.amount, body.destination.currency)
         )
           throw new AppFailure('bad_request', 'This is a Live payout: type its amount exactly to confirm it.')
-        const movement = await sender.send(body, profileId)
+        const movement = await sendWithinLimits(body, { profileId, mode })
         changed(movement)
         watcher.watch(movement.reference)
         return movement

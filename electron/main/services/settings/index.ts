@@ -1,3 +1,3 @@
 /** The settings' public face (decision 094): the settings store's shape and atomic JSON files. */
 export { readJsonFile, writeJsonAtomically } from './atomic-json-file'
-export type { SettingsStore, StoredProfile, StoredTeamConnection } from './settings-store'
+export type { SettingsStore, StoredControls, StoredProfile, StoredTeamConnection } from './settings-store'

@@ -5,6 +5,8 @@
 import { join } from 'node:path'
 import { z } from 'zod'
 import { THEME_PREFERENCES } from '../../../../shared/domain/settings'
+import { payeeCheckSettingsSchema } from '../../../../shared/limits/desk-controls'
+import { payoutLimitsSchema } from '../../../../shared/limits/payout-limits'
 import { readJsonFile, writeJsonAtomically } from './atomic-json-file'
 
 const storedProfileSchema = z.object({
@@ -35,6 +37,14 @@ const storedLedgerMappingSchema = z.object({
   bankCharges: storedLedgerAccountSchema,
 })
 
+/** A profile's limits and payee-check settings, with every change of them (decisions 127, 128). */
+const storedControlsSchema = z.object({
+  limits: payoutLimitsSchema,
+  payeeChecks: payeeCheckSettingsSchema,
+  changes: z.array(z.object({ at: z.string(), by: z.string(), setting: z.string(), old: z.string(), new: z.string() })),
+})
+export type StoredControls = z.infer<typeof storedControlsSchema>
+
 const settingsSchema = z.object({
   version: z.literal(1),
   theme: z.enum(THEME_PREFERENCES),
@@ -46,6 +56,8 @@ const settingsSchema = z.object({
   teamConnections: z.record(z.string(), storedTeamConnectionSchema).default({}),
   /** The ledger accounts journal entries are booked to, by profile id (decision 119); absent: the defaults. */
   ledgerAccounts: z.record(z.string(), storedLedgerMappingSchema).default({}),
+  /** Limits and payee-check settings by profile id (decision 127); absent: none set yet. */
+  controls: z.record(z.string(), storedControlsSchema).default({}),
 })
 export type StoredSettings = z.infer<typeof settingsSchema>
 
@@ -59,6 +71,7 @@ function defaultSettings(sandboxProfileId: string): StoredSettings {
     profiles: [],
     teamConnections: {},
     ledgerAccounts: {},
+    controls: {},
   }
 }
 

@@ -63,6 +63,8 @@ export function rowsToPrepare(chain: readonly LiveRun[], options: PrepareOptions
     if (place === 'failed') picked.push({ row, failed: true })
     else if (place === 'by_hand' && options.leftOutByHand) picked.push({ row, failed: false })
     else if (place === 'error' && options.withErrors) picked.push({ row, failed: false })
+    // Never sent (its batch stopped by a limit, decision 127): unpaid, prepared with the failed rows.
+    else if (place === 'not_sent') picked.push({ row, failed: false })
   }
   return picked.sort((a, b) => a.row.item.row - b.row.item.row)
 }

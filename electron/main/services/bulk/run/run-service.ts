@@ -68,6 +68,8 @@ import { removeRunFolder } from './run-removal'
 import { assertCan, refusalOf, runActions, type RunFacts } from './run-actions'
 import { basename } from 'node:path'
 import { readFileOffMain } from '../../files'
+import type { LimitGate } from '../../limits'
+import { runLimits } from './run-limits'
 
 /** Whether the importer flagged a card number in any row (the rows keep it masked, decision 102). */
 function heldCardNumbers(rows: readonly RunRow[]): boolean {
@@ -114,6 +116,8 @@ export interface RunServiceOptions {
    * (team runs wait for the team connection: their batches need claims).
    */
   holdOnResume?: (runId: string) => Promise<string | null>
+  /** The limits every send passes (decision 127): the run at Send, and each batch before its intent is journaled. */
+  limits?: LimitGate
 }
 
 export interface CreateRunInput {
@@ -168,7 +172,19 @@ export class RunService {
       ...(sleep ? { sleep } : {}),
       ...(checkpoint ? { checkpoint } : {}),
       ...(options.beforeBatchLeaves ? { beforeBatchLeaves: options.beforeBatchLeaves } : {}),
+      ...(options.limits ? { limits: this.limits.admitBatch } : {}),
     })
+  }
+
+  /** The limits as they read this desk's runs (run-limits.ts). */
+  private readonly limits = runLimits(
+    () => this.options.limits,
+    (runId) => (runId ? this.runs.get(runId) : undefined),
+  )
+
+  /** The payouts of a batch whose rows failed, as its run holds them: the limits do not count them. */
+  failedPayouts(runId: string | undefined, batchReference: string): ReadonlySet<string> {
+    return this.limits.failedPayouts(runId, batchReference)
   }
 
   /** Loads every run from disk and carries on the ones that were working when the app stopped. */
@@ -238,6 +254,8 @@ export class RunService {
       readiness: this.figures.readinessOf(run),
       ...(state.nameCheckError ? { nameCheckError: state.nameCheckError } : {}),
       // Said before the next send of the currency (decision 52): only while the run can still be sent.
+      // The limits as Send would find them now (decision 127): the review names a breach before Send.
+      limitRefusal: beforeSending ? this.limits.refusalOf(run) : null,
       balanceRefusal: beforeSending
         ? lastBalanceRefusal(
             this.options.journal.list(),
@@ -604,6 +622,13 @@ export class RunService {
     if (run.state.batches.length > 0) return this.view(runId)
     if (run.task || run.state.stage !== 'review') throw new AppFailure('conflict', 'This run is already working.')
     assertSendable(run, confirm, rules)
+    // A run that would break a limit is refused whole, before anything of it leaves (decision 127).
+    const refused = this.limits.refusalOf(run)
+    if (refused)
+      throw new AppFailure('bad_request', `The run was not sent: ${refused.message}`, {
+        limit: refused.limit,
+        ...(refused.rows ? { rows: refused.rows } : {}),
+      })
     moveTo(run.state, 'submitting', 'send')
     run.state.batches = planBatches(run.state.id, run.rows)
     markBatchReferences(run)

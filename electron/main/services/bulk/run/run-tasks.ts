@@ -20,7 +20,8 @@ import { canMove, moveTo } from './stages'
 import { checkNames, checkRowName } from './steps/name-checks'
 import { monitorBatches } from './steps/monitoring'
 import type { RunStepContext } from './steps/step-context'
-import type { BeforeBatchLeaves } from './steps/submission'
+import type { AdmitBatch, BeforeBatchLeaves } from './steps/submission'
+import { isHeldByLimits, limitStopMessage } from './limit-stop'
 import { submitBatches } from './steps/submission'
 
 export interface RunTasksOptions {
@@ -34,6 +35,8 @@ export interface RunTasksOptions {
   sleep?: (ms: number) => Promise<void>
   checkpoint?: Checkpoints
   beforeBatchLeaves?: BeforeBatchLeaves
+  /** Admits each batch under the limits before its intent is journaled (decision 127). */
+  limits?: AdmitBatch
   /** A run whose monitoring found every item final: told to the screens and the desktop. */
   announce(run: LiveRun): void
 }
@@ -107,17 +110,20 @@ export class RunTasks {
     const { autosave } = this.options
     const context = this.stepContext()
     if (run.state.stage === 'submitting') {
-      await submitBatches(run, context, {
+      const stop = await submitBatches(run, context, {
         concurrency: this.submitConcurrency,
         backoffMs: Math.min(this.pollMs, 1000),
         sleep: this.sleep,
         ...(this.options.checkpoint ? { checkpoint: this.options.checkpoint } : {}),
         ...(this.options.beforeBatchLeaves ? { beforeBatchLeaves: this.options.beforeBatchLeaves } : {}),
+        ...(this.options.limits ? { limits: this.options.limits } : {}),
       })
+      // Stopped by a limit (decision 127): the batches before are followed to their end; the rest stay unsent.
+      if (stop) run.state.message = limitStopMessage(run, stop)
       // The batches as answered (a cache of the journal, where every answer is by now) and the rows.
       await Promise.all([autosave.saveState(run), autosave.saveRowsNow(run)])
       if (this.closed) return
-      const open = run.state.batches.filter((b) => !isSettled(b))
+      const open = run.state.batches.filter((b) => !isSettled(b) && !isHeldByLimits(b))
       if (open.length > 0) {
         moveTo(run.state, 'attention', 'needs_attention')
         run.state.message = `${open.length} batch(es) could not be confirmed yet: ${open[0]?.message ?? ''}`.trim()

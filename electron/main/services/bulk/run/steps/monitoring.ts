@@ -10,6 +10,7 @@ import type { RunRow } from '../../../../../../shared/domain/bulk-run'
 import { isFinal } from '../../../../../../shared/domain/journal'
 import type { Journal } from '../../../journal'
 import { allRowsFinal, followItems, readBatchItems } from '../batch-items'
+import { isHeldByLimits } from '../limit-stop'
 import type { LiveRun } from '../live-run'
 import { runPool } from '../pool'
 import { countRows } from '../run-rows'
@@ -77,7 +78,8 @@ export async function monitorBatches(run: LiveRun, context: RunStepContext, opti
     })
     autosave.flushRowEvents(run)
     autosave.scheduleRowsSave(run)
-    if (run.state.batches.every((b) => b.state === 'complete' || b.state === 'refused')) break
+    // A batch still planned here was stopped by the limits (decision 127): nothing of it was sent.
+    if (run.state.batches.every((b) => b.state === 'complete' || b.state === 'refused' || isHeldByLimits(b))) break
     autosave.changed(run)
     await options.pause(options.pollMs)
   }

@@ -11,7 +11,14 @@
  * verified by reference and then sent with the same reference when the run carries on, by
  * Recheck or at the next start). A claim taken by the hook should therefore be idempotent per
  * batch reference: the same batch may be asked about again after a restart.
+ *
+ * The limits (decision 127): each batch is admitted by `limits` before its intent is journaled. The
+ * first batch that would break a limit stops the run there: it and every later batch stay
+ * 'planned', with no intent in the journal, nothing of them sent; the batches before it are sent
+ * and followed as usual, and the step answers the stop so the run can say so.
  */
+import type { RunBatch } from '../../../../../../shared/domain/bulk-run'
+import type { LimitRefusal } from '../../../../../../shared/limits/limit-rules'
 import type { BulkPayoutRequest } from '../../../api'
 import type { Checkpoints } from '../../../checkpoints'
 import { checkpointHooks } from '../../../sending'
@@ -25,6 +32,15 @@ import type { RunStepContext } from './step-context'
 /** A gate every batch passes just before it leaves; throwing stops sending (see the header). */
 export type BeforeBatchLeaves = (runId: string, batchReference: string) => Promise<void>
 
+/** Admits one batch under the limits, reserving it until its intent is on disk, or refuses it. */
+export type AdmitBatch = (run: LiveRun, batch: RunBatch) => { refused: LimitRefusal } | { release(): void }
+
+/** Where the limits stopped a run: the batch that would have broken one, and why. */
+export interface LimitStop {
+  batchReference: string
+  refusal: LimitRefusal
+}
+
 export interface SubmissionOptions {
   concurrency: number
   /** Pause between attempts of a batch whose answer was unclear (at most 1 s). */
@@ -32,9 +48,14 @@ export interface SubmissionOptions {
   sleep(ms: number): Promise<void>
   checkpoint?: Checkpoints
   beforeBatchLeaves?: BeforeBatchLeaves
+  limits?: AdmitBatch
 }
 
-export async function submitBatches(run: LiveRun, context: RunStepContext, options: SubmissionOptions): Promise<void> {
+export async function submitBatches(
+  run: LiveRun,
+  context: RunStepContext,
+  options: SubmissionOptions,
+): Promise<LimitStop | null> {
   const { journal, autosave } = context
   const { bulk } = await context.apiFor(run.state.profileId)
   const who = { profileId: run.state.profileId, mode: run.state.mode, runId: run.state.id }
@@ -55,21 +76,37 @@ export async function submitBatches(run: LiveRun, context: RunStepContext, optio
   const ahead = 4 * options.concurrency
   const intentsOnDisk: Array<Promise<void>> = []
   let requested = 0
+  /** The batch the limits refused: it and every later one stay planned (index into `todo`). */
+  let stop: (LimitStop & { index: number }) | null = null
   const journalUpTo = (end: number): void => {
     end = Math.min(end, todo.length)
-    if (end <= requested) return
-    const intents = todo
-      .slice(requested, end)
-      .filter((b) => !journal.has(b.reference))
-      .map((b) => {
-        fresh.add(b.reference)
-        return { intent: batchIntent(batchBody(run.state, b, run.rows), who) }
-      })
+    if (stop || end <= requested) return
+    const intents: Array<{ intent: ReturnType<typeof batchIntent> }> = []
+    const releases: Array<() => void> = []
+    let admitted = requested
+    for (; admitted < end; admitted++) {
+      const batch = todo[admitted]!
+      // A batch journaled before (a resumed run) was admitted then: it is counted as sent already.
+      if (journal.has(batch.reference)) continue
+      const answer = options.limits?.(run, batch)
+      if (answer && 'refused' in answer) {
+        stop = { index: admitted, batchReference: batch.reference, refusal: answer.refused }
+        break
+      }
+      if (answer) releases.push(answer.release)
+      fresh.add(batch.reference)
+      intents.push({ intent: batchIntent(batchBody(run.state, batch, run.rows), who) })
+    }
     const written = intents.length > 0 ? journal.appendMany(intents) : Promise.resolve()
+    // Once on disk (or refused), the journal counts these batches: their reservations end.
+    void written.then(
+      () => releases.forEach((release) => release()),
+      () => releases.forEach((release) => release()),
+    )
     // Awaited by the lane that sends each batch; one that never runs (closing) must not leave an unhandled rejection.
     written.catch(() => undefined)
-    for (let k = requested; k < end; k++) intentsOnDisk[k] = written
-    requested = end
+    for (let k = requested; k < admitted; k++) intentsOnDisk[k] = written
+    requested = admitted
   }
   const acceptedRecords: Array<Promise<unknown>> = []
   let recordFailure: unknown = null
@@ -85,6 +122,7 @@ export async function submitBatches(run: LiveRun, context: RunStepContext, optio
     options.concurrency,
     async (batch, index) => {
       if (requested - index <= 2 * options.concurrency) journalUpTo(index + ahead)
+      if (stop && index >= stop.index) return
       await intentsOnDisk[index]
       if (recordFailure) throw recordFailure
       if (options.beforeBatchLeaves) await options.beforeBatchLeaves(run.state.id, batch.reference)
@@ -116,4 +154,13 @@ export async function submitBatches(run: LiveRun, context: RunStepContext, optio
   await Promise.all(acceptedRecords)
   if (recordFailure) throw recordFailure
   autosave.setProgress(run, null)
+  // Assigned in the lanes' closure: read through its declared type.
+  const limitStop = stop as (LimitStop & { index: number }) | null
+  if (!limitStop) return null
+  const { index, ...stopped } = limitStop
+  for (const batch of todo.slice(index)) {
+    batch.held = 'limits'
+    batch.message = `Not sent: ${stopped.refusal.message}`
+  }
+  return stopped
 }

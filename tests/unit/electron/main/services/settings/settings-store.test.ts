@@ -22,6 +22,7 @@ describe('settings store', () => {
       profiles: [],
       teamConnections: {},
       ledgerAccounts: {},
+      controls: {},
     })
   })
 

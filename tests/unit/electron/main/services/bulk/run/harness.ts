@@ -19,6 +19,7 @@ import { openJournal } from '../../../../../../../electron/main/services/journal
 import type { Journal } from '../../../../../../../electron/main/services/journal/journal'
 import { createReconciler } from '../../../../../../../electron/main/services/journal/reconciler'
 import type { Reconciler } from '../../../../../../../electron/main/services/journal/reconciler'
+import type { LimitGate } from '../../../../../../../electron/main/services/limits'
 
 export interface Harness {
   service: RunService
@@ -46,6 +47,8 @@ export async function openHarness(options: {
   beforeBatchLeaves?: (runId: string, batchReference: string) => Promise<void>
   /** Who acts at the desk (recorded with name acknowledgements). */
   actor?: () => string
+  /** The limits the runs pass (decision 127), made over the harness's journal. */
+  limits?: (journal: Journal) => LimitGate
   /** Who pays the fees, remembered per profile. */
   feePayer?: {
     recall(profileId: string): Promise<boolean | undefined>
@@ -97,6 +100,7 @@ export async function openHarness(options: {
     ...(options.checkpoint ? { checkpoint: options.checkpoint } : {}),
     ...(options.beforeBatchLeaves ? { beforeBatchLeaves: options.beforeBatchLeaves } : {}),
     ...(options.actor ? { actor: options.actor } : {}),
+    ...(options.limits ? { limits: options.limits(journal) } : {}),
     ...(options.feePayer ? { feePayer: options.feePayer } : {}),
     log: {
       warn: (message) => options.onWarning?.(message),
