@@ -59,7 +59,7 @@ const sheet = (
     amount: '1000.00',
     bank_code: '044',
     account_number: `069000003${i.row}`,
-    customer_email: '',
+    customer_email: `payee${i.row}@example.com`,
     narration: 'Salary',
     ...i,
   })),
