@@ -47,6 +47,7 @@ test('a paid run is repeated, refreshed from a month-2 sheet, and its variance r
   await expect(page.getByTestId('bulk-refresh-repeat')).toBeVisible()
   const repeat = (await page.getByTestId('bulk-run-id').textContent())!.trim()
   expect(repeat).not.toBe(january)
+  await expect(page.getByTestId('bulk-run-repeat-of')).toHaveText(`repeats ${january}`)
   const draft = await handlers['bulk:run']({ runId: repeat })
   expect(draft).toMatchObject({ repeatOf: january, mode: 'sandbox', counts: { success: 0 } })
   const references = (await handlers['bulk:rows']({ runId: repeat })).map((row) => row.item.reference)

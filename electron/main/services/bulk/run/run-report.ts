@@ -185,6 +185,8 @@ export interface EvidenceInput {
   original: Uint8Array
   journal: MovementView[]
   reportCsv: string
+  /** The sheets a repeat was refreshed from (decision 130), as kept in its folder. */
+  refreshFiles?: ReadonlyArray<{ name: string; bytes: Uint8Array }>
 }
 
 /** The evidence pack as ZIP bytes; manifest.json lists every other file with its SHA-256. */
@@ -203,6 +205,7 @@ export function evidencePack(input: EvidenceInput): Uint8Array {
     'changes.json': json(maskCardNumbersIn(input.changes ?? [])),
     'earlier-changes.json': json(maskCardNumbersIn(input.earlierChanges ?? [])),
     ...(input.figures === undefined ? {} : { 'figures.json': json(input.figures) }),
+    ...Object.fromEntries((input.refreshFiles ?? []).map((file) => [file.name, file.bytes])),
   }
   const manifest = {
     run: state.id,

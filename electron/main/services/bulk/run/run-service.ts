@@ -290,6 +290,17 @@ export class RunService {
     return heldCardNumbers(run.rows) ? maskedOriginal(run.state.fileName, bytes) : bytes
   }
 
+  /** The sheets a repeat was refreshed from, as kept in its folder (decision 130), for the evidence pack. */
+  refreshFiles(runId: string): Promise<Array<{ name: string; bytes: Uint8Array }>> {
+    const { state } = this.get(runId)
+    return Promise.all(
+      (state.refreshes ?? []).map(async (refresh) => ({
+        name: refresh.storedFile,
+        bytes: await this.options.store.readFile(runId, refresh.storedFile),
+      })),
+    )
+  }
+
   /** The report, kept in the run's folder next to the rows it was made from. */
   async keepReport(runId: string, csv: string): Promise<void> {
     await this.options.store.writeFile(runId, 'report.csv', csv)

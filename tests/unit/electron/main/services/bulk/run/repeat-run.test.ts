@@ -161,6 +161,9 @@ describe('Repeat a paid run', () => {
       expect.objectContaining({ fileName: 'february.csv', matched: 2, changed: 2, added: 1, dropped: 1, by: 'amaka' }),
     ])
     expect(await readdir(join(dir, RUNS_FOLDER, repeat))).toContain('refresh-1-original.csv')
+    expect(await h.service.refreshFiles(repeat)).toEqual([
+      { name: 'refresh-1-original.csv', bytes: Buffer.from(bytes) },
+    ])
 
     const variance = view.variance!
     expect(variance.items.map((i) => i.kind).sort()).toEqual(
