@@ -145,6 +145,8 @@ export class RunService {
   private readonly retrying = new InFlight<RunView>()
   /** Repeats being made, by the run repeated: a second Repeat joins the first. */
   private readonly repeating = new InFlight<RunView>()
+  /** Each repeat's variance review, with what it was read from (varianceOfRun). */
+  private readonly variances = new WeakMap<LiveRun, { key: string; variance: RunVariance | null }>()
   private readonly autosave: RunAutosave
   /** Each run's long work in the background: name checks, sending and monitoring (run-tasks.ts). */
   private readonly tasks: RunTasks
@@ -800,13 +802,28 @@ export class RunService {
     return this.view(runId)
   }
 
-  /** A repeat's variance review, read from the records of the run it repeats and its own rows. */
+  /**
+   * A repeat's variance review, read from the records of the run it repeats and its own rows; kept
+   * until either's rows, the acknowledgements or the percentage change (a view is asked at every
+   * change of a run, and a review of 100,000 rows takes main some hundred milliseconds).
+   */
   private varianceOfRun(run: LiveRun): RunVariance | null {
     const sourceId = run.state.repeatOf
     if (!sourceId) return null
     const source = this.runs.get(sourceId)
+    const chain = source ? chainOf(this.runs.values(), source) : null
     const percent = this.options.variancePercent?.(run.state.profileId) ?? DEFAULT_VARIANCE_PERCENT
-    return varianceOf(run, source ? chainOf(this.runs.values(), source) : null, percent)
+    const key = [
+      run.rowsVersion,
+      run.state.varianceAcknowledgements?.length ?? 0,
+      percent,
+      ...(chain ?? []).map((member) => `${member.state.id}:${member.rowsVersion}`),
+    ].join('|')
+    const kept = this.variances.get(run)
+    if (kept?.key === key) return kept.variance
+    const variance = varianceOf(run, chain, percent)
+    this.variances.set(run, { key, variance })
+    return variance
   }
 
   /** Every run of `run`'s sheet to the screen again: what one of them came to changes what the others say. */

@@ -171,6 +171,11 @@ describe('Repeat a paid run', () => {
     )
     expect(variance.totals).toEqual([{ currency: 'NGN', from: '6000.00', to: '4000.01', change: '-1999.99' }])
     expect(variance.open).toBe(5)
+    // An edit is reviewed at once: Adaeze's raise past 20%, then back.
+    await h.service.editCells(repeat, [{ index: 0, field: 'amount', value: '1500.00' }], 'edit')
+    expect(h.service.view(repeat).variance!.items.filter((i) => i.kind === 'amount_moved')).toHaveLength(2)
+    await h.service.editCells(repeat, [{ index: 0, field: 'amount', value: '1100.00' }], 'edit')
+    expect(h.service.view(repeat).variance!.items.map((i) => i.id)).toEqual(variance.items.map((i) => i.id))
 
     await h.service.toReview(repeat)
     await expect(h.service.submit(repeat)).rejects.toThrow(
