@@ -15,6 +15,8 @@ export interface ReviewTallies {
   duplicate_in_sheet: number
   already_paid: number
   by_hand: number
+  /** A repeat's rows whose payee is not in the sheet it was refreshed from (decision 130). */
+  not_in_new_sheet: number
   match: number
   close_match: number
   no_match: number
@@ -27,6 +29,7 @@ export function reviewTallies(rows: readonly RunRow[]): ReviewTallies {
     duplicate_in_sheet: 0,
     already_paid: 0,
     by_hand: 0,
+    not_in_new_sheet: 0,
     match: 0,
     close_match: 0,
     no_match: 0,

@@ -102,11 +102,13 @@ function rowsWord(count: number): string {
   return `${count.toLocaleString('en-US')} ${count === 1 ? 'row' : 'rows'}`
 }
 
-const LEFT_OUT_WORDS: Readonly<Record<'by_hand' | 'duplicate_in_sheet' | 'already_paid', string>> = {
-  by_hand: 'by hand',
-  duplicate_in_sheet: 'as repeats of other rows of the sheet',
-  already_paid: 'as already paid earlier',
-}
+const LEFT_OUT_WORDS: Readonly<Record<'by_hand' | 'duplicate_in_sheet' | 'already_paid' | 'not_in_new_sheet', string>> =
+  {
+    by_hand: 'by hand',
+    not_in_new_sheet: 'as not in the new sheet',
+    duplicate_in_sheet: 'as repeats of other rows of the sheet',
+    already_paid: 'as already paid earlier',
+  }
 
 /**
  * The headline of a finished run: every row of it counted, by where it stands, each with its
@@ -142,7 +144,9 @@ export function runOutcomeOf(
       parts.push(
         `${places.error.rows.toLocaleString('en-US')} not sent because of errors (${money(places.error.amount)})`,
       )
-    const reasons = (['by_hand', 'duplicate_in_sheet', 'already_paid'] as const).filter((why) => places[why].rows > 0)
+    const reasons = (['by_hand', 'duplicate_in_sheet', 'already_paid', 'not_in_new_sheet'] as const).filter(
+      (why) => places[why].rows > 0,
+    )
     const leftOut = reasons.reduce((n, why) => n + places[why].rows, 0)
     if (reasons.length === 1)
       parts.push(

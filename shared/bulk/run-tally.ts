@@ -26,6 +26,7 @@ export const ROW_PLACES: readonly RowPlace[] = [
   'by_hand',
   'duplicate_in_sheet',
   'already_paid',
+  'not_in_new_sheet',
 ]
 
 /** A number of rows and their exact amount (decimal string). */

@@ -17,6 +17,7 @@ import type { ProfileMode } from './profiles'
 import type { ErrorCode } from '../result'
 import type { PayoutRowValues } from './payout-row'
 import type { Tripwire } from '../payees/tripwires'
+import type { RunVariance } from '../bulk/run-variance'
 
 /**
  * A run's content (decision 092): what it pays, in order, in which currency, who bears the fees and
@@ -50,8 +51,11 @@ export type ResolutionState = 'matched' | 'mismatch' | 'unresolvable' | 'uncheck
  */
 export type NameCheckClass = 'match' | 'close_match' | 'no_match'
 
-/** Why a row is left out of the run (decision 39): set by the import, or by the user's hand. */
-export type ExcludedWhy = 'duplicate_in_sheet' | 'already_paid' | 'by_hand'
+/**
+ * Why a row is left out of the run (decision 39): set by the import, or by the user's hand; or,
+ * in a repeated run refreshed from a new sheet, its payee is not in that sheet (decision 130).
+ */
+export type ExcludedWhy = 'duplicate_in_sheet' | 'already_paid' | 'by_hand' | 'not_in_new_sheet'
 
 /**
  * Findings that are questions (decision 57): the row is not paid until a person answers. An
@@ -148,6 +152,8 @@ export const RUN_ACTIONS = [
   'recheck',
   /** Prepare what of the sheet is unpaid in a new run. */
   'retry',
+  /** Make a new draft with the same rows under new references (decision 130). */
+  'repeat',
   /** The run's report, evidence pack and documents. */
   'export',
   /** Delete the run and its folder: nothing of it was sent. */
@@ -171,6 +177,8 @@ export interface RunSummary {
   stage: RunStage
   rows: number
   retryOf?: string
+  /** The run this one repeats (decision 130). */
+  repeatOf?: string
   counts: RunCounts
   /** What the run pays (or will pay), exact: the sendable rows, or once planned, the batches. */
   total: string
@@ -231,6 +239,8 @@ export interface RunView extends RunSummary {
    * null when every limit allows it. Send is refused with the same words.
    */
   limitRefusal?: LimitRefusal | null
+  /** A repeat's variance review against the run it repeats (decision 130); null for any other run. */
+  variance: RunVariance | null
 }
 
 /**

@@ -57,6 +57,8 @@ export const useBulkStore = defineStore('bulk', () => {
    */
   const notice = ref<string | null>(null)
   const busy = ref<string | null>(null)
+  /** The repeated run a sheet being opened will refresh (decision 130), instead of making a new run. */
+  const refreshTarget = ref<string | null>(null)
   let unsubscribers: Unsubscribe[] = []
 
   const currentId = computed(() => current.value?.id ?? null)
@@ -235,6 +237,16 @@ export const useBulkStore = defineStore('bulk', () => {
   }): Promise<boolean> {
     const file = opened.value
     if (!file) return false
+    const target = refreshTarget.value
+    if (target) {
+      const refreshed = await track('import', () =>
+        api.bulk.refreshRepeat({ runId: target, importId: file.importId, ...choice, mapping: [...choice.mapping] }),
+      )
+      if (!refreshed.ok) return false
+      refreshTarget.value = null
+      await openRun(target)
+      return true
+    }
     const result = await track('import', () =>
       api.bulk.import({ importId: file.importId, ...choice, mapping: [...choice.mapping] }),
     )
@@ -269,7 +281,44 @@ export const useBulkStore = defineStore('bulk', () => {
     opened.value = null
     lastError.value = null
     bankReview.value = null
+    // A refresh given up: back to the run it was for.
+    const target = refreshTarget.value
+    refreshTarget.value = null
+    if (target) void openRun(target)
   }
+
+  /**
+   * "Repeat this run" (decision 130): a new draft with the same rows under new references, opened;
+   * a second click opens the draft made by the first.
+   */
+  async function repeatRun(): Promise<void> {
+    const id = currentId.value
+    if (!id) return
+    const result = await track('repeat', () => api.bulk.repeat({ runId: id }))
+    if (result.ok) {
+      await openRun(result.data.id)
+      await loadRuns()
+    }
+  }
+
+  /** "Refresh from a new sheet": a sheet opened, read with the import steps, then matched to this repeat's rows by payee. */
+  async function startRefresh(): Promise<void> {
+    const id = currentId.value
+    if (!id) return
+    notice.value = null
+    const result = await track('open', () => api.bulk.open())
+    if (!result.ok || !result.data) return
+    refreshTarget.value = id
+    closeRun()
+    opened.value = result.data
+  }
+
+  /** The active profile's variance percentage for repeats (Settings, Repeat runs). */
+  const variancePercent = () => callApi(() => api.bulk.variancePercent())
+  const setVariancePercent = (percent: string) => callApi(() => api.bulk.setVariancePercent({ percent }))
+
+  const acknowledgeVariance = (ids: string[]) =>
+    act('acknowledge-variance', (runId) => api.bulk.acknowledgeVariance({ runId, ids }))
 
   /** Calls a run action and takes the view it answers with. */
   async function act(action: string, call: (runId: string) => Promise<Result<RunView>>): Promise<boolean> {
@@ -409,6 +458,7 @@ export const useBulkStore = defineStore('bulk', () => {
     progress,
     opened,
     bankReview,
+    refreshTarget,
     lastError,
     notice,
     busy,
@@ -441,6 +491,11 @@ export const useBulkStore = defineStore('bulk', () => {
     archiveRun,
     saveTemplate,
     retryFailed,
+    repeatRun,
+    startRefresh,
+    acknowledgeVariance,
+    variancePercent,
+    setVariancePercent,
     exportReport,
     exportEvidence,
   }

@@ -118,6 +118,22 @@ export const bulkRunChannels = {
     result: returns<ExportResult>(),
   },
   'bulk:exportEvidence': { input: byRun, result: returns<ExportResult>() },
+  /**
+   * "Repeat" a completed run (decision 130): a new draft with the same rows under new references,
+   * same profile and mode; asked again while that draft is unsent, the draft is the answer.
+   */
+  'bulk:repeat': { input: byRun, result: returns<RunView>() },
+  /** Variance items of a repeat acknowledged (by id, as the view lists them): recorded with who and when. */
+  'bulk:acknowledgeVariance': {
+    input: z.strictObject({ runId, ids: z.array(z.string().min(1).max(2_000)).min(1).max(200_000) }),
+    result: returns<RunView>(),
+  },
+  /** The active profile's percentage an amount of a repeat may move by before the variance review lists it. */
+  'bulk:variancePercent': { input: noInput, result: returns<{ profileId: string; percent: string }>() },
+  'bulk:setVariancePercent': {
+    input: z.strictObject({ percent: z.string().trim().min(1).max(12) }),
+    result: returns<{ profileId: string; percent: string }>(),
+  },
 } as const
 
 // ---- Import: a file (dropped or opened) inspected for the Sheet / Header row / Columns steps,
@@ -156,6 +172,25 @@ export const bulkImportChannels = {
         .optional(),
     }),
     result: returns<BulkImportAnswer>(),
+  },
+  /**
+   * A repeated run's rows refreshed from an opened sheet (decision 130), read with the confirmed
+   * choices as an import is, and matched by payee. Bank names are not chosen here: a sheet with
+   * bank names is refused (import it as a run, or give bank codes).
+   */
+  'bulk:refreshRepeat': {
+    input: z.strictObject({
+      runId,
+      importId,
+      sheet: z.string().max(300),
+      headerRow: z.number().int().min(1),
+      mapping: z.array(z.enum(BULK_FIELDS).nullable()).max(20_000),
+      currency: z.enum(BULK_CURRENCIES),
+      runWide: z
+        .strictObject({ customer_email: z.string().max(254).optional(), narration: z.string().max(255).optional() })
+        .optional(),
+    }),
+    result: returns<RunView>(),
   },
   /** The banks confirmed or chosen for the bank names of an import (by text key); creates the run. */
   'bulk:confirmBanks': {

@@ -51,6 +51,7 @@ describe('the review tallies and filters', () => {
       duplicate_in_sheet: 1,
       already_paid: 1,
       by_hand: 2,
+      not_in_new_sheet: 0,
       match: 1,
       close_match: 1,
       no_match: 2,

@@ -22,6 +22,7 @@ import type { RunHooks } from './run-hooks'
 import { createRunPayeeChecks, type RunPayeeChecks } from './run-payee-checks'
 import type { RunSummary } from '../../../../shared/domain/bulk-run'
 import type { LimitGate } from '../limits'
+import { RepeatVarianceSetting } from './repeat-variance-setting'
 
 export interface BulkDomainOptions extends RunHooks {
   /** How often monitoring asks the service about open batches. */
@@ -30,6 +31,8 @@ export interface BulkDomainOptions extends RunHooks {
   onRunChanged?: (summary: RunSummary) => void
   /** The limits every run passes at Send and each batch before its intent is journaled (decision 127). */
   limits?: LimitGate
+  /** A profile's percentage for the variance review of repeats (repeat-variance-setting.ts). */
+  variancePercent?: (profileId: string) => string
 }
 
 export function createBulkRunService(context: ServiceContext, options: BulkDomainOptions = {}): RunService {
@@ -57,6 +60,7 @@ export function createBulkRunService(context: ServiceContext, options: BulkDomai
     ...(options.beforeBatchLeaves ? { beforeBatchLeaves: options.beforeBatchLeaves } : {}),
     ...(options.holdOnResume ? { holdOnResume: options.holdOnResume } : {}),
     ...(options.limits ? { limits: options.limits } : {}),
+    ...(options.variancePercent ? { variancePercent: options.variancePercent } : {}),
   })
 }
 
@@ -68,10 +72,13 @@ export interface BulkDomain extends DomainService<BulkChannel> {
 export function createBulkDomain(context: ServiceContext, hooks: BulkDomainOptions = {}): BulkDomain {
   // The payee book's checks of each run's rows, and what a run paid (decisions 108, 109).
   let payeeChecks: RunPayeeChecks | null = null
+  // The variance review's percentage per profile (decision 130), read before the runs load.
+  const variance = new RepeatVarianceSetting(context.userDataDir)
   const runs = createBulkRunService(context, {
     pollMs: 1000,
     ...hooks,
     onRunChanged: (summary) => payeeChecks?.runChanged(summary),
+    variancePercent: (profileId) => variance.percentOf(profileId),
   })
   payeeChecks = createRunPayeeChecks(() => runs, hooks, context.log)
   // A batch the service never received is sent again by its run when runs resume, same references.
@@ -88,7 +95,7 @@ export function createBulkDomain(context: ServiceContext, hooks: BulkDomainOptio
   let started: () => void = () => undefined
   const startedUp = new Promise<void>((resolve) => (started = resolve))
   let loaded: Promise<void> | null = null
-  const ready = () => (loaded ??= startedUp.then(() => runs.resumeAll()))
+  const ready = () => (loaded ??= startedUp.then(() => variance.load()).then(() => runs.resumeAll()))
 
   // A second Delete of the same run (a double click) joins the first.
   const removing = new InFlight<{ deleted: string }>()
@@ -165,6 +172,17 @@ export function createBulkDomain(context: ServiceContext, hooks: BulkDomainOptio
     'bulk:retryFailed': whenReady(({ runId, leftOutByHand, withErrors }) =>
       runs.retryFailed(runId, { leftOutByHand: leftOutByHand === true, withErrors: withErrors === true }),
     ),
+    'bulk:repeat': whenReady(({ runId }) => runs.repeat(runId)),
+    'bulk:acknowledgeVariance': anEdit(({ runId, ids }) => runs.acknowledgeVariance(runId, ids)),
+    'bulk:variancePercent': async () => {
+      await variance.load()
+      const { activeId } = await context.profiles.list()
+      return { profileId: activeId, percent: variance.percentOf(activeId) }
+    },
+    'bulk:setVariancePercent': async ({ percent }) => {
+      const { activeId } = await context.profiles.list()
+      return { profileId: activeId, percent: await variance.set(activeId, percent) }
+    },
     'bulk:exportReport': whenReady(({ runId, format }) => files.saveReport(runId, format)),
     'bulk:exportEvidence': whenReady(({ runId }) => files.saveEvidence(runId)),
   }

@@ -29,6 +29,7 @@ import { createBulkImportService } from './import/import-service'
 import { journalPriorPayouts } from './prior-payouts'
 import type { RunHooks } from './run-hooks'
 import type { RunService } from './run/run-service'
+import { sha256Hex } from './run/run-store'
 
 /** What the importer opens, chosen with Open or dropped. */
 const SHEET_FILES = [{ name: 'Spreadsheets', extensions: ['xlsx', 'xls', 'csv'] }]
@@ -53,7 +54,7 @@ export function bulkImportHandlers(
   runs: RunService,
   hooks: Pick<RunHooks, 'priorPayouts'>,
   ready: () => Promise<void>,
-): Pick<BulkHandlers, 'bulk:open' | 'bulk:drop' | 'bulk:import' | 'bulk:confirmBanks'> {
+): Pick<BulkHandlers, 'bulk:open' | 'bulk:drop' | 'bulk:import' | 'bulk:confirmBanks' | 'bulk:refreshRepeat'> {
   /**
    * The import's rows warned about when they match a payout sent before ("already paid in the
    * March run") by this profile, in its mode: a Sandbox rehearsal never leaves a Live row out.
@@ -93,6 +94,7 @@ export function bulkImportHandlers(
   // or a click once the first is done) joins the first or is answered with the run it made.
   const importing = new InFlight<BulkImportAnswer>()
   const confirming = new InFlight<RunView>()
+  const refreshing = new InFlight<RunView>()
   /** The run each import made, by import id (a few kept, like the open files). */
   const imported = new Map<string, string>()
 
@@ -200,6 +202,49 @@ export function bulkImportHandlers(
         opened.delete(importId)
         imported.set(importId, run.id)
         return { kind: 'run', run }
+      }),
+    'bulk:refreshRepeat': ({ runId, importId, sheet, headerRow, mapping, currency, runWide }) =>
+      refreshing.run(importId, async () => {
+        await ready()
+        const file = opened.get(importId)
+        if (!file) throw new AppFailure('not_found', 'This file is no longer open; open it again.')
+        const state = runs.stateOf(runId)
+        if (currency !== state.currency)
+          throw new AppFailure(
+            'bad_request',
+            `Run ${runId} pays ${state.currency}: read the sheet as ${state.currency} to refresh it (it was read as ${currency}).`,
+          )
+        const country = COUNTRY_OF_CURRENCY[state.currency]
+        const result = await imports.importSheet(
+          { name: file.name, bytes: file.bytes },
+          {
+            sheet,
+            headerRow,
+            mapping,
+            currency,
+            banks: await banksFor(country, state.profileId),
+            rememberedBanks: await bankMemory.recall(state.profileId, country),
+            ...(runWide ? { runWide } : {}),
+          },
+        )
+        if (isFileError(result)) throw new AppFailure('bad_request', `${result.file}: ${result.fileError.message}`)
+        const headers = file.summary.sheets
+          .find((s) => s.name === sheet)
+          ?.preview.find((r) => r.row === headerRow)?.cells
+        if (headers) await imports.rememberMapping(headers, mapping)
+        const names = await bankNameProposals(result, nextTurn)
+        if (names.length > 0)
+          throw new AppFailure(
+            'bad_request',
+            `${file.name} gives banks by name (for example "${names[0]!.text.slice(0, 60)}"): a refresh takes bank codes. Give the codes, or import the sheet as a new run to choose its banks.`,
+          )
+        const view = await runs.refreshRepeat(
+          runId,
+          { name: file.name, bytes: file.bytes, sha256: sha256Hex(file.bytes) },
+          result,
+        )
+        opened.delete(importId)
+        return view
       }),
     'bulk:confirmBanks': ({ importId, choices }) =>
       confirming.run(importId, async () => {

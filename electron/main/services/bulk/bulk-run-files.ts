@@ -55,6 +55,7 @@ export function runFiles(context: ServiceContext, runs: RunService) {
       original: await runs.originalFile(runId),
       journal: context.journal.list({ runId }),
       reportCsv: tableToCsv(table).data,
+      refreshFiles: await runs.refreshFiles(runId),
     })
     try {
       await writeFile(path, bytes)

@@ -184,6 +184,7 @@ const EXCLUDED_WORDS: Readonly<Record<ExcludedWhy, string>> = {
   duplicate_in_sheet: 'Excluded: a repeat of an earlier row of the sheet',
   already_paid: 'Excluded: already paid in an earlier run or payout',
   by_hand: 'Excluded on review',
+  not_in_new_sheet: 'Excluded: payee not in the new sheet (dropped)',
 }
 
 function errorReason(row: RunRow): string {

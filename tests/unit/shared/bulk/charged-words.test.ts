@@ -18,6 +18,7 @@ function tallyOf(overrides: Partial<RunTally['places']>, fees: RunTally['fees'],
     by_hand: none,
     duplicate_in_sheet: none,
     already_paid: none,
+    not_in_new_sheet: none,
     ...overrides,
   }
   return { rows: Object.values(places).reduce((n, place) => n + place.rows, 0), places, fees, charged }

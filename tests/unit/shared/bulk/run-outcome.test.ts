@@ -70,6 +70,7 @@ describe('the tally of a run', () => {
       by_hand: { rows: 1, amount: '400.00' },
       duplicate_in_sheet: { rows: 1, amount: '1250.00' },
       already_paid: { rows: 1, amount: '75.00' },
+      not_in_new_sheet: { rows: 0, amount: '0.00' },
     })
     // The failed row's 30.00 is the service's word, not a charge.
     expect(recipientsPay.fees).toEqual({ total: '12.50', rows: 1, unread: 1 })

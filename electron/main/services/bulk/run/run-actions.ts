@@ -65,6 +65,10 @@ export function refusalOf(facts: RunFacts, action: RunAction): string | null {
       return stage === 'completed'
         ? null
         : 'Rows of this run are still being paid or checked: wait until every row has its outcome, then prepare what is unpaid.'
+    case 'repeat':
+      return stage === 'completed'
+        ? null
+        : 'Only a run whose every row has its outcome is repeated: wait until it has finished.'
     case 'export':
       return stage === 'resolving' ? 'Check the account names first: the report is made from the checked rows.' : null
     case 'delete':

@@ -41,6 +41,7 @@ export function reportTable(
 ): ExportTable {
   const changed = changesByRow(changes)
   const before = changesBySheetRow(earlier)
+  const variance = varianceAcknowledgedBySheetRow(state)
   const table: ExportTable = {
     title: `Bulk run ${state.id}`,
     columns: [
@@ -57,6 +58,7 @@ export function reportTable(
       { key: 'name_acknowledged', header: 'Name acknowledged', kind: 'text' },
       { key: 'reason', header: 'Reason', kind: 'text' },
       { key: 'changes', header: 'Changes', kind: 'text' },
+      { key: 'variance', header: 'Variance acknowledged', kind: 'text' },
     ],
     rows: rows.map((row) => ({
       row: row.item.row,
@@ -84,12 +86,37 @@ export function reportTable(
       name_acknowledged: row.acknowledged ? `by ${row.acknowledged.by} at ${row.acknowledged.at}` : null,
       reason: reasonOf(row),
       changes: [before.get(row.item.row), changed.get(row.index)].filter(Boolean).join('; ') || null,
+      variance: variance.bySheetRow.get(row.item.row)?.join('; ') ?? null,
     })),
     summary: { groupBy: ['status', 'currency'], amount: 'amount' },
   }
+  // What was acknowledged of the run as a whole (a total's change): one line each, after the rows,
+  // with no amount (the Summary's totals are the rows').
+  for (const words of variance.run)
+    table.rows.push({ status: 'variance acknowledged', currency: state.currency, message: words })
   // A row that held a card number (a run made before decision 102 keeps it in its rows; an
   // excluded row is still reported) shows it masked: the export guard never has to refuse the report.
   return { ...table, rows: table.rows.map(maskCardNumbersIn) }
+}
+
+/**
+ * A repeat's acknowledged variance items (decision 130) in words with who and when: by the sheet
+ * rows each is about, and those about the run as a whole.
+ */
+function varianceAcknowledgedBySheetRow(state: RunState): { bySheetRow: Map<number, string[]>; run: string[] } {
+  const bySheetRow = new Map<number, string[]>()
+  const run: string[] = []
+  for (const acknowledgement of state.varianceAcknowledgements ?? [])
+    for (const item of acknowledgement.items) {
+      const line = `${item.words} Acknowledged by ${acknowledgement.by} at ${acknowledgement.at}.`
+      if (!item.sheetRows || item.sheetRows.length === 0) run.push(line)
+      for (const sheetRow of item.sheetRows ?? []) {
+        const list = bySheetRow.get(sheetRow)
+        if (list) list.push(line)
+        else bySheetRow.set(sheetRow, [line])
+      }
+    }
+  return { bySheetRow, run }
 }
 
 const NAME_CHECK_WORDS: Readonly<Record<NonNullable<RunRow['nameCheck']>, string>> = {
@@ -102,6 +129,7 @@ const EXCLUDED_WORDS: Readonly<Record<ExcludedWhy, string>> = {
   duplicate_in_sheet: 'Excluded: duplicate in the sheet',
   already_paid: 'Excluded: already paid in an earlier run',
   by_hand: 'Excluded by hand',
+  not_in_new_sheet: 'Excluded: payee not in the new sheet (dropped)',
 }
 
 /** Why the row ended as it did, in one cell: the service's reason for a failure, why it was left out, its errors. */
@@ -157,6 +185,8 @@ export interface EvidenceInput {
   original: Uint8Array
   journal: MovementView[]
   reportCsv: string
+  /** The sheets a repeat was refreshed from (decision 130), as kept in its folder. */
+  refreshFiles?: ReadonlyArray<{ name: string; bytes: Uint8Array }>
 }
 
 /** The evidence pack as ZIP bytes; manifest.json lists every other file with its SHA-256. */
@@ -175,6 +205,7 @@ export function evidencePack(input: EvidenceInput): Uint8Array {
     'changes.json': json(maskCardNumbersIn(input.changes ?? [])),
     'earlier-changes.json': json(maskCardNumbersIn(input.earlierChanges ?? [])),
     ...(input.figures === undefined ? {} : { 'figures.json': json(input.figures) }),
+    ...Object.fromEntries((input.refreshFiles ?? []).map((file) => [file.name, file.bytes])),
   }
   const manifest = {
     run: state.id,

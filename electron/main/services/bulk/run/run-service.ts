@@ -70,6 +70,11 @@ import { basename } from 'node:path'
 import { readFileOffMain } from '../../files'
 import type { LimitGate } from '../../limits'
 import { runLimits } from './run-limits'
+import { applyRefresh, repeatRun, varianceOf } from './run-repeat'
+import { refreshPlan } from '../../../../../shared/bulk/repeat-refresh'
+import { DEFAULT_VARIANCE_PERCENT, explainVariance, type RunVariance } from '../../../../../shared/bulk/run-variance'
+import { assertVarianceAcknowledged } from './send-checks'
+import { storedFileOf } from './run-creation'
 
 /** Whether the importer flagged a card number in any row (the rows keep it masked, decision 102). */
 function heldCardNumbers(rows: readonly RunRow[]): boolean {
@@ -118,6 +123,8 @@ export interface RunServiceOptions {
   holdOnResume?: (runId: string) => Promise<string | null>
   /** The limits every send passes (decision 127): the run at Send, and each batch before its intent is journaled. */
   limits?: LimitGate
+  /** The percentage an amount of a repeat may move by before the variance review lists it, per profile (decision 130). */
+  variancePercent?: (profileId: string) => string
 }
 
 export interface CreateRunInput {
@@ -140,6 +147,10 @@ export class RunService {
   private readonly runs = new Map<string, LiveRun>()
   /** Retry runs being created, by the run they retry: a second Retry joins the first. */
   private readonly retrying = new InFlight<RunView>()
+  /** Repeats being made, by the run repeated: a second Repeat joins the first. */
+  private readonly repeating = new InFlight<RunView>()
+  /** Each repeat's variance review, with what it was read from (varianceOfRun). */
+  private readonly variances = new WeakMap<LiveRun, { key: string; variance: RunVariance | null }>()
   private readonly autosave: RunAutosave
   /** Each run's long work in the background: name checks, sending and monitoring (run-tasks.ts). */
   private readonly tasks: RunTasks
@@ -263,6 +274,7 @@ export class RunService {
             state.currency,
           )
         : null,
+      variance: this.varianceOfRun(run),
     }
   }
 
@@ -296,6 +308,17 @@ export class RunService {
     const run = this.get(runId)
     const bytes = await this.options.store.readFile(runId, run.state.storedFile)
     return heldCardNumbers(run.rows) ? maskedOriginal(run.state.fileName, bytes) : bytes
+  }
+
+  /** The sheets a repeat was refreshed from, as kept in its folder (decision 130), for the evidence pack. */
+  refreshFiles(runId: string): Promise<Array<{ name: string; bytes: Uint8Array }>> {
+    const { state } = this.get(runId)
+    return Promise.all(
+      (state.refreshes ?? []).map(async (refresh) => ({
+        name: refresh.storedFile,
+        bytes: await this.options.store.readFile(runId, refresh.storedFile),
+      })),
+    )
   }
 
   /** The report, kept in the run's folder next to the rows it was made from. */
@@ -349,12 +372,12 @@ export class RunService {
   private async store(
     made: StoredRun,
     bytes: Uint8Array,
-    checkpoint: 'import:run-written' | 'retry:run-written',
+    checkpoint: 'import:run-written' | 'retry:run-written' | null,
   ): Promise<RunView> {
     const { state } = made
-    await this.options.store.createRun(made, { bytes, mapping: mappingRecord(state) }, () =>
-      this.options.checkpoint?.(checkpoint, state.id),
-    )
+    await this.options.store.createRun(made, { bytes, mapping: mappingRecord(state) }, () => {
+      if (checkpoint) this.options.checkpoint?.(checkpoint, state.id)
+    })
     const run = liveRun(state, made.rows)
     this.runs.set(state.id, run)
     // One sum of the run's amounts for both (30 ms at 100,000 rows).
@@ -629,6 +652,8 @@ export class RunService {
         limit: refused.limit,
         ...(refused.rows ? { rows: refused.rows } : {}),
       })
+    // A repeat is sent only once every difference from the run it repeats is acknowledged (decision 130).
+    assertVarianceAcknowledged(this.varianceOfRun(run))
     moveTo(run.state, 'submitting', 'send')
     run.state.batches = planBatches(run.state.id, run.rows)
     markBatchReferences(run)
@@ -685,6 +710,145 @@ export class RunService {
       this.tellChain(run)
       return view
     })
+  }
+
+  // ---- repeat last month's run (run-repeat.ts, decision 130)
+
+  /** The repeat of `runId` not sent yet, if there is one. */
+  private draftRepeatOf(runId: string): LiveRun | undefined {
+    for (const run of this.runs.values())
+      if (run.state.repeatOf === runId && run.state.batches.length === 0 && !run.state.archived) return run
+    return undefined
+  }
+
+  /**
+   * A new draft with the rows of the run's sheet under new references, same profile and mode
+   * (run-repeat.ts), written whole. Asked again while that draft is not sent (a double click, a
+   * second Repeat), the draft is the answer; once it was sent, Repeat makes another.
+   */
+  async repeat(runId: string): Promise<RunView> {
+    const run = this.get(runId)
+    return this.repeating.run(runId, async () => {
+      const draft = this.draftRepeatOf(runId)
+      if (draft) return this.view(draft.state.id)
+      assertCan(this.factsOf(run), 'repeat')
+      const chain = chainOf(this.runs.values(), run)
+      const bytes = await this.options.store.readFile(runId, run.state.storedFile)
+      const createdAt = this.options.now().toISOString()
+      const made = await repeatRun({ id: this.newRunId(createdAt, run.state.fileSha256), createdAt }, run, chain)
+      if (made.rows.length === 0) throw new AppFailure('bad_request', `Run ${runId} has no payment to repeat.`)
+      return this.store(made, bytes, null)
+    })
+  }
+
+  /**
+   * A repeat's rows refreshed from a new sheet, matched by payee (run-repeat.ts): amounts and
+   * accounts replaced, new payees added, payees not in the sheet left out as dropped. The file is
+   * kept in the run's folder and the refresh recorded in the run. A sheet with errors is refused
+   * (its rows would otherwise read as dropped payees): it names them.
+   */
+  async refreshRepeat(
+    runId: string,
+    file: { name: string; bytes: Uint8Array; sha256: string },
+    result: BulkImportResult,
+  ): Promise<RunView> {
+    const run = this.get(runId)
+    this.assertEditable(run)
+    const { state } = run
+    if (!state.repeatOf) throw new AppFailure('bad_request', 'Only a repeated run is refreshed from a new sheet.')
+    if (run.task) throw new AppFailure('conflict', 'Wait for the name checks to finish, or cancel them, then refresh.')
+    if (result.errors.length > 0) {
+      const named = result.errors
+        .slice(0, 5)
+        .map((error) => `row ${error.row}${error.column ? `, ${error.column}` : ''}: ${error.message}`)
+      throw new AppFailure(
+        'bad_request',
+        `${file.name} has ${result.errors.length} ${result.errors.length === 1 ? 'error' : 'errors'} (${named.join('; ')}${result.errors.length > 5 ? '; …' : ''}): fix the sheet, then refresh from it.`,
+        { rows: result.errors.map((error) => error.row) },
+      )
+    }
+    if (result.items.length === 0) throw new AppFailure('bad_request', `${file.name} has no payment rows.`)
+    const source = this.runs.get(state.repeatOf)
+    const runWide = source?.state.imported?.run_wide?.customer_email?.value
+    const plan = refreshPlan(run.rows, result.items, runWide)
+    const storedFile = `refresh-${(state.refreshes?.length ?? 0) + 1}-${storedFileOf(file.name)}`
+    await this.options.store.writeFile(runId, storedFile, file.bytes)
+    const { changed, counts } = await applyRefresh(run, plan, state.currency)
+    for (const row of changed) this.autosave.rowChanged(run, row)
+    state.refreshes = [
+      ...(state.refreshes ?? []),
+      {
+        at: this.options.now().toISOString(),
+        by: this.actor(),
+        fileName: file.name,
+        fileSha256: file.sha256,
+        storedFile,
+        ...counts,
+      },
+    ]
+    await Promise.all([this.autosave.saveRowsNow(run), this.autosave.saveState(run)])
+    this.autosave.changed(run)
+    const toCheck = changed.filter((row) => !row.excluded && row.errors.length === 0 && row.resolution === 'unchecked')
+    if (toCheck.length > 0 && toCheck.length <= ANSWERED_CHECKED_AT_ONCE && !run.task) {
+      await this.tasks.checkRowNames(run, toCheck)
+      await this.autosave.saveRowsNow(run)
+    }
+    return this.view(runId)
+  }
+
+  /**
+   * "I have looked at these differences": the variance items named (as they stand now) recorded as
+   * acknowledged, with who and when and each item in words, in the run's state (its report and
+   * evidence pack carry them). Items already acknowledged, or no longer there, are left.
+   */
+  async acknowledgeVariance(runId: string, ids: readonly string[]): Promise<RunView> {
+    const run = this.get(runId)
+    this.assertEditable(run)
+    const variance = this.varianceOfRun(run)
+    if (!variance) throw new AppFailure('bad_request', 'This run repeats no run: it has no variance review.')
+    const asked = new Set(ids)
+    const done = new Set(variance.acknowledged)
+    const items = variance.items.filter((item) => asked.has(item.id) && !done.has(item.id))
+    if (items.length === 0) return this.view(runId)
+    run.state.varianceAcknowledgements = [
+      ...(run.state.varianceAcknowledgements ?? []),
+      {
+        at: this.options.now().toISOString(),
+        by: this.actor(),
+        items: items.map((item) => ({
+          id: item.id,
+          words: explainVariance(item),
+          ...('sheetRows' in item ? { sheetRows: item.sheetRows } : {}),
+        })),
+      },
+    ]
+    await this.autosave.saveState(run)
+    this.autosave.changed(run)
+    return this.view(runId)
+  }
+
+  /**
+   * A repeat's variance review, read from the records of the run it repeats and its own rows; kept
+   * until either's rows, the acknowledgements or the percentage change (a view is asked at every
+   * change of a run, and a review of 100,000 rows takes main some hundred milliseconds).
+   */
+  private varianceOfRun(run: LiveRun): RunVariance | null {
+    const sourceId = run.state.repeatOf
+    if (!sourceId) return null
+    const source = this.runs.get(sourceId)
+    const chain = source ? chainOf(this.runs.values(), source) : null
+    const percent = this.options.variancePercent?.(run.state.profileId) ?? DEFAULT_VARIANCE_PERCENT
+    const key = [
+      run.rowsVersion,
+      run.state.varianceAcknowledgements?.length ?? 0,
+      percent,
+      ...(chain ?? []).map((member) => `${member.state.id}:${member.rowsVersion}`),
+    ].join('|')
+    const kept = this.variances.get(run)
+    if (kept?.key === key) return kept.variance
+    const variance = varianceOf(run, chain, percent)
+    this.variances.set(run, { key, variance })
+    return variance
   }
 
   /** Every run of `run`'s sheet to the screen again: what one of them came to changes what the others say. */
@@ -775,6 +939,7 @@ export class RunService {
       stage: state.stage,
       rows: run.rows.length,
       ...(state.retryOf ? { retryOf: state.retryOf } : {}),
+      ...(state.repeatOf ? { repeatOf: state.repeatOf } : {}),
       counts: countRows(run.rows),
       total: totals.amount,
       ...(state.archived ? { archived: true } : {}),

@@ -21,6 +21,7 @@ import type {
 } from '../../../../../shared/domain/bulk-run'
 import type { ProfileMode } from '../../../../../shared/domain/profiles'
 import type { ErrorCode } from '../../../../../shared/result'
+import type { VarianceAcknowledgement } from '../../../../../shared/bulk/run-variance'
 import { syncDirectory } from '../../files'
 import { writeJsonAtomically } from '../../settings'
 
@@ -59,6 +60,24 @@ export interface RunState {
   archived?: boolean
   /** Why the last name checks left rows unchecked: a refused key, an unreachable service (decision 50). */
   nameCheckError?: { code: ErrorCode; message: string }
+  /** The run this one repeats (decision 130): its variance review is read against it. */
+  repeatOf?: string
+  /** Each refresh of a repeat from a new sheet: who, when, the file (kept in the run's folder) and what it changed. */
+  refreshes?: Array<NameAcknowledgement & RepeatRefreshRecord>
+  /** Each acknowledgement of variance items (decision 130): who, when, each item's id and words. */
+  varianceAcknowledgements?: VarianceAcknowledgement[]
+}
+
+/** A refresh of a repeat from a new sheet, as the run records it. */
+export interface RepeatRefreshRecord {
+  fileName: string
+  fileSha256: string
+  /** The file's name in the run's folder. */
+  storedFile: string
+  matched: number
+  changed: number
+  added: number
+  dropped: number
 }
 
 export interface StoredRun {

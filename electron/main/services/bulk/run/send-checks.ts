@@ -9,6 +9,7 @@ import { needsNameAcknowledgement } from '../../../../../shared/domain/bulk-run'
 import { formatMoney, toMinorUnits } from '../../../../../shared/money'
 import { AppFailure } from '../../../../../shared/result'
 import type { LiveRun } from './live-run'
+import { explainVariance, type RunVariance } from '../../../../../shared/bulk/run-variance'
 import { isSendable, totalsOf } from './run-rows'
 
 export function assertSendable(
@@ -57,4 +58,19 @@ export function assertSendable(
         `Type the total ${formatMoney(totals.amount, totals.currency)} exactly to confirm a live run.`,
       )
   }
+}
+
+/**
+ * A repeat is not sent while any item of its variance review is not acknowledged (decision 130),
+ * in every mode: the refusal counts them and names the first.
+ */
+export function assertVarianceAcknowledged(variance: RunVariance | null): void {
+  if (!variance || variance.open === 0) return
+  const acknowledged = new Set(variance.acknowledged)
+  const open = variance.items.filter((item) => !acknowledged.has(item.id))
+  throw new AppFailure(
+    'bad_request',
+    `${open.length} ${open.length === 1 ? 'difference' : 'differences'} from the run this one repeats ${open.length === 1 ? 'is' : 'are'} not acknowledged (${explainVariance(open[0]!)}${open.length > 1 ? ' …' : ''}): look at the variance review and acknowledge ${open.length === 1 ? 'it' : 'them'} before sending.`,
+    { variance: open.map((item) => item.id) },
+  )
 }

@@ -54,6 +54,8 @@ export async function openHarness(options: {
     recall(profileId: string): Promise<boolean | undefined>
     remember(profileId: string, value: boolean): Promise<void>
   }
+  /** A profile's percentage for a repeat's variance review (decision 130). */
+  variancePercent?: (profileId: string) => string
   /** Told when a run could not be read at start (it must never happen). */
   onWarning?: (message: string) => void
   /** Told each summary of a run as the screen is told it. */
@@ -102,6 +104,7 @@ export async function openHarness(options: {
     ...(options.actor ? { actor: options.actor } : {}),
     ...(options.limits ? { limits: options.limits(journal) } : {}),
     ...(options.feePayer ? { feePayer: options.feePayer } : {}),
+    ...(options.variancePercent ? { variancePercent: options.variancePercent } : {}),
     log: {
       warn: (message) => options.onWarning?.(message),
       error: (message) => options.onWarning?.(message),

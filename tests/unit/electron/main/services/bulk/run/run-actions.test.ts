@@ -45,7 +45,7 @@ describe('what a run allows', () => {
       submitting: ['export'],
       monitoring: ['export'],
       attention: ['recheck', 'export', 'archive'],
-      completed: ['retry', 'export', 'archive'],
+      completed: ['retry', 'repeat', 'export', 'archive'],
     })
   })
 

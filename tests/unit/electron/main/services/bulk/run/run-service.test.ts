@@ -210,7 +210,7 @@ describe('a bulk run against the simulator', () => {
       .trim()
       .split('\r\n')
     expect(lines[0]).toBe(
-      'Row,Reference,Amount,Bank code,Account number,Customer name,Customer email,Narration,Currency,Status,Payout reference,Batch reference,Fee,Trace id,Message,Name at the bank,Name check,Name acknowledged,Reason,Changes',
+      'Row,Reference,Amount,Bank code,Account number,Customer name,Customer email,Narration,Currency,Status,Payout reference,Batch reference,Fee,Trace id,Message,Name at the bank,Name check,Name acknowledged,Reason,Changes,Variance acknowledged',
     )
     expect(lines[1]).toContain(`'=HYPERLINK(""http://evil"")`)
     expect(lines[3]).toContain(',failed,T-row-000003,')
