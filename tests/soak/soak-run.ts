@@ -20,6 +20,9 @@ import { Random } from './random'
 import { paymentOf } from './sheets'
 import { SoakUser } from './user'
 
+/** How many actions a desk armed for a checkpoint is left to reach it before random kills resume. */
+const ARMED_ACTIONS = 6
+
 export interface SoakOptions {
   iterations: number
   seed: number
@@ -90,6 +93,9 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   const kills: SoakReport['kills'] = { randomInstant: 0, atCheckpoint: {}, total: 0 }
   let restarts = 0
   let quits = 0
+  /** The iteration now, and the one at which the desk running was armed for a checkpoint (or null). */
+  let iterationNow = 0
+  let armedAt: number | null = null
   let loopSeconds = 0
   let settleSeconds = 0
 
@@ -108,6 +114,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
         ...(killAt ? { killAt, killAfter: random.int(1, 2) } : {}),
       })
       user.focus = killAt ?? null
+      armedAt = killAt ? iterationNow : null
       if (desk.alive()) return desk
       // Killed at its checkpoint while resuming, before it could answer: counted, and again.
       await recordEnd(desk)
@@ -126,6 +133,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   let desk = await start(true)
   try {
     for (let iteration = 0; iteration < options.iterations; iteration++) {
+      iterationNow = iteration
       // The accountant keeps the balance funded (else every batch would be refused for it).
       if (iteration % 10 === 0) await fund()
       if (random.chance(options.faultChance ?? 0.3)) {
@@ -136,7 +144,10 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       }
       // A kill at a random instant: during this action, or in the work it started.
       const behind = kills.total < Math.floor(((iteration + 1) * (options.minKills ?? 0)) / options.iterations)
-      if (random.chance(options.killChance ?? 0.08) || behind) {
+      // A desk armed for a checkpoint gets a few actions (the user heads for it) before a random
+      // kill may take it first: with a fast desk, random kills alone took every armed one early.
+      const reachingItsCheckpoint = armedAt !== null && iteration - armedAt < ARMED_ACTIONS
+      if (!reachingItsCheckpoint && (random.chance(options.killChance ?? 0.08) || behind)) {
         const current = desk
         setTimeout(() => current.kill(), random.int(0, 1200))
       }

@@ -255,7 +255,7 @@ describe.runIf(process.platform === 'linux')('test preflight on this machine', (
     const outcome = await preflight({ ...process.env, PAYOUT_DESK_CHROMIUM: '/nonexistent/chromium' })
     expect(outcome.code).toBe(1)
     expect(outcome.stderr.trim().split('\n')).toEqual([
-      'Missing: Chromium (PAYOUT_DESK_CHROMIUM=/nonexistent/chromium does not exist). Install with: sudo apt-get install -y chromium',
+      'Missing: Chromium (PAYOUT_DESK_CHROMIUM=/nonexistent/chromium does not exist). Install with: sudo apt-get install -y chromium-headless-shell',
     ])
   })
 
