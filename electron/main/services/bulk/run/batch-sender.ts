@@ -12,6 +12,7 @@ import type { MovementView } from '../../../../../shared/domain/journal'
 import { formatMinorUnits, toMinorUnits } from '../../../../../shared/money'
 import type { BulkEndpoints, BulkPayoutRequest } from '../../api'
 import { ApiFailure } from '../../api'
+import type { PayeeConfirmation } from '../../../../../shared/payees/confirmations'
 import type { Journal, NewIntent } from '../../journal'
 import type { VerifiedOutcome } from '../../journal'
 import { sendMoney } from '../../sending'
@@ -106,6 +107,7 @@ export async function verifyItems(
 export function batchIntent(
   body: BulkPayoutRequest,
   who: { profileId: string; mode: NewIntent['mode']; runId: string },
+  confirmations: readonly PayeeConfirmation[] = [],
 ): NewIntent {
   return {
     reference: body.batch_reference,
@@ -114,6 +116,8 @@ export function batchIntent(
     mode: who.mode,
     runId: who.runId,
     request: body as unknown as Record<string, unknown>,
+    // The confirmations of the changed or shared accounts it pays, sealed with it (decision 124).
+    ...(confirmations.length > 0 ? { evidence: { confirmations: confirmations.map((c) => ({ ...c })) } } : {}),
   }
 }
 

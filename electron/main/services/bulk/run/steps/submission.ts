@@ -63,7 +63,11 @@ export async function submitBatches(run: LiveRun, context: RunStepContext, optio
       .filter((b) => !journal.has(b.reference))
       .map((b) => {
         fresh.add(b.reference)
-        return { intent: batchIntent(batchBody(run.state, b, run.rows), who) }
+        const confirmations = b.rows.flatMap((i) => {
+          const confirmation = run.rows[i]!.confirmation
+          return confirmation ? [confirmation] : []
+        })
+        return { intent: batchIntent(batchBody(run.state, b, run.rows), who, confirmations) }
       })
     const written = intents.length > 0 ? journal.appendMany(intents) : Promise.resolve()
     // Awaited by the lane that sends each batch; one that never runs (closing) must not leave an unhandled rejection.
