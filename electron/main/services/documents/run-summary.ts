@@ -16,7 +16,7 @@ import { fieldLabel } from '../../../../shared/words/field-names'
 import type { InstitutionDirectory } from '../../../../shared/words/institutions'
 import { bankName, maskedAccount } from '../../../../shared/words/institutions'
 import { holdWords, isHeld } from '../../../../shared/bulk/payee-holds'
-import { explainTripwire } from '../../../../shared/payees/tripwires'
+import { explainTripwire, type Tripwire } from '../../../../shared/payees/tripwires'
 import { CONFIRMATION_METHOD_WORDS, type PayeeConfirmation } from '../../../../shared/payees/confirmations'
 
 /**
@@ -174,6 +174,16 @@ export interface PayeeCheckLine {
   held: boolean
 }
 
+/** "044 0123456789" as the summary lists accounts: "044 ••••••6789". */
+const maskedShown = (shown: string): string => shown.replace(/(\S+)$/, (number) => maskedAccount(number))
+
+/** A flag with its accounts masked, as the summary shows every account (decision 124). */
+function withMaskedAccounts(tripwire: Tripwire): Tripwire {
+  if (tripwire.kind === 'unusual_amount') return tripwire
+  const masked = { ...tripwire, account: maskedShown(tripwire.account) }
+  return masked.kind === 'account_changed' ? { ...masked, lastAccounts: masked.lastAccounts.map(maskedShown) } : masked
+}
+
 /** A confirmation as a document says it. */
 export function confirmationLine(confirmation: PayeeConfirmation): string {
   const method = CONFIRMATION_METHOD_WORDS[confirmation.method]
@@ -274,7 +284,7 @@ function summaryTally(input: RunSummaryInput): {
       payeeChecks.push({
         row: row.item.row,
         beneficiary: row.item.customer_name,
-        flags: (row.tripwires ?? []).map(explainTripwire),
+        flags: (row.tripwires ?? []).map((tripwire) => explainTripwire(withMaskedAccounts(tripwire))),
         confirmation: row.confirmation ? confirmationLine(row.confirmation) : null,
         held: outcomeOf(row) === 'held',
       })

@@ -107,7 +107,7 @@ describe('which rows are held', () => {
     expect(outcome.allPaid).toBe(false)
     expect(outcome.headline).toContain('2 of 3 rows paid')
     expect(outcome.headline).toContain(
-      '1 held, not sent: awaiting confirmation of a changed or shared account (NGN 300.00)',
+      '1 held, not sent: awaiting confirmation of a changed or shared account (300.00 NGN)',
     )
   })
 })

@@ -437,11 +437,13 @@ describe('the payee checks and confirmations in the run summary (decision 124)',
     expect(pages).toHaveLength(3)
     const checks = (pages[2] ?? '').replace(/\s+/g, ' ')
     expect(checks).toContain('Payee checks and confirmations of run BR20261123T195012Zabc123def0')
-    expect(checks).toContain('Name drift: the bank now names 058 0123400000 "C OKONKWO"')
+    // Accounts masked as the summary lists them.
+    expect(checks).toContain('Name drift: the bank now names 058 ••••••0000 "C OKONKWO"')
     expect(checks).toContain('Unusual amount: NGN 1500.50 is above 3 times the usual NGN 100.00')
-    expect(checks).toContain('Account changed: last paid on 2026-10-31 to 044 0999999999, now 044 0123400001')
-    expect(checks).toContain('New account: nothing was paid to 044 0123400001 before')
-    expect(checks).toContain('Shared account: 058 0123400002 is also used by Bola Ade (paid before)')
+    expect(checks).toContain('Account changed: last paid on 2026-10-31 to 044 ••••••9999, now 044 ••••••0001')
+    expect(checks).toContain('New account: nothing was paid to 044 ••••••0001 before')
+    expect(checks).toContain('Shared account: 058 ••••••0002 is also used by Bola Ade (paid before)')
+    expect(checks).not.toContain('0123400001')
     expect(checks).toContain(
       'Confirmed 2026-11-23 18:02 UTC by ada: called the payee on a number already on file (Rang the number on file)',
     )

@@ -15,6 +15,7 @@ import * as XLSX from 'xlsx'
 import { describe, expect, it } from 'vitest'
 import type { Tripwire } from '../../../../../../../shared/payees/tripwires'
 import { evidencePack, reportTable } from '../../../../../../../electron/main/services/bulk/run/run-report'
+import { journaledConfirmation } from '../../../../../../../electron/main/services/bulk/run/batch-sender'
 import { tableToCsv } from '../../../../../../../electron/main/services/export'
 import { writeExportTable } from '../../../../../../../electron/main/services/export/table-export'
 import { csvBytes, openHarness, sheetOf, simulatorPayouts } from './harness'
@@ -55,8 +56,9 @@ describe('rows held for a confirmation', () => {
     const { service } = await each.open()
     const review = await heldRun(service, 'HOLD')
     expect(review.counts).toMatchObject({ valid: 2, held: 2 })
-    expect(review.totals).toEqual({ currency: 'NGN', amount: '2003.00', rows: 2 })
-    expect(review.readiness).toMatchObject({ rows: 2, held: { count: 2, sheetRows: [3, 4] }, refusal: null })
+    expect(review.totals).toEqual({ currency: 'NGN', amount: '2004.00', rows: 2 })
+    expect(review.readiness).toMatchObject({ rows: 2, held: { count: 2, sheetRows: [3, 4] } })
+    expect(review.readiness?.refusal).not.toContain('held')
 
     await service.submit(review.id)
     await service.idle()
@@ -65,9 +67,9 @@ describe('rows held for a confirmation', () => {
     expect(service.rows(review.id).map((row) => row.status)).toEqual(['success', 'not_sent', 'not_sent', 'success'])
     const paid = (await simulatorPayouts(each.sandbox.url, KEY)).map((payout) => payout.reference).sort()
     expect(paid).toEqual(['HOLD-row-000001', 'HOLD-row-000004'])
-    expect(done.tally.places.held).toEqual({ rows: 2, amount: '2003.00' })
+    expect(done.tally.places.held).toEqual({ rows: 2, amount: '2004.00' })
     expect(done.outcome?.headline).toBe(
-      '2 of 4 rows paid (NGN 2,003.00); 2 held, not sent: awaiting confirmation of a changed or shared account (NGN 2,003.00).',
+      '2 of 4 rows paid (2,004.00 NGN); 2 held, not sent: awaiting confirmation of a changed or shared account (2,004.00 NGN).',
     )
   })
 
@@ -89,7 +91,8 @@ describe('rows held for a confirmation', () => {
     await service.confirmPayee(review.id, 1, { method: 'signed_letter', note: 'again' })
     const view = await service.confirmPayee(review.id, 2, { method: 'called_number_on_file' })
     expect(view.counts.held).toBe(0)
-    expect(view.readiness?.refusal).toBeNull()
+    expect(view.readiness?.held.count).toBe(0)
+    expect(view.readiness?.refusal ?? '').not.toContain('held')
     const confirmation = service.rows(review.id)[1]!.confirmation!
     expect(confirmation).toMatchObject({
       method: 'signed_letter',
@@ -111,7 +114,9 @@ describe('rows held for a confirmation', () => {
     expect((await simulatorPayouts(each.sandbox.url, KEY)).length).toBe(4)
     // Sealed with the intent of the batch that paid the rows, before its request left.
     const batch = journal.get(sent.batches[0]!.reference)!
-    expect(batch.evidence).toEqual({ confirmations: service.stateOf(review.id).confirmations })
+    const journaled = service.stateOf(review.id).confirmations!.map(journaledConfirmation)
+    expect(batch.evidence).toEqual({ confirmations: journaled })
+    expect(journaled[0]).toMatchObject({ payee: 'id:e2', account: '044 1000000007', by: 'ada.accounts' })
     expect(batch.request).not.toHaveProperty('evidence')
     expect((await journal.verify()).ok).toBe(true)
 
@@ -210,9 +215,13 @@ describe('a confirmation survives a kill', () => {
       expect(harness.service.view(run!.id).counts.held).toBe(0)
       const sent = await harness.service.submit(run!.id)
       await harness.service.idle()
-      expect(harness.service.view(run!.id).counts.success).toBe(4)
+      const after = harness.service.view(run!.id)
+      expect({ stage: after.stage, message: after.message, counts: after.counts }).toMatchObject({
+        stage: 'completed',
+        counts: { success: 4 },
+      })
       expect(harness.journal.get(sent.batches[0]!.reference)!.evidence).toEqual({
-        confirmations: [row.confirmation],
+        confirmations: [journaledConfirmation(row.confirmation!)],
       })
     } finally {
       await harness.close()
