@@ -59,10 +59,11 @@ export function reportTable(
       { key: 'name_at_bank', header: 'Name at the bank', kind: 'text' },
       { key: 'name_check', header: 'Name check', kind: 'text' },
       { key: 'name_acknowledged', header: 'Name acknowledged', kind: 'text' },
-      { key: 'payee_checks', header: 'Payee checks', kind: 'text' },
-      { key: 'confirmation', header: 'Account confirmed', kind: 'text' },
       { key: 'reason', header: 'Reason', kind: 'text' },
       { key: 'changes', header: 'Changes', kind: 'text' },
+      // Added last (decision 124), so the columns a reader of older reports knows keep their places.
+      { key: 'payee_checks', header: 'Payee checks', kind: 'text' },
+      { key: 'confirmation', header: 'Account confirmed', kind: 'text' },
     ],
     rows: rows.map((row) => ({
       row: row.item.row,
