@@ -140,6 +140,10 @@ export function runOutcomeOf(
       parts.push(`${places.open.rows.toLocaleString('en-US')} still being paid (${money(places.open.amount)})`)
     if (places.not_sent.rows)
       parts.push(`${places.not_sent.rows.toLocaleString('en-US')} not sent (${money(places.not_sent.amount)})`)
+    if (places.held.rows)
+      parts.push(
+        `${places.held.rows.toLocaleString('en-US')} held, not sent: awaiting confirmation of a changed or shared account (${money(places.held.amount)})`,
+      )
     if (places.error.rows)
       parts.push(
         `${places.error.rows.toLocaleString('en-US')} not sent because of errors (${money(places.error.amount)})`,

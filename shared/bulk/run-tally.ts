@@ -13,9 +13,13 @@
 import type { ExcludedWhy, RunRow } from '../domain/bulk-run'
 import { formatMinorUnits, toMinorUnits } from '../money'
 import { amountProblemOf } from './amount'
+import { isHeld } from './payee-holds'
 
-/** Where a row stands: paid, failed, still paying, not sent yet, an error, or left out by its reason. */
-export type RowPlace = 'paid' | 'failed' | 'open' | 'not_sent' | 'error' | ExcludedWhy
+/**
+ * Where a row stands: paid, failed, still paying, not sent yet, an error, held for a confirmation
+ * of its account (decision 124), or left out by its reason.
+ */
+export type RowPlace = 'paid' | 'failed' | 'open' | 'not_sent' | 'error' | 'held' | ExcludedWhy
 
 export const ROW_PLACES: readonly RowPlace[] = [
   'paid',
@@ -23,6 +27,7 @@ export const ROW_PLACES: readonly RowPlace[] = [
   'open',
   'not_sent',
   'error',
+  'held',
   'by_hand',
   'duplicate_in_sheet',
   'already_paid',
@@ -53,7 +58,7 @@ export function placeOf(row: RunRow): RowPlace {
     case 'failed':
       return 'failed'
     case 'not_sent':
-      return row.errors.length > 0 ? 'error' : 'not_sent'
+      return row.errors.length > 0 ? 'error' : isHeld(row) ? 'held' : 'not_sent'
     default:
       return 'open'
   }

@@ -6,13 +6,20 @@
  */
 import type { RunRow } from '../domain/bulk-run'
 import { needsNameAcknowledgement } from '../domain/bulk-run'
+import type { ProfileMode } from '../domain/profiles'
+import { heldRows, type HeldRows } from './payee-holds'
 
 /** Sheet rows named in a message, at most. */
 const ROWS_NAMED = 10
 
 export interface SendReadiness {
-  /** Rows that would be sent (not excluded, no error). */
+  /** Rows that would be sent (not excluded, no error, not held). */
   rows: number
+  /**
+   * Rows held for a confirmation of a changed or shared account (decision 124): left out of a
+   * rehearsal's send; a live run is not sent while any is held.
+   */
+  held: HeldRows
   /** Rows to send whose account name was never checked, or whose check got no answer. */
   unchecked: { count: number; sheetRows: number[] }
   /** No-match names nobody has acknowledged yet. */
@@ -25,7 +32,14 @@ function sheetRowsWords(rows: readonly number[], count: number): string {
   return `sheet ${count === 1 ? 'row' : 'rows'} ${rows.join(', ')}${count > rows.length ? ', …' : ''}`
 }
 
-export function sendReadiness(rows: readonly RunRow[]): SendReadiness {
+/** Why a live run may not be sent while rows are held; null when none is. */
+export function heldRefusal(held: HeldRows): string | null {
+  if (held.count === 0) return null
+  return `${held.count} ${held.count === 1 ? 'row is' : 'rows are'} held for a changed or shared account (${sheetRowsWords(held.sheetRows, held.count)}): record how each account was confirmed, or exclude those rows, before sending a live run.`
+}
+
+export function sendReadiness(rows: readonly RunRow[], mode?: ProfileMode): SendReadiness {
+  const held = heldRows(rows, ROWS_NAMED)
   let sendable = 0
   const unchecked = { count: 0, sheetRows: [] as number[] }
   const unacknowledged = { count: 0, sheetRows: [] as number[] }
@@ -49,5 +63,15 @@ export function sendReadiness(rows: readonly RunRow[]): SendReadiness {
     refusals.push(
       `${unacknowledged.count} ${unacknowledged.count === 1 ? 'name does' : 'names do'} not match the bank's (${sheetRowsWords(unacknowledged.sheetRows, unacknowledged.count)}): check them and acknowledge them, or exclude those rows, before sending.`,
     )
-  return { rows: sendable, unchecked, unacknowledged, refusal: refusals.length > 0 ? refusals.join(' ') : null }
+  if (mode === 'live') {
+    const refusal = heldRefusal(held)
+    if (refusal) refusals.push(refusal)
+  }
+  return {
+    rows: sendable - held.count,
+    held,
+    unchecked,
+    unacknowledged,
+    refusal: refusals.length > 0 ? refusals.join(' ') : null,
+  }
 }

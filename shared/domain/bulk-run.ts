@@ -18,6 +18,7 @@ import type { ErrorCode } from '../result'
 import type { PayoutRowValues } from './payout-row'
 import type { Tripwire } from '../payees/tripwires'
 import type { RunVariance } from '../bulk/run-variance'
+import type { PayeeConfirmation } from '../payees/confirmations'
 
 /**
  * A run's content (decision 092): what it pays, in order, in which currency, who bears the fees and
@@ -104,6 +105,14 @@ export interface RunRow {
    * never drops the row. Absent: nothing found (or not checked yet).
    */
   tripwires?: Tripwire[]
+  /** The payee book's key of the payee the checks took this flagged row to be for (decision 124). */
+  payeeKey?: string
+  /**
+   * The confirmation recorded for a row held for a changed or shared account (decision 124): how,
+   * who, when. Cleared when the row's account or payee changes; kept in the run, the journal's
+   * batch intent, the report, the evidence pack and the payee book.
+   */
+  confirmation?: PayeeConfirmation
   batchReference?: string
   status: RowPayoutStatus
   fee?: string
@@ -195,6 +204,8 @@ export interface RunCounts {
   errors: number
   warnings: number
   excluded: number
+  /** Rows held for a confirmation of a changed or shared account (decision 124): not sent. */
+  held: number
   success: number
   failed: number
   open: number

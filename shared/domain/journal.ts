@@ -48,6 +48,8 @@ export interface MovementView {
   runId?: string
   /** The request as sent (sanitised: no keys, card numbers only as first six and last four). */
   request: Record<string, unknown>
+  /** What the movement rests on, sealed with its intent (decision 124: a batch's confirmations). */
+  evidence?: Record<string, unknown>
   state: MovementState
   createdAt: string
   updatedAt: string

@@ -4,6 +4,7 @@
  * payments, every figure computed by main from the book of the active profile in its mode. Pure:
  * main builds these, the renderer shows them, the export writes them.
  */
+import type { PayeeConfirmation } from './confirmations'
 import type { ExportTable } from '../domain/export'
 import type { IdentifiedBy } from './identity'
 
@@ -73,6 +74,8 @@ export interface PayeeDetail {
   payments: PayeePayment[]
   /** How many payments the book holds for the payee. */
   paymentCount: number
+  /** The accounts confirmed for this payee (decision 124), newest first. */
+  confirmations?: PayeeConfirmation[]
 }
 
 /** Payments shown for one payee: more are counted, and the export has every account's totals. */

@@ -21,6 +21,7 @@ import {
   type IdentifiedBy,
   type PayeeFields,
 } from './identity'
+import { confirmationWords, type ConfirmationSeen } from './confirmations'
 
 export const TRIPWIRE_KINDS = [
   'account_changed',
@@ -80,15 +81,26 @@ export interface PayeeBookView {
   /** Payees whose normalised name is `nameKey`, however they were identified. */
   payeesNamed(nameKey: string): readonly KnownPayee[]
   account(key: string): KnownAccount | undefined
+  /** The confirmation recorded for this payee's use of this account (decision 124), if any. */
+  confirmed?(payeeKey: string, accountKey: string): ConfirmationSeen | undefined
 }
 
 export type Tripwire =
-  | { kind: 'account_changed'; account: string; lastAccounts: string[]; lastPaidAt: string; identifiedBy: IdentifiedBy }
+  | {
+      kind: 'account_changed'
+      account: string
+      lastAccounts: string[]
+      lastPaidAt: string
+      identifiedBy: IdentifiedBy
+      /** Confirmed for this payee before (decision 124): the row is not held for it. */
+      confirmed?: ConfirmationSeen
+    }
   | { kind: 'new_account'; account: string }
   | {
       kind: 'shared_account'
       account: string
       others: Array<{ name: string; where: 'sheet' | 'book'; rows?: number[] }>
+      confirmed?: ConfirmationSeen
     }
   | { kind: 'name_drift'; account: string; resolvedNow: string; lastResolved: string; lastResolvedAt: string }
   | {
@@ -256,15 +268,29 @@ function checkRow(
   const shown = (): string => (shownText ??= describeAccount(row.input.account, row.input.currency))
   const self = { key: row.key, by: row.by, name: row.input.name }
   const me = known ? { key: known.key, by: known.by, name: known.name } : self
+  // A confirmation of this payee's use of the account, recorded in an earlier run (decision 124).
+  let confirmedOnce: { seen: ConfirmationSeen | undefined } | undefined
+  const confirmed = (): ConfirmationSeen | undefined =>
+    (confirmedOnce ??= {
+      seen:
+        book.confirmed?.(me.key, row.account) ??
+        (me.key !== row.key ? book.confirmed?.(row.key, row.account) : undefined),
+    }).seen
+  const withConfirmed = <T extends Tripwire>(tripwire: T): T => {
+    const seen = confirmed()
+    return seen ? { ...tripwire, confirmed: seen } : tripwire
+  }
 
   if (known && !known.lastAccounts.includes(row.account)) {
-    tripwires.push({
-      kind: 'account_changed',
-      account: shown(),
-      lastAccounts: known.lastAccounts.map((key) => known.describe(key)),
-      lastPaidAt: known.lastPaidAt,
-      identifiedBy: row.by,
-    })
+    tripwires.push(
+      withConfirmed({
+        kind: 'account_changed',
+        account: shown(),
+        lastAccounts: known.lastAccounts.map((key) => known.describe(key)),
+        lastPaidAt: known.lastPaidAt,
+        identifiedBy: row.by,
+      }),
+    )
   }
   if (!account) tripwires.push({ kind: 'new_account', account: shown() })
 
@@ -280,7 +306,7 @@ function checkRow(
     if (others.some((other) => nameKey(other.name) === nameKey(payee.name))) continue
     others.push({ name: payee.name, where: 'book' })
   }
-  if (others.length > 0) tripwires.push({ kind: 'shared_account', account: shown(), others })
+  if (others.length > 0) tripwires.push(withConfirmed({ kind: 'shared_account', account: shown(), others }))
 
   const resolvedNow = row.input.resolvedName?.trim()
   const last = account?.lastResolved
@@ -320,6 +346,11 @@ const day = (iso: string): string => iso.slice(0, 10)
 
 /** The flag in plain words, as the row, the review and the documents say it. */
 export function explainTripwire(tripwire: Tripwire): string {
+  const found = explainFinding(tripwire)
+  return 'confirmed' in tripwire && tripwire.confirmed ? `${found} (${confirmationWords(tripwire.confirmed)})` : found
+}
+
+function explainFinding(tripwire: Tripwire): string {
   switch (tripwire.kind) {
     case 'account_changed':
       return (

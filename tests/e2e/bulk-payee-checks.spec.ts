@@ -43,11 +43,13 @@ test('a changed account and a shared account are flagged on their rows and count
   await expect(page.getByTestId('bulk-review')).toBeVisible({ timeout: 60_000 })
 
   // Counted by kind in the review: Tunde's account changed (and is new), Adaeze's account is
-  // shared with Chinedu (whose account changed to it); all three rows are still to be sent.
+  // shared with Chinedu (whose account changed to it); all three rows stay in the run, held until
+  // their accounts are confirmed (decision 124).
   await expect(page.getByTestId('bulk-payee-check-account_changed-count')).toHaveText('2', { timeout: 30_000 })
   await expect(page.getByTestId('bulk-payee-check-new_account-count')).toHaveText('1')
   await expect(page.getByTestId('bulk-payee-check-shared_account-count')).toHaveText('2')
-  await expect(page.getByTestId('bulk-review-rows')).toHaveText('3')
+  await expect(page.getByTestId('bulk-payee-held-count')).toHaveText('3')
+  await expect(page.getByTestId('bulk-review-rows')).toHaveText('0')
 
   // On the rows: the Payee checks column, and the flags in full in the problem text.
   const flags = (row: number) => page.getByTestId(`bulk-row-${row}`).locator('[data-field="payee_checks"]')

@@ -10,6 +10,8 @@ export const CHECKPOINTS = [
   'import:run-written',
   /** A retry run's files are written, before it appears whole. */
   'retry:run-written',
+  /** A confirmation of a changed or shared account is on disk in its run (decision 124). */
+  'confirm:recorded',
   /** A money movement's intent is on disk; its request has not left yet. */
   'send:intent-on-disk',
   /** The service answered a money movement (or failed to); the answer is not journaled yet. */

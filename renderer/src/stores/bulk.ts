@@ -2,6 +2,7 @@
 // and its rows (paged in, patched by events); the import steps share it because their last step
 // opens the run they made.
 import { defineStore } from 'pinia'
+import type { ConfirmationInput } from '../../../shared/payees/confirmations'
 import { computed, ref, shallowRef, triggerRef, watch } from 'vue'
 import { api } from '../api'
 import type { Unsubscribe } from '../../../shared/ipc/contract'
@@ -343,6 +344,9 @@ export const useBulkStore = defineStore('bulk', () => {
   /** A question of these rows answered (decision 57): the account is right, the second payment is meant. */
   const answerQuestion = (indexes: number[], question: RowQuestion) =>
     act('answer', (runId) => api.bulk.answerQuestion({ runId, indexes, question }))
+  /** A held row's changed or shared account confirmed (decision 124): how, recorded with who and when by main. */
+  const confirmPayee = (index: number, confirmation: ConfirmationInput) =>
+    act('confirm', (runId) => api.bulk.confirmPayee({ runId, index, ...confirmation }))
   const submit = (confirmTotal?: string) =>
     act('submit', (runId) => api.bulk.submit(confirmTotal === undefined ? { runId } : { runId, confirmTotal }))
 
@@ -480,6 +484,7 @@ export const useBulkStore = defineStore('bulk', () => {
     setOptions,
     acknowledgeNames,
     answerQuestion,
+    confirmPayee,
     submit,
     exclude,
     editRow,

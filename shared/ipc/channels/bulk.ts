@@ -9,6 +9,7 @@ import { CELL_EDIT_KINDS } from '../../domain/bulk-changes'
 import type { RunChangesView, RunEditAnswer } from '../../domain/bulk-changes'
 import { droppedFile, noInput, returns } from '../define'
 import { IMPORT_LIMITS } from '../../bulk/limits'
+import { checkConfirmationNote, confirmationFields } from '../../payees/confirmations'
 
 // BR<date>T<time>Z<hex> (runs before it had no letters between stamp and hash: still accepted).
 export const runId = z.string().regex(/^BR(?:\d{8}T\d{6}Z[0-9a-f]{6,20}|[0-9a-f]{8,40})(-\d+)?$/, 'must be a run id')
@@ -89,6 +90,16 @@ export const bulkRunChannels = {
       indexes: z.array(z.number().int().min(0)).min(1).max(200_000),
       question: z.enum(ROW_QUESTIONS),
     }),
+    result: returns<RunView>(),
+  },
+  /**
+   * A row held for a changed or shared account confirmed (decision 124): how (from the fixed list;
+   * "other" needs a note), recorded with who and when; the row is sent once nothing else holds it.
+   */
+  'bulk:confirmPayee': {
+    input: z
+      .strictObject({ runId, index: z.number().int().min(0).max(200_000), ...confirmationFields })
+      .superRefine(checkConfirmationNote),
     result: returns<RunView>(),
   },
   'bulk:setOptions': {

@@ -159,6 +159,12 @@ export function createBulkDomain(context: ServiceContext, hooks: BulkDomainOptio
     'bulk:saveTemplate': ({ format }) => saveTemplate(context, format),
     'bulk:exclude': anEdit(({ runId, indexes, excluded }) => runs.setExcluded(runId, indexes, excluded)),
     'bulk:answerQuestion': anEdit(({ runId, indexes, question }) => runs.answerQuestion(runId, indexes, question)),
+    // A confirmation changes what the run sends: told to the hooks like any edit (decision 124).
+    'bulk:confirmPayee': anEdit(async ({ runId, index, method, note }) => {
+      const view = await runs.confirmPayee(runId, index, { method, ...(note !== undefined ? { note } : {}) })
+      payeeChecks?.tellConfirmed(view)
+      return view
+    }),
     'bulk:setOptions': anEdit(({ runId, ...rest }) => runs.setOptions(runId, rest)),
     // An acknowledgement changes the review an approver sees: in team mode it is shared as a new version.
     'bulk:acknowledgeNames': anEdit(({ runId, indexes }) => runs.acknowledgeNames(runId, indexes)),

@@ -7,6 +7,7 @@ import type { PriorPayout } from '../../../../shared/domain/bulk'
 import type { RunRow } from '../../../../shared/domain/bulk-run'
 import type { ProfileMode } from '../../../../shared/domain/profiles'
 import type { PaymentToCheck, Tripwire } from '../../../../shared/payees/tripwires'
+import type { PayeeConfirmation } from '../../../../shared/payees/confirmations'
 
 /** A run's rows that were paid, as the payee book learns them (decision 109). */
 export interface PaidRun {
@@ -45,7 +46,15 @@ export interface RunHooks {
   checkPayees?(
     scope: { profileId: string; mode: ProfileMode },
     rows: readonly PaymentToCheck[],
-  ): Promise<ReadonlyArray<{ index: number; tripwires: Tripwire[] }>>
+  ): Promise<ReadonlyArray<{ index: number; tripwires: Tripwire[]; payee?: { key: string }; matchedPayee?: string }>>
   /** Rows of a run reached paid: the payee book learns them (each reference once, decision 109). */
   rowsPaid?(scope: { profileId: string; mode: ProfileMode }, run: PaidRun): void
+  /**
+   * Confirmations of changed or shared accounts recorded in a run (decision 124): the payee book
+   * learns them (each once, by id), so a later run does not hold that payee's account again.
+   */
+  payeesConfirmed?(
+    scope: { profileId: string; mode: ProfileMode },
+    confirmations: readonly PayeeConfirmation[],
+  ): Promise<void>
 }

@@ -6,8 +6,10 @@
  *   while it runs asks for one more after it; the findings go on the rows (RunService.setTripwires);
  * - rows that reached paid are told once each in this session (the book learns a reference once,
  *   so telling again after a restart costs only time).
- * A check that fails is logged and leaves the rows as they were: the tripwires warn, they never
- * hold up or drop a row.
+ * - the confirmations recorded in a run are told to the book (decision 124), so a later run does not
+ *   hold the same payee's account again.
+ * A check that fails is logged and leaves the rows as they were. A flag never drops a row; a
+ * changed or shared account holds it until confirmed (shared/bulk/payee-holds.ts).
  */
 import type { RunRow, RunSummary } from '../../../../shared/domain/bulk-run'
 import type { PaymentToCheck } from '../../../../shared/payees/tripwires'
@@ -23,6 +25,8 @@ interface RunChecks {
   timer: ReturnType<typeof setTimeout> | null
   /** Paid rows already told, by row index. */
   told: Set<number>
+  /** The run's confirmations already told to the book (its list only grows). */
+  confirmationsTold: number
 }
 
 export interface RunPayeeChecks {
@@ -30,6 +34,8 @@ export interface RunPayeeChecks {
   schedule(runId: string): void
   /** A run's summary changed: a check while names come in, and paid rows for the book. */
   runChanged(summary: RunSummary): void
+  /** Tells the book the run's confirmations it was not told yet (decision 124). */
+  tellConfirmed(summary: Pick<RunSummary, 'id'>): void
   /** Resolves once no check is running or waiting (tests). */
   idle(): Promise<void>
 }
@@ -50,14 +56,15 @@ function paymentOf(row: RunRow, currency: string, runWideEmail: string | undefin
 
 export function createRunPayeeChecks(
   runs: () => RunService,
-  hooks: Pick<RunHooks, 'checkPayees' | 'rowsPaid'>,
+  hooks: Pick<RunHooks, 'checkPayees' | 'rowsPaid' | 'payeesConfirmed'>,
   log: { warn(message: string, error?: unknown): void },
 ): RunPayeeChecks {
   const checks = new Map<string, RunChecks>()
   const running = new Set<Promise<void>>()
   const entryOf = (runId: string): RunChecks => {
     let entry = checks.get(runId)
-    if (!entry) checks.set(runId, (entry = { running: false, again: false, timer: null, told: new Set() }))
+    if (!entry)
+      checks.set(runId, (entry = { running: false, again: false, timer: null, told: new Set(), confirmationsTold: 0 }))
     return entry
   }
 
@@ -73,7 +80,14 @@ export function createRunPayeeChecks(
     const flagged = await checkPayees({ profileId: state.profileId, mode: state.mode }, payments)
     await service.setTripwires(
       runId,
-      flagged.map((flags) => ({ index: (rows[flags.index] as RunRow).index, tripwires: flags.tripwires })),
+      flagged.map((flags) => {
+        const payeeKey = flags.matchedPayee ?? flags.payee?.key
+        return {
+          index: (rows[flags.index] as RunRow).index,
+          tripwires: flags.tripwires,
+          ...(payeeKey ? { payeeKey } : {}),
+        }
+      }),
     )
   }
 
@@ -127,10 +141,35 @@ export function createRunPayeeChecks(
     )
   }
 
+  /**
+   * The run's confirmations the book has not been told this session (decision 124): told again
+   * after a restart, the book learning each once, so one lost to a crash before the book's write
+   * is learnt at the next start.
+   */
+  function tellConfirmed(summary: Pick<RunSummary, 'id'>): void {
+    const payeesConfirmed = hooks.payeesConfirmed
+    if (!payeesConfirmed) return
+    const state = runs().stateOf(summary.id)
+    const all = state.confirmations ?? []
+    const entry = entryOf(summary.id)
+    if (entry.confirmationsTold >= all.length) return
+    const fresh = all.slice(entry.confirmationsTold)
+    entry.confirmationsTold = all.length
+    const work = payeesConfirmed({ profileId: state.profileId, mode: state.mode }, fresh)
+      .catch((error: unknown) => {
+        log.warn(`The payee book could not learn the confirmations of run ${summary.id}`, error)
+        entry.confirmationsTold = Math.min(entry.confirmationsTold, all.length - fresh.length)
+      })
+      .finally(() => running.delete(work))
+    running.add(work)
+  }
+
   return {
     schedule,
+    tellConfirmed,
     runChanged(summary) {
       try {
+        tellConfirmed(summary)
         if (summary.stage === 'resolving' || summary.stage === 'review') schedule(summary.id)
         else tellPaid(summary)
       } catch (error) {

@@ -3,7 +3,8 @@
  * and its SHA-256, who prepared it and when, the mode), its counts and exact totals by status,
  * fees, the control total when the sheet had one, and the rows not sent by reason; the pages after
  * it list every row (reference, whole, beneficiary, bank, masked account, amount, status, reason), with
- * what is carried forward at the top of each page and the page and running totals at its foot.
+ * what is carried forward at the top of each page and the page and running totals at its foot;
+ * then the payee checks' flags of each flagged row with its confirmation or hold (decision 124).
  *
  * A4 landscape, a fixed number of rows per page, so the page count is known before the first page
  * ("Page 3 of 40"). Drawn in the PDF worker (pdf-renderer.ts), off main; it yields between pages all the same.
@@ -16,7 +17,7 @@ import { assertPrintable } from './document-guard'
 import { amountFigures, documentDateTime, MODE_WORDS, watermarkOf } from './document-words'
 import { cell, COLORS, createPdf, rule, wholeCell } from './pdf-document'
 import type { PdfWriter } from './pdf-document'
-import type { RunSummary, SummaryLine } from './run-summary'
+import type { PayeeCheckLine, RunSummary, SummaryLine } from './run-summary'
 import { OUTCOME_WORDS } from './run-summary'
 import { toMinorUnits } from '../../../../shared/money'
 import { countOf } from '../../../../shared/words/counts'
@@ -54,7 +55,75 @@ export function runSummaryFileName(summary: RunSummary): string {
 }
 
 export function runSummaryPageCount(summary: RunSummary): number {
-  return 1 + Math.max(1, Math.ceil(summary.lines.length / ROWS_PER_PAGE))
+  return 1 + Math.max(1, Math.ceil(summary.lines.length / ROWS_PER_PAGE)) + payeeCheckPages(summary).length
+}
+
+/** Lines of text on a page of payee checks. */
+const CHECK_LINES_PER_PAGE = 34
+
+/**
+ * The payee checks' pages (decisions 108, 124): each flagged row takes a line for the row, one per
+ * flag and one for its confirmation or hold, and is never split across two pages; known before the
+ * first page is drawn, for "Page 3 of 40".
+ */
+export function payeeCheckPages(summary: RunSummary): PayeeCheckLine[][] {
+  const pages: PayeeCheckLine[][] = []
+  let page: PayeeCheckLine[] = []
+  let used = 0
+  for (const check of summary.payeeChecks) {
+    const lines = checkLines(check).length
+    if (used + lines > CHECK_LINES_PER_PAGE && page.length > 0) {
+      pages.push(page)
+      page = []
+      used = 0
+    }
+    page.push(check)
+    used += lines
+  }
+  if (page.length > 0) pages.push(page)
+  return pages
+}
+
+/** What one flagged row says, a line each. */
+function checkLines(check: PayeeCheckLine): Array<{ text: string; tone: 'row' | 'flag' | 'held' | 'confirmed' }> {
+  return [
+    { text: `Row ${check.row}: ${check.beneficiary}`, tone: 'row' },
+    ...check.flags.map((flag) => ({ text: flag, tone: 'flag' as const })),
+    ...(check.confirmation ? [{ text: check.confirmation, tone: 'confirmed' as const }] : []),
+    ...(check.held ? [{ text: 'Held, not sent: awaiting confirmation of the account', tone: 'held' as const }] : []),
+  ]
+}
+
+async function payeeChecksPages(writer: PdfWriter, summary: RunSummary): Promise<void> {
+  const { doc } = writer
+  const pages = payeeCheckPages(summary)
+  for (const [index, checks] of pages.entries()) {
+    await nextTurn()
+    doc.addPage()
+    let y = writer.top
+    doc.font('bold').fontSize(11).fillColor(COLORS.text)
+    cell(doc, `Payee checks and confirmations of run ${summary.input.runId}`, writer.left, y, writer.width * 0.7)
+    doc.font('regular').fontSize(8.5).fillColor(COLORS.muted)
+    cell(
+      doc,
+      index === 0 ? countOf(summary.payeeChecks.length, 'row') + ' flagged or confirmed' : 'continued',
+      writer.left + writer.width * 0.7,
+      y + 2,
+      writer.width * 0.3,
+      'right',
+    )
+    y += 20
+    rule(writer, y - 4)
+    for (const check of checks)
+      for (const line of checkLines(check)) {
+        doc
+          .font(line.tone === 'row' ? 'bold' : 'regular')
+          .fontSize(8.5)
+          .fillColor(line.tone === 'held' ? COLORS.warning : COLORS.text)
+        cell(doc, line.text, writer.left + (line.tone === 'row' ? 0 : 14), y, writer.width - 14)
+        y += 13
+      }
+  }
 }
 
 export async function runSummaryPdf(summary: RunSummary, options: RunSummaryPdfOptions): Promise<Buffer> {
@@ -67,6 +136,11 @@ export async function runSummaryPdf(summary: RunSummary, options: RunSummaryPdfO
       [`reason of row ${line.row}`]: line.reason,
     })
   }
+  for (const check of summary.payeeChecks)
+    assertPrintable('run summary', {
+      [`payee checks of row ${check.row}`]: check.flags.join('; '),
+      [`confirmation of row ${check.row}`]: check.confirmation ?? '',
+    })
   const issued = documentDateTime(options.issuedAt.toISOString(), options.timeZone)
   const writer = createPdf({
     title: `Run summary ${input.runId}`,
@@ -79,6 +153,7 @@ export async function runSummaryPdf(summary: RunSummary, options: RunSummaryPdfO
   })
   firstPage(writer, summary, issued, options.timeZone)
   await listPages(writer, summary)
+  await payeeChecksPages(writer, summary)
   return writer.finish()
 }
 

@@ -15,6 +15,9 @@ import { formatMinorUnits, toMinorUnits } from '../../../../shared/money'
 import { fieldLabel } from '../../../../shared/words/field-names'
 import type { InstitutionDirectory } from '../../../../shared/words/institutions'
 import { bankName, maskedAccount } from '../../../../shared/words/institutions'
+import { holdWords, isHeld } from '../../../../shared/bulk/payee-holds'
+import { explainTripwire, type Tripwire } from '../../../../shared/payees/tripwires'
+import { CONFIRMATION_METHOD_WORDS, type PayeeConfirmation } from '../../../../shared/payees/confirmations'
 
 /**
  * Optional sections, for data the run will hold later (the sheet's control total, decision 34; fees
@@ -92,7 +95,8 @@ export interface RunSummaryInput {
   extras?: RunSummaryExtras
 }
 
-export type RowOutcome = 'paid' | 'failed' | 'pending' | 'processing' | 'unknown' | 'not_sent' | 'error' | 'excluded'
+export type RowOutcome =
+  'paid' | 'failed' | 'pending' | 'processing' | 'unknown' | 'not_sent' | 'error' | 'held' | 'excluded'
 
 export const OUTCOME_WORDS: Readonly<Record<RowOutcome, string>> = {
   paid: 'Paid',
@@ -102,6 +106,7 @@ export const OUTCOME_WORDS: Readonly<Record<RowOutcome, string>> = {
   unknown: 'Unknown: verifying',
   not_sent: 'Not sent yet',
   error: 'Not sent: error',
+  held: 'Held, not sent',
   excluded: 'Excluded',
 }
 
@@ -113,6 +118,7 @@ const OUTCOME_ORDER: readonly RowOutcome[] = [
   'unknown',
   'not_sent',
   'error',
+  'held',
   'excluded',
 ]
 
@@ -150,7 +156,38 @@ export interface RunSummary {
    */
   fees: { total: string; rows: number; unread: number; paidRows: number; charged: string | null }
   notSent: Array<{ reason: string; rows: number; total: string }>
+  /**
+   * The payee book's flags (decision 108), row by row in sheet order, with the confirmation of a
+   * changed or shared account and whether the row is held for one (decision 124).
+   */
+  payeeChecks: PayeeCheckLine[]
   controlTotal: { sheetTotal: string; sheetRow?: number; rowsTotal: string; difference: string } | null
+}
+
+export interface PayeeCheckLine {
+  row: number
+  beneficiary: string
+  /** Each flag in words. */
+  flags: string[]
+  /** The row's confirmation in words ("2026-11-27 by ada: in person (note)"), if one was recorded. */
+  confirmation: string | null
+  held: boolean
+}
+
+/** "044 0123456789" as the summary lists accounts: "044 ••••••6789". */
+const maskedShown = (shown: string): string => shown.replace(/(\S+)$/, (number) => maskedAccount(number))
+
+/** A flag with its accounts masked, as the summary shows every account (decision 124). */
+function withMaskedAccounts(tripwire: Tripwire): Tripwire {
+  if (tripwire.kind === 'unusual_amount') return tripwire
+  const masked = { ...tripwire, account: maskedShown(tripwire.account) }
+  return masked.kind === 'account_changed' ? { ...masked, lastAccounts: masked.lastAccounts.map(maskedShown) } : masked
+}
+
+/** A confirmation as a document says it. */
+export function confirmationLine(confirmation: PayeeConfirmation): string {
+  const method = CONFIRMATION_METHOD_WORDS[confirmation.method]
+  return `Confirmed ${confirmation.at.slice(0, 16).replace('T', ' ')} UTC by ${confirmation.by}: ${method}${confirmation.note ? ` (${confirmation.note})` : ''}`
 }
 
 /** Reasons of the bulk checks (shared/bulk) in words; any other says its field and its code in words. */
@@ -175,7 +212,7 @@ function outcomeOf(row: RunRow): RowOutcome {
     case 'unknown':
       return row.status
     case 'not_sent':
-      return row.errors.length > 0 ? 'error' : 'not_sent'
+      return row.errors.length > 0 ? 'error' : isHeld(row) ? 'held' : 'not_sent'
   }
 }
 
@@ -199,6 +236,8 @@ function reasonOf(row: RunRow, outcome: RowOutcome): string {
       return EXCLUDED_WORDS[row.excludedWhy ?? 'by_hand']
     case 'error':
       return errorReason(row)
+    case 'held':
+      return holdWords(row)
     case 'failed':
       return row.message ?? 'The service gave no reason'
     case 'unknown':
@@ -239,8 +278,17 @@ function summaryTally(input: RunSummaryInput): {
   const charges = new RowTally(input.merchantBearsCost)
   let listed = 0n
   let paid = 0n
+  const payeeChecks: PayeeCheckLine[] = []
   const line = (row: RunRow): SummaryLine => {
     charges.add(row)
+    if (row.tripwires?.length || row.confirmation)
+      payeeChecks.push({
+        row: row.item.row,
+        beneficiary: row.item.customer_name,
+        flags: (row.tripwires ?? []).map((tripwire) => explainTripwire(withMaskedAccounts(tripwire))),
+        confirmation: row.confirmation ? confirmationLine(row.confirmation) : null,
+        held: outcomeOf(row) === 'held',
+      })
     const outcome = outcomeOf(row)
     const readable = amountProblemOf(row.item.amount) === null
     const minor = readable ? toMinorUnits(row.item.amount) : 0n
@@ -251,7 +299,7 @@ function summaryTally(input: RunSummaryInput): {
     listed += minor
     if (outcome === 'paid') paid += minor
     const reason = reasonOf(row, outcome)
-    if (outcome === 'excluded' || outcome === 'error') {
+    if (outcome === 'excluded' || outcome === 'error' || outcome === 'held') {
       const entry = notSent.get(reason) ?? { rows: 0, minor: 0n }
       entry.rows += 1
       entry.minor += minor
@@ -292,6 +340,7 @@ function summaryTally(input: RunSummaryInput): {
       notSent: [...notSent.entries()]
         .sort((a, b) => b[1].rows - a[1].rows || a[0].localeCompare(b[0]))
         .map(([reason, entry]) => ({ reason, rows: entry.rows, total: formatMinorUnits(entry.minor) })),
+      payeeChecks,
       controlTotal: control
         ? {
             sheetTotal: formatMinorUnits(toMinorUnits(control.sheetTotal)),

@@ -30,6 +30,8 @@ export interface IntentRecord extends RecordBase {
   mode: 'sandbox' | 'test' | 'live'
   runId?: string
   request: Record<string, unknown>
+  /** What the movement rests on, never sent (decision 124: a batch's confirmations). */
+  evidence?: Record<string, unknown>
 }
 
 /** Everything after the intent: sending, answers, verifications, state changes. */

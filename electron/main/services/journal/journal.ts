@@ -45,6 +45,11 @@ export interface NewIntent {
   runId?: string
   /** The request body as it will be sent, sanitised by the caller (never keys or card numbers). */
   request: Record<string, unknown>
+  /**
+   * What a person recorded that the movement rests on, sealed with its intent before the request
+   * leaves: a bulk batch's confirmations of changed or shared accounts (decision 124). Never sent.
+   */
+  evidence?: Record<string, unknown>
 }
 
 export interface NewEvent {
@@ -161,6 +166,7 @@ async function openLocked(
         mode: intent.mode,
         ...(intent.runId ? { runId: intent.runId } : {}),
         request: intent.request,
+        ...(intent.evidence ? { evidence: intent.evidence } : {}),
       }
       return record
     }
@@ -224,6 +230,7 @@ async function openLocked(
       for (const entry of entries) {
         if ('intent' in entry) {
           assertJournalSafe(entry.intent.request, 'request', secrets)
+          if (entry.intent.evidence) assertJournalSafe(entry.intent.evidence, 'evidence', secrets)
           if (movements.has(entry.intent.reference)) {
             throw new AppFailure(
               'conflict',
@@ -412,6 +419,7 @@ function viewOfIntent(record: IntentRecord): MovementView {
     profileMode: record.mode,
     ...(record.runId ? { runId: record.runId } : {}),
     request: record.request,
+    ...(record.evidence ? { evidence: record.evidence } : {}),
     state: 'recorded',
     createdAt: record.at,
     updatedAt: record.at,

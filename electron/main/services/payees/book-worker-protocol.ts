@@ -6,6 +6,7 @@
 import type { ProfileScope } from '../../../../shared/domain/journal'
 import type { PaymentToCheck, PaymentTripwires, TripwireSettings } from '../../../../shared/payees/tripwires'
 import type { PaidPayment } from './paid-payment'
+import type { PayeeConfirmation } from '../../../../shared/payees/confirmations'
 import type { FlaggedRow } from './payee-books'
 import type { PayeeDetail, PayeesPage, PayeesQuery } from '../../../../shared/payees/payee-view'
 
@@ -17,6 +18,7 @@ export interface BookWorkerData {
 export type BookRequest =
   | { id: number; op: 'warm'; scope: ProfileScope }
   | { id: number; op: 'learn'; scope: ProfileScope; payments: PaidPayment[] }
+  | { id: number; op: 'confirm'; scope: ProfileScope; confirmations: PayeeConfirmation[] }
   | { id: number; op: 'rows'; rows: PaymentToCheck[] }
   | { id: number; op: 'check'; scope: ProfileScope; settings: TripwireSettings }
   | { id: number; op: 'checkOne'; scope: ProfileScope; draft: PaymentToCheck; settings: TripwireSettings }
@@ -28,6 +30,7 @@ export type BookRequest =
 export interface BookAnswers {
   warm: number
   learn: number
+  confirm: number
   check: FlaggedRow[] | null
   checkOne: PaymentTripwires
   list: PayeesPage

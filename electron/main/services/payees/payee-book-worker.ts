@@ -23,6 +23,8 @@ async function answer(request: Exclude<BookRequest, { op: 'rows' | 'cancel' }>):
       return books.warm(request.scope)
     case 'learn':
       return books.learn(request.scope, request.payments)
+    case 'confirm':
+      return books.confirm(request.scope, request.confirmations)
     case 'check': {
       const rows = gathered.get(request.id) ?? []
       gathered.delete(request.id)

@@ -12,6 +12,7 @@ import { accountKey, describeAccountKey } from '../../../../shared/payees/accoun
 import { accountParts, type PayeeSummary, type PayeesPage } from '../../../../shared/payees/payee-view'
 import { nameKey, payeeKey, type IdentifiedBy } from '../../../../shared/payees/identity'
 import type { KnownAccount, KnownPayee, PayeeBookView } from '../../../../shared/payees/tripwires'
+import { seenOf, type ConfirmationSeen, type PayeeConfirmation } from '../../../../shared/payees/confirmations'
 import type { PaidPayment } from './paid-payment'
 import { ReferenceSet } from './reference-set'
 
@@ -156,6 +157,9 @@ export class PayeeBook implements PayeeBookView {
   private readonly accounts = new Map<string, AccountEntry>()
   private readonly byName = new Map<string, PayeeEntry[]>()
   private references = new ReferenceSet()
+  /** Confirmations by payee and account (decision 124): the last one recorded stands. */
+  private readonly confirmations = new Map<string, PayeeConfirmation>()
+  private readonly confirmationIds = new Set<string>()
 
   get payeeCount(): number {
     return this.payees.size
@@ -201,6 +205,28 @@ export class PayeeBook implements PayeeBookView {
 
   account(key: string): AccountEntry | undefined {
     return this.accounts.get(key)
+  }
+
+  confirmed(payeeKey: string, accountKey: string): ConfirmationSeen | undefined {
+    const confirmation = this.confirmations.get(`${payeeKey}\u0000${accountKey}`)
+    return confirmation ? seenOf(confirmation) : undefined
+  }
+
+  /** Learns a confirmation once (by its id); false when it was learnt before. */
+  addConfirmation(confirmation: PayeeConfirmation): boolean {
+    if (this.confirmationIds.has(confirmation.id)) return false
+    this.confirmationIds.add(confirmation.id)
+    const key = `${confirmation.payeeKey}\u0000${confirmation.accountKey}`
+    const before = this.confirmations.get(key)
+    if (!before || before.at <= confirmation.at) this.confirmations.set(key, confirmation)
+    return true
+  }
+
+  /** A payee's confirmations, newest first (the Payees screen's history of the payee). */
+  confirmationsOf(payeeKey: string): PayeeConfirmation[] {
+    return [...this.confirmations.values()]
+      .filter((confirmation) => confirmation.payeeKey === payeeKey)
+      .sort((a, b) => b.at.localeCompare(a.at))
   }
 
   /**

@@ -23,6 +23,8 @@ import type { PaidPayment } from './paid-payment'
 import { PayeeBook } from './payee-book'
 import { appendLedger, ledgerFile, readLedger } from './payee-ledger'
 import { ledgerMark, readSnapshot, snapshotFile, writeSnapshot } from './payee-snapshot'
+import { appendConfirmations, confirmationsFile, readConfirmations } from './payee-confirmations'
+import type { PayeeConfirmation } from '../../../../shared/payees/confirmations'
 
 /** The Live book and one rehearsal's stay loaded; more would only hold memory no screen uses. */
 export const MAX_LOADED_BOOKS = 2
@@ -86,6 +88,11 @@ export class PayeeBooks {
     const book = snapshot?.book ?? new PayeeBook()
     const read = await readLedger(file, (payment) => book.add(payment), snapshot?.ledgerBytes ?? 0)
     if (read.unreadable > 0) this.onDamaged(file, `${read.unreadable} of ${read.lines} lines could not be read`)
+    // The confirmations (decision 124): few, read whole beside the ledger.
+    const confirmed = await readConfirmations(confirmationsFile(file))
+    for (const confirmation of confirmed.confirmations) book.addConfirmation(confirmation)
+    if (confirmed.unreadable > 0)
+      this.onDamaged(confirmationsFile(file), `${confirmed.unreadable} confirmation lines could not be read`)
     const loaded: LoadedBook = { book, file, through: read.through, sinceSnapshot: read.lines }
     if (loaded.sinceSnapshot >= this.snapshotAfterLines) await this.saveSnapshot(loaded)
     return loaded
@@ -135,6 +142,16 @@ export class PayeeBooks {
       loaded.through = await stat(loaded.file).then((found) => found.size)
       loaded.sinceSnapshot += added.length
       if (loaded.sinceSnapshot >= this.snapshotAfterLines) await this.saveSnapshot(loaded)
+      return added.length
+    })
+  }
+
+  /** Learns confirmations once each (by id), appending the new ones to the book's file; answers how many were new. */
+  confirm(scope: ProfileScope, confirmations: readonly PayeeConfirmation[]): Promise<number> {
+    return this.serialised(scope, async () => {
+      const loaded = await this.load(scope)
+      const added = confirmations.filter((confirmation) => loaded.book.addConfirmation(confirmation))
+      await appendConfirmations(confirmationsFile(loaded.file), added)
       return added.length
     })
   }
@@ -217,6 +234,11 @@ export class PayeeBooks {
     payments.sort((a, b) =>
       a.paidAt < b.paidAt ? 1 : a.paidAt > b.paidAt ? -1 : a.reference.localeCompare(b.reference),
     )
-    return { payee, payments: payments.slice(0, shown), paymentCount: payments.length }
+    return {
+      payee,
+      payments: payments.slice(0, shown),
+      paymentCount: payments.length,
+      confirmations: loaded.book.confirmationsOf(key),
+    }
   }
 }

@@ -10,9 +10,13 @@ import type { PayeesService } from './payees-service'
 export function payeeRunHooks(
   payees: PayeesService,
   log: { warn(message: string, error?: unknown): void },
-): Required<Pick<RunHooks, 'checkPayees' | 'rowsPaid'>> {
+): Required<Pick<RunHooks, 'checkPayees' | 'rowsPaid' | 'payeesConfirmed'>> {
   return {
     checkPayees: (scope, rows) => payees.checkRows(scope, rows),
+    // The run keeps its confirmations; the book learns them so a later run does not ask again (decision 124).
+    async payeesConfirmed(scope, confirmations) {
+      await payees.recordConfirmations(scope, confirmations)
+    },
     rowsPaid(scope, run) {
       const payments = paidRunRows(run, run.rows)
       if (payments.length === 0) return

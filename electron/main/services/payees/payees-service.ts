@@ -9,6 +9,7 @@
  * Each profile in each mode has its own book: a rehearsal never feeds Live. On the first start the
  * desk's history (journal and bulk runs, read here in main) is folded in once; a marker file says so.
  */
+import type { PayeeConfirmation } from '../../../../shared/payees/confirmations'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { setImmediate as nextTurn } from 'node:timers/promises'
@@ -69,6 +70,8 @@ export interface PayeesService {
   checkPayout(scope: ProfileScope, draft: PaymentToCheck): Promise<PaymentTripwires>
   /** Learns completed payments; answers how many were new to the book. */
   recordPaid(scope: ProfileScope, payments: readonly PaidPayment[]): Promise<number>
+  /** Learns confirmations of changed or shared accounts (decision 124), once each; answers how many were new. */
+  recordConfirmations(scope: ProfileScope, confirmations: readonly PayeeConfirmation[]): Promise<number>
   /** The payees that match the query, newest paid first, one page of them. */
   list(scope: ProfileScope, query?: PayeesQuery): Promise<PayeesPage>
   /** One payee with its payments (newest first, at most PAYEE_PAYMENTS_SHOWN); null when not in this book. */
@@ -214,6 +217,12 @@ export function createPayeesService(options: PayeesServiceOptions): PayeesServic
     async recordPaid(scope, payments) {
       await ready()
       return learn(scope, payments)
+    },
+
+    async recordConfirmations(scope, confirmations) {
+      await ready()
+      if (confirmations.length === 0) return 0
+      return ask<'confirm'>({ op: 'confirm', scope, confirmations: [...confirmations] })
     },
 
     async list(scope, query = {}) {

@@ -4,6 +4,7 @@
  */
 import type { RunRow } from '../../../../shared/domain/bulk-run'
 import { rowHasTripwire } from '../../../../shared/bulk/payee-flags'
+import { isHeld } from '../../../../shared/bulk/payee-holds'
 import type { TripwireKind } from '../../../../shared/payees/tripwires'
 
 export type ReviewFilter =
@@ -14,6 +15,8 @@ export type ReviewFilter =
   | 'no_match'
   // The payee book's flags (decision 108): the rows to be sent that carry one of this kind.
   | TripwireKind
+  // Rows held for a changed or shared account until confirmed (decision 124).
+  | 'held'
 
 export const REVIEW_FILTER_WORDS: Readonly<Record<ReviewFilter, string>> = {
   duplicate_in_sheet: 'duplicates in the sheet',
@@ -26,6 +29,7 @@ export const REVIEW_FILTER_WORDS: Readonly<Record<ReviewFilter, string>> = {
   shared_account: 'rows to an account another payee uses',
   name_drift: "rows whose bank's name changed",
   unusual_amount: 'rows with an unusual amount',
+  held: 'rows held until their account is confirmed',
 }
 
 /** Whether `row` is one of the rows `filter` shows. */
@@ -40,6 +44,8 @@ export function reviewFilterMatches(filter: ReviewFilter, row: RunRow): boolean 
       return !row.excluded && row.resolution === 'mismatch' && row.nameCheck === 'close_match'
     case 'no_match':
       return !row.excluded && row.resolution === 'mismatch' && row.nameCheck !== 'close_match'
+    case 'held':
+      return isHeld(row)
     default:
       return rowHasTripwire(row, filter)
   }

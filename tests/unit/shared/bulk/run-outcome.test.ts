@@ -67,6 +67,8 @@ describe('the tally of a run', () => {
       not_sent: { rows: 0, amount: '0.00' },
       // Counted, not added: its amount is not one.
       error: { rows: 1, amount: '0.00' },
+      // None held for a confirmation of its account (decision 124).
+      held: { rows: 0, amount: '0.00' },
       by_hand: { rows: 1, amount: '400.00' },
       duplicate_in_sheet: { rows: 1, amount: '1250.00' },
       already_paid: { rows: 1, amount: '75.00' },

@@ -12,6 +12,7 @@ import type { MovementView } from '../../../../../shared/domain/journal'
 import { formatMinorUnits, toMinorUnits } from '../../../../../shared/money'
 import type { BulkEndpoints, BulkPayoutRequest } from '../../api'
 import { ApiFailure } from '../../api'
+import type { PayeeConfirmation } from '../../../../../shared/payees/confirmations'
 import type { Journal, NewIntent } from '../../journal'
 import type { VerifiedOutcome } from '../../journal'
 import { sendMoney } from '../../sending'
@@ -103,9 +104,16 @@ export async function verifyItems(
   return unsure ? null : found
 }
 
+/** A confirmation as a batch's intent journals it (decision 124). */
+export function journaledConfirmation(confirmation: PayeeConfirmation): Record<string, unknown> {
+  const { accountKey: _accountKey, payeeKey, ...rest } = confirmation
+  return { ...rest, payee: payeeKey }
+}
+
 export function batchIntent(
   body: BulkPayoutRequest,
   who: { profileId: string; mode: NewIntent['mode']; runId: string },
+  confirmations: readonly PayeeConfirmation[] = [],
 ): NewIntent {
   return {
     reference: body.batch_reference,
@@ -114,6 +122,10 @@ export function batchIntent(
     mode: who.mode,
     runId: who.runId,
     request: body as unknown as Record<string, unknown>,
+    // The confirmations of the changed or shared accounts it pays, sealed with it (decision 124):
+    // the account as it reads (a field the journal's card-number guard knows holds account numbers)
+    // and the payee's book key as `payee` (a field named like a key is refused as a secret's).
+    ...(confirmations.length > 0 ? { evidence: { confirmations: confirmations.map(journaledConfirmation) } } : {}),
   }
 }
 

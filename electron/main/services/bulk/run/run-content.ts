@@ -11,7 +11,7 @@ import { batchReferenceOf, planBatchSizes } from '../../../../../shared/domain/b
 import { PAYOUT_ROW_FIELDS, payoutRowOf, payoutRowsCsv } from '../../../../../shared/domain/payout-row'
 import { formatMinorUnits, toMinorUnits } from '../../../../../shared/money'
 import { AppFailure } from '../../../../../shared/result'
-import { isSendable } from './run-rows'
+import { isPayable } from './run-rows'
 import type { CreateRunInput } from './run-service'
 
 /** A plan's batches as far as content goes: their references and the rows each sends. */
@@ -28,7 +28,7 @@ export function contentOfRun(
   rows: readonly RunRow[],
 ): RunContent {
   const included =
-    state.batches.length > 0 ? state.batches.flatMap((b) => b.rows.map((i) => rows[i]!)) : rows.filter(isSendable)
+    state.batches.length > 0 ? state.batches.flatMap((b) => b.rows.map((i) => rows[i]!)) : rows.filter(isPayable)
   return {
     currency: state.currency,
     merchantBearsCost: state.merchantBearsCost,

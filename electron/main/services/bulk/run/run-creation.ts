@@ -110,6 +110,8 @@ export async function retryRun(
       ...(from.acknowledged ? { acknowledged: { ...from.acknowledged } } : {}),
       // The questions answered for the row (decision 57) stay answered: the row was sent so.
       ...(from.answered ? { answered: from.answered } : {}),
+      // A changed or shared account confirmed for the row stays confirmed (decision 124).
+      ...(from.confirmation ? { confirmation: { ...from.confirmation } } : {}),
       warnings: from.warnings,
       // The importer's findings across rows (a reference repeated, a second payment not answered)
       // cannot be found again in a run of some rows: they come with the row (decision 71).

@@ -47,6 +47,8 @@ const RESOLVE_AT_ONCE = 20
 
 const ACCOUNT_FIELDS: ReadonlySet<ChangedColumn> = new Set(['bank_code', 'account_number', 'customer_name'])
 /** What a row's answered questions were about (decision 57): a change asks them again. */
+/** Fields that say who the payee is, besides the name (decision 108). */
+const PAYEE_FIELDS: ReadonlySet<ChangedColumn> = new Set(['payee_id', 'customer_email'])
 const ANSWERED_FIELDS: ReadonlySet<ChangedColumn> = new Set(['bank_code', 'account_number', 'amount'])
 
 export class RunEditor {
@@ -146,6 +148,8 @@ export class RunEditor {
       } else {
         row.item = { ...row.item, [cell.column]: cell.after }
         if (ANSWERED_FIELDS.has(cell.column)) delete row.answered
+        // A confirmation was of this payee's use of this account (decision 124): the run keeps it, the row no more.
+        if (ACCOUNT_FIELDS.has(cell.column) || PAYEE_FIELDS.has(cell.column)) delete row.confirmation
         if (ACCOUNT_FIELDS.has(cell.column)) {
           row.resolution = 'unchecked'
           delete row.resolvedName

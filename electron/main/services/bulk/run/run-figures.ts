@@ -56,7 +56,7 @@ export class RunFigures {
     if (run.state.stage !== 'resolving' && run.state.stage !== 'review') return null
     const kept = this.readiness.get(run)
     if (kept && kept.version === run.rowsVersion) return kept.readiness
-    const readiness = sendReadiness(run.rows)
+    const readiness = sendReadiness(run.rows, run.state.mode)
     this.readiness.set(run, { version: run.rowsVersion, readiness })
     return readiness
   }

@@ -2,7 +2,8 @@
  * The report of a run (its rows with their outcome, as a table to export) and the evidence pack:
  * one ZIP with the original file and its SHA-256, the confirmed mapping, the normalised rows, the
  * journal records of the run, the report, the changes made to its rows (in this run and in the
- * earlier runs of its sheet), its figures as the screen shows them, and a manifest of SHA-256
+ * earlier runs of its sheet), its figures as the screen shows them, the payee checks' flags and
+ * the confirmations recorded (payee-checks.json, decision 124), and a manifest of SHA-256
  * sums, so an auditor can check that nothing was changed afterwards. Neither carries a key or a
  * card number: a card number a row held is masked to its first six and last four digits in every
  * file of both, the original too (decision 102). A fee is reported only on a paid row (decision 48).
@@ -18,6 +19,9 @@ import { chargedFeeOf } from '../../../../../shared/bulk/run-tally'
 import type { RunState } from './run-store'
 import { sha256Hex } from './run-store'
 import { maskCardNumbersIn } from '../../../../../shared/rules/card-masking'
+import { holdWords, isHeld } from '../../../../../shared/bulk/payee-holds'
+import { explainTripwire } from '../../../../../shared/payees/tripwires'
+import { CONFIRMATION_METHOD_WORDS, type PayeeConfirmation } from '../../../../../shared/payees/confirmations'
 
 const ORIGINAL_COLUMNS = [
   ['row', 'Row', 'integer'],
@@ -59,6 +63,9 @@ export function reportTable(
       { key: 'reason', header: 'Reason', kind: 'text' },
       { key: 'changes', header: 'Changes', kind: 'text' },
       { key: 'variance', header: 'Variance acknowledged', kind: 'text' },
+      // Added last (decision 124), so the columns a reader of older reports knows keep their places.
+      { key: 'payee_checks', header: 'Payee checks', kind: 'text' },
+      { key: 'confirmation', header: 'Account confirmed', kind: 'text' },
     ],
     rows: rows.map((row) => ({
       row: row.item.row,
@@ -71,7 +78,13 @@ export function reportTable(
       customer_email: row.item.customer_email,
       narration: row.item.narration,
       currency: state.currency,
-      status: row.excluded ? 'excluded' : row.status === 'not_sent' && row.errors.length > 0 ? 'error' : row.status,
+      status: row.excluded
+        ? 'excluded'
+        : row.status === 'not_sent' && row.errors.length > 0
+          ? 'error'
+          : row.status === 'not_sent' && isHeld(row)
+            ? 'held'
+            : row.status,
       payout_reference: row.batchReference ? row.item.reference : null,
       batch_reference: row.batchReference ?? null,
       // Only a paid row was charged a fee (decision 48): a failed row's is not a charge.
@@ -84,6 +97,9 @@ export function reportTable(
       name_at_bank: row.resolvedName ?? null,
       name_check: row.nameCheck ? NAME_CHECK_WORDS[row.nameCheck] : null,
       name_acknowledged: row.acknowledged ? `by ${row.acknowledged.by} at ${row.acknowledged.at}` : null,
+      // Every flag of the payee book in full (decision 108), and the row's confirmation (decision 124).
+      payee_checks: row.tripwires?.length ? row.tripwires.map(explainTripwire).join('; ') : null,
+      confirmation: confirmationCell(row.confirmation),
       reason: reasonOf(row),
       changes: [before.get(row.item.row), changed.get(row.index)].filter(Boolean).join('; ') || null,
       variance: variance.bySheetRow.get(row.item.row)?.join('; ') ?? null,
@@ -137,7 +153,15 @@ function reasonOf(row: RunRow): string | null {
   if (row.excluded) return EXCLUDED_WORDS[row.excludedWhy ?? 'by_hand']
   if (row.status === 'failed') return row.message ?? 'Failed (the service gave no reason)'
   if (row.status === 'not_sent' && row.errors.length > 0) return row.errors.map((e) => e.message).join('; ')
+  if (row.status === 'not_sent' && isHeld(row)) return holdWords(row)
   return null
+}
+
+/** A confirmation in one cell: "2026-11-27T10:00:00.000Z by ada: in person (note)". */
+export function confirmationCell(confirmation: PayeeConfirmation | undefined): string | null {
+  if (!confirmation) return null
+  const method = CONFIRMATION_METHOD_WORDS[confirmation.method]
+  return `${confirmation.at} by ${confirmation.by}: ${method}${confirmation.note ? ` (${confirmation.note})` : ''}`
 }
 
 /**
@@ -206,6 +230,7 @@ export function evidencePack(input: EvidenceInput): Uint8Array {
     'earlier-changes.json': json(maskCardNumbersIn(input.earlierChanges ?? [])),
     ...(input.figures === undefined ? {} : { 'figures.json': json(input.figures) }),
     ...Object.fromEntries((input.refreshFiles ?? []).map((file) => [file.name, file.bytes])),
+    'payee-checks.json': json(payeeChecksRecord(state, input.rows)),
   }
   const manifest = {
     run: state.id,
@@ -217,6 +242,31 @@ export function evidencePack(input: EvidenceInput): Uint8Array {
     files: Object.entries(files).map(([name, bytes]) => ({ name, bytes: bytes.length, sha256: sha256Hex(bytes) })),
   }
   return zipSync({ ...files, 'manifest.json': json(manifest) }, { level: 6 })
+}
+
+/**
+ * The payee book's flags of every flagged row, in words and as found (decision 108), whether the
+ * row was held, and every confirmation recorded in the run (decision 124), even one whose row
+ * changed afterwards.
+ */
+export function payeeChecksRecord(state: RunState, rows: readonly RunRow[]): unknown {
+  return {
+    rows: rows
+      .filter((row) => row.tripwires?.length || row.confirmation)
+      .map((row) => ({
+        row: row.item.row,
+        reference: row.item.reference,
+        name: row.item.customer_name,
+        flags: (row.tripwires ?? []).map((tripwire) => ({
+          kind: tripwire.kind,
+          said: explainTripwire(tripwire),
+          found: tripwire,
+        })),
+        held: row.status === 'not_sent' && isHeld(row),
+        ...(row.confirmation ? { confirmation: row.confirmation } : {}),
+      })),
+    confirmations: state.confirmations ?? [],
+  }
 }
 
 /**

@@ -4,6 +4,7 @@ import { maskCardNumbers } from '../../../../../shared/rules/card-masking'
 import type { ExcludedWhy, RunBatch, RunCounts, RunRow, RunTotals } from '../../../../../shared/domain/bulk-run'
 import { batchReferenceOf, isRowQuestion, planBatchSizes, rowProblems } from '../../../../../shared/domain/bulk-run'
 import { requestPayoutOf } from '../../../../../shared/domain/payout-row'
+import { isHeld } from '../../../../../shared/bulk/payee-holds'
 import { formatMinorUnits, toMinorUnits } from '../../../../../shared/money'
 import type { BulkPayoutRequest } from '../../api'
 import type { RunState } from './run-store'
@@ -143,16 +144,25 @@ export function revalidateRow(row: RunRow, currency: BulkCurrency): void {
   row.warnings = more.length === 0 ? warnings : warnings.concat(more)
 }
 
-/** A row that will be sent: not excluded, no error (an unresolvable account is an error). */
-export function isSendable(row: RunRow): boolean {
+/**
+ * A row the run pays once it is free to: not excluded, no error (an unresolvable account is an
+ * error). What a team shares as the run's content (a row held for a confirmation is still part of it).
+ */
+export function isPayable(row: RunRow): boolean {
   return !row.excluded && row.errors.length === 0
 }
 
+/** A row that will be sent: payable, and not held for a confirmation of its account (decision 124). */
+export function isSendable(row: RunRow): boolean {
+  return isPayable(row) && !isHeld(row)
+}
+
 export function countRows(rows: readonly RunRow[]): RunCounts {
-  const counts: RunCounts = { valid: 0, errors: 0, warnings: 0, excluded: 0, success: 0, failed: 0, open: 0 }
+  const counts: RunCounts = { valid: 0, errors: 0, warnings: 0, excluded: 0, held: 0, success: 0, failed: 0, open: 0 }
   for (const row of rows) {
     if (row.excluded) counts.excluded++
     else if (row.errors.length > 0) counts.errors++
+    else if (row.status === 'not_sent' && isHeld(row)) counts.held++
     else counts.valid++
     if (!row.excluded && row.warnings.length > 0) counts.warnings++
     if (row.status === 'success') counts.success++

@@ -63,6 +63,10 @@ import type {
 } from '../../../../../shared/domain/bulk-changes'
 import { RunEditor } from './run-editing'
 import { applyTripwires, type RowFlags } from './run-tripwires'
+import { holdingTripwires, isHeld, rowAccountKey } from '../../../../../shared/bulk/payee-holds'
+import type { ConfirmationInput, PayeeConfirmation } from '../../../../../shared/payees/confirmations'
+import { describeAccount } from '../../../../../shared/payees/accounts'
+import { payeeKey } from '../../../../../shared/payees/identity'
 import { mappingRecord } from './run-report'
 import { removeRunFolder } from './run-removal'
 import { assertCan, refusalOf, runActions, type RunFacts } from './run-actions'
@@ -609,6 +613,59 @@ export class RunService {
       await this.tasks.checkRowNames(run, freed)
       await this.autosave.saveRowsNow(run)
     }
+    return this.view(runId)
+  }
+
+  /**
+   * A changed or shared account confirmed (decision 124): how (the method, a note), who and when,
+   * recorded on the row and in the run, both on disk before this answers, so a crash after it loses
+   * nothing; the row is no longer held. The payee book learns it from the run (run-payee-checks.ts)
+   * and the batch that pays the row carries it into the journal. A row not held is refused; asked
+   * again for a row confirmed already (a double click), the run is answered as it is.
+   */
+  async confirmPayee(runId: string, index: number, input: ConfirmationInput): Promise<RunView> {
+    const run = this.get(runId)
+    this.assertEditable(run)
+    const row = this.rowOf(run, index)
+    if (row.confirmation && !isHeld(row)) return this.view(runId)
+    const holding = holdingTripwires(row)
+    if (row.excluded || row.errors.length > 0 || holding.length === 0)
+      throw new AppFailure(
+        'bad_request',
+        `Sheet row ${row.item.row} is not held for a changed or shared account: there is nothing to confirm.`,
+        { row: row.item.row },
+      )
+    const at = this.options.now().toISOString()
+    const note = input.note?.trim()
+    const confirmation: PayeeConfirmation = {
+      id: `${runId}:${row.index}:${at}:${randomBytes(3).toString('hex')}`,
+      method: input.method,
+      ...(note ? { note } : {}),
+      by: this.actor(),
+      at,
+      accountKey: rowAccountKey(row, run.state.currency),
+      account: describeAccount(
+        { type: 'bank_account', bank: row.item.bank_code, account: row.item.account_number },
+        run.state.currency,
+      ),
+      payeeKey:
+        row.payeeKey ??
+        payeeKey({
+          name: row.item.customer_name,
+          ...(row.item.payee_id ? { payeeId: row.item.payee_id } : {}),
+          ...(row.item.customer_email ? { email: row.item.customer_email } : {}),
+        }).key,
+      name: row.item.customer_name,
+      kinds: [...new Set(holding.map((tripwire) => tripwire.kind))],
+      runId,
+      row: row.item.row,
+    }
+    row.confirmation = confirmation
+    this.autosave.rowChanged(run, row)
+    run.state.confirmations = [...(run.state.confirmations ?? []), confirmation]
+    await Promise.all([this.autosave.saveRowsNow(run), this.autosave.saveState(run)])
+    this.options.checkpoint?.('confirm:recorded')
+    this.autosave.changed(run)
     return this.view(runId)
   }
 

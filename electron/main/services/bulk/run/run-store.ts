@@ -7,6 +7,7 @@
  * answering the screen while it is saved. The journal, not these files, is the truth about what
  * was sent: a resumed run checks the journal and the service before sending anything.
  */
+import type { PayeeConfirmation } from '../../../../../shared/payees/confirmations'
 import { createHash, randomBytes } from 'node:crypto'
 import { mkdir, open, readFile, readdir, rename, rm, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
@@ -56,6 +57,12 @@ export interface RunState {
   nameAcknowledgements?: Array<NameAcknowledgement & { rows: number[] }>
   /** Each question answered for rows (decision 57): which, who, when, which rows (sheet row numbers). */
   answers?: Array<NameAcknowledgement & { question: RowQuestion; rows: number[] }>
+  /**
+   * Every confirmation of a changed or shared account recorded in the run (decision 124), oldest
+   * first: kept even when the row later changes (the row's own is cleared then), for the report,
+   * the evidence pack and the payee book.
+   */
+  confirmations?: PayeeConfirmation[]
   /** Hidden from the list (decision 40): a run with anything sent is archived, never deleted. */
   archived?: boolean
   /** Why the last name checks left rows unchecked: a refused key, an unreachable service (decision 50). */

@@ -10,20 +10,24 @@ export interface RowFlags {
   /** The row's index in the run. */
   index: number
   tripwires: Tripwire[]
+  /** The payee book's key of the payee the row was taken to be for (a confirmation is of it: decision 124). */
+  payeeKey?: string
 }
 
 const sameFlags = (a: readonly Tripwire[] | undefined, b: readonly Tripwire[] | undefined): boolean =>
   JSON.stringify(a ?? []) === JSON.stringify(b ?? [])
 
 export function applyTripwires(rows: readonly RunRow[], flagged: readonly RowFlags[]): RunRow[] {
-  const found = new Map<number, Tripwire[]>()
-  for (const flags of flagged) if (flags.tripwires.length > 0) found.set(flags.index, flags.tripwires)
+  const found = new Map<number, RowFlags>()
+  for (const flags of flagged) if (flags.tripwires.length > 0) found.set(flags.index, flags)
   const changed: RunRow[] = []
   for (const row of rows) {
     const next = found.get(row.index)
-    if (sameFlags(row.tripwires, next)) continue
-    if (next) row.tripwires = next
+    if (sameFlags(row.tripwires, next?.tripwires) && row.payeeKey === next?.payeeKey) continue
+    if (next) row.tripwires = next.tripwires
     else delete row.tripwires
+    if (next?.payeeKey) row.payeeKey = next.payeeKey
+    else delete row.payeeKey
     changed.push(row)
   }
   return changed

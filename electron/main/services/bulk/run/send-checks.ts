@@ -2,9 +2,10 @@
  * What a run must be before it is sent (decisions 49, 50): two sendable rows at least; on a
  * person's Send every row to send has its name checked and every no-match name acknowledged; and a
  * live run has its no-match names acknowledged and its total typed back exactly (the live
- * confirmation). A refusal names the rows.
+ * confirmation) and no row held for a changed or shared account (decision 124; a rehearsal leaves
+ * held rows out instead). A refusal names the rows.
  */
-import { sendReadiness } from '../../../../../shared/bulk/send-readiness'
+import { heldRefusal, sendReadiness } from '../../../../../shared/bulk/send-readiness'
 import { needsNameAcknowledgement } from '../../../../../shared/domain/bulk-run'
 import { formatMoney, toMinorUnits } from '../../../../../shared/money'
 import { AppFailure } from '../../../../../shared/result'
@@ -17,15 +18,25 @@ export function assertSendable(
   confirm: { total?: string },
   rules: { namesChecked?: boolean },
 ): void {
+  const readiness = sendReadiness(run.rows, run.state.mode)
+  // Live: nothing is sent while a changed or shared account waits for its confirmation (decision 124).
+  const held = run.state.mode === 'live' ? heldRefusal(readiness.held) : null
+  if (held)
+    throw new AppFailure('bad_request', held, { heldRows: readiness.held.sheetRows, held: readiness.held.count })
   const sendable = run.rows.filter(isSendable)
-  if (sendable.length === 0) throw new AppFailure('bad_request', 'No row can be sent: fix or include some rows first.')
+  if (sendable.length === 0)
+    throw new AppFailure(
+      'bad_request',
+      readiness.held.count > 0
+        ? `No row can be sent: ${readiness.held.count} ${readiness.held.count === 1 ? 'row is' : 'rows are'} held for a changed or shared account, awaiting confirmation; the others are excluded or in error.`
+        : 'No row can be sent: fix or include some rows first.',
+    )
   if (sendable.length === 1)
     throw new AppFailure(
       'bad_request',
       'A bulk payout needs at least two rows. Send this single row from the Payouts screen instead.',
     )
   const totals = totalsOf(run.state, run.rows)
-  const readiness = sendReadiness(run.rows)
   if (rules.namesChecked && readiness.refusal)
     throw new AppFailure('bad_request', readiness.refusal, {
       unchecked: readiness.unchecked.count,

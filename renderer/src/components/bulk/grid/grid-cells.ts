@@ -8,6 +8,8 @@ import { groupDigits } from '../../../../../shared/money'
 import { columns, type Column } from './grid-columns'
 import { tripwireBadge } from '../../../../../shared/bulk/payee-flags'
 import { explainTripwire } from '../../../../../shared/payees/tripwires'
+import { holdWords, isHeld } from '../../../../../shared/bulk/payee-holds'
+import { confirmationWords } from '../../../../../shared/payees/confirmations'
 
 const PAYEE_CHECKS_COL = columns.findIndex((column) => column.key === 'payee_checks')
 
@@ -22,7 +24,10 @@ export function cellText(row: RunRow, column: Column, bankLabel: (code: string) 
     case 'resolved':
       return row.resolvedName ?? (row.resolution === 'unchecked' ? '' : '—')
     case 'status':
-      return row.excluded ? 'excluded' : row.status === 'not_sent' ? '' : row.status
+      if (row.excluded) return 'excluded'
+      // Held for a changed or shared account until confirmed (decision 124).
+      if (row.status === 'not_sent') return isHeld(row) ? 'held' : ''
+      return row.status
     case 'bank_code':
       return bankLabel(row.item.bank_code)
     case 'payee_checks':
@@ -33,10 +38,19 @@ export function cellText(row: RunRow, column: Column, bankLabel: (code: string) 
         (row.status === 'failed' || row.status === 'unknown') && row.message
           ? `${row.status === 'failed' ? 'Failed' : 'Not known yet'}: ${row.message}`
           : ''
-      // The payee book's flags in full after the row's own findings (decision 108).
+      // Held until its account is confirmed first (decision 124), then the payee book's flags in
+      // full after the row's own findings (decision 108), and the row's confirmation.
+      const held = row.status === 'not_sent' && isHeld(row) ? holdWords(row) : ''
       const flags = (row.tripwires ?? []).map(explainTripwire)
-      if (row.errors.length + row.warnings.length + flags.length === 0) return reason
-      return messagesText([reason, ...[...row.errors, ...row.warnings].map((f) => f.message), ...flags])
+      const confirmed = row.confirmation ? `Account ${confirmationWords(row.confirmation)}` : ''
+      if (row.errors.length + row.warnings.length + flags.length === 0 && !held && !confirmed) return reason
+      return messagesText([
+        reason,
+        held,
+        ...[...row.errors, ...row.warnings].map((f) => f.message),
+        ...flags,
+        confirmed,
+      ])
     }
     case 'amount':
       // Grouped like every amount on screen (shared/money.ts); the header names the currency.

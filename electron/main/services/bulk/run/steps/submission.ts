@@ -95,7 +95,11 @@ export async function submitBatches(
       }
       if (answer) releases.push(answer.release)
       fresh.add(batch.reference)
-      intents.push({ intent: batchIntent(batchBody(run.state, batch, run.rows), who) })
+      const confirmations = batch.rows.flatMap((i) => {
+        const confirmation = run.rows[i]!.confirmation
+        return confirmation ? [confirmation] : []
+      })
+      intents.push({ intent: batchIntent(batchBody(run.state, batch, run.rows), who, confirmations) })
     }
     const written = intents.length > 0 ? journal.appendMany(intents) : Promise.resolve()
     // Once on disk (or refused), the journal counts these batches: their reservations end.

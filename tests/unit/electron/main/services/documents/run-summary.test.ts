@@ -360,3 +360,94 @@ describe('the run summary PDF', () => {
     expect(summaryExtrasOf(undefined, { ...fees, fees: null, perPayout: null })).toBeUndefined()
   })
 })
+
+describe('the payee checks and confirmations in the run summary (decision 124)', () => {
+  it('lists every kind of flag and each confirmation on pages of their own, and counts held rows as held, not sent', async () => {
+    const confirmation = {
+      id: 'c1',
+      method: 'called_number_on_file' as const,
+      note: 'Rang the number on file',
+      by: 'ada',
+      at: '2026-11-23T18:02:00.000Z',
+      accountKey: 'bank:044:0123400001',
+      account: '044 0123400001',
+      payeeKey: 'id:e1',
+      name: 'Chidínma Ọkọ́nkwọ́ 1',
+      kinds: ['account_changed' as const],
+    }
+    const rows: RunRow[] = [
+      row(0, {
+        tripwires: [
+          {
+            kind: 'name_drift',
+            account: '058 0123400000',
+            resolvedNow: 'C OKONKWO',
+            lastResolved: 'CHIDINMA OKONKWO',
+            lastResolvedAt: '2026-10-01T00:00:00Z',
+          },
+          {
+            kind: 'unusual_amount',
+            basis: 'usual',
+            amount: '1500.50',
+            currency: 'NGN',
+            median: '100.00',
+            multiple: '3',
+            payments: 4,
+          },
+        ],
+      }),
+      row(1, {
+        tripwires: [
+          {
+            kind: 'account_changed',
+            account: '044 0123400001',
+            lastAccounts: ['044 0999999999'],
+            lastPaidAt: '2026-10-31T10:00:00Z',
+            identifiedBy: 'id',
+          },
+          { kind: 'new_account', account: '044 0123400001' },
+        ],
+        confirmation,
+      }),
+      row(2, {
+        status: 'not_sent',
+        tripwires: [
+          { kind: 'shared_account', account: '058 0123400002', others: [{ name: 'Bola Ade', where: 'book' }] },
+        ],
+      }),
+    ]
+    const summary = runSummaryOf(input({ rows, stage: 'completed', mode: 'sandbox' }))
+    expect(summary.statuses.find((status) => status.outcome === 'held')).toEqual({
+      outcome: 'held',
+      count: 1,
+      total: '100.00',
+    })
+    expect(summary.notSent).toContainEqual({
+      reason: 'Held: shared account, awaiting confirmation',
+      rows: 1,
+      total: '100.00',
+    })
+    expect(summary.payeeChecks.map((check) => [check.row, check.flags.length, check.held])).toEqual([
+      [2, 2, false],
+      [3, 2, false],
+      [4, 1, true],
+    ])
+
+    const pages = pdfPages(await runSummaryPdf(summary, ISSUED))
+    expect(pages).toHaveLength(3)
+    const checks = (pages[2] ?? '').replace(/\s+/g, ' ')
+    expect(checks).toContain('Payee checks and confirmations of run BR20261123T195012Zabc123def0')
+    // Accounts masked as the summary lists them.
+    expect(checks).toContain('Name drift: the bank now names 058 ••••••0000 "C OKONKWO"')
+    expect(checks).toContain('Unusual amount: NGN 1500.50 is above 3 times the usual NGN 100.00')
+    expect(checks).toContain('Account changed: last paid on 2026-10-31 to 044 ••••••9999, now 044 ••••••0001')
+    expect(checks).toContain('New account: nothing was paid to 044 ••••••0001 before')
+    expect(checks).toContain('Shared account: 058 ••••••0002 is also used by Bola Ade (paid before)')
+    expect(checks).not.toContain('0123400001')
+    expect(checks).toContain(
+      'Confirmed 2026-11-23 18:02 UTC by ada: called the payee on a number already on file (Rang the number on file)',
+    )
+    expect(checks).toContain('Held, not sent: awaiting confirmation of the account')
+    expect((pages[1] ?? '').replace(/\s+/g, ' ')).toContain('Held, not sent')
+  })
+})

@@ -171,11 +171,12 @@ describe('rows left out with their reason, and the fees', () => {
       .data.replace(/^\uFEFF/, '')
       .trim()
       .split(/\r?\n/)
-    // The Reason column, then Changes (empty here: no changes log given to the report) and
-    // Variance acknowledged (empty: the run repeats none).
-    expect(lines[2]).toMatch(/,Excluded by hand,,$/)
-    expect(lines[3]).toMatch(/,"Bank is not available in test mode, use bank code 044, 033 or 058",,$/)
-    expect(lines[4]).toMatch(/,Excluded by hand,,$/)
+    // The Reason column, then Changes (empty here: no changes log given to the report), Variance
+    // acknowledged (empty: the run repeats none), then the payee checks and the account confirmed
+    // (none here: decision 124).
+    expect(lines[2]).toMatch(/,Excluded by hand,,,,$/)
+    expect(lines[3]).toMatch(/,"Bank is not available in test mode, use bank code 044, 033 or 058",,,,$/)
+    expect(lines[4]).toMatch(/,Excluded by hand,,,,$/)
   })
 
   it('estimates the fees from earlier runs, remembers who pays per profile, and shows the chargeable once sent', async () => {

@@ -89,12 +89,80 @@ describe('the payee book in bulk runs', () => {
       ['account_changed', 'shared_account'],
     ])
     expect(rows.every((row) => !row.excluded)).toBe(true)
-    expect(service.view(february.id).totals.rows).toBe(4)
+    // Nothing is left out; the changed and shared accounts are held until confirmed (decision 124).
+    expect(service.view(february.id).counts).toMatchObject({ excluded: 0, held: 3 })
+    expect(service.view(february.id).totals.rows).toBe(1)
 
     // The account put back: checked again, its flags go.
     await service.editCells(february.id, [{ index: 1, field: 'account_number', value: original }], 'edit')
     await checks.idle()
     expect(kinds(service.rows(february.id))[1]).toEqual([])
+    expect(warnings).toEqual([])
+  })
+
+  it('a confirmed account is not asked again: a later run of the same profile shows it confirmed, and the book keeps it across a restart', async () => {
+    const warnings: string[] = []
+    const directory = join(each.dir, 'payees')
+    let book = createPayeesService({ directory, runsFolder: join(each.dir, 'bulk-runs'), journal: { list: () => [] } })
+    payees = book
+    let checks: RunPayeeChecks | null = null
+    const { service } = await each.open({
+      onRunChanged: (summary) => checks?.runChanged(summary),
+      actor: () => 'ada.accounts',
+    })
+    checks = createRunPayeeChecks(() => service, payeeRunHooks(book, { warn: (m) => warnings.push(m) }), {
+      warn: (message) => warnings.push(message),
+    })
+    const first = month('C1')
+    const october = await service.create({ result: first, bytes: csvBytes(first), currency: 'NGN' })
+    await service.toReview(october.id)
+    await checks.idle()
+    await service.submit(october.id)
+    await service.idle()
+    for (let tries = 0; tries < 100 && (await book.list(SANDBOX)).total < 4; tries++)
+      await new Promise((r) => setTimeout(r, 50))
+
+    const changed = (tag: string) => {
+      const sheet = month(tag)
+      sheet.items[1]!.account_number = '2000000001'
+      return sheet
+    }
+    const second = changed('C2')
+    const november = await service.create({ result: second, bytes: csvBytes(second), currency: 'NGN' })
+    await service.toReview(november.id)
+    await checks.idle()
+    expect(service.view(november.id).counts.held).toBe(1)
+    await service.confirmPayee(november.id, 1, { method: 'called_number_on_file', note: 'Rang E2 on file' })
+    checks.tellConfirmed({ id: november.id })
+    await checks.idle()
+    expect(service.view(november.id).counts.held).toBe(0)
+
+    // Another run with the same change, made before November is even sent: not held again.
+    const third = changed('C3')
+    const again = await service.create({ result: third, bytes: csvBytes(third), currency: 'NGN' })
+    await checks.idle()
+    const row = service.rows(again.id)[1]!
+    expect(row.tripwires?.[0]).toMatchObject({
+      kind: 'account_changed',
+      confirmed: { by: 'ada.accounts', method: 'called_number_on_file', note: 'Rang E2 on file', runId: november.id },
+    })
+    expect(service.view(again.id).counts.held).toBe(0)
+
+    // A rehearsal's confirmation stays in its own book; and the book keeps it across a restart.
+    await book.close()
+    book = createPayeesService({ directory, runsFolder: join(each.dir, 'bulk-runs'), journal: { list: () => [] } })
+    payees = book
+    const draft = {
+      payeeId: 'E2',
+      name: 'Customer 2',
+      account: { type: 'bank_account' as const, bank: '044', account: '2000000001' },
+      currency: 'NGN',
+      amount: '1001.50',
+    }
+    expect((await book.checkPayout(SANDBOX, draft)).tripwires[0]).toMatchObject({ confirmed: { by: 'ada.accounts' } })
+    expect((await book.checkPayout({ profileId: 'sandbox', mode: 'live' }, draft)).tripwires).toEqual([
+      { kind: 'new_account', account: '044 2000000001' },
+    ])
     expect(warnings).toEqual([])
   })
 })

@@ -210,7 +210,7 @@ describe('a bulk run against the simulator', () => {
       .trim()
       .split('\r\n')
     expect(lines[0]).toBe(
-      'Row,Reference,Amount,Bank code,Account number,Customer name,Customer email,Narration,Currency,Status,Payout reference,Batch reference,Fee,Trace id,Message,Name at the bank,Name check,Name acknowledged,Reason,Changes,Variance acknowledged',
+      'Row,Reference,Amount,Bank code,Account number,Customer name,Customer email,Narration,Currency,Status,Payout reference,Batch reference,Fee,Trace id,Message,Name at the bank,Name check,Name acknowledged,Reason,Changes,Variance acknowledged,Payee checks,Account confirmed',
     )
     expect(lines[1]).toContain(`'=HYPERLINK(""http://evil"")`)
     expect(lines[3]).toContain(',failed,T-row-000003,')
@@ -227,6 +227,8 @@ describe('a bulk run against the simulator', () => {
         'mapping.json',
         'original.csv',
         'original.csv.sha256',
+        // The payee checks' flags and the confirmations (decision 124).
+        'payee-checks.json',
         'report.csv',
         'rows.json',
         'run.json',
