@@ -5,6 +5,8 @@
  * on its line-break byte only, so no character is ever cut in two.
  */
 import { createReadStream } from 'node:fs'
+import { mkdir, open } from 'node:fs/promises'
+import { join } from 'node:path'
 
 const CHUNK_BYTES = 256 * 1024
 
@@ -59,4 +61,28 @@ export async function readLines(
   }
   read.rest = carry.toString('utf8')
   return read
+}
+
+/**
+ * Appends lines to a file of lines and fsyncs them (the ledger, the confirmations). A torn last line
+ * (a crash mid-write) is closed first, so it stays one unreadable line and the new lines are read.
+ */
+export async function appendLines(file: string, lines: readonly string[]): Promise<void> {
+  if (lines.length === 0) return
+  await mkdir(join(file, '..'), { recursive: true })
+  const handle = await open(file, 'a+', 0o600)
+  try {
+    const { size } = await handle.stat()
+    let torn = false
+    if (size > 0) {
+      const last = Buffer.alloc(1)
+      await handle.read(last, 0, 1, size - 1)
+      torn = last[0] !== 0x0a
+    }
+    const text = lines.map((line) => `${line}\n`).join('')
+    await handle.writeFile(torn ? `\n${text}` : text, 'utf8')
+    await handle.sync()
+  } finally {
+    await handle.close()
+  }
 }

@@ -5,11 +5,9 @@
  * so the file is read whole when its book loads, and the snapshot does not carry them. A torn last
  * line is skipped; the run that recorded the confirmation keeps it too, and tells the book again.
  */
-import { mkdir, open } from 'node:fs/promises'
-import { join } from 'node:path'
 import { CONFIRMATION_METHODS, type PayeeConfirmation } from '../../../../shared/payees/confirmations'
 import { TRIPWIRE_KINDS } from '../../../../shared/payees/tripwires'
-import { readLines } from './line-reader'
+import { appendLines, readLines } from './line-reader'
 
 export function confirmationsFile(ledgerFile: string): string {
   return ledgerFile.replace(/\.jsonl$/, '.confirmations.jsonl')
@@ -60,21 +58,8 @@ export async function readConfirmations(
 
 /** Appends confirmations and fsyncs them; a torn last line is closed first. */
 export async function appendConfirmations(file: string, confirmations: readonly PayeeConfirmation[]): Promise<void> {
-  if (confirmations.length === 0) return
-  await mkdir(join(file, '..'), { recursive: true })
-  const handle = await open(file, 'a+', 0o600)
-  try {
-    const { size } = await handle.stat()
-    let torn = false
-    if (size > 0) {
-      const last = Buffer.alloc(1)
-      await handle.read(last, 0, 1, size - 1)
-      torn = last[0] !== 0x0a
-    }
-    const lines = confirmations.map((confirmation) => `${JSON.stringify(confirmation)}\n`).join('')
-    await handle.writeFile(torn ? `\n${lines}` : lines, 'utf8')
-    await handle.sync()
-  } finally {
-    await handle.close()
-  }
+  await appendLines(
+    file,
+    confirmations.map((confirmation) => JSON.stringify(confirmation)),
+  )
 }

@@ -6,10 +6,9 @@
  * crashed write) is skipped and counted. The book is derived from the journal and the runs: a lost
  * last line only means a payment the book learns again from them, never money.
  */
-import { mkdir, open } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { ProfileScope } from '../../../../shared/domain/journal'
-import { readLines } from './line-reader'
+import { appendLines, readLines } from './line-reader'
 import { decodePaid, encodePaid, type PaidPayment } from './paid-payment'
 
 export const PAYEES_FOLDER = 'payees'
@@ -57,21 +56,5 @@ export async function readLedger(
  * first, so it stays one unreadable line and the new lines are read.
  */
 export async function appendLedger(file: string, payments: readonly PaidPayment[]): Promise<void> {
-  if (payments.length === 0) return
-  await mkdir(join(file, '..'), { recursive: true })
-  const handle = await open(file, 'a+', 0o600)
-  try {
-    const { size } = await handle.stat()
-    let torn = false
-    if (size > 0) {
-      const last = Buffer.alloc(1)
-      await handle.read(last, 0, 1, size - 1)
-      torn = last[0] !== 0x0a
-    }
-    const lines = payments.map((payment) => `${encodePaid(payment)}\n`).join('')
-    await handle.writeFile(torn ? `\n${lines}` : lines, 'utf8')
-    await handle.sync()
-  } finally {
-    await handle.close()
-  }
+  await appendLines(file, payments.map(encodePaid))
 }
