@@ -21,6 +21,7 @@ import type { CellEdit, CellEditKind, RunChangesView, RunEditAnswer } from '../.
 import { callApi, callWithDroppedFile } from './call'
 import { useProfilesStore } from './profiles'
 import { MODE_NAMES } from '../../../shared/words/profile-modes'
+import { MAX_ROUNDS, RowsChangedWhileReading } from './rows-read-again'
 
 /**
  * Rows asked of main at a time when a run is opened. One page parses in some tens of milliseconds,
@@ -61,6 +62,8 @@ export const useBulkStore = defineStore('bulk', () => {
   /** The repeated run a sheet being opened will refresh (decision 130), instead of making a new run. */
   const refreshTarget = ref<string | null>(null)
   let unsubscribers: Unsubscribe[] = []
+  /** Rows main told changed while the run's rows were being read: read again after (decision 147). */
+  const changedWhileReading = new RowsChangedWhileReading()
 
   const currentId = computed(() => current.value?.id ?? null)
 
@@ -99,6 +102,7 @@ export const useBulkStore = defineStore('bulk', () => {
           if (summary.id === currentId.value) void refreshView()
         }),
         api.bulk.onRowsChanged(({ runId, rows: changed }) => {
+          changedWhileReading.note(runId, changed)
           if (runId === currentId.value) putRows(changed)
         }),
         api.bulk.onProgress(({ runId, progress: next }) => {
@@ -173,11 +177,12 @@ export const useBulkStore = defineStore('bulk', () => {
   async function openRun(runId: string): Promise<void> {
     const ticket = ++openTicket
     notice.value = null
+    changedWhileReading.begin(runId)
     const view = await track('open-run', () => api.bulk.run({ runId }))
-    if (!view.ok || ticket !== openTicket) return
-    if (!(await underItsProfile(view.data)) || ticket !== openTicket) return
+    if (!view.ok || ticket !== openTicket) return stopReading(ticket)
+    if (!(await underItsProfile(view.data)) || ticket !== openTicket) return stopReading(ticket)
     const first = await track('rows', () => api.bulk.rows({ runId, offset: 0, limit: ROWS_PAGE }))
-    if (!first.ok || ticket !== openTicket) return
+    if (!first.ok || ticket !== openTicket) return stopReading(ticket)
     current.value = view.data
     progress.value = view.data.progress
     rows.value = first.data
@@ -186,7 +191,32 @@ export const useBulkStore = defineStore('bulk', () => {
     opened.value = null
     changes.value = null
     void loadChanges()
-    if (first.data.length === ROWS_PAGE) void readRemainingRows(runId, ticket, view.data.rows)
+    void (first.data.length === ROWS_PAGE ? readRemainingRows(runId, ticket, view.data.rows) : Promise.resolve()).then(
+      () => readChangedAgain(runId, ticket),
+    )
+  }
+
+  /** An open that did not finish notes no more changes (a later open begins its own). */
+  function stopReading(ticket: number): void {
+    if (ticket === openTicket) changedWhileReading.end()
+  }
+
+  /** The rows told changed while the pages were read, read again (decision 147). */
+  async function readChangedAgain(runId: string, ticket: number): Promise<void> {
+    for (let round = 0; round < MAX_ROUNDS && ticket === openTicket; round++) {
+      const spans = changedWhileReading.take()
+      if (spans.length === 0) break
+      for (const span of spans) {
+        const page = await callApi(() => api.bulk.rows({ runId, ...span }))
+        if (ticket !== openTicket) return
+        if (!page.ok) {
+          lastError.value = page.error
+          break
+        }
+        putRows(page.data)
+      }
+    }
+    if (ticket === openTicket) changedWhileReading.end()
   }
 
   async function readRemainingRows(runId: string, ticket: number, total: number): Promise<void> {
@@ -207,6 +237,7 @@ export const useBulkStore = defineStore('bulk', () => {
 
   function closeRun(): void {
     openTicket++
+    changedWhileReading.end()
     // What was said about this run is not left for the next one.
     lastError.value = null
     notice.value = null

@@ -200,6 +200,9 @@ export function createBulkDomain(context: ServiceContext, hooks: BulkDomainOptio
       started()
       void ready().catch((error: unknown) => context.log.error('Bulk runs could not be resumed', error))
     },
-    close: () => runs.close(),
+    close: () => {
+      payeeChecks?.close()
+      return runs.close()
+    },
   }
 }

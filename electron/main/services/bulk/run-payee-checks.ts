@@ -38,6 +38,8 @@ export interface RunPayeeChecks {
   tellConfirmed(summary: Pick<RunSummary, 'id'>): void
   /** Resolves once no check is running or waiting (tests). */
   idle(): Promise<void>
+  /** The desk is closing: checks waiting are dropped, none starts again (a check mid-way ends unlogged). */
+  close(): void
 }
 
 function paymentOf(row: RunRow, currency: string, runWideEmail: string | undefined): PaymentToCheck {
@@ -61,6 +63,7 @@ export function createRunPayeeChecks(
 ): RunPayeeChecks {
   const checks = new Map<string, RunChecks>()
   const running = new Set<Promise<void>>()
+  let closed = false
   const entryOf = (runId: string): RunChecks => {
     let entry = checks.get(runId)
     if (!entry)
@@ -101,7 +104,9 @@ export function createRunPayeeChecks(
     entry.running = true
     entry.again = false
     const work = check(runId)
-      .catch((error: unknown) => log.warn(`The payee checks of run ${runId} could not run`, error))
+      .catch((error: unknown) => {
+        if (!closed) log.warn(`The payee checks of run ${runId} could not run`, error)
+      })
       .finally(() => {
         running.delete(work)
         entry.running = false
@@ -111,7 +116,7 @@ export function createRunPayeeChecks(
   }
 
   function schedule(runId: string): void {
-    if (!hooks.checkPayees) return
+    if (!hooks.checkPayees || closed) return
     const entry = entryOf(runId)
     if (entry.timer) return
     entry.timer = setTimeout(() => start(runId), SETTLE_MS)
@@ -174,6 +179,14 @@ export function createRunPayeeChecks(
         else tellPaid(summary)
       } catch (error) {
         log.warn(`The payee book could not follow run ${summary.id}`, error)
+      }
+    },
+    close() {
+      closed = true
+      for (const entry of checks.values()) {
+        if (entry.timer) clearTimeout(entry.timer)
+        entry.timer = null
+        entry.again = false
       }
     },
     async idle() {

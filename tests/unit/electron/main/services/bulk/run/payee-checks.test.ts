@@ -166,3 +166,33 @@ describe('the payee book in bulk runs', () => {
     expect(warnings).toEqual([])
   })
 })
+
+describe('the payee checks when the desk closes', () => {
+  it('a check waiting when the desk closes never runs, and says nothing of a closed book', async () => {
+    const warnings: string[] = []
+    const asked: string[] = []
+    const { service } = await each.open()
+    const sheet = month('Q1')
+    const run = await service.create({ result: sheet, bytes: csvBytes(sheet), currency: 'NGN' })
+    await service.toReview(run.id)
+    const checks = createRunPayeeChecks(
+      () => service,
+      {
+        checkPayees: async (scope) => {
+          asked.push(scope.profileId)
+          throw new Error('The payee book is closed')
+        },
+      },
+      { warn: (message) => warnings.push(message) },
+    )
+    checks.schedule(run.id)
+    checks.close()
+    await new Promise((resolve) => setTimeout(resolve, 600))
+    await checks.idle()
+    expect(asked).toEqual([])
+    checks.schedule(run.id)
+    await checks.idle()
+    expect(asked).toEqual([])
+    expect(warnings).toEqual([])
+  })
+})

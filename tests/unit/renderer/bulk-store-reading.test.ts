@@ -1,0 +1,111 @@
+/**
+ * A run opened while main changes its rows (decision 147): a row main told changed while its page was
+ * being read ends as main has it, whichever arrived first, the telling or the older page.
+ */
+import { createPinia, setActivePinia } from 'pinia'
+import { beforeEach, describe, expect, it, vi } from 'vitest'
+import type { RunRow } from '../../../shared/domain/bulk-run'
+
+type Listener = (payload: { runId: string; rows: RunRow[] }) => void
+const fake = vi.hoisted(() => ({
+  rowsListener: null as null | ((payload: { runId: string; rows: unknown[] }) => void),
+  rowsCalls: [] as Array<{ offset: number; limit: number; answer: (rows: unknown[]) => void }>,
+}))
+
+vi.mock('../../../renderer/src/api', () => {
+  const ok = <T>(data: T) => Promise.resolve({ ok: true as const, data })
+  const none = () => () => undefined
+  return {
+    stageDroppedFile: vi.fn(),
+    api: {
+      profiles: {
+        onChanged: none,
+        list: () => ok({ activeId: 'p1', profiles: [{ id: 'p1', name: 'Acme', mode: 'sandbox' }] }),
+      },
+      bulk: {
+        onRunChanged: none,
+        onProgress: none,
+        onRowsChanged: (listener: Listener) => {
+          fake.rowsListener = listener as typeof fake.rowsListener
+          return () => undefined
+        },
+        runs: () => ok([]),
+        changes: () => ok({ changes: [], canUndo: false, canRedo: false }),
+        run: ({ runId }: { runId: string }) =>
+          ok({ id: runId, profileId: 'p1', mode: 'sandbox', rows: 20, progress: null, fileName: 'payroll.xlsx' }),
+        rows: ({ offset, limit }: { offset: number; limit: number }) =>
+          new Promise((resolve) =>
+            fake.rowsCalls.push({ offset, limit, answer: (rows) => resolve({ ok: true, data: rows }) }),
+          ),
+      },
+    },
+  }
+})
+
+const { useBulkStore } = await import('../../../renderer/src/stores/bulk')
+
+function row(index: number, patch: Partial<RunRow> = {}): RunRow {
+  return {
+    index,
+    item: { row: index + 2, reference: `R-${index}`, amount: '10.00', bank_code: '044', account_number: '0123456789' },
+    excluded: false,
+    errors: [],
+    warnings: [],
+    resolution: 'resolved',
+    status: 'pending',
+    ...patch,
+  } as unknown as RunRow
+}
+
+const settle = async (): Promise<void> => {
+  for (let i = 0; i < 10; i++) await Promise.resolve()
+  await new Promise((resolve) => setTimeout(resolve, 0))
+}
+
+async function nextRowsCall(): Promise<(typeof fake.rowsCalls)[number]> {
+  for (let i = 0; i < 50 && fake.rowsCalls.length === 0; i++) await settle()
+  const call = fake.rowsCalls.shift()
+  if (!call) throw new Error('the store asked for no rows')
+  return call
+}
+
+describe('opening a run while main changes its rows', () => {
+  beforeEach(() => {
+    setActivePinia(createPinia())
+    fake.rowsCalls.length = 0
+    fake.rowsListener = null
+  })
+
+  it('a change told before an older page arrives is read again and kept', async () => {
+    const bulk = useBulkStore()
+    await bulk.init()
+    void bulk.openRun('run-1')
+    const firstPage = await nextRowsCall()
+    // Main answered the page, then the payee check landed on row 15 and was told: the telling
+    // arrives first, the older page after it.
+    const checked = row(15, { tripwires: [{ kind: 'new_account' }] as unknown as RunRow['tripwires'] })
+    fake.rowsListener?.({ runId: 'run-1', rows: [checked] })
+    firstPage.answer(Array.from({ length: 20 }, (_, index) => row(index)))
+    const again = await nextRowsCall()
+    expect(again).toMatchObject({ offset: 15, limit: 1 })
+    again.answer([checked])
+    await settle()
+    expect(bulk.rows[15]?.tripwires).toEqual([{ kind: 'new_account' }])
+    expect(bulk.rows).toHaveLength(20)
+  })
+
+  it('with nothing told while reading, the run is read once', async () => {
+    const bulk = useBulkStore()
+    await bulk.init()
+    void bulk.openRun('run-1')
+    ;(await nextRowsCall()).answer(Array.from({ length: 20 }, (_, index) => row(index)))
+    await settle()
+    await settle()
+    expect(fake.rowsCalls).toHaveLength(0)
+    // A change told once the run is open is put in place as told.
+    fake.rowsListener?.({ runId: 'run-1', rows: [row(3, { status: 'success' } as Partial<RunRow>)] })
+    expect(bulk.rows[3]?.status).toBe('success')
+    await settle()
+    expect(fake.rowsCalls).toHaveLength(0)
+  })
+})
