@@ -1,4 +1,4 @@
-// `npm start`: builds the app and opens it in Electron. `npm run dev` (`--dev`): electron-vite's
+// `npm start`: builds the app (unless the build in out/ is current) and opens it in Electron. `npm run dev` (`--dev`): electron-vite's
 // development server, with the renderer reloading on save. Both first make sure the Electron binary
 // is installed: on a fresh clone it is not (Electron 45 downloads it on first use), so Electron's own
 // installer runs, showing its download (scripts/electron-binary.mjs, decision 66). Anything that
@@ -6,6 +6,7 @@
 import { spawnSync } from 'node:child_process'
 import { dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { buildNeeded } from './build-state.mjs'
 import { electronVersion, findElectronBinary, installElectron, installFailureLine } from './electron-binary.mjs'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..')
@@ -18,6 +19,26 @@ export function nodeVersionProblem(version = process.versions.node) {
   const [major, minor] = version.split('.').map(Number)
   if (major > 20 || (major === 20 && minor >= 19)) return null
   return `Payout Desk needs Node.js 22.12 or later (this is Node.js ${version}): install it from https://nodejs.org, then run \`npm ci\`.`
+}
+
+/** What the app is built from, and what its build writes (decision 67, as `npm run bridge` checks it). */
+export const APP_SOURCES = [
+  'electron',
+  'renderer',
+  'shared',
+  'electron.vite.config.ts',
+  'tsconfig.json',
+  'package-lock.json',
+]
+export const APP_OUTPUTS = ['out/main/index.js', 'out/preload/index.js', 'out/renderer/index.html']
+
+/** Why `npm start` must build before it opens the app, or null when every output is newer than every source. */
+export function appBuildNeeded(folder = root) {
+  for (const output of APP_OUTPUTS) {
+    const reason = buildNeeded(folder, output, APP_SOURCES)
+    if (reason) return reason
+  }
+  return null
 }
 
 function electronVite(args, env) {
@@ -70,8 +91,16 @@ export async function main(args = process.argv.slice(2)) {
   }
   // electron-vite would look for the binary itself (without ELECTRON_OVERRIDE_DIST_PATH): it is told.
   const env = { ...process.env, ELECTRON_EXEC_PATH: electron.binary }
-  // `preview` builds main, preload and renderer, then opens the built app.
-  return electronVite(dev ? ['dev'] : ['preview'], env)
+  if (dev) return electronVite(['dev'], env)
+  // `preview` builds main, preload and renderer, then opens the built app; a build that is current
+  // is opened as it is (a second start takes seconds, not a build's half minute).
+  const reason = appBuildNeeded()
+  if (reason) {
+    console.log(`Building the app first (${reason}).`)
+    return electronVite(['preview'], env)
+  }
+  console.log('Opening the app as built in out/ (nothing changed since it was built).')
+  return electronVite(['preview', '--skipBuild'], env)
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

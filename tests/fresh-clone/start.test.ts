@@ -220,6 +220,7 @@ describe.skipIf(process.platform === 'win32')(
         expect(outcome.stdout).toMatch(/^ {2}50% of 4\.0 MB$/m)
         expect(outcome.stdout).toMatch(/^ {2}75% of 4\.0 MB$/m)
         expect(outcome.stdout).toContain(`Electron ${version} is installed.`)
+        expect(outcome.stdout).toContain('Building the app first (out/main/index.js is not built yet).')
         // Downloaded and checked against the mirror's checksums, kept in the test's cache, extracted.
         expect(release.requests).toEqual([`/v${version}/${release.zipName}`, `/v${version}/SHASUMS256.txt`])
         const cached = readdirSync(cache, { recursive: true }).map(String)
@@ -236,13 +237,16 @@ describe.skipIf(process.platform === 'win32')(
         expect(args).toEqual(['.'])
       }, 300_000)
 
-      it('a second start downloads nothing and opens the app again', async () => {
+      it('a second start downloads nothing, builds nothing and opens the app again', async () => {
         rmSync(record)
         const before = release.requests.length
         const outcome = await npm('start', environment(release.url, cache, record))
         expect(outcome.code).toBe(0)
         expect(release.requests).toHaveLength(before)
         expect(outcome.stdout).not.toMatch(/installer|Downloading/)
+        // Nothing changed since the first start built it: opened as built, not built again.
+        expect(outcome.stdout).toContain('Opening the app as built in out/ (nothing changed since it was built).')
+        expect(outcome.stdout).not.toMatch(/Building|building .* for production/)
         expect(startedWith().slice(1)).toEqual(['.'])
       }, 300_000)
 
