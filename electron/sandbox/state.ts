@@ -3,7 +3,7 @@
  * seed. Time-based transitions are applied lazily by advance(now) at the start of every request,
  * so they follow the injected clock exactly and leave no timers behind when the server closes.
  */
-import { FAILING_ACCOUNTS, NON_TEST_BANK_REASON, SUCCESS_BANK_CODES } from './catalog'
+import { FAILING_ACCOUNTS, NON_TEST_BANK_REASON, SUCCESS_BANK_CODES, accountNameFor } from './catalog'
 import { SeededRandom } from './random'
 
 export type PayoutStatus = 'pending' | 'processing' | 'success' | 'failed'
@@ -126,6 +126,8 @@ export class SandboxState {
   cards = new Map<string, CardRecord>()
   charges = new Map<string, ChargeRecord>()
   chargesByTransaction = new Map<string, ChargeRecord>()
+  /** Holder names set by a test control (an account whose holder's name changed): the name resolve answers. */
+  accountNames = new Map<string, string>()
   private nextSeq = 1
 
   constructor(private readonly seed: number) {
@@ -144,6 +146,7 @@ export class SandboxState {
     this.cards.clear()
     this.charges.clear()
     this.chargesByTransaction.clear()
+    this.accountNames.clear()
     this.nextSeq = 1
   }
 
@@ -168,6 +171,11 @@ export class SandboxState {
       changed++
     }
     return changed
+  }
+
+  /** The holder's name resolve answers for an account: one set by a test control, else the catalog's. */
+  accountNameOf(account: string): string {
+    return this.accountNames.get(account) ?? accountNameFor(account)
   }
 
   balanceOf(currency: string): bigint {

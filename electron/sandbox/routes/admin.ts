@@ -38,6 +38,25 @@ export const adminRoutes: Route[] = [
     },
   },
   {
+    // An account's holder renamed (a marriage, a business sold, or a fraudster's account reused):
+    // name resolution answers the new name from now on, so the payee book sees the name drift.
+    method: 'POST',
+    pattern: '/__sandbox/accounts/:account/name',
+    handler: (request, context) => {
+      const account = request.params.account ?? ''
+      const body = requireObjectBody(request.body)
+      const errors = new FieldErrors()
+      if (!/^\+?\d{6,20}$/.test(account)) errors.add('account', 'must be 6 to 20 digits')
+      if (typeof body.name !== 'string' || body.name.trim() === '' || body.name.length > 100)
+        errors.add('name', 'must be a name of 1 to 100 characters')
+      errors.throwIfAny()
+      const number = account.replace(/^\+/, '')
+      const name = (body.name as string).trim()
+      context.state.accountNames.set(number, name)
+      return success('Account name changed', { account: number, account_name: name })
+    },
+  },
+  {
     method: 'POST',
     pattern: '/__sandbox/faults',
     handler: (request, context) => {

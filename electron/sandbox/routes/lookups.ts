@@ -1,5 +1,5 @@
 /** Lookups (spec 4.1): banks, mobile money operators, account resolution, ZA availability. */
-import { accountNameFor, banksOf, operatorsOf, UNRESOLVABLE_ACCOUNTS, ZA_AVAILABILITY } from '../catalog'
+import { banksOf, operatorsOf, UNRESOLVABLE_ACCOUNTS, ZA_AVAILABILITY } from '../catalog'
 import { rejected, success, invalidData } from '../replies'
 import type { Route } from '../routing'
 import { FieldErrors, requireObjectBody } from '../validation'
@@ -30,7 +30,7 @@ export const lookupRoutes: Route[] = [
   {
     method: 'POST',
     pattern: '/merchant/api/v1/misc/banks/resolve',
-    handler: (request) => {
+    handler: (request, context) => {
       const body = requireObjectBody(request.body)
       const errors = new FieldErrors()
       const bankCode = errors.string(body, 'bank', 'bank')
@@ -53,14 +53,14 @@ export const lookupRoutes: Route[] = [
         bank_name: bank.name,
         bank_code: bank.code,
         account_number: account,
-        account_name: accountNameFor(account),
+        account_name: context.state.accountNameOf(account),
       })
     },
   },
   {
     method: 'POST',
     pattern: '/merchant/api/v1/misc/mobile-money/resolve',
-    handler: (request) => {
+    handler: (request, context) => {
       const body = requireObjectBody(request.body)
       const errors = new FieldErrors()
       const code = errors.string(body, 'mobileMoneyCode', 'mobileMoneyCode')
@@ -82,7 +82,7 @@ export const lookupRoutes: Route[] = [
         mobile_money_operator: operator.name,
         mobile_money_code: operator.code,
         phone_number: number,
-        account_name: accountNameFor(number),
+        account_name: context.state.accountNameOf(number),
       })
     },
   },
