@@ -36,7 +36,16 @@ export interface SheetStatus {
   /** Rows not paid, with their amount: every place but paid and "already paid earlier". */
   unpaid: Tally
   /** What the last run of the sheet can prepare for sending, once each of its rows has its outcome. */
-  prepare: { runId: string; failed: Tally; byHand: Tally; errors: Tally } | null
+  prepare: {
+    runId: string
+    failed: Tally
+    byHand: Tally
+    errors: Tally
+    /** Never sent: their batch stopped by a limit (decision 127). Always prepared, like the failed rows. */
+    notSent: Tally
+    /** Held for a confirmation of their account, never sent (decision 124). Always prepared. */
+    held: Tally
+  } | null
   /** The last run of the sheet while it is not finished (in name checks, review or being paid). */
   openRun: { id: string; stage: RunStage } | null
 }
@@ -83,7 +92,10 @@ function sheetStatusFrom(
 ): SheetStatus {
   const last = runs[runs.length - 1]
   const finished = last?.stage === 'completed'
-  const preparable = places.failed.rows + places.by_hand.rows + places.error.rows
+  // Every unpaid row a retry can take: the failed, the never sent (stopped by a limit, held for a
+  // confirmation) and, when asked, those left out by hand or not sent because of errors.
+  const preparable =
+    places.failed.rows + places.by_hand.rows + places.error.rows + places.not_sent.rows + places.held.rows
   return {
     runs: runs.map((run) => ({ id: run.id, stage: run.stage })),
     rows,
@@ -91,7 +103,14 @@ function sheetStatusFrom(
     unpaid: addTallies(...ROW_PLACES.filter((place) => !NOT_UNPAID.has(place)).map((place) => places[place])),
     prepare:
       last && finished && preparable > 0
-        ? { runId: last.id, failed: places.failed, byHand: places.by_hand, errors: places.error }
+        ? {
+            runId: last.id,
+            failed: places.failed,
+            byHand: places.by_hand,
+            errors: places.error,
+            notSent: places.not_sent,
+            held: places.held,
+          }
         : null,
     openRun: last && !finished ? { id: last.id, stage: last.stage } : null,
   }

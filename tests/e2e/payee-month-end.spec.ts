@@ -223,3 +223,41 @@ test('month 2 against month 1: every tripwire flagged and counted, held rows con
   await expect(handlers['bulk:submit']({ runId: repeat })).rejects.toThrow(words)
   expect((await handlers['bulk:run']({ runId: repeat })).counts.success).toBe(0)
 })
+
+test('a rehearsal sent with a changed account held: the sheet says the row is unpaid, and Prepare makes a run of it', async ({
+  app,
+}) => {
+  const { page } = app
+  const { handlers } = app.running.services
+  const stageOf = async (runId: string) => (await handlers['bulk:run']({ runId })).stage
+  const january = await runInReview(app, 'january.csv', MONTH_1)
+  await checkNamesAndSend(app, january)
+  await expect.poll(() => stageOf(january), { timeout: 60_000 }).toBe('completed')
+
+  // February: Tunde's new bank details, sent in the Sandbox before anyone confirmed them.
+  const february = await importOnScreen(
+    app,
+    'february.csv',
+    // Adaeze as in January, Tunde's new account, Chinedu as in January.
+    MONTH_2.split('\r\n').slice(0, 4).join('\r\n'),
+  )
+  await handlers['bulk:resolve']({ runId: february })
+  await expect.poll(() => stageOf(february), { timeout: 60_000 }).toBe('review')
+  await expect(page.getByTestId('bulk-payee-held-count')).toHaveText('1', { timeout: 30_000 })
+  await checkNamesAndSend(app, february)
+  await expect.poll(() => stageOf(february), { timeout: 60_000 }).toBe('completed')
+
+  // Not "all paid": the held row is unpaid, and Prepare offers it (nothing failed, nothing left out by hand).
+  await expect(page.getByTestId('bulk-sheet-unpaid')).toContainText('1 of 3 rows unpaid: 2,000.00 NGN')
+  await page.getByTestId('bulk-retry').click()
+  await expect(page.getByTestId('bulk-retry-held')).toContainText(
+    'With them the 1 row held for a confirmation of their account (2,000.00 NGN), under their own references',
+  )
+  await page.getByTestId('bulk-retry-confirm').click()
+  await expect(page.getByTestId('bulk-run-id')).not.toHaveText(february)
+  const retry = (await page.getByTestId('bulk-run-id').textContent())!.trim()
+  const rows = await handlers['bulk:rows']({ runId: retry })
+  expect(rows.map((row) => row.item.reference)).toEqual(['FEB-0002'])
+  // Held again in the new run until someone confirms the account.
+  await expect(page.getByTestId('bulk-payee-held-count')).toHaveText('1', { timeout: 30_000 })
+})

@@ -175,6 +175,8 @@ describe('a sheet sent in several runs', () => {
       failed: { rows: 0, amount: '0.00' },
       byHand: { rows: 31, amount: '3100.00' },
       errors: { rows: 0, amount: '0.00' },
+      notSent: { rows: 0, amount: '0.00' },
+      held: { rows: 0, amount: '0.00' },
     })
     expect(sheet.openRun).toBeNull()
   })
@@ -242,7 +244,37 @@ describe('a sheet sent in several runs', () => {
       byHand: { rows: 1, amount: '400.00' },
       // The row not sent because of its error can be prepared too, to be fixed there (decision 71).
       errors: { rows: 1, amount: '0.00' },
+      notSent: { rows: 0, amount: '0.00' },
+      held: { rows: 0, amount: '0.00' },
     })
+  })
+
+  it('rows never sent, stopped by a limit or held for a confirmation, are unpaid and prepared', () => {
+    const rows = [
+      row(0, {}, '100.00', 2),
+      // Its batch stopped by a daily limit (decision 127).
+      row(1, { status: 'not_sent' }, '200.00', 3),
+      // Held: its account changed and nobody confirmed it (decision 124).
+      row(
+        2,
+        { status: 'not_sent', tripwires: [{ kind: 'account_changed' }] as unknown as RunRow['tripwires'] },
+        '300.00',
+        4,
+      ),
+    ]
+    const sheet = sheetStatusOf([{ id: 'S', stage: 'completed', rows }])
+    expect(sheet.places.held).toEqual({ rows: 1, amount: '300.00' })
+    expect(sheet.unpaid).toEqual({ rows: 2, amount: '500.00' })
+    // Offered, though nothing failed and nothing was left out by hand.
+    expect(sheet.prepare).toEqual({
+      runId: 'S',
+      failed: { rows: 0, amount: '0.00' },
+      byHand: { rows: 0, amount: '0.00' },
+      errors: { rows: 0, amount: '0.00' },
+      notSent: { rows: 1, amount: '200.00' },
+      held: { rows: 1, amount: '300.00' },
+    })
+    expect(runOutcomeOf(tallyRows(rows, false), 'NGN', { sheet }).allPaid).toBe(false)
   })
 })
 

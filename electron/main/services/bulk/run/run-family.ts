@@ -2,7 +2,7 @@
  * The runs of one sheet (decision 48): the run made from the import and the runs that retried it,
  * each retry made from the last run of the chain once every row of it had its outcome. What of the
  * sheet is still unpaid is where each sheet row stands in the last run that held it; the rows a
- * retry prepares are the sheet's failed rows and, when the person asks for them, the rows left
+ * retry prepares are the sheet's failed and never-sent rows and, when the person asks for them, the rows left
  * out by hand and the rows not sent because of errors (decision 71), wherever in the chain each
  * last stood.
  */
@@ -63,8 +63,9 @@ export function rowsToPrepare(chain: readonly LiveRun[], options: PrepareOptions
     if (place === 'failed') picked.push({ row, failed: true })
     else if (place === 'by_hand' && options.leftOutByHand) picked.push({ row, failed: false })
     else if (place === 'error' && options.withErrors) picked.push({ row, failed: false })
-    // Never sent (its batch stopped by a limit, decision 127): unpaid, prepared with the failed rows.
-    else if (place === 'not_sent') picked.push({ row, failed: false })
+    // Never sent (its batch stopped by a limit, decision 127; or held for a confirmation of its
+    // account, decision 124): unpaid, prepared with the failed rows under its own reference.
+    else if (place === 'not_sent' || place === 'held') picked.push({ row, failed: false })
   }
   return picked.sort((a, b) => a.row.item.row - b.row.item.row)
 }

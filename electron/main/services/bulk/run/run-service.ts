@@ -756,8 +756,8 @@ export class RunService {
         throw new AppFailure(
           'bad_request',
           asked.leftOutByHand || asked.withErrors
-            ? 'No row of this run has failed, and no row of its sheet you asked for is unpaid: nothing is left to prepare.'
-            : 'No row of this run has failed. Rows left out by hand or not sent because of errors are prepared only when you ask for them.',
+            ? 'No row of this run has failed or was left unsent, and no row of its sheet you asked for is unpaid: nothing is left to prepare.'
+            : 'No row of this run has failed or was left unsent. Rows left out by hand or not sent because of errors are prepared only when you ask for them.',
         )
       const bytes = await this.options.store.readFile(runId, run.state.storedFile)
       const createdAt = this.options.now().toISOString()

@@ -73,6 +73,31 @@ describe('rows held for a confirmation', () => {
     )
   })
 
+  it('the held rows are what of the sheet is unpaid: Prepare makes a run of them, under their own references, and they pay once', async () => {
+    const { service } = await each.open()
+    const review = await heldRun(service, 'HELD')
+    await service.submit(review.id)
+    await service.idle()
+    const done = service.view(review.id)
+    expect(done.sheetStatus.unpaid).toEqual({ rows: 2, amount: '2004.00' })
+    expect(done.sheetStatus.prepare).toMatchObject({ held: { rows: 2, amount: '2004.00' }, failed: { rows: 0 } })
+    // Nothing failed and nothing was left out by hand: the held rows are still prepared.
+    const retry = await service.retryFailed(review.id)
+    expect(service.rows(retry.id).map((row) => row.item.reference)).toEqual(['HELD-row-000002', 'HELD-row-000003'])
+    // Confirmed there, sent, paid once each: every row of the sheet paid.
+    for (const index of [0, 1]) {
+      await service.setTripwires(retry.id, [
+        { index, tripwires: [index === 0 ? CHANGED : SHARED], payeeKey: `id:e${index + 2}` },
+      ])
+      await service.confirmPayee(retry.id, index, { method: 'in_person' })
+    }
+    await service.submit(retry.id)
+    await service.idle()
+    const paid = (await simulatorPayouts(each.sandbox.url, KEY)).map((payout) => payout.reference).sort()
+    expect(paid).toEqual(['HELD-row-000001', 'HELD-row-000002', 'HELD-row-000003', 'HELD-row-000004'])
+    expect(service.view(retry.id).sheetStatus.unpaid.rows).toBe(0)
+  })
+
   it('a live run is refused while a row is held; confirmations free the rows and go with the batch into the journal, the report and the evidence', async () => {
     const { service, journal } = await each.open({ mode: 'live', actor: () => 'ada.accounts' })
     const review = await heldRun(service, 'LIVE')

@@ -47,6 +47,8 @@ describe("a run's sheet, prepared again", () => {
       failed: { rows: 2, amount: '2115.50' },
       byHand: { rows: 1, amount: '1005.50' },
       errors: { rows: 0, amount: '0.00' },
+      notSent: { rows: 0, amount: '0.00' },
+      held: { rows: 0, amount: '0.00' },
     })
     // The failed rows' fees, as the service named them, are not reported: they were not charged.
     const firstReport = tableToCsv(
@@ -91,6 +93,8 @@ describe("a run's sheet, prepared again", () => {
       failed: { rows: 0, amount: '0.00' },
       byHand: { rows: 1, amount: '1005.50' },
       errors: { rows: 0, amount: '0.00' },
+      notSent: { rows: 0, amount: '0.00' },
+      held: { rows: 0, amount: '0.00' },
     })
     await expect(service.retryFailed(retry.id)).rejects.toThrow(/No row of this run has failed/)
 
