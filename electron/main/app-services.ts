@@ -202,6 +202,7 @@ export async function createAppServices(options: {
     // The multiple and the first-payment amounts are each profile's Settings (decision 128).
     settings: (scope) => controls.of(scope.profileId).payeeChecks,
     onDamaged: (what, error) => log.warn(`Payee book: ${what} could not be read whole`, error),
+    onChanged: (scope) => options.emit('payees:changed', scope),
   })
   journal = withPaidPayees(journal, payees, log)
   const reconciler = createReconciler(journal, (report) => options.emit('journal:reconciled', report))

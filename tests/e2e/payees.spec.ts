@@ -96,6 +96,24 @@ test('paid payees are listed, searched, opened and exported; a changed account i
     /^Zoë Müller,,zoe@example\.com,E-mail,Bank account,044,0123456789,NGN,1,1500\.50,(\d{4}-\d\d-\d\dT[\d:.]+Z),\1$/,
   )
 
+  // A payout completing while the screen is open shows on it without a reload; the open payee too.
+  await page.getByTestId('payees-search').fill('')
+  await expect(page.getByTestId('payees-count')).toHaveText('2 payees')
+  await handlers['payouts:send']({
+    body: {
+      reference: 'PAYEES-0003',
+      destination: {
+        type: 'bank_account',
+        amount: '75.00',
+        currency: 'NGN',
+        bank_account: { bank: '044', account: '0333333333' },
+        customer: { name: 'Ada Obi', email: 'ada@example.com' },
+      },
+    },
+  })
+  await expect(page.getByTestId('payees-count')).toHaveText('3 payees', SETTLED)
+  await expect(page.getByTestId('payee-row-email:ada@example.com')).toContainText('Ada Obi')
+
   // A single payout to Zoë on another account: the form says so before Review and Send.
   await page.getByTestId('nav-payouts').click()
   await chooseOption(page, 'payout-bank', '044', /Access Bank \(044\)/)

@@ -4,6 +4,8 @@ import { api } from '../api'
 import type { ExportFormat, ExportResult } from '../../../shared/domain/export'
 import type { PayeeDetail, PayeesPage } from '../../../shared/payees/payee-view'
 import type { AppError, Result } from '../../../shared/result'
+import type { ProfileScope } from '../../../shared/domain/journal'
+import type { Unsubscribe } from '../../../shared/ipc/contract'
 import { callApi } from './call'
 
 /** What the Payees list is narrowed by: the desk's one search, and the days the last payment fell in. */
@@ -63,8 +65,29 @@ export const usePayeesStore = defineStore('payees', () => {
     }
   }
 
+  /**
+   * Follows main's word that a book learnt payments (a run or payout completing while the screen is
+   * open): `changed` is called for the books of `scope`'s profile and mode; a burst is one call.
+   */
+  function follow(changed: (scope: ProfileScope) => void): Unsubscribe {
+    let timer: ReturnType<typeof setTimeout> | undefined
+    let last: ProfileScope | null = null
+    const stop = api.payees.onChanged((scope) => {
+      last = scope
+      if (timer) return
+      timer = setTimeout(() => {
+        timer = undefined
+        if (last) changed(last)
+      }, 500)
+    })
+    return () => {
+      clearTimeout(timer)
+      stop()
+    }
+  }
+
   const exportAs = (format: ExportFormat, view: PayeesView): Promise<Result<ExportResult>> =>
     callApi(() => api.payees.export({ format, view: { ...view } }))
 
-  return { page, offset, loading, error, detail, detailKey, detailError, load, open, exportAs }
+  return { page, offset, loading, error, detail, detailKey, detailError, load, open, exportAs, follow }
 })

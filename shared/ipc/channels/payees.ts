@@ -6,6 +6,7 @@
  */
 import { z } from 'zod'
 import type { ExportResult } from '../../domain/export'
+import type { ProfileScope } from '../../domain/journal'
 import type { PayeeDetail, PayeesPage } from '../../payees/payee-view'
 import type { PaymentTripwires } from '../../payees/tripwires'
 import { returns } from '../define'
@@ -60,4 +61,10 @@ export const payeeChannels = {
   },
 } as const
 
-export const payeeEvents = {} as const
+export const payeeEvents = {
+  /**
+   * A profile's book (in one mode) learnt payments or confirmations new to it: the Payees screen of
+   * that profile and mode reads its page again.
+   */
+  'payees:changed': returns<ProfileScope>(),
+} as const

@@ -53,6 +53,8 @@ export interface PayeesServiceOptions {
   settings?: (scope: ProfileScope) => TripwireSettings
   /** A run or ledger line that could not be read: reported, never fatal. */
   onDamaged?: (what: string, error: unknown) => void
+  /** A book learnt payments or confirmations new to it (the Payees screen shows them without a reload). */
+  onChanged?: (scope: ProfileScope) => void
 }
 
 export interface FoldInReport {
@@ -143,6 +145,7 @@ export function createPayeesService(options: PayeesServiceOptions): PayeesServic
       if (start > 0) await nextTurn()
       added += await ask<'learn'>({ op: 'learn', scope, payments: payments.slice(start, start + PER_MESSAGE) })
     }
+    if (added > 0) options.onChanged?.(scope)
     return added
   }
 
@@ -222,7 +225,9 @@ export function createPayeesService(options: PayeesServiceOptions): PayeesServic
     async recordConfirmations(scope, confirmations) {
       await ready()
       if (confirmations.length === 0) return 0
-      return ask<'confirm'>({ op: 'confirm', scope, confirmations: [...confirmations] })
+      const added = await ask<'confirm'>({ op: 'confirm', scope, confirmations: [...confirmations] })
+      if (added > 0) options.onChanged?.(scope)
+      return added
     },
 
     async list(scope, query = {}) {
