@@ -19,6 +19,7 @@ import { execSync } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { planBatchSizes } from '../../shared/domain/bulk-run'
 import { startBenchSandbox, type BenchSandbox } from './bulk-bench-sandbox'
 import { AdaptivePace, paceInWords } from '../../electron/main/services/api/adaptive-pace'
 import {
@@ -93,6 +94,19 @@ async function setUp(paced: boolean, settleMs: number): Promise<Setup> {
   }
 }
 
+/** `LATENCY_MS` on the next `count` requests to `path` (the simulator takes at most 10,000 per rule). */
+async function injectLatency(sandbox: BenchSandbox, path: string, count: number): Promise<void> {
+  for (let left = count; left > 0; left -= 10_000) {
+    const answer = await sandboxAdmin(sandbox.url, KEY, 'POST', '/__sandbox/faults', {
+      path,
+      kind: 'latency',
+      ms: LATENCY_MS,
+      count: Math.min(left, 10_000),
+    })
+    if (!answer.status) throw new Error(`the simulator refused the latency: ${JSON.stringify(answer)}`)
+  }
+}
+
 async function meter(sandbox: BenchSandbox): Promise<{ metered: number; limited: number }> {
   if (!RATE_LIMIT) return { metered: 0, limited: 0 }
   return (await sandboxAdmin(sandbox.url, KEY, 'GET', '/__sandbox/rate-limit')).data as {
@@ -114,7 +128,7 @@ async function printingPace<T>(
     const view = setup.pace?.view()
     const served = view?.groups[group]?.perSecond ?? 0
     console.log(
-      `${label}: at ${((performance.now() - started) / 1000).toFixed(0)} s: the service answers ${paceInWords(served, what[0], what[1]).replace(/^\w+ /, '')}; ` +
+      `${label}: at ${((performance.now() - started) / 1000).toFixed(0)} s: the service answers ${served > 0 ? paceInWords(served, what[0], what[1]).replace(/^\w+ /, '') : 'nothing yet'}; ` +
         `in flight at most ${view?.limit ?? FIXED_LANES}; 429s so far ${view?.rateLimited ?? 0}; the progress says "${setup.said.words}"`,
     )
   }, 10_000)
@@ -137,12 +151,8 @@ async function resolveOnce(paced: boolean): Promise<{ elapsed: number; limited: 
 
     const sheet = sheetOf(ROWS)
     const run = await harness.service.create({ result: sheet, bytes: csvBytes(sheet), currency: 'NGN' })
-    await sandboxAdmin(sandbox.url, KEY, 'POST', '/__sandbox/faults', {
-      path: RESOLVE_PATH,
-      kind: 'latency',
-      ms: LATENCY_MS,
-      count: ROWS * 2,
-    })
+    // Every name check of the run (429s included) waits the latency.
+    await injectLatency(sandbox, RESOLVE_PATH, Math.ceil(ROWS * 1.2))
     if (RATE_LIMIT)
       await sandboxAdmin(sandbox.url, KEY, 'POST', '/__sandbox/rate-limit', {
         perSecond: RATE_LIMIT,
@@ -199,18 +209,13 @@ async function benchSend(): Promise<void> {
     const sheet = sheetOf(ROWS, new Set(), 'SEND')
     const run = await harness.service.create({ result: sheet, bytes: csvBytes(sheet), currency: 'NGN' })
     await harness.service.toReview(run.id)
-    await sandboxAdmin(sandbox.url, KEY, 'POST', '/__sandbox/faults', {
-      path: BULK_PATH,
-      kind: 'latency',
-      ms: LATENCY_MS,
-      count: ROWS,
-    })
+    const batches = planBatchSizes(ROWS).length
+    await injectLatency(sandbox, BULK_PATH, batches * 3)
     if (RATE_LIMIT)
       await sandboxAdmin(sandbox.url, KEY, 'POST', '/__sandbox/rate-limit', {
         perSecond: RATE_LIMIT,
         groups: ['payouts', 'status'],
       })
-    const batches = harness.service.view(run.id).batches.length
     const started = performance.now()
     let submitted = 0
     let atSubmitted = { metered: 0, limited: 0 }

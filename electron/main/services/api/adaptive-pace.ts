@@ -23,6 +23,8 @@
  * carried out", sent again with the same reference.
  */
 
+import { PACE_CEILING_MAX } from '../../../../shared/domain/profiles'
+
 export interface PaceSample {
   /** From leaving to the answer. */
   latencyMs: number
@@ -157,7 +159,7 @@ export interface PaceGauge {
 }
 
 /** The most requests in flight to one service, whatever a setting says (decision 144). */
-export const PACE_CEILING_MAX = 32
+export { PACE_CEILING_MAX }
 
 export class AdaptivePace implements PaceGauge {
   private limit: number

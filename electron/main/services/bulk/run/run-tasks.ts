@@ -69,7 +69,12 @@ export class RunTasks {
 
   /** These rows' names checked with the bank now (an edit, a question answered), with the checks' concurrency. */
   async checkRowNames(run: LiveRun, rows: RunRow[]): Promise<void> {
-    const { pace } = await this.options.apiFor(run.state.profileId)
+    // A profile whose API cannot be had now (no key yet) checks with fixed lanes: each row then
+    // says why it stayed unchecked, as before.
+    const pace = await this.options.apiFor(run.state.profileId).then(
+      (api) => api.pace,
+      () => undefined,
+    )
     await runPool(rows, pacedLanes(pace, this.resolveConcurrency), (row) => checkRowName(run, row, this.options))
   }
 
