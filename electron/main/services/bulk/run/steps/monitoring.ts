@@ -1,8 +1,8 @@
 /**
  * The monitoring step: every accepted batch polled (spec 2.10, 2.11) until each of its items has
  * its final status, as many batches at a time as the profile's pace allows (decision 144;
- * `concurrency` without one), every `pollMs`; a batch the service did not
- * take because its payouts exist already follows each payout by its own reference. A batch is
+ * `concurrency` without one), every `pollMs`; a batch the service did not take because its
+ * payouts exist already follows each payout by its own reference. A batch is
  * final in the journal once its counters show nothing open and every item is final. When every
  * batch is complete or refused the run moves to 'completed' and the desk announces what it came
  * to (RunService: every row of the run and of its sheet counted, decision 48).

@@ -1,7 +1,8 @@
 /**
  * The submission step: the run's planned batches sent to the service (spec 2.9), as many at a
- * time as the profile's pace allows (decision 144; `concurrency` without one), each after its intent is on disk in the journal, each settled by the one send policy
- * (batch-sender.ts: accepted, refused, exists -> verify, unknown -> verify, never a new reference).
+ * time as the profile's pace allows (decision 144; `concurrency` without one), each after its
+ * intent is on disk in the journal, each settled by the one send policy (batch-sender.ts:
+ * accepted, refused, exists -> verify, unknown -> verify, never a new reference).
  *
  * Hook for gates (team claims, decision 41): `beforeBatchLeaves(runId, batchReference)` is awaited in
  * the lane that sends a batch, after the batch's intent is journaled and immediately before its
