@@ -120,13 +120,13 @@ async function printingPace<T>(
   label: string,
   setup: Setup,
   what: [string, { one: string; many: string }],
-  group: string,
+  group: () => string,
   work: () => Promise<T>,
 ): Promise<T> {
   const started = performance.now()
   const printer = setInterval(() => {
     const view = setup.pace?.view()
-    const served = view?.groups[group]?.perSecond ?? 0
+    const served = view?.groups[group()]?.perSecond ?? 0
     console.log(
       `${label}: at ${((performance.now() - started) / 1000).toFixed(0)} s: the service answers ${served > 0 ? paceInWords(served, what[0], what[1]).replace(/^\w+ /, '') : 'nothing yet'}; ` +
         `in flight at most ${view?.limit ?? FIXED_LANES}; 429s so far ${view?.rateLimited ?? 0}; the progress says "${setup.said.words}"`,
@@ -160,10 +160,16 @@ async function resolveOnce(paced: boolean): Promise<{ elapsed: number; limited: 
       })
     const label = `bulk-resolve (${paced ? 'paced' : `fixed ${FIXED_LANES} lanes`})`
     const started = performance.now()
-    await printingPace(label, setup, ['checking', { one: 'name', many: 'names' }], 'name-checks', async () => {
-      await harness.service.startResolution(run.id)
-      await harness.service.idle()
-    })
+    await printingPace(
+      label,
+      setup,
+      ['checking', { one: 'name', many: 'names' }],
+      () => 'name-checks',
+      async () => {
+        await harness.service.startResolution(run.id)
+        await harness.service.idle()
+      },
+    )
     const elapsed = performance.now() - started
     const checked = harness.service.rows(run.id).filter((r) => r.resolution !== 'unchecked').length
     if (checked !== ROWS) throw new Error(`${label}: ${checked} of ${ROWS} rows checked`)
@@ -219,13 +225,19 @@ async function benchSend(): Promise<void> {
     const started = performance.now()
     let submitted = 0
     let atSubmitted = { metered: 0, limited: 0 }
-    await printingPace('bulk-send', setup, ['sending', { one: 'request', many: 'requests' }], 'payouts', async () => {
-      await harness.service.submit(run.id)
-      while (harness.service.view(run.id).stage === 'submitting') await new Promise((r) => setTimeout(r, 5))
-      submitted = performance.now()
-      atSubmitted = await meter(sandbox)
-      await harness.service.idle()
-    })
+    await printingPace(
+      'bulk-send',
+      setup,
+      ['asking', { one: 'request', many: 'requests' }],
+      () => (submitted ? 'status' : 'payouts'),
+      async () => {
+        await harness.service.submit(run.id)
+        while (harness.service.view(run.id).stage === 'submitting') await new Promise((r) => setTimeout(r, 5))
+        submitted = performance.now()
+        atSubmitted = await meter(sandbox)
+        await harness.service.idle()
+      },
+    )
     const finished = performance.now()
     const view = harness.service.view(run.id)
     const atEnd = await meter(sandbox)

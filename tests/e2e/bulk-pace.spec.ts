@@ -39,7 +39,7 @@ test('a rate-limited run says its pace in words while the names are checked', as
   })
   await page.getByTestId('bulk-resolve').click()
   const pace = page.getByTestId('bulk-progress-pace')
-  await expect(pace).toHaveText(/^\(checking about \d+ names? a second\)$/, { timeout: 60_000 })
+  await expect(pace).toHaveText(/\(checking about \d+ names? a second\)/, { timeout: 60_000 })
   // The words are the service's pace, not the desk's wish: never past the 20 a second it takes.
   const said = Number(/about (\d+)/.exec((await pace.textContent()) ?? '')?.[1])
   expect(said).toBeGreaterThan(0)

@@ -7,7 +7,7 @@
  * batch is complete or refused the run moves to 'completed' and the desk announces what it came
  * to (RunService: every row of the run and of its sheet counted, decision 48).
  */
-import type { RunRow } from '../../../../../../shared/domain/bulk-run'
+import type { RunBatch, RunRow } from '../../../../../../shared/domain/bulk-run'
 import { isFinal } from '../../../../../../shared/domain/journal'
 import type { Journal } from '../../../journal'
 import { allRowsFinal, followItems, readBatchItems } from '../batch-items'
@@ -35,8 +35,22 @@ export async function monitorBatches(run: LiveRun, context: RunStepContext, opti
   const lanes = pacedLanes(pace, options.concurrency)
   const items = run.state.batches.reduce((n, b) => n + b.rows.length, 0)
   const changed = (row: RunRow): void => autosave.rowChanged(run, row)
+  const following = (): RunBatch[] =>
+    run.state.batches.filter((b) => b.state === 'accepted' || b.state === 'items_exist')
+  const sayProgress = (): void => {
+    const counts = countRows(run.rows)
+    autosave.setProgress(run, {
+      step: 'monitoring',
+      done: counts.success + counts.failed,
+      total: items,
+      etaSeconds: null,
+      pace: followingInWords(following().length),
+    })
+  }
   while (!context.isClosed()) {
-    const open = run.state.batches.filter((b) => b.state === 'accepted' || b.state === 'items_exist')
+    const open = following()
+    // Said as each round starts too: a round under a rate limit can take a while.
+    sayProgress()
     const finals: Array<{ reference: string; event: Parameters<Journal['append']>[1] }> = []
     await runPool(open, lanes, async (batch) => {
       try {
@@ -73,17 +87,8 @@ export async function monitorBatches(run: LiveRun, context: RunStepContext, opti
       }
     })
     if (finals.length > 0) await journal.appendMany(finals)
-    const counts = countRows(run.rows)
-    autosave.setProgress(run, {
-      step: 'monitoring',
-      done: counts.success + counts.failed,
-      total: items,
-      etaSeconds: null,
-      // The batches still followed after this round's answers.
-      pace: followingInWords(
-        run.state.batches.filter((b) => b.state === 'accepted' || b.state === 'items_exist').length,
-      ),
-    })
+    // The batches still followed after this round's answers.
+    sayProgress()
     autosave.flushRowEvents(run)
     autosave.scheduleRowsSave(run)
     // A batch still planned here was stopped by the limits (decision 127): nothing of it was sent.
