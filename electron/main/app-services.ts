@@ -250,6 +250,13 @@ export async function createAppServices(options: {
     'profiles:create': (draft) => profiles.create(draft),
     'profiles:rename': ({ id, name }) => profiles.rename(id, name),
     'profiles:setPayerName': ({ id, payerName }) => profiles.setPayerName(id, payerName),
+    'profiles:setPaceCeiling': async ({ id, ceiling }) => {
+      const view = await profiles.setPaceCeiling(id, ceiling)
+      // The profile's client takes the new ceiling now, also for the steps already at work (a
+      // profile without keys yet has no client: it takes it when it gets one).
+      await apis.apiFor(id).catch(() => undefined)
+      return view
+    },
     'profiles:remove': ({ id }) => profiles.remove(id),
     'profiles:activate': ({ id }) => profiles.activate(id),
     'profiles:checkConnection': async ({ id }) => ({

@@ -311,6 +311,11 @@ export interface RunProgress {
   total: number
   /** Seconds left, estimated from the pace so far. */
   etaSeconds: number | null
+  /**
+   * The pace now in plain words, from what answered lately (decision 144): "checking about 60
+   * names a second", "sending about 3 batches a second", "following 12 batches".
+   */
+  pace?: string
 }
 
 /**

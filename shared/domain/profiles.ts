@@ -30,7 +30,15 @@ export interface ProfileView {
   keys: Record<KeyKind, KeyState>
   /** Who pays, on payment advices and run summaries; empty when not set (the profile's name is used). */
   payerName: string
+  /**
+   * At most this many requests to the profile's service at once (decision 144): the ceiling of its
+   * adaptive pace, 1 to PACE_CEILING_MAX; PACE_CEILING_MAX until lowered in Settings.
+   */
+  paceCeiling: number
 }
+
+/** The most requests in flight to one payments service; a profile's setting can only lower it (decision 144). */
+export const PACE_CEILING_MAX = 32
 
 /** The payer a document names: the profile's payer name, or its name when none is set. */
 export function payerOf(profile: Pick<ProfileView, 'name' | 'payerName'>): string {

@@ -1,19 +1,34 @@
 /**
- * Benchmark: name checks for 1,000 rows at 100 ms latency with concurrency 8. The bound is
- * 1,000 / 8 x 100 ms = 12.5 s; the target is within 1.3x of it. Prints the figures and the ratio.
- * Run: npm run bench:bulk-resolve
+ * Benchmark: a bulk run's network-bound stages at the pace of the profile (decisions 112, 144),
+ * against the simulator in its own process, 100 ms latency injected. Prints figures and ratios.
  *
- * With a rate limit (decision 112): `npm run bench:bulk-resolve -- --rows 20000 --rate-limit 60`
- * meters the Sandbox's name checks at 60 a second; the client runs with the app's adaptive pace.
- * The bound is then rows / 60; targets: within 1.15x of it, under 2% of requests answered 429. The
- * pace is printed every 10 s.
+ * Name checks (default): `npm run bench:bulk-resolve -- [--rows 1000]` runs the same sheet with the
+ * old fixed lanes (8) and with the app's adaptive pace (lanes follow its allowance, ceiling 32):
+ * the paced run must be no slower than the fixed lanes, and up to the ceiling's bound
+ * (rows / 32 x 100 ms). With `--rate-limit 60` the Sandbox meters name checks at 60 a second and
+ * only the paced run is measured: the bound is rows / 60; targets within 1.15x of it and under 2%
+ * of requests answered 429. The pace is printed every 10 s, with the words the run's progress says.
+ *
+ * Submission and monitoring: `-- --stage send --rows 20000 --rate-limit 10` sends the sheet's
+ * batches (50 rows each) with 100 ms latency on the bulk endpoint and the Sandbox metering the
+ * bulk endpoints (payouts and status groups) at 10 a second, then follows them to the end. The
+ * submission's bound is batches / rate; monitoring's is the requests it made / rate.
+ * Run: npm run bench:bulk-resolve -- [--stage resolve|send] [--rows N] [--rate-limit R]
  */
+import { execSync } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { startBenchSandbox } from './bulk-bench-sandbox'
+import { planBatchSizes } from '../../shared/domain/bulk-run'
+import { startBenchSandbox, type BenchSandbox } from './bulk-bench-sandbox'
 import { AdaptivePace, paceInWords } from '../../electron/main/services/api/adaptive-pace'
-import { csvBytes, openHarness, sandboxAdmin, sheetOf } from '../unit/electron/main/services/bulk/run/harness'
+import {
+  csvBytes,
+  openHarness,
+  sandboxAdmin,
+  sheetOf,
+  type Harness,
+} from '../unit/electron/main/services/bulk/run/harness'
 
 function flag(name: string): number | null {
   const at = process.argv.indexOf(`--${name}`)
@@ -22,24 +37,111 @@ function flag(name: string): number | null {
   if (!Number.isInteger(value) || value <= 0) throw new Error(`--${name} needs a whole number above 0`)
   return value
 }
+function word(name: string, allowed: readonly string[], fallback: string): string {
+  const at = process.argv.indexOf(`--${name}`)
+  if (at < 0) return fallback
+  const value = process.argv[at + 1] ?? ''
+  if (!allowed.includes(value)) throw new Error(`--${name} is one of ${allowed.join(', ')}`)
+  return value
+}
 
+const STAGE = word('stage', ['resolve', 'send'], 'resolve')
 const RATE_LIMIT = flag('rate-limit')
 const ROWS = flag('rows') ?? 1000
 const LATENCY_MS = 100
-const CONCURRENCY = 8
+const FIXED_LANES = 8
+const CEILING = 32
 const KEY = 'sk_bench_resolve'
+const RESOLVE_PATH = '/merchant/api/v1/misc/banks/resolve'
+const BULK_PATH = '/api/v1/transactions/disburse/bulk'
 
-async function main(): Promise<void> {
-  const sandbox = await startBenchSandbox(KEY, 1500)
+interface Setup {
+  sandbox: BenchSandbox
+  harness: Harness
+  pace: AdaptivePace | null
+  /** The words the run's progress said last. */
+  said: { words: string }
+  close(): Promise<void>
+}
+
+async function setUp(paced: boolean, settleMs: number): Promise<Setup> {
+  const sandbox = await startBenchSandbox(KEY, settleMs)
   const dir = await mkdtemp(join(tmpdir(), 'bench-resolve-'))
-  const pace = new AdaptivePace()
+  const pace = paced ? new AdaptivePace() : null
+  const said = { words: '' }
   const harness = await openHarness({
     userDataDir: dir,
     sandboxUrl: sandbox.url,
     secretKey: KEY,
-    resolveConcurrency: CONCURRENCY,
-    pace,
+    timeoutMs: 30_000,
+    pollMs: 1000,
+    resolveConcurrency: FIXED_LANES,
+    ...(pace ? { pace } : {}),
+    onProgress: (_, progress) => {
+      if (progress?.pace) said.words = progress.pace
+    },
   })
+  return {
+    sandbox,
+    harness,
+    pace,
+    said,
+    close: async () => {
+      await harness.close()
+      await sandbox.close()
+      await rm(dir, { recursive: true, force: true })
+    },
+  }
+}
+
+/** `LATENCY_MS` on the next `count` requests to `path` (the simulator takes at most 10,000 per rule). */
+async function injectLatency(sandbox: BenchSandbox, path: string, count: number): Promise<void> {
+  for (let left = count; left > 0; left -= 10_000) {
+    const answer = await sandboxAdmin(sandbox.url, KEY, 'POST', '/__sandbox/faults', {
+      path,
+      kind: 'latency',
+      ms: LATENCY_MS,
+      count: Math.min(left, 10_000),
+    })
+    if (!answer.status) throw new Error(`the simulator refused the latency: ${JSON.stringify(answer)}`)
+  }
+}
+
+async function meter(sandbox: BenchSandbox): Promise<{ metered: number; limited: number }> {
+  if (!RATE_LIMIT) return { metered: 0, limited: 0 }
+  return (await sandboxAdmin(sandbox.url, KEY, 'GET', '/__sandbox/rate-limit')).data as {
+    metered: number
+    limited: number
+  }
+}
+
+/** Prints the pace every 10 s while `work` runs. */
+async function printingPace<T>(
+  label: string,
+  setup: Setup,
+  what: [string, { one: string; many: string }],
+  group: () => string,
+  work: () => Promise<T>,
+): Promise<T> {
+  const started = performance.now()
+  const printer = setInterval(() => {
+    const view = setup.pace?.view()
+    const served = view?.groups[group()]?.perSecond ?? 0
+    console.log(
+      `${label}: at ${((performance.now() - started) / 1000).toFixed(0)} s: the service answers ${served > 0 ? paceInWords(served, what[0], what[1]).replace(/^\w+ /, '') : 'nothing yet'}; ` +
+        `in flight at most ${view?.limit ?? FIXED_LANES}; 429s so far ${view?.rateLimited ?? 0}; the progress says "${setup.said.words}"`,
+    )
+  }, 10_000)
+  try {
+    return await work()
+  } finally {
+    clearInterval(printer)
+  }
+}
+
+async function resolveOnce(paced: boolean): Promise<{ elapsed: number; limited: number; metered: number }> {
+  const setup = await setUp(paced, 1500)
+  const { harness, sandbox } = setup
   try {
     // Warm-up (JIT of client and simulator): a small run's names first, not measured.
     const warm = sheetOf(80, new Set(), 'WARM')
@@ -49,52 +151,129 @@ async function main(): Promise<void> {
 
     const sheet = sheetOf(ROWS)
     const run = await harness.service.create({ result: sheet, bytes: csvBytes(sheet), currency: 'NGN' })
-    await sandboxAdmin(sandbox.url, KEY, 'POST', '/__sandbox/faults', {
-      path: '/merchant/api/v1/misc/banks/resolve',
-      kind: 'latency',
-      ms: LATENCY_MS,
-      count: 10_000,
-    })
+    // Every name check of the run (429s included) waits the latency.
+    await injectLatency(sandbox, RESOLVE_PATH, Math.ceil(ROWS * 1.2))
     if (RATE_LIMIT)
       await sandboxAdmin(sandbox.url, KEY, 'POST', '/__sandbox/rate-limit', {
         perSecond: RATE_LIMIT,
         groups: ['name-checks'],
       })
+    const label = `bulk-resolve (${paced ? 'paced' : `fixed ${FIXED_LANES} lanes`})`
     const started = performance.now()
-    const printer = setInterval(() => {
-      const now = pace.view()
-      console.log(
-        `bulk-resolve: at ${((performance.now() - started) / 1000).toFixed(0)} s: ${paceInWords(now.perSecond, 'checking names,')} (in flight at most ${now.limit}; ${now.rateLimited} answered 429)`,
-      )
-    }, 10_000)
-    await harness.service.startResolution(run.id)
-    await harness.service.idle()
-    clearInterval(printer)
+    await printingPace(
+      label,
+      setup,
+      ['checking', { one: 'name', many: 'names' }],
+      () => 'name-checks',
+      async () => {
+        await harness.service.startResolution(run.id)
+        await harness.service.idle()
+      },
+    )
     const elapsed = performance.now() - started
-    const view = harness.service.view(run.id)
     const checked = harness.service.rows(run.id).filter((r) => r.resolution !== 'unchecked').length
-    const lanesBound = (ROWS / CONCURRENCY) * LATENCY_MS
-    const bound = RATE_LIMIT ? Math.max(lanesBound, (ROWS / RATE_LIMIT) * 1000) : lanesBound
-    console.log(
-      `bulk-resolve: ${ROWS} rows, concurrency ${CONCURRENCY}, latency ${LATENCY_MS} ms${RATE_LIMIT ? `, rate limit ${RATE_LIMIT}/s` : ''}; checked ${checked}; stage ${view.stage}`,
-    )
-    console.log(
-      `bulk-resolve: elapsed ${(elapsed / 1000).toFixed(2)} s; bound ${(bound / 1000).toFixed(1)} s; ratio ${(elapsed / bound).toFixed(2)} (target <= ${RATE_LIMIT ? '1.15' : '1.30'})`,
-    )
-    if (RATE_LIMIT) {
-      const meter = (await sandboxAdmin(sandbox.url, KEY, 'GET', '/__sandbox/rate-limit')).data as {
-        metered: number
-        limited: number
-      }
-      console.log(
-        `bulk-resolve: ${meter.limited} of ${meter.metered} requests answered 429 (${((meter.limited / Math.max(1, meter.metered)) * 100).toFixed(2)}%, target < 2%)`,
-      )
-    }
+    if (checked !== ROWS) throw new Error(`${label}: ${checked} of ${ROWS} rows checked`)
+    return { elapsed, ...(await meter(sandbox)) }
   } finally {
-    await harness.close()
-    await sandbox.close()
-    await rm(dir, { recursive: true, force: true })
+    await setup.close()
   }
 }
 
-void main()
+async function benchResolve(): Promise<void> {
+  if (RATE_LIMIT) {
+    const paced = await resolveOnce(true)
+    const bound = (ROWS / RATE_LIMIT) * 1000
+    console.log(
+      `bulk-resolve: ${ROWS} rows, latency ${LATENCY_MS} ms, rate limit ${RATE_LIMIT}/s, adaptive pace (ceiling ${CEILING})`,
+    )
+    console.log(
+      `bulk-resolve: elapsed ${(paced.elapsed / 1000).toFixed(2)} s; bound (rows / ${RATE_LIMIT}) ${(bound / 1000).toFixed(1)} s; ratio ${(paced.elapsed / bound).toFixed(3)} (target <= 1.15)`,
+    )
+    console.log(
+      `bulk-resolve: ${paced.limited} of ${paced.metered} requests answered 429 (${((paced.limited / Math.max(1, paced.metered)) * 100).toFixed(2)}%, target < 2%)`,
+    )
+    return
+  }
+  const fixed = await resolveOnce(false)
+  const paced = await resolveOnce(true)
+  const fixedBound = (ROWS / FIXED_LANES) * LATENCY_MS
+  const ceilingBound = (ROWS / CEILING) * LATENCY_MS
+  console.log(`bulk-resolve: ${ROWS} rows, latency ${LATENCY_MS} ms, no rate limit`)
+  console.log(
+    `bulk-resolve: fixed ${FIXED_LANES} lanes ${(fixed.elapsed / 1000).toFixed(2)} s (bound ${(fixedBound / 1000).toFixed(1)} s, ratio ${(fixed.elapsed / fixedBound).toFixed(2)})`,
+  )
+  console.log(
+    `bulk-resolve: paced ${(paced.elapsed / 1000).toFixed(2)} s (bound at the ceiling of ${CEILING}: ${(ceilingBound / 1000).toFixed(1)} s, ratio ${(paced.elapsed / ceilingBound).toFixed(2)}); ` +
+      `paced / fixed ${(paced.elapsed / fixed.elapsed).toFixed(2)} (target <= 1.00)`,
+  )
+}
+
+async function benchSend(): Promise<void> {
+  const setup = await setUp(true, 1500)
+  const { harness, sandbox } = setup
+  try {
+    const sheet = sheetOf(ROWS, new Set(), 'SEND')
+    const run = await harness.service.create({ result: sheet, bytes: csvBytes(sheet), currency: 'NGN' })
+    await harness.service.toReview(run.id)
+    const batches = planBatchSizes(ROWS).length
+    await injectLatency(sandbox, BULK_PATH, batches * 3)
+    if (RATE_LIMIT)
+      await sandboxAdmin(sandbox.url, KEY, 'POST', '/__sandbox/rate-limit', {
+        perSecond: RATE_LIMIT,
+        groups: ['payouts', 'status'],
+      })
+    const started = performance.now()
+    let submitted = 0
+    let atSubmitted = { metered: 0, limited: 0 }
+    await printingPace(
+      'bulk-send',
+      setup,
+      ['asking', { one: 'request', many: 'requests' }],
+      () => (submitted ? 'status' : 'payouts'),
+      async () => {
+        await harness.service.submit(run.id)
+        while (harness.service.view(run.id).stage === 'submitting') await new Promise((r) => setTimeout(r, 5))
+        submitted = performance.now()
+        atSubmitted = await meter(sandbox)
+        await harness.service.idle()
+      },
+    )
+    const finished = performance.now()
+    const view = harness.service.view(run.id)
+    const atEnd = await meter(sandbox)
+    if (view.stage !== 'completed') throw new Error(`bulk-send: the run ended at ${view.stage}: ${view.message ?? ''}`)
+    const submitS = (submitted - started) / 1000
+    const monitorS = (finished - submitted) / 1000
+    console.log(
+      `bulk-send: ${ROWS} rows in ${batches} batches, latency ${LATENCY_MS} ms on the bulk endpoint${RATE_LIMIT ? `, rate limit ${RATE_LIMIT}/s on payouts and status` : ''}, adaptive pace (ceiling ${CEILING})`,
+    )
+    if (RATE_LIMIT) {
+      const submitBound = batches / RATE_LIMIT
+      const monitorRequests = atEnd.metered - atSubmitted.metered
+      const monitorBound = monitorRequests / RATE_LIMIT
+      console.log(
+        `bulk-send: submission ${submitS.toFixed(2)} s; bound (batches / ${RATE_LIMIT}) ${submitBound.toFixed(1)} s; ratio ${(submitS / submitBound).toFixed(3)} (target <= 1.15); ` +
+          `${atSubmitted.limited} of ${atSubmitted.metered} requests answered 429 (${((atSubmitted.limited / Math.max(1, atSubmitted.metered)) * 100).toFixed(2)}%)`,
+      )
+      console.log(
+        `bulk-send: monitoring ${monitorS.toFixed(2)} s for ${monitorRequests} requests; bound (requests / ${RATE_LIMIT}) ${monitorBound.toFixed(1)} s; ratio ${(monitorS / Math.max(0.001, monitorBound)).toFixed(3)}; ` +
+          `${atEnd.limited - atSubmitted.limited} answered 429 (${(((atEnd.limited - atSubmitted.limited) / Math.max(1, monitorRequests)) * 100).toFixed(2)}%)`,
+      )
+    } else console.log(`bulk-send: submission ${submitS.toFixed(2)} s; monitoring ${monitorS.toFixed(2)} s`)
+    console.log(`bulk-send: ${view.counts.success} rows paid, ${view.counts.failed} failed, ${view.counts.open} open`)
+  } finally {
+    await setup.close()
+  }
+}
+
+async function main(): Promise<void> {
+  console.log(`uptime before: ${execSync('uptime').toString().trim()}`)
+  if (STAGE === 'send') await benchSend()
+  else await benchResolve()
+  console.log(`uptime after: ${execSync('uptime').toString().trim()}`)
+}
+
+void main().catch((error: unknown) => {
+  console.error(error)
+  process.exitCode = 1
+})

@@ -108,6 +108,11 @@ export const useProfilesStore = defineStore('profiles', () => {
     return track(`payer:${id}`, () => api.profiles.setPayerName({ id, payerName }), replaceProfile)
   }
 
+  /** At most this many requests at once to the profile's service (decision 144). */
+  async function setPaceCeiling(id: string, ceiling: number): Promise<Result<ProfileView>> {
+    return track(`pace:${id}`, () => api.profiles.setPaceCeiling({ id, ceiling }), replaceProfile)
+  }
+
   async function remove(id: string): Promise<Result<ProfileList>> {
     return track(
       `remove:${id}`,
@@ -158,6 +163,7 @@ export const useProfilesStore = defineStore('profiles', () => {
     create,
     rename,
     setPayerName,
+    setPaceCeiling,
     remove,
     activate,
     setKey,

@@ -3,7 +3,7 @@ import { z } from 'zod'
 import type { AppInfo, AppSettings } from '../../domain/settings'
 import { THEME_PREFERENCES } from '../../domain/settings'
 import type { KeyState, ProfileList, ProfileView } from '../../domain/profiles'
-import { KEY_KINDS } from '../../domain/profiles'
+import { KEY_KINDS, PACE_CEILING_MAX } from '../../domain/profiles'
 import type { AppNotice, DesktopNotification } from '../../domain/notices'
 import { noInput, returns } from '../define'
 
@@ -56,6 +56,11 @@ export const coreChannels = {
   /** The payer name of a profile (empty clears it): who pays, on payment advices and run summaries. */
   'profiles:setPayerName': {
     input: z.strictObject({ id: profileId, payerName: z.string().trim().max(120) }),
+    result: returns<ProfileView>(),
+  },
+  /** At most this many requests at once to the profile's service (decision 144): can only lower the built-in 32. */
+  'profiles:setPaceCeiling': {
+    input: z.strictObject({ id: profileId, ceiling: z.number().int().min(1).max(PACE_CEILING_MAX) }),
     result: returns<ProfileView>(),
   },
   'profiles:remove': { input: z.strictObject({ id: profileId }), result: returns<ProfileList>() },

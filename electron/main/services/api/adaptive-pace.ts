@@ -23,6 +23,8 @@
  * carried out", sent again with the same reference.
  */
 
+import { PACE_CEILING_MAX } from '../../../../shared/domain/profiles'
+
 export interface PaceSample {
   /** From leaving to the answer. */
   latencyMs: number
@@ -38,7 +40,7 @@ export interface PaceOptions {
    * checks, 4 batches sent, 4 followed) all fit, so nothing starts slower than it used to.
    */
   start?: number
-  /** Never more than this in flight. Default 32; a setting can lower it. */
+  /** Never more than this in flight. Default (and most) 32; a setting can lower it (decision 144). */
   ceiling?: number
   /** Never fewer. Default 1. */
   floor?: number
@@ -149,9 +151,20 @@ class GroupPace {
   }
 }
 
-export class AdaptivePace {
+/** What the desk's pools and progress read of a pace (decision 144). */
+export interface PaceGauge {
+  /** Requests allowed in flight now: the lanes a pool keeps open. */
+  allowance(): number
+  view(): PaceView
+}
+
+/** The most requests in flight to one service, whatever a setting says (decision 144). */
+export { PACE_CEILING_MAX }
+
+export class AdaptivePace implements PaceGauge {
   private limit: number
   private ceilingValue: number
+  private readonly builtCeiling: number
   private readonly floorValue: number
   private readonly defaultPauseMs: number
   private readonly now: () => number
@@ -165,7 +178,8 @@ export class AdaptivePace {
   private limitedCount = 0
 
   constructor(options: PaceOptions = {}) {
-    this.ceilingValue = Math.max(1, Math.floor(options.ceiling ?? 32))
+    this.ceilingValue = Math.max(1, Math.min(PACE_CEILING_MAX, Math.floor(options.ceiling ?? PACE_CEILING_MAX)))
+    this.builtCeiling = this.ceilingValue
     this.floorValue = Math.max(1, Math.min(this.ceilingValue, Math.floor(options.floor ?? 1)))
     this.limit = Math.max(this.floorValue, Math.min(this.ceilingValue, options.start ?? 16))
     this.defaultPauseMs = options.defaultPauseMs ?? 1_000
@@ -173,10 +187,17 @@ export class AdaptivePace {
     this.sleep = options.sleep ?? ((ms) => new Promise((done) => setTimeout(done, ms)))
   }
 
-  /** Lowers (or raises, up to what was built in) the ceiling: the setting "at most N at once". */
+  /**
+   * The setting "at most N at once" (decision 144): lowers the ceiling, or raises it again up to
+   * what the pace was built with, never past it.
+   */
   setCeiling(ceiling: number): void {
-    this.ceilingValue = Math.max(this.floorValue, Math.floor(ceiling))
+    this.ceilingValue = Math.max(this.floorValue, Math.min(this.builtCeiling, Math.floor(ceiling)))
     this.limit = Math.min(this.limit, this.ceilingValue)
+  }
+
+  allowance(): number {
+    return Math.floor(this.limit)
   }
 
   /**
@@ -312,9 +333,13 @@ export class AdaptivePace {
   }
 }
 
-/** "checking names, about 60 a second": the pace in the words a run's progress uses. */
-export function paceInWords(perSecond: number, what: string): string {
-  if (perSecond <= 0) return `waiting for the service`
-  const rounded = perSecond >= 10 ? Math.round(perSecond / 5) * 5 : Math.max(1, Math.round(perSecond))
-  return `${what} about ${rounded} a second`
+/**
+ * "checking about 60 names a second": a rate in the words a run's progress uses (decision 144).
+ * Rounded to fives from ten up, so the words do not flicker with every answer.
+ */
+export function paceInWords(perSecond: number, verb: string, nouns: { one: string; many: string }): string {
+  if (!(perSecond > 0)) return 'waiting for the service'
+  if (perSecond < 0.75) return `${verb} about 1 ${nouns.one} every ${Math.round(1 / perSecond)} seconds`
+  const rounded = perSecond >= 10 ? Math.round(perSecond / 5) * 5 : Math.round(perSecond)
+  return `${verb} about ${rounded} ${rounded === 1 ? nouns.one : nouns.many} a second`
 }

@@ -19,6 +19,8 @@ export function createPaymentsApi(client: PaymentsClient) {
     bulk: bulkEndpoints(client),
     cards: cardEndpoints(client),
     charges: chargeEndpoints(client),
+    /** The client's shared pace, when it has one (decision 144): the bulk pools' lanes follow it. */
+    pace: client.pace ?? null,
   }
 }
 export type PaymentsApi = ReturnType<typeof createPaymentsApi>
@@ -39,3 +41,5 @@ export type { HistoryPage, HistoryQuery } from './history'
 export { resolutionCountryOf } from './lookups'
 export type { LookupEndpoints } from './lookups'
 export { ApiFailure } from './payments-client'
+export { AdaptivePace, PACE_CEILING_MAX, paceInWords } from './adaptive-pace'
+export type { PaceGauge, PaceView } from './adaptive-pace'

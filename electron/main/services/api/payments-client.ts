@@ -71,6 +71,8 @@ export interface PaymentsClient {
    * again after a 429, and a lost answer is "unreachable", not "outcome unknown".
    */
   post<T>(path: string, schema: z.ZodType<T>, body: unknown, options?: { read?: boolean }): Promise<T>
+  /** The pace every request of this client passes through, when it was given one (decision 112). */
+  readonly pace?: AdaptivePace
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000
@@ -275,6 +277,7 @@ export function createPaymentsClient(options: PaymentsClientOptions): PaymentsCl
       postOptions?.read
         ? withRateLimitWaits('POST', path, () => request('POST', path, schema, undefined, body, true))
         : request('POST', path, schema, undefined, body),
+    ...(options.pace ? { pace: options.pace } : {}),
   }
 }
 

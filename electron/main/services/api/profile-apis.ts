@@ -3,7 +3,8 @@
  * Every service call used to read the profile's two keychain entries and build a new client;
  * now the keys come from the profile service's own cache and the client is rebuilt only when what
  * it was built from changes (keys set or cleared in Settings, a different base URL). A profile that
- * is removed is dropped (`keep` is called with the profiles that remain).
+ * is removed is dropped (`keep` is called with the profiles that remain). The ceiling of the
+ * client's pace follows the profile's setting (decision 144) each time the API is asked for.
  */
 import type { ProfileCredentials } from '../profiles'
 import type { ProfileApi } from '../service-context'
@@ -56,6 +57,7 @@ export function createProfileApis(deps: {
         }
         held.set(id, entry)
       }
+      entry.api.pace?.setCeiling(credentials.paceCeiling)
       return { profileId: id, mode: entry.mode, api: entry.api }
     },
     keep(profileIds) {

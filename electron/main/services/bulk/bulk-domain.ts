@@ -41,7 +41,7 @@ export function createBulkRunService(context: ServiceContext, options: BulkDomai
     journal: context.journal,
     apiFor: async (profileId) => {
       const { api, mode, profileId: id } = await context.apiFor(profileId)
-      return { profileId: id, mode, bulk: api.bulk, lookups: api.lookups }
+      return { profileId: id, mode, bulk: api.bulk, lookups: api.lookups, ...(api.pace ? { pace: api.pace } : {}) }
     },
     events: {
       runChanged: (summary) => {

@@ -12,7 +12,7 @@ import type {
   ProfileMode,
   ProfileView,
 } from '../../../../shared/domain/profiles'
-import { KEY_KINDS, SANDBOX_PROFILE_ID } from '../../../../shared/domain/profiles'
+import { KEY_KINDS, PACE_CEILING_MAX, SANDBOX_PROFILE_ID } from '../../../../shared/domain/profiles'
 import { AppFailure } from '../../../../shared/result'
 import { KeychainUnavailableError } from '../secrets'
 import type { SecretKind, SecretStore } from '../secrets'
@@ -32,6 +32,8 @@ export interface ProfileCredentials {
   baseUrl: string
   secretKey: string
   encryptionKey: string | null
+  /** The ceiling of the profile's pace (decision 144). */
+  paceCeiling: number
 }
 
 export interface ProfileService {
@@ -39,6 +41,8 @@ export interface ProfileService {
   create(draft: { name: string; mode: 'test' | 'live'; baseUrl: string }): Promise<ProfileView>
   rename(id: string, name: string): Promise<ProfileView>
   setPayerName(id: string, payerName: string): Promise<ProfileView>
+  /** At most `ceiling` requests at once to the profile's service (1 to PACE_CEILING_MAX; decision 144). */
+  setPaceCeiling(id: string, ceiling: number): Promise<ProfileView>
   /** The ledger accounts a profile's journal entries are booked to: its own, else the defaults. */
   ledgerAccounts(id: string): Promise<AccountMapping>
   /** Sets them (already checked by the caller: ledgerMappingProblem). */
@@ -135,12 +139,14 @@ export function createProfileService(deps: {
       active: current.activeProfileId === SANDBOX_PROFILE_ID,
       keys: await keyStates(SANDBOX_PROFILE_ID, keychainState),
       payerName: current.sandboxPayerName ?? '',
+      paceCeiling: current.paceCeilings[SANDBOX_PROFILE_ID] ?? PACE_CEILING_MAX,
     }
     const views = [sandboxView]
     for (const profile of current.profiles) {
       views.push({
         ...profile,
         payerName: profile.payerName ?? '',
+        paceCeiling: current.paceCeilings[profile.id] ?? PACE_CEILING_MAX,
         active: profile.id === current.activeProfileId,
         keys: await keyStates(profile.id, keychainState),
       })
@@ -203,6 +209,17 @@ export function createProfileService(deps: {
       return viewIn(await changed(), id)
     },
 
+    async setPaceCeiling(id, ceiling) {
+      if (!Number.isInteger(ceiling) || ceiling < 1 || ceiling > PACE_CEILING_MAX)
+        throw new AppFailure(
+          'bad_request',
+          `${String(ceiling).slice(0, 20)} is not a number of requests at once: give a whole number from 1 to ${PACE_CEILING_MAX}.`,
+        )
+      if (id !== SANDBOX_PROFILE_ID) await findStored(id)
+      await settings.update((state) => ({ ...state, paceCeilings: { ...state.paceCeilings, [id]: ceiling } }))
+      return viewIn(await changed(), id)
+    },
+
     async ledgerAccounts(id) {
       return (await settings.read()).ledgerAccounts[id] ?? DEFAULT_ACCOUNTS
     },
@@ -228,6 +245,7 @@ export function createProfileService(deps: {
           Object.entries(state.teamConnections).filter(([profile]) => profile !== id),
         ),
         ledgerAccounts: Object.fromEntries(Object.entries(state.ledgerAccounts).filter(([profile]) => profile !== id)),
+        paceCeilings: Object.fromEntries(Object.entries(state.paceCeilings).filter(([profile]) => profile !== id)),
         activeProfileId: state.activeProfileId === id ? SANDBOX_PROFILE_ID : state.activeProfileId,
       }))
       return changed()
@@ -276,6 +294,7 @@ export function createProfileService(deps: {
           baseUrl: sandbox.url,
           secretKey: sandbox.secretKey,
           encryptionKey: sandbox.encryptionKey,
+          paceCeiling: current.paceCeilings[id] ?? PACE_CEILING_MAX,
         }
       }
       const profile = await findStored(id)
@@ -287,6 +306,7 @@ export function createProfileService(deps: {
         baseUrl: profile.baseUrl,
         secretKey,
         encryptionKey,
+        paceCeiling: current.paceCeilings[id] ?? PACE_CEILING_MAX,
       }
     },
   }

@@ -4,6 +4,7 @@
  */
 import { join } from 'node:path'
 import { z } from 'zod'
+import { PACE_CEILING_MAX } from '../../../../shared/domain/profiles'
 import { THEME_PREFERENCES } from '../../../../shared/domain/settings'
 import { payeeCheckSettingsSchema } from '../../../../shared/limits/desk-controls'
 import { payoutLimitsSchema } from '../../../../shared/limits/payout-limits'
@@ -58,6 +59,8 @@ const settingsSchema = z.object({
   ledgerAccounts: z.record(z.string(), storedLedgerMappingSchema).default({}),
   /** Limits and payee-check settings by profile id (decision 127); absent: none set yet. */
   controls: z.record(z.string(), storedControlsSchema).default({}),
+  /** The ceiling of each profile's pace, by profile id (decision 144); absent: PACE_CEILING_MAX. */
+  paceCeilings: z.record(z.string(), z.number().int().min(1).max(PACE_CEILING_MAX)).default({}),
 })
 export type StoredSettings = z.infer<typeof settingsSchema>
 
@@ -72,6 +75,7 @@ function defaultSettings(sandboxProfileId: string): StoredSettings {
     teamConnections: {},
     ledgerAccounts: {},
     controls: {},
+    paceCeilings: {},
   }
 }
 

@@ -9,7 +9,7 @@ import { formatMinorUnits, toMinorUnits } from '../../../../../shared/money'
 import type { BulkEndpoints } from '../../api'
 import { hasNextPage } from '../../api'
 import type { BatchOutcome } from './batch-sender'
-import { runPool } from './pool'
+import { runPool, type Lanes } from './pool'
 
 /** Items asked for per page of the batch listing (the service's maximum). */
 const LISTING_PAGE = 100
@@ -118,7 +118,7 @@ export async function readBatchItems(
   bulk: BulkEndpoints,
   batch: RunBatch,
   rows: RunRow[],
-  options: { settled: boolean; concurrency: number; changed: (row: RunRow) => void },
+  options: { settled: boolean; concurrency: Lanes; changed: (row: RunRow) => void },
 ): Promise<void> {
   const byReference = new Map(batch.rows.map((i) => [rows[i]!.item.reference, rows[i]!]))
   for (let page = 1; page <= MAX_PAGES; page++) {
@@ -141,7 +141,7 @@ export async function followItems(
   bulk: BulkEndpoints,
   batch: RunBatch,
   rows: RunRow[],
-  options: { concurrency: number; changed: (row: RunRow) => void },
+  options: { concurrency: Lanes; changed: (row: RunRow) => void },
 ): Promise<void> {
   const open = batch.rows.map((i) => rows[i]!).filter((row) => !isFinalRow(row) || row.fee === undefined)
   await runPool(open, options.concurrency, async (row) => {

@@ -6,7 +6,7 @@
 import type { RunProgress, RunRow } from '../../../../../shared/domain/bulk-run'
 import type { BankResolution } from '../../../../../shared/domain/lookups'
 import type { BulkEndpoints } from '../../api'
-import type { LookupEndpoints } from '../../api'
+import type { LookupEndpoints, PaceGauge } from '../../api'
 import type { RunState } from './run-store'
 
 export interface LiveRun {
@@ -32,6 +32,8 @@ export type RunApiFor = (profileId?: string) => Promise<{
   mode: RunState['mode']
   bulk: BulkEndpoints
   lookups: Pick<LookupEndpoints, 'resolveBank'>
+  /** The profile's shared pace (decision 144): the pools' lanes follow it; none, fixed lanes. */
+  pace?: PaceGauge
 }>
 
 export type ResolveBank = (bank: string, account: string) => Promise<BankResolution>

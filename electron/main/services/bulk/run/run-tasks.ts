@@ -15,7 +15,7 @@ import type { RunRow } from '../../../../../shared/domain/bulk-run'
 import type { RunAutosave } from './autosave'
 import { isSettled } from './batch-items'
 import type { LiveRun, RunApiFor, RunLog } from './live-run'
-import { runPool } from './pool'
+import { pacedLanes, runPool } from './pool'
 import { canMove, moveTo } from './stages'
 import { checkNames, checkRowName } from './steps/name-checks'
 import { monitorBatches } from './steps/monitoring'
@@ -69,7 +69,13 @@ export class RunTasks {
 
   /** These rows' names checked with the bank now (an edit, a question answered), with the checks' concurrency. */
   async checkRowNames(run: LiveRun, rows: RunRow[]): Promise<void> {
-    await runPool(rows, this.resolveConcurrency, (row) => checkRowName(run, row, this.options))
+    // A profile whose API cannot be had now (no key yet) checks with fixed lanes: each row then
+    // says why it stayed unchecked, as before.
+    const pace = await this.options.apiFor(run.state.profileId).then(
+      (api) => api.pace,
+      () => undefined,
+    )
+    await runPool(rows, pacedLanes(pace, this.resolveConcurrency), (row) => checkRowName(run, row, this.options))
   }
 
   /** Waits for every task of these runs to end (tests, quitting). */

@@ -1,23 +1,26 @@
 /**
  * The monitoring step: every accepted batch polled (spec 2.10, 2.11) until each of its items has
- * its final status, `concurrency` batches at a time, every `pollMs`; a batch the service did not
- * take because its payouts exist already follows each payout by its own reference. A batch is
+ * its final status, as many batches at a time as the profile's pace allows (decision 144;
+ * `concurrency` without one), every `pollMs`; a batch the service did not take because its
+ * payouts exist already follows each payout by its own reference. A batch is
  * final in the journal once its counters show nothing open and every item is final. When every
  * batch is complete or refused the run moves to 'completed' and the desk announces what it came
  * to (RunService: every row of the run and of its sheet counted, decision 48).
  */
-import type { RunRow } from '../../../../../../shared/domain/bulk-run'
+import type { RunBatch, RunRow } from '../../../../../../shared/domain/bulk-run'
 import { isFinal } from '../../../../../../shared/domain/journal'
 import type { Journal } from '../../../journal'
 import { allRowsFinal, followItems, readBatchItems } from '../batch-items'
 import { isHeldByLimits } from '../limit-stop'
 import type { LiveRun } from '../live-run'
-import { runPool } from '../pool'
+import { pacedLanes, runPool } from '../pool'
+import { followingInWords } from '../run-pace'
 import { countRows } from '../run-rows'
 import { moveTo } from '../stages'
 import type { RunStepContext } from './step-context'
 
 export interface MonitoringOptions {
+  /** Lanes when the profile's client has no pace; with one, its allowance (decision 144). */
   concurrency: number
   pollMs: number
   /** Waits between polls; ends early when the service closes. */
@@ -28,17 +31,32 @@ export interface MonitoringOptions {
 
 export async function monitorBatches(run: LiveRun, context: RunStepContext, options: MonitoringOptions): Promise<void> {
   const { journal, autosave } = context
-  const { bulk } = await context.apiFor(run.state.profileId)
+  const { bulk, pace } = await context.apiFor(run.state.profileId)
+  const lanes = pacedLanes(pace, options.concurrency)
   const items = run.state.batches.reduce((n, b) => n + b.rows.length, 0)
   const changed = (row: RunRow): void => autosave.rowChanged(run, row)
+  const following = (): RunBatch[] =>
+    run.state.batches.filter((b) => b.state === 'accepted' || b.state === 'items_exist')
+  const sayProgress = (): void => {
+    const counts = countRows(run.rows)
+    autosave.setProgress(run, {
+      step: 'monitoring',
+      done: counts.success + counts.failed,
+      total: items,
+      etaSeconds: null,
+      pace: followingInWords(following().length),
+    })
+  }
   while (!context.isClosed()) {
-    const open = run.state.batches.filter((b) => b.state === 'accepted' || b.state === 'items_exist')
+    const open = following()
+    // Said as each round starts too: a round under a rate limit can take a while.
+    sayProgress()
     const finals: Array<{ reference: string; event: Parameters<Journal['append']>[1] }> = []
-    await runPool(open, options.concurrency, async (batch) => {
+    await runPool(open, lanes, async (batch) => {
       try {
         if (batch.state === 'items_exist') {
           // The service holds these rows' payouts under their own references: follow each.
-          await followItems(bulk, batch, run.rows, { concurrency: options.concurrency, changed })
+          await followItems(bulk, batch, run.rows, { concurrency: lanes, changed })
           if (allRowsFinal(batch, run.rows)) batch.state = 'complete'
           return
         }
@@ -46,7 +64,7 @@ export async function monitorBatches(run: LiveRun, context: RunStepContext, opti
         const pending = record.pendingTransactions + record.processingTransactions
         await readBatchItems(bulk, batch, run.rows, {
           settled: pending === 0,
-          concurrency: options.concurrency,
+          concurrency: lanes,
           changed,
         })
         // Final only when the counters show nothing open and every item has its final status,
@@ -69,13 +87,8 @@ export async function monitorBatches(run: LiveRun, context: RunStepContext, opti
       }
     })
     if (finals.length > 0) await journal.appendMany(finals)
-    const counts = countRows(run.rows)
-    autosave.setProgress(run, {
-      step: 'monitoring',
-      done: counts.success + counts.failed,
-      total: items,
-      etaSeconds: null,
-    })
+    // The batches still followed after this round's answers.
+    sayProgress()
     autosave.flushRowEvents(run)
     autosave.scheduleRowsSave(run)
     // A batch still planned here was stopped by the limits (decision 127): nothing of it was sent.

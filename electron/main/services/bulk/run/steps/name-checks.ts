@@ -1,6 +1,7 @@
 /**
  * The name-checks step: the account name of every row not yet checked, from the service's bank
- * account resolution (spec 4.1), one request per distinct account, `concurrency` at a time;
+ * account resolution (spec 4.1), one request per distinct account, as many at a time as the
+ * profile's pace allows (decision 144; `concurrency` without one), its pace said in words;
  * Cancel stops it between rows. A row whose check cannot reach the service stays unchecked (a
  * later check does it), and the run says why (`nameCheckError`: the Payouts screen's words for a
  * refused key or an unreachable service); a refused key stops the step at once, since every row
@@ -14,7 +15,8 @@ import { resolutionCountryOf } from '../../../api'
 import { AppFailure } from '../../../../../../shared/result'
 import { ApiFailure } from '../../../api'
 import type { LiveRun, ResolveBank } from '../live-run'
-import { runPool } from '../pool'
+import { pacedLanes, runPool } from '../pool'
+import { AnswerMeter, checkingInWords } from '../run-pace'
 import { revalidateRow } from '../run-rows'
 import { moveTo } from '../stages'
 import type { RunStepContext } from './step-context'
@@ -31,7 +33,8 @@ export async function checkNames(run: LiveRun, context: RunStepContext, concurre
   autosave.setProgress(run, { step: 'resolving', done, total: todo.length, etaSeconds: null })
   // One profile look-up (key from the keychain, one client) for the whole step, not one per row;
   // and one request per distinct account: rows paying the same account share its answer.
-  const { lookups } = await context.apiFor(run.state.profileId)
+  const { lookups, pace } = await context.apiFor(run.state.profileId)
+  const meter = new AnswerMeter()
   const answers = new Map<string, Promise<BankResolution>>()
   const resolveOnce: ResolveBank = (bank, account) => {
     const key = `${bank}\u0000${account}`
@@ -46,6 +49,7 @@ export async function checkNames(run: LiveRun, context: RunStepContext, concurre
   const checked = (row: RunRow): void => {
     autosave.rowChanged(run, row)
     autosave.scheduleRowsSave(run)
+    meter.answered()
     done++
     // Progress (and the rows changed with it) goes out at most every PROGRESS_EVERY_MS, not per row.
     const now = Date.now()
@@ -57,10 +61,11 @@ export async function checkNames(run: LiveRun, context: RunStepContext, concurre
       done,
       total: todo.length,
       etaSeconds: done > 0 ? Math.round((elapsed / done) * (todo.length - done)) : null,
+      pace: checkingInWords(meter),
     })
   }
   // The pool's lanes go to distinct accounts: a row waiting on an answer another row asked for
-  // never holds a lane, so `concurrency` requests are in flight while any are left to ask.
+  // never holds a lane, so as many requests as there are lanes are in flight while any are left.
   const byAccount = new Map<string, RunRow[]>()
   for (const row of todo) {
     const key = `${row.item.bank_code}\u0000${row.item.account_number}`
@@ -72,7 +77,7 @@ export async function checkNames(run: LiveRun, context: RunStepContext, concurre
   const keyRefused = (): boolean => run.state.nameCheckError?.code === 'unauthorized'
   await runPool(
     [...byAccount.values()],
-    concurrency,
+    pacedLanes(pace, concurrency),
     async (rows) => {
       for (const row of rows) {
         if (run.cancelled || keyRefused()) return

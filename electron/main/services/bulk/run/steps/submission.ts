@@ -1,7 +1,8 @@
 /**
- * The submission step: the run's planned batches sent to the service (spec 2.9), `concurrency` at
- * a time, each after its intent is on disk in the journal, each settled by the one send policy
- * (batch-sender.ts: accepted, refused, exists -> verify, unknown -> verify, never a new reference).
+ * The submission step: the run's planned batches sent to the service (spec 2.9), as many at a
+ * time as the profile's pace allows (decision 144; `concurrency` without one), each after its
+ * intent is on disk in the journal, each settled by the one send policy (batch-sender.ts:
+ * accepted, refused, exists -> verify, unknown -> verify, never a new reference).
  *
  * Hook for gates (team claims, decision 41): `beforeBatchLeaves(runId, batchReference)` is awaited in
  * the lane that sends a batch, after the batch's intent is journaled and immediately before its
@@ -25,7 +26,8 @@ import { checkpointHooks } from '../../../sending'
 import { applyBatchOutcome, isSettled } from '../batch-items'
 import { batchIntent, settleBatch } from '../batch-sender'
 import type { LiveRun } from '../live-run'
-import { runPool } from '../pool'
+import { lanesNow, pacedLanes, runPool } from '../pool'
+import { AnswerMeter, sendingInWords } from '../run-pace'
 import { batchBody } from '../run-rows'
 import type { RunStepContext } from './step-context'
 
@@ -42,6 +44,7 @@ export interface LimitStop {
 }
 
 export interface SubmissionOptions {
+  /** Lanes when the profile's client has no pace; with one, its allowance (decision 144). */
   concurrency: number
   /** Pause between attempts of a batch whose answer was unclear (at most 1 s). */
   backoffMs: number
@@ -57,7 +60,9 @@ export async function submitBatches(
   options: SubmissionOptions,
 ): Promise<LimitStop | null> {
   const { journal, autosave } = context
-  const { bulk } = await context.apiFor(run.state.profileId)
+  const { bulk, pace } = await context.apiFor(run.state.profileId)
+  const lanes = pacedLanes(pace, options.concurrency)
+  const meter = new AnswerMeter()
   const who = { profileId: run.state.profileId, mode: run.state.mode, runId: run.state.id }
   const todo = run.state.batches.filter((b) => !isSettled(b))
   const total = run.state.batches.length
@@ -65,15 +70,14 @@ export async function submitBatches(
   let done = total - todo.length
   autosave.setProgress(run, { step: 'submitting', done, total, etaSeconds: null })
 
-  // A pool of `concurrency` lanes. Intents are journaled ahead of the lanes with one fsync per
-  // chunk (appendMany): up to four rounds of batches ahead, topped up once fewer than two rounds
-  // are left, so the next intents are on disk while the current batches are in flight (an fsync
+  // A pool of lanes (as many as the pace allows now). Intents are journaled ahead of the lanes with
+  // one fsync per chunk (appendMany): up to four rounds of batches ahead, topped up once fewer than
+  // two rounds are left (a round: the lanes there are now), so the next intents are on disk while the current batches are in flight (an fsync
   // slowed by a busy disk has two rounds to finish); a lane sends only a batch whose intent is
   // on disk. A lane does not wait for the fsync of an acceptance to send its next batch (that
   // answer is re-verifiable by reference); all of them are on disk before the run leaves
   // 'submitting'.
   const fresh = new Set<string>()
-  const ahead = 4 * options.concurrency
   const intentsOnDisk: Array<Promise<void>> = []
   let requested = 0
   /** The batch the limits refused: it and every later one stay planned (index into `todo`). */
@@ -123,9 +127,10 @@ export async function submitBatches(
   }
   await runPool(
     todo,
-    options.concurrency,
+    lanes,
     async (batch, index) => {
-      if (requested - index <= 2 * options.concurrency) journalUpTo(index + ahead)
+      const round = lanesNow(lanes)
+      if (requested - index <= 2 * round) journalUpTo(index + 4 * round)
       if (stop && index >= stop.index) return
       await intentsOnDisk[index]
       if (recordFailure) throw recordFailure
@@ -142,6 +147,7 @@ export async function submitBatches(
         hooks: checkpointHooks(options.checkpoint),
       })
       applyBatchOutcome(run.rows, batch, outcome, (row) => autosave.rowChanged(run, row))
+      meter.answered()
       done++
       const elapsed = (Date.now() - started) / 1000
       const sent = done - (total - todo.length)
@@ -150,6 +156,7 @@ export async function submitBatches(
         done,
         total,
         etaSeconds: sent > 0 ? Math.round((elapsed / sent) * (total - done)) : null,
+        pace: sendingInWords(meter),
       })
       autosave.scheduleStateSave(run)
     },

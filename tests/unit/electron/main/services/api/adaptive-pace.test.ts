@@ -200,8 +200,12 @@ describe('the adaptive pace', { timeout: 90_000 }, () => {
   })
 
   it('says its pace in plain words', () => {
-    expect(paceInWords(61.7, 'checking names,')).toBe('checking names, about 60 a second')
-    expect(paceInWords(3.4, 'sending batches,')).toBe('sending batches, about 3 a second')
-    expect(paceInWords(0, 'checking names,')).toBe('waiting for the service')
+    const names = { one: 'name', many: 'names' }
+    const batches = { one: 'batch', many: 'batches' }
+    expect(paceInWords(61.7, 'checking', names)).toBe('checking about 60 names a second')
+    expect(paceInWords(3.4, 'sending', batches)).toBe('sending about 3 batches a second')
+    expect(paceInWords(1.2, 'sending', batches)).toBe('sending about 1 batch a second')
+    expect(paceInWords(0.25, 'sending', batches)).toBe('sending about 1 batch every 4 seconds')
+    expect(paceInWords(0, 'checking', names)).toBe('waiting for the service')
   })
 })

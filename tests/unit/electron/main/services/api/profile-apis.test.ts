@@ -8,7 +8,7 @@ import { mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { createPaymentsApi } from '../../../../../../electron/main/services/api'
+import { AdaptivePace, createPaymentsApi } from '../../../../../../electron/main/services/api'
 import { createPaymentsClient } from '../../../../../../electron/main/services/api/payments-client'
 import { createProfileApis } from '../../../../../../electron/main/services/api/profile-apis'
 import { createProfileService } from '../../../../../../electron/main/services/profiles/profile-service'
@@ -45,7 +45,7 @@ async function setup() {
     credentialsOf: (id) => profiles.credentialsOf(id),
     build: (credentials) => {
       built.push(credentials)
-      return createPaymentsApi(createPaymentsClient(credentials))
+      return createPaymentsApi(createPaymentsClient({ ...credentials, pace: new AdaptivePace() }))
     },
   })
   const profile = await profiles.create({
@@ -99,5 +99,19 @@ describe('one API client per profile', () => {
     await profiles.clearKey(profile.id, 'secret')
     await expect(apis.apiFor(profile.id)).rejects.toThrow(/no secret key/)
     expect(apis.size()).toBe(0)
+  })
+
+  it("gives the profile's client the ceiling set in Settings, lowered and raised back (decision 144)", async () => {
+    const { profiles, apis, profile } = await setup()
+    expect((await apis.apiFor(profile.id)).api.pace?.view().ceiling).toBe(32)
+    await profiles.setPaceCeiling(profile.id, 5)
+    const lowered = await apis.apiFor(profile.id)
+    expect(lowered.api.pace?.view().ceiling).toBe(5)
+    expect(lowered.api.pace?.allowance()).toBeLessThanOrEqual(5)
+    await profiles.setPaceCeiling(profile.id, 32)
+    const raised = await apis.apiFor(profile.id)
+    // The same client: a setting changes its pace, not its connection.
+    expect(raised.api).toBe(lowered.api)
+    expect(raised.api.pace?.view().ceiling).toBe(32)
   })
 })

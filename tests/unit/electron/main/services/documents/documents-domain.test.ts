@@ -53,6 +53,7 @@ const PROFILES: ProfileList = {
       active: true,
       keys: { secret: { configured: true }, encryption: { configured: false } },
       payerName: 'Adúnní Stores Ltd',
+      paceCeiling: 32,
     },
   ],
 }

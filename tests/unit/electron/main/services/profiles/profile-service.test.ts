@@ -54,6 +54,7 @@ describe('profiles', () => {
         active: true,
         keys: { secret: { configured: true, last4: '0001' }, encryption: { configured: true, last4: 'ars!' } },
         payerName: '',
+        paceCeiling: 32,
       },
     ])
     expect(list.keychain).toEqual({ available: true })
@@ -84,6 +85,30 @@ describe('profiles', () => {
     expect((await again.list()).profiles.map((p) => payerOf(p))).toEqual(['Adúnní Stores', 'Acme Trading Ltd'])
     expect(await again.setPayerName(created.id, '')).toMatchObject({ payerName: '' })
     await expect(again.setPayerName('nobody', 'X')).rejects.toThrow('There is no profile "nobody".')
+  })
+
+  it('keeps a ceiling of requests at once per profile, Sandbox included, across a restart; it can only lower 32 (decision 144)', async () => {
+    const { dir, service } = await setup()
+    const created = await service.create({ name: 'Acme Test', mode: 'test', baseUrl: 'https://api.example.com' })
+    expect(created.paceCeiling).toBe(32)
+    expect(await service.setPaceCeiling(created.id, 6)).toMatchObject({ paceCeiling: 6 })
+    expect(await service.setPaceCeiling('sandbox', 12)).toMatchObject({ paceCeiling: 12 })
+    for (const wrong of [0, 33, 2.5, Number.NaN])
+      await expect(service.setPaceCeiling(created.id, wrong)).rejects.toThrow(/whole number from 1 to 32/)
+    await expect(service.setPaceCeiling('nobody', 4)).rejects.toThrow('There is no profile "nobody".')
+    // Kept in settings, across a restart; the client's pace reads it with the credentials.
+    const file = JSON.parse(await readFile(join(dir, SETTINGS_FILE_NAME), 'utf8'))
+    expect(file.paceCeilings).toEqual({ [created.id]: 6, sandbox: 12 })
+    const again = createProfileService({
+      settings: createSettingsStore(dir, 'sandbox'),
+      keychain: new KeytarSecretStore(),
+      sandbox,
+    })
+    expect((await again.list()).profiles.map((p) => p.paceCeiling)).toEqual([12, 6])
+    expect((await again.credentialsOf('sandbox')).paceCeiling).toBe(12)
+    // Forgotten with the profile.
+    await again.remove(created.id)
+    expect(JSON.parse(await readFile(join(dir, SETTINGS_FILE_NAME), 'utf8')).paceCeilings).toEqual({ sandbox: 12 })
   })
 
   it('keeps each profile its own ledger accounts across a restart, the defaults until set, and forgets them with the profile (decision 119)', async () => {
@@ -168,6 +193,7 @@ describe('profiles', () => {
       baseUrl: 'https://api.example.com',
       secretKey: secret,
       encryptionKey: encryption,
+      paceCeiling: 32,
     })
   })
 

@@ -23,6 +23,7 @@ describe('settings store', () => {
       teamConnections: {},
       ledgerAccounts: {},
       controls: {},
+      paceCeilings: {},
     })
   })
 

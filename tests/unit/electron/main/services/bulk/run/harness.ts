@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path'
 import type { BulkImportResult, BulkItem } from '../../../../../../../shared/domain/bulk'
-import type { RunRow, RunSummary } from '../../../../../../../shared/domain/bulk-run'
+import type { RunProgress, RunRow, RunSummary } from '../../../../../../../shared/domain/bulk-run'
 import type { DesktopNotice } from '../../../../../../../electron/main/adapters/desktop'
 import { bulkEndpoints, type BulkEndpoints } from '../../../../../../../electron/main/services/api/bulk'
 import { lookupEndpoints, type LookupEndpoints } from '../../../../../../../electron/main/services/api/lookups'
@@ -60,6 +60,8 @@ export async function openHarness(options: {
   onWarning?: (message: string) => void
   /** Told each summary of a run as the screen is told it. */
   onRunChanged?: (summary: RunSummary) => void
+  /** Told each progress of a run as the screen is told it. */
+  onProgress?: (runId: string, progress: RunProgress | null) => void
   /** Told each group of changed rows as the screen is told it. */
   onRowsChanged?: (runId: string, rows: RunRow[]) => void
   /** Wraps the endpoints the run uses (to watch or count its requests). */
@@ -87,11 +89,17 @@ export async function openHarness(options: {
   const service = new RunService({
     store: new RunStore(join(options.userDataDir, RUNS_FOLDER)),
     journal,
-    apiFor: async () => ({ profileId: 'sandbox', mode: options.mode ?? 'sandbox', bulk, lookups }),
+    apiFor: async () => ({
+      profileId: 'sandbox',
+      mode: options.mode ?? 'sandbox',
+      bulk,
+      lookups,
+      ...(options.pace ? { pace: options.pace } : {}),
+    }),
     events: {
       runChanged: (summary) => options.onRunChanged?.(summary),
       rowsChanged: (runId, rows) => options.onRowsChanged?.(runId, structuredClone(rows)),
-      progress: () => undefined,
+      progress: (runId, progress) => options.onProgress?.(runId, progress ? { ...progress } : null),
     },
     notify: (notice) => notices.push(notice),
     now: () => new Date(),
