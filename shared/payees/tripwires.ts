@@ -63,8 +63,12 @@ export interface KnownPayee {
   lastAccounts: readonly string[]
   /** How each of the payee's accounts reads ("044 0123456789"), by key. */
   describe(accountKey: string): string
-  /** The payee's last payments in a currency, minor units (at most the book's window). */
-  recentMinor(currency: string): readonly bigint[]
+  /**
+   * The payee's last payments in a currency, minor units (at most the book's window): a number
+   * while it is a safe integer (every real amount), else a bigint; kept so at load, never re-read
+   * per check (decision 148).
+   */
+  recentMinor(currency: string): ReadonlyArray<number | bigint>
 }
 
 export interface KnownAccount {
@@ -165,8 +169,8 @@ function unusualAmount(
     return null // an amount that does not parse is the row's own error, said by the import
   }
   const currency = row.input.currency.toUpperCase()
-  const recent = known?.recentMinor(currency) ?? []
-  if (recent.length > 0) {
+  const recent = known?.recentMinor(currency)
+  if (recent !== undefined && recent.length > 0) {
     if (!isAboveMultipleOfMedian(amount, recent, multiple)) return null
     return {
       kind: 'unusual_amount',
@@ -204,7 +208,41 @@ export interface SheetChecker {
   check(index: number): PaymentTripwires
 }
 
-type SheetAccounts = Map<string, Map<string, { by: IdentifiedBy; name: string; rows: number[] }>>
+/** One payee of an account in this sheet, with its rows. */
+interface SheetPayee {
+  key: string
+  by: IdentifiedBy
+  name: string
+  rows: number[]
+}
+
+/**
+ * The payees of each account in this sheet: nearly every account has one, kept as it is; a second
+ * payee turns it into a map by payee key (in the order first seen). One small object per account
+ * instead of a Map each: a sheet of 100,000 accounts made 100,000 maps (decision 148).
+ */
+type SheetAccounts = Map<string, SheetPayee | Map<string, SheetPayee>>
+
+function noteSheetPayee(byAccount: SheetAccounts, row: Prepared, rowNumber: number): void {
+  const found = byAccount.get(row.account)
+  if (found === undefined) {
+    byAccount.set(row.account, { key: row.key, by: row.by, name: row.input.name, rows: [rowNumber] })
+    return
+  }
+  if (!(found instanceof Map)) {
+    if (found.key === row.key) {
+      found.rows.push(rowNumber)
+      return
+    }
+    const payees = new Map<string, SheetPayee>([[found.key, found]])
+    payees.set(row.key, { key: row.key, by: row.by, name: row.input.name, rows: [rowNumber] })
+    byAccount.set(row.account, payees)
+    return
+  }
+  const entry = found.get(row.key)
+  if (entry) entry.rows.push(rowNumber)
+  else found.set(row.key, { key: row.key, by: row.by, name: row.input.name, rows: [rowNumber] })
+}
 
 export function sheetChecker(
   rows: readonly PaymentToCheck[],
@@ -222,7 +260,6 @@ export function sheetChecker(
   }
   const ambiguous = sharedEmails(rows)
   const prepared: Prepared[] = []
-  // The payees of each account in this sheet: one entry per payee key, with its rows.
   const byAccount: SheetAccounts = new Map()
   return {
     size: rows.length,
@@ -230,20 +267,15 @@ export function sheetChecker(
       const end = Math.min(rows.length, prepared.length + count)
       for (let index = prepared.length; index < end; index++) {
         const input = rows[index] as PaymentToCheck
-        const email = input.email && !ambiguous.has(emailKey(input.email)) ? input.email : undefined
-        const { key, by } = payeeKey({
-          name: input.name,
-          ...(input.payeeId ? { payeeId: input.payeeId } : {}),
-          ...(email ? { email } : {}),
-        })
+        // A shared e-mail does not identify the row: it is read as if the row had none.
+        const { key, by } = payeeKey(
+          input.email && ambiguous.has(emailKey(input.email))
+            ? { name: input.name, ...(input.payeeId ? { payeeId: input.payeeId } : {}) }
+            : input,
+        )
         const row: Prepared = { input, key, by, account: accountKey(input.account, input.currency) }
         prepared.push(row)
-        let payees = byAccount.get(row.account)
-        if (!payees) byAccount.set(row.account, (payees = new Map()))
-        const entry = payees.get(key)
-        const rowNumber = input.row ?? index
-        if (entry) entry.rows.push(rowNumber)
-        else payees.set(key, { by, name: input.name, rows: [rowNumber] })
+        noteSheetPayee(byAccount, row, input.row ?? index)
       }
       return prepared.length === rows.length
     },
@@ -254,6 +286,20 @@ export function sheetChecker(
   }
 }
 
+/** A confirmation of this payee's use of the account, recorded in an earlier run (decision 124). */
+function confirmationOf(row: Prepared, payeeKey: string, book: PayeeBookView): ConfirmationSeen | undefined {
+  if (!book.confirmed) return undefined
+  return (
+    book.confirmed(payeeKey, row.account) ?? (payeeKey !== row.key ? book.confirmed(row.key, row.account) : undefined)
+  )
+}
+
+type Other = { name: string; where: 'sheet' | 'book'; rows?: number[] }
+
+/**
+ * One row's tripwires. The common row (its payee known, on its last account, the account its own
+ * alone, its amount usual) allocates only its answer: no closures, no copies (decision 148).
+ */
 function checkRow(
   row: Prepared,
   book: PayeeBookView,
@@ -262,58 +308,72 @@ function checkRow(
   settings: TripwireSettings,
 ): PaymentTripwires {
   const tripwires: Tripwire[] = []
+  const input = row.input
   const known = findPayee(row, book)
   const account = book.account(row.account)
-  let shownText: string | undefined
-  const shown = (): string => (shownText ??= describeAccount(row.input.account, row.input.currency))
-  const self = { key: row.key, by: row.by, name: row.input.name }
-  const me = known ? { key: known.key, by: known.by, name: known.name } : self
-  // A confirmation of this payee's use of the account, recorded in an earlier run (decision 124).
-  let confirmedOnce: { seen: ConfirmationSeen | undefined } | undefined
-  const confirmed = (): ConfirmationSeen | undefined =>
-    (confirmedOnce ??= {
-      seen:
-        book.confirmed?.(me.key, row.account) ??
-        (me.key !== row.key ? book.confirmed?.(row.key, row.account) : undefined),
-    }).seen
-  const withConfirmed = <T extends Tripwire>(tripwire: T): T => {
-    const seen = confirmed()
-    return seen ? { ...tripwire, confirmed: seen } : tripwire
-  }
+  const meKey = known ? known.key : row.key
+  let shown: string | undefined
+  // Asked once, and only for a flag that carries it.
+  let confirmed: ConfirmationSeen | undefined
+  let confirmedAsked = false
 
   if (known && !known.lastAccounts.includes(row.account)) {
-    tripwires.push(
-      withConfirmed({
-        kind: 'account_changed',
-        account: shown(),
-        lastAccounts: known.lastAccounts.map((key) => known.describe(key)),
-        lastPaidAt: known.lastPaidAt,
-        identifiedBy: row.by,
-      }),
-    )
+    shown ??= describeAccount(input.account, input.currency)
+    confirmed = confirmationOf(row, meKey, book)
+    confirmedAsked = true
+    const changed: Tripwire = {
+      kind: 'account_changed',
+      account: shown,
+      lastAccounts: known.lastAccounts.map((key) => known.describe(key)),
+      lastPaidAt: known.lastPaidAt,
+      identifiedBy: row.by,
+    }
+    tripwires.push(confirmed ? { ...changed, confirmed } : changed)
   }
-  if (!account) tripwires.push({ kind: 'new_account', account: shown() })
+  if (!account)
+    tripwires.push({ kind: 'new_account', account: (shown ??= describeAccount(input.account, input.currency)) })
 
-  const others: Array<{ name: string; where: 'sheet' | 'book'; rows?: number[] }> = []
-  for (const [key, other] of byAccount.get(row.account) ?? []) {
-    if (others.length >= MAX_OTHERS) break
-    if (!maybeSamePayee(self, { key, by: other.by, name: other.name }))
-      others.push({ name: other.name, where: 'sheet', rows: other.rows.slice(0, MAX_OTHERS) })
+  let others: Other[] | undefined
+  const inSheet = byAccount.get(row.account)
+  if (inSheet !== undefined && (inSheet instanceof Map || inSheet.key !== row.key)) {
+    others = []
+    const self = { key: row.key, by: row.by, name: input.name }
+    if (inSheet instanceof Map) {
+      for (const other of inSheet.values()) {
+        if (others.length >= MAX_OTHERS) break
+        if (!maybeSamePayee(self, other))
+          others.push({ name: other.name, where: 'sheet', rows: other.rows.slice(0, MAX_OTHERS) })
+      }
+    } else if (!maybeSamePayee(self, inSheet))
+      others.push({ name: inSheet.name, where: 'sheet', rows: inSheet.rows.slice(0, MAX_OTHERS) })
   }
-  for (const payee of account?.payees ?? []) {
-    if (others.length >= MAX_OTHERS) break
-    if (maybeSamePayee(me, payee) || maybeSamePayee(self, payee)) continue
-    if (others.some((other) => nameKey(other.name) === nameKey(payee.name))) continue
-    others.push({ name: payee.name, where: 'book' })
+  if (account) {
+    const bookPayees = account.payees
+    for (let index = 0; index < bookPayees.length; index++) {
+      const payee = bookPayees[index] as KnownAccount['payees'][number]
+      if (payee.key === meKey || payee.key === row.key) continue // the same key: the same payee
+      if ((others?.length ?? 0) >= MAX_OTHERS) break
+      const self = { key: row.key, by: row.by, name: input.name }
+      const me = known ? { key: known.key, by: known.by, name: known.name } : self
+      if (maybeSamePayee(me, payee) || maybeSamePayee(self, payee)) continue
+      others ??= []
+      if (others.some((other) => nameKey(other.name) === nameKey(payee.name))) continue
+      others.push({ name: payee.name, where: 'book' })
+    }
   }
-  if (others.length > 0) tripwires.push(withConfirmed({ kind: 'shared_account', account: shown(), others }))
+  if (others !== undefined && others.length > 0) {
+    shown ??= describeAccount(input.account, input.currency)
+    if (!confirmedAsked) confirmed = confirmationOf(row, meKey, book)
+    const shared: Tripwire = { kind: 'shared_account', account: shown, others }
+    tripwires.push(confirmed ? { ...shared, confirmed } : shared)
+  }
 
-  const resolvedNow = row.input.resolvedName?.trim()
-  const last = account?.lastResolved
+  const resolvedNow = input.resolvedName?.trim()
+  const last = resolvedNow ? account?.lastResolved : undefined
   if (resolvedNow && last && resolvedNow !== last.name && nameKey(resolvedNow) !== nameKey(last.name)) {
     tripwires.push({
       kind: 'name_drift',
-      account: shown(),
+      account: (shown ??= describeAccount(input.account, input.currency)),
       resolvedNow,
       lastResolved: last.name,
       lastResolvedAt: last.at,
@@ -323,12 +383,13 @@ function checkRow(
   const unusual = unusualAmount(row, known, multiple, settings)
   if (unusual) tripwires.push(unusual)
 
-  return {
-    ...(row.input.row !== undefined ? { row: row.input.row } : {}),
-    payee: { key: row.key, by: row.by },
-    ...(known && known.key !== row.key ? { matchedPayee: known.key } : {}),
-    tripwires,
-  }
+  const payee = { key: row.key, by: row.by }
+  const matchedPayee = known && known.key !== row.key ? known.key : undefined
+  if (input.row !== undefined)
+    return matchedPayee === undefined
+      ? { row: input.row, payee, tripwires }
+      : { row: input.row, payee, matchedPayee, tripwires }
+  return matchedPayee === undefined ? { payee, tripwires } : { payee, matchedPayee, tripwires }
 }
 
 /** The tripwires of every row of a sheet, in the order given (all at once: tests, a single payout). */

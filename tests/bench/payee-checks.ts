@@ -5,7 +5,9 @@
  * worker, inside main's process: its memory counts). Prints:
  * - the first start's replay of the ledger (once: it writes the snapshot), and a start's load from
  *   the snapshot (in the background after start);
- * - the time the checks add to an import (the book loaded), and cold (load + checks);
+ * - the time the checks add to an import: the first sheet after the book loaded (what the desk's
+ *   first import waits, held against the target), a later sheet, and load + checks (an import
+ *   begun before the book finished loading);
  * - main's memory (RSS, heap) with the book loaded, and its peak;
  * - the event loop's delay while loading and checking (what an IPC call waits at most);
  * - how many rows each tripwire flagged (the sheet plants changed accounts, new payees, shared
@@ -126,11 +128,17 @@ async function main(): Promise<void> {
     console.log(
       `  book load from its snapshot (in the worker, after start): ${f1(figures.loadMs)} ms (${figures.payees} payees); ratio to the replay ${(figures.loadMs / replay.loadMs).toFixed(2)}`,
     )
+    // The desk loads the book in the background after start (app-services.ts): the first import
+    // of a session waits for the first sheet's checks on a freshly loaded book; that is the figure
+    // held against the target (decision 148).
     console.log(
-      `  tripwires, book loaded (time added to import): ${f1(figures.checkMs)} ms   target 2000 ms, ratio ${(figures.checkMs / 2000).toFixed(2)}`,
+      `  TIME ADDED TO AN IMPORT (first sheet after the book loaded, as the desk's first import waits): ${f1(figures.coldCheckMs)} ms   target 2000 ms, ratio ${(figures.coldCheckMs / 2000).toFixed(2)}`,
     )
     console.log(
-      `  tripwires, first sheet after load: ${f1(figures.coldCheckMs)} ms; load + checks ${f1(figures.loadMs + figures.coldCheckMs)} ms`,
+      `  tripwires, a later sheet (the same rows checked again): ${f1(figures.checkMs)} ms   ratio to the target ${(figures.checkMs / 2000).toFixed(2)}`,
+    )
+    console.log(
+      `  an import begun before the book finished loading waits load + checks: ${f1(figures.loadMs + figures.coldCheckMs)} ms`,
     )
     console.log(
       `  main's process with the book (main + the book's worker): RSS ${f1(figures.rssMb)} MB (main's heap ${f1(figures.heapMb)} MB; ${f1(figures.baseRssMb)} MB before the book), peak RSS ${f1(figures.peakMb)} MB   target 600 MB, ratio ${(figures.peakMb / 600).toFixed(2)}`,

@@ -36,6 +36,7 @@ export interface RecentWindow {
   minor: Array<number | bigint>
 }
 
+const NO_AMOUNTS: ReadonlyArray<number | bigint> = Object.freeze([])
 const iso = (ms: number): string => new Date(ms).toISOString()
 /**
  * A copy of a short list with one more item, exactly as long as it needs: `push` would give each
@@ -93,8 +94,10 @@ export class PayeeEntry implements KnownPayee {
     return describeAccountKey(key)
   }
 
-  recentMinor(currency: string): readonly bigint[] {
-    return this.recent.find((window) => window.currency === currency)?.minor.map((minor) => BigInt(minor)) ?? []
+  /** The window as it is kept, numbers while safe integers: nothing is converted per check (decision 148). */
+  recentMinor(currency: string): ReadonlyArray<number | bigint> {
+    for (const window of this.recent) if (window.currency === currency) return window.minor
+    return NO_AMOUNTS
   }
 
   /** Keeps the amount among the last RECENT_PAYMENTS of its currency, by time (payments arrive in any order). */
@@ -116,10 +119,22 @@ export class PayeeEntry implements KnownPayee {
   }
 }
 
+/** A name the service resolved for an account, and when: its ISO time is made only when a flag shows it (decision 148). */
+export class ResolvedName {
+  constructor(
+    readonly name: string,
+    readonly atMs: number,
+  ) {}
+
+  get at(): string {
+    return iso(this.atMs)
+  }
+}
+
 export class AccountEntry implements KnownAccount {
   payees: PayeeEntry[] = []
   /** The names the service resolved for the account, oldest first. */
-  resolved: Array<{ name: string; atMs: number }> = []
+  resolved: ResolvedName[] = []
   constructor(
     readonly key: string,
     public firstMs: number,
@@ -129,23 +144,17 @@ export class AccountEntry implements KnownAccount {
     return iso(this.firstMs)
   }
 
-  /** Made once per change: the checks ask every account of a sheet. */
-  private lastView: { name: string; at: string } | undefined
-
-  get lastResolved(): { name: string; at: string } | undefined {
-    const last = this.resolved.at(-1)
-    if (!last) return undefined
-    if (this.lastView?.name !== last.name) this.lastView = { name: last.name, at: iso(last.atMs) }
-    return this.lastView
+  /** The last name resolved, as it is kept: the checks ask every account of a sheet. */
+  get lastResolved(): ResolvedName | undefined {
+    return this.resolved[this.resolved.length - 1]
   }
 
   noteResolved(name: string, atMs: number): void {
-    this.lastView = undefined
     const index = this.resolved.findIndex((entry) => entry.atMs > atMs)
     const position = index === -1 ? this.resolved.length : index
     const before = this.resolved[position - 1]
     if (before && before.name === name) return // the same name again: the first time it said so stands
-    this.resolved = withItem(this.resolved, { name, atMs }, position)
+    this.resolved = withItem(this.resolved, new ResolvedName(name, atMs), position)
     if (this.resolved.length > MAX_RESOLVED_NAMES) this.resolved = this.resolved.slice(1)
   }
 }

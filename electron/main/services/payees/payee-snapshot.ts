@@ -13,7 +13,7 @@ import { open, rename, rm } from 'node:fs/promises'
 import { once } from 'node:events'
 import type { IdentifiedBy } from '../../../../shared/payees/identity'
 import { readLines } from './line-reader'
-import { AccountEntry, AccountUse, PayeeBook, PayeeEntry, type RecentWindow } from './payee-book'
+import { AccountEntry, AccountUse, PayeeBook, PayeeEntry, ResolvedName, type RecentWindow } from './payee-book'
 import { ReferenceSet } from './reference-set'
 
 const VERSION = 1
@@ -175,6 +175,21 @@ export async function readSnapshot(file: string, pause?: () => Promise<void>): P
   const accounts: AccountEntry[] = []
   const references: Buffer[] = []
   let damaged = false
+  // One string per account key, shared by the payee's uses, its last accounts and the account
+  // (JSON.parse makes a new one each time: three copies of each key, decision 148); found among
+  // the payee's own few uses, not in a map of every key (that cost the load a tenth). Runs and
+  // currencies are few: one map of them.
+  const strings = new Map<string, string>()
+  const once = (text: string): string => {
+    const kept = strings.get(text)
+    if (kept !== undefined) return kept
+    strings.set(text, text)
+    return text
+  }
+  const keyAmong = (key: string, uses: readonly AccountUse[]): string => {
+    for (const use of uses) if (use.key === key) return use.key
+    return key
+  }
   const take = (text: string): void => {
     if (damaged) return
     if (!header) {
@@ -190,24 +205,54 @@ export async function readSnapshot(file: string, pause?: () => Promise<void>): P
       if (payeeId) payee.payeeId = payeeId
       if (email) payee.email = email
       payee.lastMs = lastMs
-      payee.lastOccasion = lastOccasion
-      payee.lastAccounts = lastAccounts
-      payee.uses = uses.map(([useKey, firstMs, useLastMs, totals]) => {
+      payee.lastOccasion = once(lastOccasion)
+      const payeeUses = new Array<AccountUse>(uses.length)
+      for (let index = 0; index < uses.length; index++) {
+        const [useKey, firstMs, useLastMs, totals] = uses[index] as PayeeLine[10][number]
         const use = new AccountUse(useKey, firstMs, useLastMs)
-        use.totals = totals.map(([currency, count, total]) => ({ currency, count, total: BigInt(total) }))
-        return use
-      })
-      payee.recent = recent.map(([currency, at, minor]): RecentWindow => ({
-        currency,
-        at,
-        minor: minor.map((value) => (typeof value === 'string' ? BigInt(value) : value)),
-      }))
+        use.totals = new Array(totals.length)
+        for (let at = 0; at < totals.length; at++) {
+          const [currency, count, total] = totals[at] as [string, number, string]
+          use.totals[at] = { currency: once(currency), count, total: BigInt(total) }
+        }
+        payeeUses[index] = use
+      }
+      payee.uses = payeeUses
+      for (let index = 0; index < lastAccounts.length; index++)
+        lastAccounts[index] = keyAmong(lastAccounts[index] as string, payeeUses)
+      payee.lastAccounts = lastAccounts
+      const windows = new Array<RecentWindow>(recent.length)
+      for (let index = 0; index < recent.length; index++) {
+        const [currency, at, minor] = recent[index] as PayeeLine[11][number]
+        // Amounts stay numbers (safe integers), in the parsed list itself; only one written as
+        // text (beyond 2^53 minor units) is made a bigint, in place.
+        const amounts: Array<Minor | bigint> = minor
+        for (let place = 0; place < amounts.length; place++) {
+          const value = amounts[place]
+          if (typeof value === 'string') amounts[place] = BigInt(value)
+        }
+        windows[index] = { currency: once(currency), at, minor: amounts as Array<number | bigint> }
+      }
+      payee.recent = windows
       payees.set(key, payee)
     } else if (line[0] === 'A') {
       const [, key, firstMs, payeeKeys, resolved] = line
-      const account = new AccountEntry(key, firstMs)
-      account.payees = payeeKeys.map((payeeKey) => payees.get(payeeKey)).filter((payee) => payee !== undefined)
-      account.resolved = resolved.map(([name, atMs]) => ({ name, atMs }))
+      // Exactly as long as it needs (push would make room for 17 in each of 100,000 lists).
+      const accountPayees = new Array<PayeeEntry>(payeeKeys.length)
+      let known = 0
+      for (const payeeKey of payeeKeys) {
+        const payee = payees.get(payeeKey)
+        if (payee !== undefined) accountPayees[known++] = payee
+      }
+      const first = accountPayees[0]
+      const account = new AccountEntry(first ? keyAmong(key, first.uses) : key, firstMs)
+      account.payees = known === accountPayees.length ? accountPayees : accountPayees.slice(0, known)
+      const names = new Array<ResolvedName>(resolved.length)
+      for (let index = 0; index < resolved.length; index++) {
+        const [name, atMs] = resolved[index] as [string, number]
+        names[index] = new ResolvedName(name, atMs)
+      }
+      account.resolved = names
       accounts.push(account)
     } else if (line[0] === 'R') references.push(Buffer.from(line[1], 'base64'))
     else damaged = true
@@ -220,9 +265,11 @@ export async function readSnapshot(file: string, pause?: () => Promise<void>): P
   }
   const found = header as Header | null
   if (damaged || !found || payees.size !== found.payees || accounts.length !== found.accounts) return null
+  strings.clear()
   const table = Buffer.concat(references)
+  references.length = 0
   if (table.length !== found.referenceBytes) return null
-  const set = ReferenceSet.fromBytes(table)
+  const set = ReferenceSet.fromBytes(table, true)
   if (!set) return null
   return {
     book: PayeeBook.fromParts([...payees.values()], accounts, set),

@@ -62,12 +62,17 @@ export class ReferenceSet {
     return out
   }
 
-  /** A set from `toBytes`' bytes; null when they are not a table (a damaged snapshot). */
-  static fromBytes(bytes: Uint8Array): ReferenceSet | null {
+  /**
+   * A set from `toBytes`' bytes; null when they are not a table (a damaged snapshot). `adopt`: the
+   * caller hands the bytes over (a snapshot's table, 16 MB for a million references): the set
+   * keeps them instead of a copy when they are a buffer of their own.
+   */
+  static fromBytes(bytes: Uint8Array, adopt = false): ReferenceSet | null {
     const slots = bytes.length / 8
     if (!Number.isInteger(slots) || slots < 1024 || (slots & (slots - 1)) !== 0) return null
     const set = new ReferenceSet(0)
-    const copy = new Uint8Array(bytes) // aligned, and owned by the set
+    const owned = adopt && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength
+    const copy = owned ? bytes : new Uint8Array(bytes) // aligned, and owned by the set
     set.high = new Uint32Array(copy.buffer, 0, slots)
     set.low = new Uint32Array(copy.buffer, slots * 4, slots)
     let count = 0
