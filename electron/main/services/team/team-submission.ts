@@ -15,6 +15,7 @@ import { contentHashOf } from './content-hash'
 import type { RunService } from '../bulk/runs'
 import type { TeamService } from './team-service'
 import { assertTeamRunAllows } from './team-run-actions'
+import { teamFailure } from './team-errors'
 import { payeeChecksStory, rowPayeesOf, rowPayeesStory } from './team-row-payees'
 
 export interface TeamSubmissionDeps {
@@ -140,14 +141,15 @@ export function createTeamSubmission(deps: TeamSubmissionDeps) {
           ...(input.note !== undefined ? { note: input.note } : {}),
         })
       } catch (error) {
-        const details = error instanceof AppFailure ? (error.details as { reason?: unknown } | undefined) : undefined
+        const failure = teamFailure(error, 'confirming an account')
+        const details = failure.details as { reason?: unknown } | undefined
         if (details?.reason === 'own_run_confirmation')
           throw new AppFailure(
             'forbidden',
             `You prepared this run, so you cannot confirm its changed or shared accounts: another member of the team confirms sheet row ${row.item.row} on the Approvals screen before the run is approved.`,
             { ...details, row: row.item.row },
           )
-        throw error
+        throw failure
       }
       return { by: identity.member.login, member: identity.member.login }
     })
