@@ -155,7 +155,7 @@ describe('a changed or shared account in the team database', () => {
     expect(trail.rows).toEqual([{ kind: 'payee_confirmed', actor: checker.member.login }])
   })
 
-  it("a confirmation is evidence: even the owner cannot change or remove it", async () => {
+  it('a confirmation is evidence: even the owner cannot change or remove it', async () => {
     const { runId } = await sharedRun()
     await checker.call('confirm_payee', runId, 1, 3, 'called_number_on_file', null, checker.deskId)
     const changed = await db.asOwner((c) =>
