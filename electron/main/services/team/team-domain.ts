@@ -69,7 +69,12 @@ export function createTeamDomain(
         if (run) await shared.adoptConfirmations(runId, run)
         return run
       },
-      'team:release': async ({ runId }) => (await release()).release(runId),
+      // A run of this desk takes the team's confirmations first (decision 135): its held rows were
+      // confirmed by another member before the approval, so they are sent with the rest.
+      'team:release': async ({ runId }) => {
+        await (await submission()).adoptConfirmations(runId)
+        return (await release()).release(runId)
+      },
       // Account numbers leave main masked: the screen shows the last digits only, as documents do.
       'team:recentPayouts': ({ limit, offset }) =>
         team.withDesk('reading recent payouts', async ({ operations }) => {
