@@ -149,7 +149,10 @@ test('the approver sees every flag and confirmation on the Approvals card, confi
   await changed.getByTestId('approval-confirm-NOV-0002').click()
   await expect(changed.getByLabel('How was it confirmed?')).toBeFocused()
   await changed.getByLabel('How was it confirmed?').selectOption('signed_letter')
-  await changed.getByLabel(/^Note/).fill('Letter dated 3 November, signed by Payee 2')
+  await changed
+    .getByTestId('approval-confirm-note')
+    .locator('textarea')
+    .fill('Letter dated 3 November, signed by Payee 2')
   await changed.getByTestId('approval-confirm-record').click()
   await expect(changed.getByTestId('approval-payee-confirmation')).toContainText(`Confirmed by ${bob.login}`)
   await expect(changed.getByTestId('approval-payee-confirmation')).toContainText(
@@ -163,7 +166,10 @@ test('the approver sees every flag and confirmation on the Approvals card, confi
   await expect(shared.getByTestId('approval-confirm-problem')).toHaveText(
     'Say how the account was confirmed: a note is required when the method is "Other".',
   )
-  await shared.getByLabel(/^Note/).fill('Video call with Payee 3 and Payee 9: a joint account')
+  await shared
+    .getByTestId('approval-confirm-note')
+    .locator('textarea')
+    .fill('Video call with Payee 3 and Payee 9: a joint account')
   await shared.getByTestId('approval-confirm-record').click()
   await expect(shared.getByTestId('approval-payee-confirmation')).toContainText(
     'Other ("Video call with Payee 3 and Payee 9: a joint account")',
