@@ -7,12 +7,28 @@
  */
 import type { RunRow } from '../domain/bulk-run'
 import { accountKey } from '../payees/accounts'
+import { payeeKey } from '../payees/identity'
 import { isHoldKind } from '../payees/confirmations'
 import type { Tripwire } from '../payees/tripwires'
 
 /** The row's account as the payee book keys it (the run's currency decides a phone number's country). */
 export function rowAccountKey(row: RunRow, currency: string): string {
   return accountKey({ type: 'bank_account', bank: row.item.bank_code, account: row.item.account_number }, currency)
+}
+
+/**
+ * The payee book's key of the payee a row is for: the one the checks matched it to when they did
+ * (`row.payeeKey`), else its own (payee id, e-mail, name: decision 108).
+ */
+export function payeeKeyOfRow(row: RunRow): string {
+  return (
+    row.payeeKey ??
+    payeeKey({
+      name: row.item.customer_name,
+      ...(row.item.payee_id ? { payeeId: row.item.payee_id } : {}),
+      ...(row.item.customer_email ? { email: row.item.customer_email } : {}),
+    }).key
+  )
 }
 
 /** The flags that hold the row now: a changed or shared account not confirmed for its payee. */

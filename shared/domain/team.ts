@@ -6,6 +6,8 @@
 import type { RunReviewFigures } from '../bulk/review-figures'
 import type { RunContent } from './bulk-run'
 import type { PayoutRowField, PayoutRowValues } from './payout-row'
+import type { ConfirmationMethod } from '../payees/confirmations'
+import type { TripwireKind } from '../payees/tripwires'
 
 export const TEAM_ROLES = ['preparer', 'approver', 'admin'] as const
 export type TeamRole = (typeof TEAM_ROLES)[number]
@@ -154,6 +156,11 @@ export interface TeamRun {
    * review the preparer's desk reported: null only from a database before schema 10.
    */
   checked: TeamRunChecks | null
+  /**
+   * The payee checks the sharing desk found on this version's rows, with the confirmations that
+   * answer the held ones (decision 135). Null only from a database before schema 11.
+   */
+  payeeChecks: TeamPayeeChecks | null
   /** What this member may do with the run now, as main decides it (team-run-actions.ts). */
   can: TeamRunActions
 }
@@ -170,6 +177,68 @@ export interface TeamRunChecks {
   sheetTotal: { sheet: string; difference: string } | null
   /** No-match names the desk's review lists whose reference is no payout of this version. */
   noMatchOutside: number
+}
+
+/** A flag as the team keeps it: its kind, and the words the sharing desk showed (explainTripwire). */
+export interface TeamTripwire {
+  kind: TripwireKind
+  words: string
+}
+
+/**
+ * A row's payee checks as a desk shares them with a version (decision 135), by the row's position
+ * in the version: the payee as the payee book keys them, the account's key, the sheet's payee id,
+ * and the flags. Outside the content hash (they are not sent); fixed with the version.
+ */
+export interface TeamRowPayee {
+  position: number
+  payeeId?: string
+  payeeKey: string
+  accountKey: string
+  tripwires: TeamTripwire[]
+}
+
+/** A confirmation recorded in the team database (decision 135): by a member who did not prepare or edit the run. */
+export interface TeamPayeeConfirmation {
+  method: ConfirmationMethod
+  note: string | null
+  by: string
+  at: string
+  /** The run and version it was recorded in (an earlier run's confirmation answers later ones). */
+  runId: string
+  version: number
+  kinds: TripwireKind[]
+}
+
+/** A flagged row of a version, as every desk and the approver see it. */
+export interface TeamPayeeCheckRow {
+  position: number
+  reference: string
+  name: string
+  payeeId: string | null
+  payeeKey: string
+  tripwires: TeamTripwire[]
+  /** The flags that hold the row until a confirmation: account changed, shared account. */
+  heldFor: TripwireKind[]
+  /** Held now: a flag holds it and no confirmation answers it. */
+  held: boolean
+  confirmation: TeamPayeeConfirmation | null
+}
+
+/** A version's payee checks as the team database answers them (run_payee_checks). */
+export interface TeamPayeeChecks {
+  /** False: the version was shared without payee checks (from psql, or before schema 11). */
+  reported: boolean
+  /** Rows flagged, by kind (a row with two flags counts under both). */
+  counts: Record<TripwireKind, number>
+  flaggedRows: number
+  /** Rows held now; the run is not approved while any is. */
+  held: number
+  confirmed: number
+  /** The flagged rows, held and confirmed first, at most 1000. */
+  rows: TeamPayeeCheckRow[]
+  /** Flagged rows beyond those listed. */
+  more: number
 }
 
 export interface TeamRunRow extends TeamRunContentRow {

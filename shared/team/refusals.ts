@@ -26,6 +26,8 @@ export const TEAM_REFUSALS = {
   login_not_of_team: { sqlstate: 'PT403', code: 'forbidden' }, // a login this team did not create (decision 104)
   own_request: { sqlstate: 'PT403', code: 'forbidden' }, // a second admin confirms what one asked (decision 104)
   own_run: { sqlstate: 'PT403', code: 'forbidden' },
+  own_run_confirmation: { sqlstate: 'PT403', code: 'forbidden' }, // the preparer confirms no account of their run (decision 135)
+  confirmation_append_only: { sqlstate: 'PT403', code: 'forbidden' }, // a payee confirmation is evidence
   not_version_maker: { sqlstate: 'PT403', code: 'forbidden' },
   never_held_claim: { sqlstate: 'PT403', code: 'forbidden' },
   audit_append_only: { sqlstate: 'PT403', code: 'forbidden' },
@@ -51,6 +53,8 @@ export const TEAM_REFUSALS = {
   lease_expired: { sqlstate: 'PT409', code: 'conflict' }, // the lease ran out: claim again
   result_final: { sqlstate: 'PT409', code: 'conflict' }, // a final result never changes
   review_fixed: { sqlstate: 'PT409', code: 'conflict' }, // a review is fixed with its version
+  payee_not_held: { sqlstate: 'PT409', code: 'conflict' }, // the row waits for no confirmation
+  payees_unconfirmed: { sqlstate: 'PT409', code: 'conflict' }, // held rows wait for a confirmation (decision 135)
   desk_mode_fixed: { sqlstate: 'PT409', code: 'conflict' }, // a desk's mode never changes
   desk_mode_unknown: { sqlstate: 'PT409', code: 'conflict' }, // a desk without a mode claims nothing
   run_mode_differs: { sqlstate: 'PT409', code: 'conflict' }, // the run pays in another mode

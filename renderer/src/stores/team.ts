@@ -17,6 +17,7 @@ import type {
   TeamStatus,
 } from '../../../shared/domain/team'
 import type { RunView } from '../../../shared/domain/bulk-run'
+import type { ConfirmationInput } from '../../../shared/payees/confirmations'
 import { callApi } from './call'
 
 /**
@@ -146,6 +147,11 @@ export const useTeamStore = defineStore('team', () => {
       ),
     reject: (runItem: TeamRun, reason: string) =>
       decide('reject', () => api.team.reject({ runId: runItem.runId, version: runItem.version, reason })),
+    /** Records how this member confirmed a held row's account (decision 135); the database refuses the run's preparer. */
+    confirmPayee: (runItem: TeamRun, position: number, confirmation: ConfirmationInput) =>
+      decide('confirm-payee', () =>
+        api.team.confirmPayee({ runId: runItem.runId, version: runItem.version, position, ...confirmation }),
+      ),
     changes: (runId: string, fromVersion: number, toVersion: number): Promise<Result<TeamRunChanges>> =>
       callApi(() => api.team.runChanges({ runId, fromVersion, toVersion })),
     markSeen: (runId: string, version: number) => callApi(() => api.team.markSeen({ runId, version })),

@@ -22,6 +22,7 @@ import type {
 import { TEAM_MEMBER_CHANGES, TEAM_ROLES } from '../../domain/team'
 import type { RunView } from '../../domain/bulk-run'
 import { noInput, returns } from '../define'
+import { checkConfirmationNote, confirmationFields } from '../../payees/confirmations'
 
 const profileId = z
   .string()
@@ -118,6 +119,16 @@ export const teamChannels = {
   },
   'team:reject': {
     input: z.strictObject({ runId, version, reason: z.string().trim().min(1, 'a reason is required').max(500) }),
+    result: returns<TeamRun>(),
+  },
+  /**
+   * Records how this member confirmed a held row's changed or shared account (decision 135): the
+   * team database refuses a member who prepared or edited the run, and keeps who and when.
+   */
+  'team:confirmPayee': {
+    input: z
+      .strictObject({ runId, version, position: z.number().int().min(1).max(100_000), ...confirmationFields })
+      .superRefine(checkConfirmationNote),
     result: returns<TeamRun>(),
   },
   'team:claims': { input: z.strictObject({ runId }), result: returns<TeamClaimSummary[]>() },

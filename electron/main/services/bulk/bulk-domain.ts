@@ -160,8 +160,11 @@ export function createBulkDomain(context: ServiceContext, hooks: BulkDomainOptio
     'bulk:exclude': anEdit(({ runId, indexes, excluded }) => runs.setExcluded(runId, indexes, excluded)),
     'bulk:answerQuestion': anEdit(({ runId, indexes, question }) => runs.answerQuestion(runId, indexes, question)),
     // A confirmation changes what the run sends: told to the hooks like any edit (decision 124).
+    // Team mode records it in the team database first, which refuses the run's preparer (decision 135).
     'bulk:confirmPayee': anEdit(async ({ runId, index, method, note }) => {
-      const view = await runs.confirmPayee(runId, index, { method, ...(note !== undefined ? { note } : {}) })
+      const input = { method, ...(note !== undefined ? { note } : {}) }
+      const who = await hooks.confirmingPayee?.(runId, index, input)
+      const view = await runs.confirmPayee(runId, index, input, who ?? undefined)
       payeeChecks?.tellConfirmed(view)
       return view
     }),

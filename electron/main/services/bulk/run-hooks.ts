@@ -7,7 +7,7 @@ import type { PriorPayout } from '../../../../shared/domain/bulk'
 import type { RunRow } from '../../../../shared/domain/bulk-run'
 import type { ProfileMode } from '../../../../shared/domain/profiles'
 import type { PaymentToCheck, Tripwire } from '../../../../shared/payees/tripwires'
-import type { PayeeConfirmation } from '../../../../shared/payees/confirmations'
+import type { ConfirmationInput, PayeeConfirmation } from '../../../../shared/payees/confirmations'
 
 /** A run's rows that were paid, as the payee book learns them (decision 109). */
 export interface PaidRun {
@@ -57,4 +57,14 @@ export interface RunHooks {
     scope: { profileId: string; mode: ProfileMode },
     confirmations: readonly PayeeConfirmation[],
   ): Promise<void>
+  /**
+   * Before a confirmation of a held row is recorded (decision 135): team mode records it in the
+   * team database first, which refuses the member who prepared or edited the run, and answers who
+   * confirmed; null: this desk records it alone (solo mode).
+   */
+  confirmingPayee?(
+    runId: string,
+    index: number,
+    input: ConfirmationInput,
+  ): Promise<{ by: string; member: string } | null>
 }

@@ -7,6 +7,8 @@ import { PAYOUT_ROW_FIELDS } from '../../../../shared/domain/payout-row'
 import type { PayoutRowField } from '../../../../shared/domain/payout-row'
 import { PAYOUT_OUTCOMES, TEAM_MEMBER_CHANGES, TEAM_ROLES, TEAM_RUN_STATES } from '../../../../shared/domain/team'
 import { runReviewSchema } from '../../../../shared/bulk/review-figures'
+import { CONFIRMATION_METHODS } from '../../../../shared/payees/confirmations'
+import { TRIPWIRE_KINDS } from '../../../../shared/payees/tripwires'
 import { AppFailure } from '../../../../shared/result'
 
 const iso = z.string()
@@ -19,6 +21,47 @@ export const identityAnswer = z.object({
 })
 
 const decision = z.object({ by: z.string(), at: iso })
+
+const tripwireKind = z.enum(TRIPWIRE_KINDS)
+const teamTripwire = z.object({ kind: tripwireKind, words: z.string() })
+
+/** A version's payee checks and confirmations (decision 135); the account's key stays in the database. */
+const payeeChecksAnswer = z.object({
+  reported: z.boolean(),
+  counts: z.object(
+    Object.fromEntries(TRIPWIRE_KINDS.map((kind) => [kind, count])) as Record<
+      (typeof TRIPWIRE_KINDS)[number],
+      typeof count
+    >,
+  ),
+  flaggedRows: count,
+  held: count,
+  confirmed: count,
+  rows: z.array(
+    z.object({
+      position: count,
+      reference: z.string(),
+      name: z.string(),
+      payeeId: z.string().nullable(),
+      payeeKey: z.string(),
+      tripwires: z.array(teamTripwire),
+      heldFor: z.array(tripwireKind),
+      held: z.boolean(),
+      confirmation: z
+        .object({
+          method: z.enum(CONFIRMATION_METHODS),
+          note: z.string().nullable(),
+          by: z.string(),
+          at: iso,
+          runId: z.string(),
+          version: count,
+          kinds: z.array(tripwireKind),
+        })
+        .nullable(),
+    }),
+  ),
+  more: count,
+})
 
 export const runAnswer = z.object({
   runId: z.string(),
@@ -62,6 +105,11 @@ export const runAnswer = z.object({
       sheetTotal: z.object({ sheet: z.string(), difference: z.string() }).nullable(),
       noMatchOutside: count,
     })
+    .nullable()
+    .optional()
+    .transform((value) => value ?? null),
+  /** Absent before schema 11. */
+  payeeChecks: payeeChecksAnswer
     .nullable()
     .optional()
     .transform((value) => value ?? null),

@@ -55,10 +55,26 @@ export function createTeamDomain(
           assertTeamRunAllows(await operations.run(input.runId), identity.member, 'reject')
           return operations.rejectRun(input)
         }),
+      // The database refuses a member who prepared or edited the run (decision 135), in its words.
+      'team:confirmPayee': ({ note, ...input }) =>
+        team.withDesk('confirming an account', ({ operations }) =>
+          operations.confirmPayee({ ...input, ...(note !== undefined ? { note } : {}) }),
+        ),
       'team:claims': ({ runId }) => team.withDesk('reading claims', ({ operations }) => operations.claims(runId)),
       'team:submitRun': async ({ runId }) => (await submission()).submitForApproval(runId),
-      'team:runOf': async ({ runId }) => (await submission()).teamRunOf(runId),
-      'team:release': async ({ runId }) => (await release()).release(runId),
+      // The desk's copy takes the confirmations other members recorded (decision 135) as it is shown.
+      'team:runOf': async ({ runId }) => {
+        const shared = await submission()
+        const run = await shared.teamRunOf(runId)
+        if (run) await shared.adoptConfirmations(runId, run)
+        return run
+      },
+      // A run of this desk takes the team's confirmations first (decision 135): its held rows were
+      // confirmed by another member before the approval, so they are sent with the rest.
+      'team:release': async ({ runId }) => {
+        await (await submission()).adoptConfirmations(runId)
+        return (await release()).release(runId)
+      },
       // Account numbers leave main masked: the screen shows the last digits only, as documents do.
       'team:recentPayouts': ({ limit, offset }) =>
         team.withDesk('reading recent payouts', async ({ operations }) => {

@@ -26,9 +26,11 @@ import type {
   TeamRunChanges,
   TeamRunContent,
   TeamRunFilter,
+  TeamRowPayee,
   TeamRunRowsPage,
   TeamThreshold,
 } from '../../../../shared/domain/team'
+import type { ConfirmationMethod } from '../../../../shared/payees/confirmations'
 import { runReviewSchema, type RunReviewFigures } from '../../../../shared/bulk/review-figures'
 import { awaitsApprovalOf, type TeamMemberRoles } from '../../../../shared/team/awaits-approval'
 import { withTeamRunActions } from './team-run-actions'
@@ -103,6 +105,11 @@ export interface ClaimBatchesRequest extends Omit<ClaimRequest, 'reference' | 'k
 /** Each batch asked for: the claim made, or why it was refused (the others are claimed all the same). */
 export type ClaimBatchAnswer = { reference: string; claim: TeamClaim } | { reference: string; refused: AppFailure }
 
+/** The content as the database takes it: with the payee checks of its rows when the desk has them. */
+function withPayees(content: TeamRunContent, payees: TeamRowPayee[] | undefined): unknown {
+  return payees ? { ...content, payees } : content
+}
+
 export type TeamOperations = ReturnType<typeof createTeamOperations>
 
 /**
@@ -172,6 +179,8 @@ export function createTeamOperations(session: TeamSession, deskId: string, mode:
       label: string
       content: TeamRunContent
       review?: RunReviewFigures
+      /** The payee checks of its rows (decision 135), stored with the version outside its hash. */
+      payees?: TeamRowPayee[]
     }): Promise<TeamRun> {
       const hash = await hashOf(input.content)
       // Always the six-argument call (decision 105); no review: NULL, shown to approvers as none.
@@ -179,7 +188,7 @@ export function createTeamOperations(session: TeamSession, deskId: string, mode:
         input.runId,
         input.label,
         deskId,
-        input.content,
+        withPayees(input.content, input.payees),
         hash,
         input.review ? reviewText(input.review) : null,
       ]
@@ -192,13 +201,14 @@ export function createTeamOperations(session: TeamSession, deskId: string, mode:
       baseVersion: number
       content: TeamRunContent
       review?: RunReviewFigures
+      payees?: TeamRowPayee[]
     }): Promise<TeamRun> {
       const hash = await hashOf(input.content)
       const args = [
         input.runId,
         input.baseVersion,
         deskId,
-        input.content,
+        withPayees(input.content, input.payees),
         hash,
         input.review ? reviewText(input.review) : null,
       ]
@@ -207,6 +217,24 @@ export function createTeamOperations(session: TeamSession, deskId: string, mode:
 
     submitRun(input: { runId: string; version: number; contentHash: string }): Promise<TeamRun> {
       return runCall('submit_run', [input.runId, input.version, input.contentHash, deskId], `run ${input.runId}`)
+    },
+
+    /**
+     * Records how this member confirmed a held row's account (decision 135). The database refuses
+     * a member who prepared or edited the run, whatever the screen offered.
+     */
+    confirmPayee(input: {
+      runId: string
+      version: number
+      position: number
+      method: ConfirmationMethod
+      note?: string
+    }): Promise<TeamRun> {
+      return runCall(
+        'confirm_payee',
+        [input.runId, input.version, input.position, input.method, input.note ?? null, deskId],
+        `run ${input.runId}`,
+      )
     },
 
     // ---- Checking (approver)

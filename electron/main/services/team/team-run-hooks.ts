@@ -5,6 +5,8 @@
  *
  * - before a batch leaves: the team release's claim (team-release.ts);
  * - after an edit: the new version shared for approval (team-submission.ts);
+ * - a held row's confirmation: recorded in the team database, which refuses the run's preparer,
+ *   and confirmations other members recorded taken into this desk's copy (decision 135);
  * - prior payouts: what every desk of the team paid, in this profile's mode (decisions 49, 61);
  * - at start-up: a run this desk was releasing waits for the team connection (team-resume.ts).
  *
@@ -71,6 +73,8 @@ export function createTeamRunHooks(deps: TeamRunHooksDeps) {
         : [],
     holdOnResume: (runId) => resume.hold(runId),
     beforeBatchLeaves: async (runId, batchReference) => (await releaseOf()).beforeBatchLeaves(runId, batchReference),
+    // A held row's confirmation is the team database's to record (decision 135).
+    confirmingPayee: async (runId, index, input) => (await submissionOf()).confirmingPayee(runId, index, input),
     runEdited: (runId) =>
       void submissionOf()
         .then((shared) => shared.runEdited(runId))
@@ -85,6 +89,13 @@ export function createTeamRunHooks(deps: TeamRunHooksDeps) {
     /** A run completed elsewhere (or missed while away) brings this desk's stopped copy up to date. */
     heard(change: TeamChange): void {
       if (release) void release.then((made) => made.heard(change))
+      // Another member confirmed an account of a run this desk holds: its copy takes it (decision 135).
+      if (change.kind === 'payee_confirmed' && change.runId) {
+        const runId = change.runId
+        void submissionOf()
+          .then((shared) => shared.adoptConfirmations(runId))
+          .catch((error: unknown) => log.warn(`The confirmations of run ${runId} were not taken from the team`, error))
+      }
     },
 
     /**

@@ -63,10 +63,9 @@ import type {
 } from '../../../../../shared/domain/bulk-changes'
 import { RunEditor } from './run-editing'
 import { applyTripwires, type RowFlags } from './run-tripwires'
-import { holdingTripwires, isHeld, rowAccountKey } from '../../../../../shared/bulk/payee-holds'
+import { holdingTripwires, isHeld, payeeKeyOfRow, rowAccountKey } from '../../../../../shared/bulk/payee-holds'
 import type { ConfirmationInput, PayeeConfirmation } from '../../../../../shared/payees/confirmations'
 import { describeAccount } from '../../../../../shared/payees/accounts'
-import { payeeKey } from '../../../../../shared/payees/identity'
 import { mappingRecord } from './run-report'
 import { removeRunFolder } from './run-removal'
 import { assertCan, refusalOf, runActions, type RunFacts } from './run-actions'
@@ -623,7 +622,13 @@ export class RunService {
    * and the batch that pays the row carries it into the journal. A row not held is refused; asked
    * again for a row confirmed already (a double click), the run is answered as it is.
    */
-  async confirmPayee(runId: string, index: number, input: ConfirmationInput): Promise<RunView> {
+  async confirmPayee(
+    runId: string,
+    index: number,
+    input: ConfirmationInput,
+    /** Who, when a team recorded it first (decision 135): its member and their name. */
+    who?: { by: string; member: string },
+  ): Promise<RunView> {
     const run = this.get(runId)
     this.assertEditable(run)
     const row = this.rowOf(run, index)
@@ -641,20 +646,15 @@ export class RunService {
       id: `${runId}:${row.index}:${at}:${randomBytes(3).toString('hex')}`,
       method: input.method,
       ...(note ? { note } : {}),
-      by: this.actor(),
+      by: who?.by ?? this.actor(),
+      ...(who ? { member: who.member } : {}),
       at,
       accountKey: rowAccountKey(row, run.state.currency),
       account: describeAccount(
         { type: 'bank_account', bank: row.item.bank_code, account: row.item.account_number },
         run.state.currency,
       ),
-      payeeKey:
-        row.payeeKey ??
-        payeeKey({
-          name: row.item.customer_name,
-          ...(row.item.payee_id ? { payeeId: row.item.payee_id } : {}),
-          ...(row.item.customer_email ? { email: row.item.customer_email } : {}),
-        }).key,
+      payeeKey: payeeKeyOfRow(row),
       name: row.item.customer_name,
       kinds: [...new Set(holding.map((tripwire) => tripwire.kind))],
       runId,
@@ -667,6 +667,49 @@ export class RunService {
     this.options.checkpoint?.('confirm:recorded')
     this.autosave.changed(run)
     return this.view(runId)
+  }
+
+  /**
+   * Confirmations another member recorded in the team database for rows of this run (decision
+   * 135), matched by payout reference: a held row takes the first that answers it, recorded on the
+   * row and in the run like one made here, so this desk's screen, documents and journal say who
+   * confirmed it and this desk sends the row once the run is approved. Rows not held, or confirmed
+   * already, are left as they are. Answers how many rows took one.
+   */
+  async adoptConfirmations(
+    runId: string,
+    found: ReadonlyArray<
+      Omit<PayeeConfirmation, 'accountKey' | 'account' | 'payeeKey' | 'name' | 'row'> & { reference: string }
+    >,
+  ): Promise<number> {
+    const run = this.get(runId)
+    if (!this.allows(runId, 'edit')) return 0
+    const byReference = new Map(found.map((confirmation) => [confirmation.reference, confirmation]))
+    const adopted: PayeeConfirmation[] = []
+    for (const row of run.rows) {
+      const team = byReference.get(row.item.reference)
+      if (!team || !isHeld(row) || run.state.confirmations?.some((c) => c.id === team.id)) continue
+      const { reference: _reference, ...recorded } = team
+      const confirmation: PayeeConfirmation = {
+        ...recorded,
+        accountKey: rowAccountKey(row, run.state.currency),
+        account: describeAccount(
+          { type: 'bank_account', bank: row.item.bank_code, account: row.item.account_number },
+          run.state.currency,
+        ),
+        payeeKey: payeeKeyOfRow(row),
+        name: row.item.customer_name,
+        row: row.item.row,
+      }
+      row.confirmation = confirmation
+      this.autosave.rowChanged(run, row)
+      adopted.push(confirmation)
+    }
+    if (adopted.length === 0) return 0
+    run.state.confirmations = [...(run.state.confirmations ?? []), ...adopted]
+    await Promise.all([this.autosave.saveRowsNow(run), this.autosave.saveState(run)])
+    this.autosave.changed(run)
+    return adopted.length
   }
 
   private actor(): string {

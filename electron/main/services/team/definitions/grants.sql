@@ -40,7 +40,8 @@ GRANT EXECUTE ON FUNCTION payout_desk.whoami(), payout_desk.register_desk(text, 
   payout_desk.register_desk(text, text, text), payout_desk.audit_verify(), payout_desk.is_member(),
   payout_desk.iso(timestamptz), payout_desk.iso_us(timestamptz), payout_desk.run_view(text),
   payout_desk.mark_run_seen(text, integer), payout_desk.run_content(text, integer),
-  payout_desk.record_results(text, text, jsonb)
+  payout_desk.record_results(text, text, jsonb),
+  payout_desk.confirm_payee(text, integer, integer, text, text, text)
   TO payout_desk_preparer, payout_desk_approver, payout_desk_admin;
 
 -- ---- Admins: the team's name, thresholds and members.

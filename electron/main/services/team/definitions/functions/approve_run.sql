@@ -1,5 +1,6 @@
 -- Approves the version whose hash the approver reviewed, having typed its total. The run is
--- approved once it has as many different approvers as its total requires.
+-- approved once it has as many different approvers as its total requires, and not while a row is
+-- held for a changed or shared account that no member has confirmed (decision 135).
 CREATE OR REPLACE FUNCTION payout_desk.approve_run(p_run_id text, p_version integer, p_hash text, p_typed_total text,
     p_desk text)
   RETURNS jsonb
@@ -12,6 +13,8 @@ DECLARE
   version_row payout_desk.run_versions;
   required integer;
   given integer;
+  held bigint;
+  held_refs text;
 BEGIN
   SELECT * INTO version_row FROM payout_desk.run_versions WHERE run_id = p_run_id AND version = p_version;
   PERFORM payout_desk.check_hash(p_hash, version_row.content_hash, format('Run %s version %s', p_run_id, p_version));
@@ -21,6 +24,14 @@ BEGIN
   END IF;
   IF run.state <> 'awaiting_approval' THEN
     PERFORM payout_desk.fail('PT409', 'run_not_awaiting_approval', format('Run %s is %s, not awaiting approval.', p_run_id, replace(run.state, '_', ' ')));
+  END IF;
+  -- A row held for a changed or shared account waits for a member's confirmation (decision 135).
+  SELECT count(*), string_agg(u.reference, ', ' ORDER BY u.row_position) FILTER (WHERE u.row_position <= 10000)
+    INTO held, held_refs FROM payout_desk.unconfirmed_payees(p_run_id, p_version) u;
+  IF held > 0 THEN
+    PERFORM payout_desk.fail('PT409', 'payees_unconfirmed', format(
+      'Run %s version %s has %s row(s) held for a changed or shared account that nobody has confirmed yet (%s): a member who did not prepare the run confirms each before it is approved.',
+      p_run_id, p_version, held, left(held_refs, 300)));
   END IF;
   IF p_typed_total IS NULL OR p_typed_total !~ '^[0-9]{1,19}(\.[0-9]{1,2})?$'
      OR p_typed_total::numeric <> version_row.total THEN

@@ -1,6 +1,7 @@
 -- What a desk sees of a run: its current version, approvals, rejection, contributors, who released
 -- it, the version this member last saw, the version's review (decision 44) and what the database
--- checked of it from the rows (decision 105). Security definer
+-- checked of it from the rows (decision 105), and its payee checks with their confirmations
+-- (decision 135). Security definer
 -- so the team_runs view can call it for its reader; it shows nothing to a non-member.
 CREATE OR REPLACE FUNCTION payout_desk.run_view(p_run_id text) RETURNS jsonb
   LANGUAGE sql STABLE SECURITY DEFINER
@@ -31,7 +32,8 @@ AS $$
     'lastSeenVersion', (SELECT s.version FROM payout_desk.run_seen s
       WHERE s.run_id = r.run_id AND s.member = session_user::text),
     'review', v.review,
-    'checked', payout_desk.review_checks(v.run_id, v.version))
+    'checked', payout_desk.review_checks(v.run_id, v.version),
+    'payeeChecks', payout_desk.run_payee_checks(v.run_id, v.version))
   FROM payout_desk.runs r
   JOIN payout_desk.run_versions v ON v.run_id = r.run_id AND v.version = r.current_version
   WHERE r.run_id = p_run_id AND payout_desk.is_member()

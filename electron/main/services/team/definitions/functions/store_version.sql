@@ -1,4 +1,6 @@
--- Stores one version of a run from the desk's content and returns the hash computed here.
+-- Stores one version of a run from the desk's content and returns the hash computed here. The
+-- content's "payees", when there, are the desk's payee checks of its rows (store_row_payees,
+-- decision 135): stored with the version, outside the hash, which covers what is sent.
 CREATE OR REPLACE FUNCTION payout_desk.store_version(p_run_id text, p_version integer, p_content jsonb, p_me text)
   RETURNS text
   LANGUAGE plpgsql
@@ -70,6 +72,7 @@ BEGIN
       e.value ->> 'bank_code', e.value ->> 'account_number', e.value ->> 'customer_name',
       e.value ->> 'customer_email', e.value ->> 'narration'
     FROM jsonb_array_elements(v_rows) WITH ORDINALITY AS e(value, ord);
+  PERFORM payout_desk.store_row_payees(p_run_id, p_version, p_content -> 'payees', jsonb_array_length(v_rows));
   v_hash := payout_desk.sha256_hex(payout_desk.run_content_text(p_run_id, p_version));
   UPDATE payout_desk.run_versions SET content_hash = v_hash WHERE run_id = p_run_id AND version = p_version;
   INSERT INTO payout_desk.run_contributors (run_id, member) VALUES (p_run_id, p_me) ON CONFLICT DO NOTHING;

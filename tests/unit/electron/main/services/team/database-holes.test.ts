@@ -104,6 +104,27 @@ describe('NULL where a value is required', () => {
     const revised = { ...content, rows: content.rows.map((row, i) => (i ? row : { ...row, amount: '1.00' })) }
     const revisedHash = await runContentHash(revised)
     const approvedRefs = approved.content.rows.map((row) => row.reference)
+    // A row held for a changed account, for a member who did not prepare the run to confirm (decision 135).
+    const held = newRunId()
+    await preparer.call(
+      'create_run',
+      held,
+      'Held',
+      preparer.deskId,
+      {
+        ...content,
+        payees: [
+          {
+            position: 2,
+            payeeKey: 'id:e-1',
+            accountKey: 'bank:044:1',
+            tripwires: [{ kind: 'account_changed', words: 'Account changed.' }],
+          },
+        ],
+      },
+      hash,
+      null,
+    )
     const read = 'a read: NULL in, nothing out, nothing written'
     // The approver role for the spare login, asked by one admin, waits for the second (decision 104).
     await admin.call('add_member', spareLogin, 'Spare', ['preparer', 'approver'], null)
@@ -150,6 +171,11 @@ describe('NULL where a value is required', () => {
       'confirm_member_change(text,text)': {
         as: () => secondAdmin,
         args: () => [spareLogin, 'approver'],
+      },
+      'confirm_payee(text,integer,integer,text,text,text)': {
+        as: () => approver,
+        args: () => [held, 1, 2, 'signed_letter', 'Letter of 3 March', approver.deskId],
+        nullable: { 4: 'the note: optional unless the method is "other"' },
       },
       'submit_run(text,integer,text,text)': { as: () => preparer, args: () => [draft, 1, hash, preparer.deskId] },
       'approve_run(text,integer,text,text,text)': {

@@ -42,6 +42,7 @@ function teamRun(more: Partial<TeamRunRecord> = {}): TeamRunRecord {
     lastSeenVersion: null,
     review: null,
     checked: null,
+    payeeChecks: null,
     ...more,
   }
 }
