@@ -7,6 +7,7 @@
  */
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { pdfText } from '../support/pdf'
 import { seriousViolations } from './axe'
 import type { AppFixture } from './fixtures'
 import { expect, test } from './fixtures'
@@ -140,6 +141,41 @@ test('a period reconciled on screen: classes counted, the payout from elsewhere 
   expect(feeLines.map((line) => line[5])).toEqual(['99.00', '-99.00'])
   // Booked to the accounts set in Settings: the fee to bank charges, against clearing.
   expect(feeLines.map((line) => line[3])).toEqual(['6120', '1210'])
+
+  // The close wrote the reconciliation report (decision 141): saved from the closed period and read
+  // back with pdftotext, its figures are main's and its books equal the Xero file's debits.
+  await expect(page.getByTestId('recon-report-name')).toContainText(/^Reconciliation NGN .*\.pdf$/)
+  const reportPath = join(app.userDataDir, 'november-report.pdf')
+  app.running.desktop.queueSavePath(reportPath)
+  await page.getByTestId('recon-report-save-pdf').click()
+  await expect(page.getByTestId('recon-report-saved')).toHaveText(`Saved the report to ${reportPath}`)
+  const report = pdfText(await readFile(reportPath)).replace(/\s+/g, ' ')
+  expect(report).toContain('Reconciliation report')
+  expect(report).toContain('Sandbox: simulated, no money moved. Nothing in this report is real money.')
+  expect(report).toContain('Payouts in the period 3')
+  expect(report).toContain('Exceptions 2, 2 explained')
+  expect(report).toContain('Matched 1 1,500.00 NGN')
+  expect(report).toContain('Differs 1 250.00 NGN')
+  expect(report).toContain('At the service only 1 700.00 NGN')
+  expect(report).toContain('Ours only: never arrived 0 0.00 NGN')
+  expect(report).toContain('All payouts 3 2,450.00 NGN')
+  expect(report).toContain('Note: Repriced by the provider in November')
+  expect(report).toContain('Note: Payroll script, key rotated')
+  expect(report).toMatch(/Closed by \S+ Closed on /)
+  const debits = (code: string) =>
+    xero
+      .map((line) => line.split(','))
+      .filter((line) => line[3] === code && !line[5]!.startsWith('-'))
+      .reduce((sum, line) => sum + Math.round(Number(line[5]) * 100), 0)
+  const money = (minor: number) =>
+    `${Math.floor(minor / 100).toLocaleString('en-US')}.${String(minor % 100).padStart(2, '0')} NGN`
+  expect(debits('400')).toBe(245_000)
+  expect(report).toContain(`NGN 3 ${money(debits('400'))} ${money(debits('6120'))}`)
+  app.running.desktop.queueSavePath(join(app.userDataDir, 'november-report.xlsx'))
+  await page.getByTestId('recon-report-save-xlsx').click()
+  await expect(page.getByTestId('recon-report-saved')).toHaveText(
+    `Saved the report to ${join(app.userDataDir, 'november-report.xlsx')}`,
+  )
 
   await page.getByTestId('recon-reopen-reason').fill('A fee refund arrived late')
   await page.getByTestId('recon-reopen').click()

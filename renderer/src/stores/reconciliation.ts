@@ -1,3 +1,4 @@
+import type { PrintOutcome } from '../../../shared/domain/documents'
 import { defineStore } from 'pinia'
 import { computed, ref } from 'vue'
 import { api } from '../api'
@@ -105,6 +106,10 @@ export const useReconciliationStore = defineStore('reconciliation', () => {
   const exportJournal = (format: JournalFormat): Promise<Result<ReconciliationExport>> =>
     callApi(() => api.reconciliation.exportJournal({ format }))
   const exportAuditor = (): Promise<Result<ReconciliationExport>> => callApi(() => api.reconciliation.exportAuditor())
+  /** The closed period's report (decision 141): a copy saved where the person chooses, or the PDF opened. */
+  const saveReport = (format: 'pdf' | 'xlsx'): Promise<Result<ReconciliationExport>> =>
+    callApi(() => api.reconciliation.saveReport({ format }))
+  const openReport = (): Promise<Result<PrintOutcome>> => callApi(() => api.reconciliation.openReport())
   /** The active profile's ledger accounts (Settings), as main keeps them. */
   const ledgerAccounts = (): Promise<Result<AccountMapping>> => callApi(() => api.reconciliation.accounts())
   const setLedgerAccounts = (accounts: AccountMapping): Promise<Result<AccountMapping>> =>
@@ -127,6 +132,8 @@ export const useReconciliationStore = defineStore('reconciliation', () => {
     reopen,
     exportJournal,
     exportAuditor,
+    saveReport,
+    openReport,
     ledgerAccounts,
     setLedgerAccounts,
   }

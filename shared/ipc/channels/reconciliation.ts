@@ -9,6 +9,7 @@ import type {
 import { EXPLANATION_NOTE_MAX, EXPLANATION_REASONS } from '../../reconciliation/period-close'
 import type { AccountMapping } from '../../reconciliation/journal-entries'
 import { JOURNAL_FORMATS, LEDGER_CODE, LEDGER_NAME_MAX } from '../../reconciliation/journal-entries'
+import type { PrintOutcome } from '../../domain/documents'
 import { noInput, returns } from '../define'
 
 const epochMs = z.number().int().min(0).max(8_640_000_000_000)
@@ -70,6 +71,13 @@ export const reconciliationChannels = {
     }),
     result: returns<ReconciliationExport>(),
   },
+  /** A copy of the closed period's reconciliation report (decision 141), PDF or XLSX, through the save dialog. */
+  'reconciliation:saveReport': {
+    input: z.strictObject({ format: z.enum(['pdf', 'xlsx']) }),
+    result: returns<ReconciliationExport>(),
+  },
+  /** Opens the closed period's report PDF in the system's print dialog (a browser tab in the bridge). */
+  'reconciliation:openReport': { input: noInput, result: returns<PrintOutcome>() },
   /** The ledger accounts the active profile's journal entries are booked to (its Settings; the defaults until set). */
   'reconciliation:accounts': { input: noInput, result: returns<AccountMapping>() },
   /** Sets them for the active profile; refused when a line would be booked against itself. */

@@ -31,9 +31,26 @@ import { createPeriodReader } from './period-reader'
 import { reconcileWithVerifies } from './reconcile-period'
 import { closingFileOf, openClosingRecords } from './closing-records'
 import type { ClosingRecords } from './closing-records'
-import { closePeriod, closeStateOf, explainException, explanationsOf, reopenPeriod } from './period-closing'
+import {
+  assertClosable,
+  closePeriod,
+  closeStateOf,
+  explainException,
+  explanationsOf,
+  reopenPeriod,
+} from './period-closing'
+import { readClosingReport, reportFolderOf, writeClosingReport } from './closing-report'
 import type { PeriodUnderClose } from './period-closing'
-import { exportForAuditor, exportJournalEntries, paidPayoutsOf, reconciliationCsv } from './reconciliation-exports'
+import {
+  exportForAuditor,
+  exportJournalEntries,
+  paidPayoutsOf,
+  reconciliationCsv,
+  saveReportCopy,
+} from './reconciliation-exports'
+import type { ProfileMode } from '../../../../shared/domain/profiles'
+import type { ReconciliationReport } from '../../../../shared/reconciliation/reconciliation-report'
+import { reconciliationReportOf } from '../../../../shared/reconciliation/reconciliation-report'
 
 /** The rows of this profile's runs (in its mode and the currency) that were sent in a batch the service did not refuse. */
 export function sentBulkRows(
@@ -92,6 +109,16 @@ interface Reconciled extends PeriodUnderClose {
   totals: ReconCurrencyTotals[]
   /** Whether a bulk run's payee bore its fees (merchant_bears_cost false), by run. */
   payeeBearsFees: ReadonlySet<string>
+  /** When the service's history was read (ISO 8601). */
+  readAt: string
+}
+
+/** Who bore a paid line's fee: a bulk run whose payee bore it books none (decision 118). */
+function feeBorneByOf(done: Reconciled): (line: ReconLine) => 'payee' | 'business' {
+  return (line) => {
+    const source = line.ours?.source
+    return source && source.kind !== 'payout' && done.payeeBearsFees.has(source.runId) ? 'payee' : 'business'
+  }
 }
 
 export function createReconciliationDomain(
@@ -109,6 +136,8 @@ export function createReconciliationDomain(
   let view: ReconciliationView = { running: false, progress: null, cancelled: false, error: null, result: null }
   let running: AbortController | null = null
   let reconciled: Reconciled | null = null
+  /** A close writing its report: nothing else is recorded for the period meanwhile. */
+  let closing = false
   /** The closing records of each profile and mode, opened once. */
   const closingFiles = new Map<string, Promise<ClosingRecords>>()
 
@@ -181,7 +210,9 @@ export function createReconciliationDomain(
     })
     if (signal.aborted) return
     const records = await recordsOf({ profileId, mode })
+    const readAt = context.now().toISOString()
     reconciled = {
+      readAt,
       key: periodKey(period),
       profileId,
       mode,
@@ -199,7 +230,7 @@ export function createReconciliationDomain(
     }
     view = {
       ...view,
-      result: resultOf(reconciled, records, { readAt: context.now().toISOString(), cached: read.cached }),
+      result: resultOf(reconciled, records, { readAt, cached: read.cached }),
     }
     progress({ stage: 'done', pages: read.pages, payouts: read.payouts.length, verified: 0, toVerify: 0 })
   }
@@ -212,6 +243,7 @@ export function createReconciliationDomain(
 
   function current(): Reconciled {
     if (running) throw new AppFailure('conflict', 'A period is being reconciled: wait for it to finish.')
+    if (closing) throw new AppFailure('conflict', 'The period is being closed: wait for its report to be written.')
     if (!reconciled || !view.result) throw new AppFailure('not_found', 'Reconcile a period first.')
     return reconciled
   }
@@ -234,6 +266,42 @@ export function createReconciliationDomain(
   }
 
   const stamp = () => ({ by: actor(), at: context.now().toISOString() })
+
+  /** The report a close writes (decision 141): every line, exception and explanation main holds. */
+  async function reportOf(
+    done: Reconciled,
+    records: ClosingRecords,
+    close: { by: string; at: string },
+  ): Promise<ReconciliationReport> {
+    const profile = (await context.profiles.list()).profiles.find((known) => known.id === done.profileId)
+    const recorded = records.period(done.key)
+    return reconciliationReportOf({
+      profile: { id: done.profileId, name: profile?.name ?? done.profileId },
+      mode: done.mode as ProfileMode,
+      period: done.period,
+      readAt: done.readAt,
+      close,
+      lines: done.lines,
+      exceptions: done.exceptions,
+      explanations: recorded.explanations,
+      history: recorded.events,
+      accounts: await context.profiles.ledgerAccounts(done.profileId),
+      feeBorneBy: feeBorneByOf(done),
+    })
+  }
+
+  /** The closed period's report file of one kind, as its close recorded it. */
+  async function closedReport(format: 'pdf' | 'xlsx'): Promise<{ name: string; bytes: Buffer }> {
+    const done = current()
+    const report = closeStateOf(await recordsOf(done), done).report
+    if (!report)
+      throw new AppFailure(
+        'conflict',
+        'The reconciliation report is written when the period closes: explain every exception and close it first.',
+      )
+    const name = report[format]
+    return { name, bytes: await readClosingReport(reportFolderOf(context.userDataDir, done), name) }
+  }
   const periodName = (done: Reconciled) =>
     `Reconciliation ${done.period.currency} ${new Date(done.period.from).toISOString().slice(0, 10)} to ${new Date(done.period.to).toISOString().slice(0, 10)}`
 
@@ -280,7 +348,21 @@ export function createReconciliationDomain(
       },
       'reconciliation:close': async () => {
         const done = current()
-        await closePeriod(await recordsOf(done), done, stamp())
+        const records = await recordsOf(done)
+        assertClosable(records, done)
+        // The report first (decision 141): a close is recorded only with its report written.
+        closing = true
+        try {
+          const close = stamp()
+          const files = await writeClosingReport(
+            reportFolderOf(context.userDataDir, done),
+            await reportOf(done, records, close),
+            { issuedAt: context.now() },
+          )
+          await closePeriod(records, done, close, files)
+        } finally {
+          closing = false
+        }
         return refreshed(done)
       },
       'reconciliation:reopen': async ({ reason }) => {
@@ -296,16 +378,21 @@ export function createReconciliationDomain(
             'conflict',
             'Journal entries are exported for a closed period: explain every exception and close the period first.',
           )
-        const payouts = paidPayoutsOf(done.lines, (line) => {
-          const source = line.ours?.source
-          return source && source.kind !== 'payout' && done.payeeBearsFees.has(source.runId) ? 'payee' : 'business'
-        })
+        const payouts = paidPayoutsOf(done.lines, feeBorneByOf(done))
         return exportJournalEntries(
           context,
           { format, periodName: periodName(done), ...(sageDateOrder ? { options: { sageDateOrder } } : {}) },
           payouts,
           await context.profiles.ledgerAccounts(done.profileId),
         )
+      },
+      'reconciliation:saveReport': async ({ format }) => {
+        const { name, bytes } = await closedReport(format)
+        return saveReportCopy(context, name, format, bytes)
+      },
+      'reconciliation:openReport': async () => {
+        const { name, bytes } = await closedReport('pdf')
+        return context.desktop.printer.printPdf({ title: name.replace(/\.pdf$/, ''), fileName: name, bytes })
       },
       'reconciliation:accounts': async () => context.profiles.ledgerAccounts(await activeProfileId()),
       'reconciliation:setAccounts': async (accounts) => {
