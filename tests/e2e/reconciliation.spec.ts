@@ -11,6 +11,7 @@ import { pdfText } from '../support/pdf'
 import { seriousViolations } from './axe'
 import type { AppFixture } from './fixtures'
 import { expect, test } from './fixtures'
+import { checkNamesAndSend, openSheet } from './open-files'
 
 async function sandboxAdmin(app: AppFixture, path: string, body: unknown): Promise<void> {
   const { secretKey } = await app.running.services.profiles.credentialsOf('sandbox')
@@ -189,4 +190,88 @@ test('a period reconciled on screen: classes counted, the payout from elsewhere 
   const view = await handlers['reconciliation:state'](undefined)
   expect(view.result?.close).toMatchObject({ closed: false, explained: 2, unexplained: 0 })
   await app.screenshot('reconciliation-reopened')
+})
+
+const RUN_CSV = [
+  'Reference,Amount,Bank code,Account number,Customer name,Customer email,Narration',
+  'SHOWRUN-0001,1000.50,044,0123456789,Ada Obi,ada@example.com,March salary',
+  'SHOWRUN-0002,1250.25,058,0123456791,Chidinma Okonkwo,chi@example.com,March salary',
+].join('\r\n')
+
+/** A single payout and a bulk run paid, each then repriced by the service, and a payout made from elsewhere. */
+async function payEveryKind(app: AppFixture): Promise<string> {
+  const { handlers } = app.running.services
+  await handlers['payouts:send']({
+    body: { reference: 'SHOWIT-PAY-0001', destination: destination('900.00', 'Ada Obi') },
+  })
+  await expect
+    .poll(async () => (await handlers['payouts:get']({ reference: 'SHOWIT-PAY-0001' })).state, { timeout: 15_000 })
+    .toBe('success')
+  const opened = await openSheet(app, 'march.csv', RUN_CSV)
+  const sheet = opened.summary.sheets[0]!
+  const answer = await handlers['bulk:import']({
+    importId: opened.importId,
+    sheet: sheet.name,
+    headerRow: sheet.headerRow!,
+    mapping: [...sheet.mapping!],
+    currency: 'NGN',
+  })
+  if (answer.kind !== 'run') throw new Error(`The sheet stopped at its ${answer.kind} step`)
+  const runId = answer.run.id
+  await checkNamesAndSend(app, runId)
+  await expect.poll(async () => (await handlers['bulk:run']({ runId })).stage, { timeout: 60_000 }).toBe('completed')
+  await sandboxAdmin(app, '/__sandbox/payouts/SHOWIT-PAY-0001/fee', { fee: '77.00' })
+  await sandboxAdmin(app, '/__sandbox/payouts/SHOWRUN-0002/fee', { fee: '55.00' })
+  await sandboxAdmin(app, '/__sandbox/payouts/elsewhere', {
+    reference: 'SHOWIT-ELSEWHERE-1',
+    destination: { ...destination('640.00', 'Nobody We Know'), amount: 640 },
+  })
+  return runId
+}
+
+async function reconcileOnScreen(app: AppFixture): Promise<void> {
+  const { page } = app
+  await page.getByTestId('nav-reconciliation').click()
+  await page.getByTestId('recon-start').click()
+  await expect(page.getByTestId('recon-totals-NGN')).toBeVisible({ timeout: 15_000 })
+}
+
+test('"Show it" leads from each exception to its record: the journal record of a payout, the row of a run, the service’s payout', async ({
+  app,
+}) => {
+  const { page } = app
+  const runId = await payEveryKind(app)
+  await reconcileOnScreen(app)
+  const show = (reference: string) => page.getByTestId(`recon-show-${reference}`)
+  await expect(show('SHOWIT-PAY-0001')).toHaveAttribute('data-kind', 'payout')
+  await expect(show('SHOWRUN-0002')).toHaveAttribute('data-kind', 'run')
+  await expect(show('SHOWIT-ELSEWHERE-1')).toHaveAttribute('data-kind', 'history')
+
+  // A single payout: the Payouts screen with its journal record open.
+  await show('SHOWIT-PAY-0001').click()
+  await expect(page.getByTestId('screen-payouts')).toBeVisible()
+  const receipt = page.getByRole('dialog', { name: 'Payout SHOWIT-PAY-0001' })
+  await expect(receipt).toBeVisible({ timeout: 15_000 })
+  await expect(receipt).toContainText('SHOWIT-PAY-0001')
+  await page.keyboard.press('Escape')
+
+  // A run's row: the run open, only that row in the grid.
+  await page.getByTestId('nav-reconciliation').click()
+  await show('SHOWRUN-0002').click()
+  await expect(page.getByTestId('screen-bulk')).toBeVisible()
+  await expect(page.getByTestId('bulk-run-id')).toContainText(runId)
+  await expect(page.getByTestId('bulk-shown-row')).toContainText('Showing only the row with reference SHOWRUN-0002')
+  await expect(page.getByTestId('bulk-row-3')).toContainText('SHOWRUN-0002')
+  await expect(page.getByTestId('bulk-row-2')).toHaveCount(0)
+  await page.getByTestId('bulk-shown-row-clear').click()
+  await expect(page.getByTestId('bulk-row-2')).toContainText('SHOWRUN-0001')
+
+  // A payout nobody here sent: the service's history, on its day, searched by its reference.
+  await page.getByTestId('nav-reconciliation').click()
+  await show('SHOWIT-ELSEWHERE-1').click()
+  await expect(page.getByTestId('screen-history')).toBeVisible()
+  await expect(page.getByTestId('history-search')).toHaveValue('SHOWIT-ELSEWHERE-1')
+  await expect(page.getByTestId('history-row')).toHaveCount(1, { timeout: 15_000 })
+  await expect(page.getByTestId('history-row')).toContainText('SHOWIT-ELSEWHERE-1')
+  await app.screenshot('reconciliation-show-it-history')
 })
