@@ -90,13 +90,15 @@ export const useReconciliationStore = defineStore('reconciliation', () => {
     unsubscribe = null
   }
 
-  function start(): Promise<boolean> {
+  /** Reconciles the period with the service, or (`file`) against an exported history file offline (decision 141). */
+  function start(file = false): Promise<boolean> {
     const bounds = dayBounds(days.value)
     if (!bounds) {
       error.value = { code: 'bad_request', message: 'Pick the first and the last day of the period.' }
       return Promise.resolve(false)
     }
-    return run(() => api.reconciliation.start({ currency: currency.value, ...bounds }))
+    const period = { currency: currency.value, ...bounds }
+    return run(() => (file ? api.reconciliation.startFile(period) : api.reconciliation.start(period)))
   }
   const cancel = () => run(() => api.reconciliation.cancel())
   const explain = (reference: string, reason: ExplanationReason, note: string) =>

@@ -24,6 +24,13 @@ const ledgerAccount = z.strictObject({
     .regex(/^[^\p{Cc}]*$/u, 'an account name has no control characters'),
 })
 
+const periodInput = z
+  .strictObject({ currency: z.enum(HISTORY_CURRENCIES), from: epochMs, to: epochMs })
+  .refine((period) => period.from <= period.to, {
+    message: 'the start of the period must not be after its end',
+    path: ['to'],
+  })
+
 export const reconciliationChannels = {
   /** What the screen shows now (state lives in main). */
   'reconciliation:state': { input: noInput, result: returns<ReconciliationView>() },
@@ -31,15 +38,13 @@ export const reconciliationChannels = {
    * Starts reconciling the active profile's period in main: reading the history, verifying what
    * it lacks by reference; progress comes as reconciliation:progress. Answers at once (running).
    */
-  'reconciliation:start': {
-    input: z
-      .strictObject({ currency: z.enum(HISTORY_CURRENCIES), from: epochMs, to: epochMs })
-      .refine((period) => period.from <= period.to, {
-        message: 'the start of the period must not be after its end',
-        path: ['to'],
-      }),
-    result: returns<ReconciliationView>(),
-  },
+  'reconciliation:start': { input: periodInput, result: returns<ReconciliationView>() },
+  /**
+   * Reconciles the period against an exported history file offline (decision 141): main asks for
+   * the file (Open dialog), reads it in the file reader's worker and answers at once (running), or
+   * with the view unchanged when the dialog is cancelled. No network.
+   */
+  'reconciliation:startFile': { input: periodInput, result: returns<ReconciliationView>() },
   /** Stops between pages or verifies; nothing of an unfinished reading is kept. */
   'reconciliation:cancel': { input: noInput, result: returns<ReconciliationView>() },
   /**

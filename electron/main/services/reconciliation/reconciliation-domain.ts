@@ -11,14 +11,18 @@ import type { HistoryCurrency } from '../../../../shared/domain/history'
 import type { reconciliationChannels } from '../../../../shared/ipc/channels/reconciliation'
 import { ledgerMappingProblem } from '../../../../shared/reconciliation/journal-entries'
 import type { ReconCurrencyTotals, ReconLine } from '../../../../shared/reconciliation/period-match'
-import { differsSplit, exceptionsOf } from '../../../../shared/reconciliation/period-match'
+import { differsSplit, exceptionsOf, reconcilePeriod } from '../../../../shared/reconciliation/period-match'
+import type { PeriodCloseState } from '../../../../shared/reconciliation/period-close'
 import { periodKey } from '../../../../shared/reconciliation/period-close'
 import type {
   ReconciliationPeriod,
   ReconciliationProgress,
   ReconciliationResult,
+  ReconciliationSource,
   ReconciliationView,
 } from '../../../../shared/reconciliation/reconciliation-view'
+import { readFileOffMain } from '../files'
+import { offlineVerifies, payoutsOfFile } from './history-file'
 import { EXCEPTIONS_SHOWN } from '../../../../shared/reconciliation/reconciliation-view'
 import { AppFailure } from '../../../../shared/result'
 import type { RunService } from '../bulk/runs'
@@ -91,6 +95,25 @@ export function sentBulkRows(
   return sent
 }
 
+/** The files an offline reconciliation reads: the offline review's exports (decision 141). */
+const HISTORY_FILES = [{ name: 'Payout Desk history exports', extensions: ['xlsx', 'csv'] }]
+
+const FILE_CLOSE_REFUSAL =
+  "A reconciliation of a file is a check made offline: a period is closed, and its entries exported, from the service's own history, where every payout is verified. Reconcile the period with the service to close it."
+
+/**
+ * A file reconciled offline never closes the period nor exports its entries (decision 141): a file
+ * is untrusted and nothing of ours it lacks could be verified. Explanations are recorded as online.
+ */
+function offlineClose(done: Reconciled, close: PeriodCloseState): PeriodCloseState {
+  if (done.source.kind !== 'file') return close
+  return { ...close, can: { ...close.can, close: false, exportJournal: false } }
+}
+
+function refuseOffline(done: Reconciled): void {
+  if (done.source.kind === 'file') throw new AppFailure('conflict', FILE_CLOSE_REFUSAL)
+}
+
 /** The computer's user: who recorded an explanation or a close on this desk. */
 function computerUser(): string {
   try {
@@ -111,6 +134,8 @@ interface Reconciled extends PeriodUnderClose {
   payeeBearsFees: ReadonlySet<string>
   /** When the service's history was read (ISO 8601). */
   readAt: string
+  /** The service's history, or an exported file reconciled offline (decision 141). */
+  source: ReconciliationSource
 }
 
 /** Who bore a paid line's fee: a bulk run whose payee bore it books none (decision 118). */
@@ -176,39 +201,99 @@ export function createReconciliationDomain(
       exceptionCount: done.exceptions.length,
       exceptions: shown,
       explanations: explanationsOf(records, done.key, shown),
-      close: closeStateOf(records, done, shown),
+      close: offlineClose(done, closeStateOf(records, done, shown)),
+      source: done.source,
     }
   }
 
-  async function reconcile(period: ReconciliationPeriod, signal: AbortSignal): Promise<void> {
-    const { profileId, mode, api } = await context.apiFor()
-    const scope = { profileId, mode, ...period }
-    let pages = 0
-    let payouts = 0
-    const read = await reader.read(
-      api.history,
-      scope,
-      (p) => {
-        pages = p.pages
-        payouts = p.payouts
-        progress({ stage: 'reading', pages, payouts, verified: 0, toVerify: 0 })
-      },
-      signal,
-    )
-    if (!read) return
+  /** Our records of the period: the journal's single payouts and the runs' sent rows (decision 118). */
+  async function oursOf(scope: Parameters<typeof ourPayoutsOf>[1] & { currency: HistoryCurrency }) {
     const runs = await options.runs()
     const ours = ourPayoutsOf(
       context.journal.list({ kind: 'payout' }),
       scope,
       sentBulkRows(runs, context.journal, scope),
     )
+    const payeeBearsFees = new Set(
+      runs
+        .list()
+        .filter((run) => runs.stateOf(run.id).merchantBearsCost === false)
+        .map((run) => run.id),
+    )
+    return { ours, payeeBearsFees }
+  }
+
+  /** The period read from the service, each record it lacks verified by reference; null when cancelled. */
+  async function fromService(period: ReconciliationPeriod, signal: AbortSignal) {
+    const { profileId, mode, api } = await context.apiFor()
+    const scope = { profileId, mode, ...period }
+    const read = await reader.read(
+      api.history,
+      scope,
+      (p) => progress({ stage: 'reading', pages: p.pages, payouts: p.payouts, verified: 0, toVerify: 0 }),
+      signal,
+    )
+    if (!read) return null
+    const { ours, payeeBearsFees } = await oursOf(scope)
     const result = await reconcileWithVerifies(api, read.payouts, ours, {
       now: context.now,
       signal,
       onVerified: (verified, toVerify) =>
         progress({ stage: 'verifying', pages: read.pages, payouts: read.payouts.length, verified, toVerify }),
     })
-    if (signal.aborted) return
+    const source: ReconciliationSource = { kind: 'service' }
+    return { profileId, mode, result, payeeBearsFees, cached: read.cached, pages: read.pages, source }
+  }
+
+  /**
+   * The period read from an exported history file, offline (decision 141): the file read and bounded
+   * in the file reader's worker, checked row by row, matched against the active profile's records;
+   * those the file lacks stay unverified (no verify by reference without the network).
+   */
+  async function fromFile(period: ReconciliationPeriod, path: string, signal: AbortSignal) {
+    const list = await context.profiles.list()
+    const profile = list.profiles.find((known) => known.id === list.activeId)
+    if (!profile)
+      throw new AppFailure('not_found', 'Choose a profile first: its journal is what the file is matched against.')
+    const scope = { profileId: profile.id, mode: profile.mode, ...period }
+    progress({ stage: 'reading', pages: 0, payouts: 0, verified: 0, toVerify: 0 })
+    let reviewed
+    try {
+      reviewed = await readFileOffMain({ job: 'review', path }, signal)
+    } catch (error) {
+      if (signal.aborted) return null
+      throw error
+    }
+    const file = payoutsOfFile(reviewed, period)
+    const { ours, payeeBearsFees } = await oursOf(scope)
+    const missing = reconcilePeriod(file.payouts, ours).toVerify
+    const result = reconcilePeriod(
+      file.payouts,
+      ours,
+      offlineVerifies(missing, file.source.fileName, context.now().toISOString()),
+    )
+    const source: ReconciliationSource = {
+      kind: 'file',
+      ...file.source,
+      rows: file.rows,
+      outside: file.outside,
+      notInFile: missing.length,
+    }
+    return {
+      profileId: profile.id,
+      mode: profile.mode as string,
+      result,
+      payeeBearsFees,
+      cached: false,
+      pages: 0,
+      source,
+    }
+  }
+
+  async function reconcile(period: ReconciliationPeriod, signal: AbortSignal, path: string | null): Promise<void> {
+    const read = path === null ? await fromService(period, signal) : await fromFile(period, path, signal)
+    if (!read || signal.aborted) return
+    const { profileId, mode, result } = read
     const records = await recordsOf({ profileId, mode })
     const readAt = context.now().toISOString()
     reconciled = {
@@ -221,18 +306,11 @@ export function createReconciliationDomain(
       totals: result.totals,
       exceptions: exceptionsOf(result),
       stillOpen: result.lines.filter((line) => line.state === 'open').length,
-      payeeBearsFees: new Set(
-        runs
-          .list()
-          .filter((run) => runs.stateOf(run.id).merchantBearsCost === false)
-          .map((run) => run.id),
-      ),
+      payeeBearsFees: read.payeeBearsFees,
+      source: read.source,
     }
-    view = {
-      ...view,
-      result: resultOf(reconciled, records, { readAt, cached: read.cached }),
-    }
-    progress({ stage: 'done', pages: read.pages, payouts: read.payouts.length, verified: 0, toVerify: 0 })
+    view = { ...view, result: resultOf(reconciled, records, { readAt, cached: read.cached }) }
+    progress({ stage: 'done', pages: read.pages, payouts: result.lines.length, verified: 0, toVerify: 0 })
   }
 
   /** The period shown, for a person's action on it: refused while one is being read, or before any. */
@@ -263,6 +341,35 @@ export function createReconciliationDomain(
         'bad_request',
         `The ${what} holds what looks like a ${found}: nothing was recorded. Write it without the ${found}.`,
       )
+  }
+
+  /** Starts reading the period (from the service, or a file offline) in main; answers at once. */
+  function begin(period: ReconciliationPeriod, path: string | null): ReconciliationView {
+    if (running) throw new AppFailure('conflict', 'A period is being reconciled: cancel it or wait for it to finish.')
+    const controller = new AbortController()
+    running = controller
+    reconciled = null
+    view = { running: true, progress: null, cancelled: false, error: null, result: null }
+    void reconcile(period, controller.signal, path)
+      .catch((error: unknown) => {
+        context.log.warn('Reconciling a period failed', error)
+        view = {
+          ...view,
+          error:
+            error instanceof AppFailure
+              ? { code: error.code, message: error.message }
+              : { code: 'internal', message: 'Reconciling the period failed inside the app; try again.' },
+        }
+      })
+      .finally(() => {
+        if (running === controller) running = null
+        view = { ...view, running: false, cancelled: controller.signal.aborted }
+        context.emit(
+          'reconciliation:progress',
+          view.progress ?? { stage: 'done', pages: 0, payouts: 0, verified: 0, toVerify: 0 },
+        )
+      })
+    return view
   }
 
   const stamp = () => ({ by: actor(), at: context.now().toISOString() })
@@ -308,33 +415,15 @@ export function createReconciliationDomain(
   return {
     handlers: {
       'reconciliation:state': () => view,
-      'reconciliation:start': (period) => {
+      'reconciliation:start': (period) => begin(period, null),
+      'reconciliation:startFile': async (period) => {
         if (running)
           throw new AppFailure('conflict', 'A period is being reconciled: cancel it or wait for it to finish.')
-        const controller = new AbortController()
-        running = controller
-        reconciled = null
-        view = { running: true, progress: null, cancelled: false, error: null, result: null }
-        void reconcile(period, controller.signal)
-          .catch((error: unknown) => {
-            context.log.warn('Reconciling a period failed', error)
-            view = {
-              ...view,
-              error:
-                error instanceof AppFailure
-                  ? { code: error.code, message: error.message }
-                  : { code: 'internal', message: 'Reconciling the period failed inside the app; try again.' },
-            }
-          })
-          .finally(() => {
-            if (running === controller) running = null
-            view = { ...view, running: false, cancelled: controller.signal.aborted }
-            context.emit(
-              'reconciliation:progress',
-              view.progress ?? { stage: 'done', pages: 0, payouts: 0, verified: 0, toVerify: 0 },
-            )
-          })
-        return view
+        const path = await context.desktop.dialogs.chooseOpenPath({
+          title: 'Reconcile an exported history file offline',
+          filters: HISTORY_FILES,
+        })
+        return path === null ? view : begin(period, path)
       },
       'reconciliation:cancel': () => {
         running?.abort()
@@ -348,6 +437,7 @@ export function createReconciliationDomain(
       },
       'reconciliation:close': async () => {
         const done = current()
+        refuseOffline(done)
         const records = await recordsOf(done)
         assertClosable(records, done)
         // The report first (decision 141): a close is recorded only with its report written.
@@ -373,6 +463,7 @@ export function createReconciliationDomain(
       },
       'reconciliation:exportJournal': async ({ format, sageDateOrder }) => {
         const done = current()
+        refuseOffline(done)
         if (!(await recordsOf(done)).period(done.key).closed)
           throw new AppFailure(
             'conflict',
