@@ -275,3 +275,48 @@ test('"Show it" leads from each exception to its record: the journal record of a
   await expect(page.getByTestId('history-row')).toContainText('SHOWIT-ELSEWHERE-1')
   await app.screenshot('reconciliation-show-it-history')
 })
+
+test('an exported history file reconciled offline: the same classes, what the file lacks unverified, never closed from a file', async ({
+  app,
+}) => {
+  const { page } = app
+  const { handlers } = app.running.services
+  for (const reference of ['OFFLINE-PAY-0001', 'OFFLINE-PAY-0002'])
+    await handlers['payouts:send']({ body: { reference, destination: destination('120.00', 'Ada Obi') } })
+  for (const reference of ['OFFLINE-PAY-0001', 'OFFLINE-PAY-0002'])
+    await expect
+      .poll(async () => (await handlers['payouts:get']({ reference })).state, { timeout: 15_000 })
+      .toBe('success')
+  await sandboxAdmin(app, '/__sandbox/payouts/elsewhere', {
+    reference: 'OFFLINE-ELSEWHERE-1',
+    destination: { ...destination('330.00', 'Nobody We Know'), amount: 330 },
+  })
+  // The history exported on the History screen; then one more payout sent, which the file lacks.
+  await page.getByTestId('nav-history').click()
+  await expect(page.getByTestId('history-row')).toHaveCount(3, { timeout: 15_000 })
+  const exported = join(app.userDataDir, 'history.xlsx')
+  app.running.desktop.queueSavePath(exported)
+  await page.getByTestId('history-export-xlsx').click()
+  await expect(page.getByTestId('history-export-saved')).toHaveText(`Saved 3 rows to ${exported}`)
+  await handlers['payouts:send']({
+    body: { reference: 'OFFLINE-PAY-0003', destination: destination('75.00', 'Efe Uko') },
+  })
+
+  await page.getByTestId('nav-reconciliation').click()
+  app.running.desktop.queueOpenPath(exported)
+  await page.getByTestId('recon-start-file').click()
+  const totals = page.getByTestId('recon-totals-NGN')
+  await expect(totals).toBeVisible({ timeout: 15_000 })
+  const count = (key: string) => totals.getByTestId(`recon-class-${key}`).getByTestId('recon-class-count')
+  await expect(count('matched')).toHaveText('2')
+  await expect(count('service_only')).toHaveText('1')
+  await expect(count('ours_only')).toHaveText('0')
+  await expect(count('unverified')).toHaveText('1')
+  await expect(page.getByTestId('recon-scope')).toContainText('read offline from history.xlsx')
+  await expect(page.getByTestId('recon-offline')).toContainText(
+    '1 payout this desk sent is not in the file: offline it cannot be verified by reference',
+  )
+  await expect(page.getByTestId('recon-exception-OFFLINE-PAY-0003')).toHaveAttribute('data-state', 'unverified')
+  await expect(page.getByTestId('recon-exception-OFFLINE-ELSEWHERE-1')).toHaveAttribute('data-state', 'service_only')
+  await expect(page.getByTestId('recon-close-period')).toBeDisabled()
+})
