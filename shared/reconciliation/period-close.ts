@@ -47,6 +47,8 @@ export interface PeriodCloseEvent {
   reason?: string
   /** A close: how many exceptions it closed with (each explained). */
   exceptions?: number
+  /** A close: the report it wrote, a PDF and an XLSX (decision 141), by file name. */
+  report?: { pdf: string; xlsx: string }
 }
 
 /** Where the period stands, as main counts it. */
@@ -55,6 +57,8 @@ export interface PeriodCloseState {
   /** The close in force, when closed. */
   closedBy: string | null
   closedAt: string | null
+  /** The report of the close in force (decision 141); null while the period is open. */
+  report: { pdf: string; xlsx: string } | null
   explained: number
   /** Exceptions without an explanation: the period closes only at zero. */
   unexplained: number

@@ -27,6 +27,25 @@ export interface ReconciliationProgress {
   toVerify: number
 }
 
+/**
+ * What the period was read from: the service's history, or an exported history file reconciled
+ * offline (decision 141), with what the file held and how many of our records it lacked (those
+ * stay unverified: offline nothing is verified by reference).
+ */
+export type ReconciliationSource =
+  | { kind: 'service' }
+  | {
+      kind: 'file'
+      fileName: string
+      format: 'xlsx' | 'csv'
+      /** When the file was exported, if it says so. */
+      exportedAt: string | null
+      /** Rows of the file, those outside the period or its currency, and our records not in it. */
+      rows: number
+      outside: number
+      notInFile: number
+    }
+
 export interface ReconciliationResult {
   profileId: string
   mode: string
@@ -44,6 +63,7 @@ export interface ReconciliationResult {
   explanations: ReconExplanation[]
   /** Whether the period is closed, and what still stands in the way of closing it. */
   close: PeriodCloseState
+  source: ReconciliationSource
 }
 
 export interface ReconciliationView {

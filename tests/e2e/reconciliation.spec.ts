@@ -7,9 +7,11 @@
  */
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { pdfText } from '../support/pdf'
 import { seriousViolations } from './axe'
 import type { AppFixture } from './fixtures'
 import { expect, test } from './fixtures'
+import { checkNamesAndSend, openSheet } from './open-files'
 
 async function sandboxAdmin(app: AppFixture, path: string, body: unknown): Promise<void> {
   const { secretKey } = await app.running.services.profiles.credentialsOf('sandbox')
@@ -141,6 +143,41 @@ test('a period reconciled on screen: classes counted, the payout from elsewhere 
   // Booked to the accounts set in Settings: the fee to bank charges, against clearing.
   expect(feeLines.map((line) => line[3])).toEqual(['6120', '1210'])
 
+  // The close wrote the reconciliation report (decision 141): saved from the closed period and read
+  // back with pdftotext, its figures are main's and its books equal the Xero file's debits.
+  await expect(page.getByTestId('recon-report-name')).toContainText(/^Reconciliation NGN .*\.pdf$/)
+  const reportPath = join(app.userDataDir, 'november-report.pdf')
+  app.running.desktop.queueSavePath(reportPath)
+  await page.getByTestId('recon-report-save-pdf').click()
+  await expect(page.getByTestId('recon-report-saved')).toHaveText(`Saved the report to ${reportPath}`)
+  const report = pdfText(await readFile(reportPath)).replace(/\s+/g, ' ')
+  expect(report).toContain('Reconciliation report')
+  expect(report).toContain('Sandbox: simulated, no money moved. Nothing in this report is real money.')
+  expect(report).toContain('Payouts in the period 3')
+  expect(report).toContain('Exceptions 2, 2 explained')
+  expect(report).toContain('Matched 1 1,500.00 NGN')
+  expect(report).toContain('Differs 1 250.00 NGN')
+  expect(report).toContain('At the service only 1 700.00 NGN')
+  expect(report).toContain('Ours only: never arrived 0 0.00 NGN')
+  expect(report).toContain('All payouts 3 2,450.00 NGN')
+  expect(report).toContain('Note: Repriced by the provider in November')
+  expect(report).toContain('Note: Payroll script, key rotated')
+  expect(report).toMatch(/Closed by \S+ Closed on /)
+  const debits = (code: string) =>
+    xero
+      .map((line) => line.split(','))
+      .filter((line) => line[3] === code && !line[5]!.startsWith('-'))
+      .reduce((sum, line) => sum + Math.round(Number(line[5]) * 100), 0)
+  const money = (minor: number) =>
+    `${Math.floor(minor / 100).toLocaleString('en-US')}.${String(minor % 100).padStart(2, '0')} NGN`
+  expect(debits('400')).toBe(245_000)
+  expect(report).toContain(`NGN 3 ${money(debits('400'))} ${money(debits('6120'))}`)
+  app.running.desktop.queueSavePath(join(app.userDataDir, 'november-report.xlsx'))
+  await page.getByTestId('recon-report-save-xlsx').click()
+  await expect(page.getByTestId('recon-report-saved')).toHaveText(
+    `Saved the report to ${join(app.userDataDir, 'november-report.xlsx')}`,
+  )
+
   await page.getByTestId('recon-reopen-reason').fill('A fee refund arrived late')
   await page.getByTestId('recon-reopen').click()
   await expect(page.getByTestId('recon-closed')).toHaveCount(0)
@@ -153,4 +190,133 @@ test('a period reconciled on screen: classes counted, the payout from elsewhere 
   const view = await handlers['reconciliation:state'](undefined)
   expect(view.result?.close).toMatchObject({ closed: false, explained: 2, unexplained: 0 })
   await app.screenshot('reconciliation-reopened')
+})
+
+const RUN_CSV = [
+  'Reference,Amount,Bank code,Account number,Customer name,Customer email,Narration',
+  'SHOWRUN-0001,1000.50,044,0123456789,Ada Obi,ada@example.com,March salary',
+  'SHOWRUN-0002,1250.25,058,0123456791,Chidinma Okonkwo,chi@example.com,March salary',
+].join('\r\n')
+
+/** A single payout and a bulk run paid, each then repriced by the service, and a payout made from elsewhere. */
+async function payEveryKind(app: AppFixture): Promise<string> {
+  const { handlers } = app.running.services
+  await handlers['payouts:send']({
+    body: { reference: 'SHOWIT-PAY-0001', destination: destination('900.00', 'Ada Obi') },
+  })
+  await expect
+    .poll(async () => (await handlers['payouts:get']({ reference: 'SHOWIT-PAY-0001' })).state, { timeout: 15_000 })
+    .toBe('success')
+  const opened = await openSheet(app, 'march.csv', RUN_CSV)
+  const sheet = opened.summary.sheets[0]!
+  const answer = await handlers['bulk:import']({
+    importId: opened.importId,
+    sheet: sheet.name,
+    headerRow: sheet.headerRow!,
+    mapping: [...sheet.mapping!],
+    currency: 'NGN',
+  })
+  if (answer.kind !== 'run') throw new Error(`The sheet stopped at its ${answer.kind} step`)
+  const runId = answer.run.id
+  await checkNamesAndSend(app, runId)
+  await expect.poll(async () => (await handlers['bulk:run']({ runId })).stage, { timeout: 60_000 }).toBe('completed')
+  await sandboxAdmin(app, '/__sandbox/payouts/SHOWIT-PAY-0001/fee', { fee: '77.00' })
+  await sandboxAdmin(app, '/__sandbox/payouts/SHOWRUN-0002/fee', { fee: '55.00' })
+  await sandboxAdmin(app, '/__sandbox/payouts/elsewhere', {
+    reference: 'SHOWIT-ELSEWHERE-1',
+    destination: { ...destination('640.00', 'Nobody We Know'), amount: 640 },
+  })
+  return runId
+}
+
+async function reconcileOnScreen(app: AppFixture): Promise<void> {
+  const { page } = app
+  await page.getByTestId('nav-reconciliation').click()
+  await page.getByTestId('recon-start').click()
+  await expect(page.getByTestId('recon-totals-NGN')).toBeVisible({ timeout: 15_000 })
+}
+
+test('"Show it" leads from each exception to its record: the journal record of a payout, the row of a run, the service’s payout', async ({
+  app,
+}) => {
+  const { page } = app
+  const runId = await payEveryKind(app)
+  await reconcileOnScreen(app)
+  const show = (reference: string) => page.getByTestId(`recon-show-${reference}`)
+  await expect(show('SHOWIT-PAY-0001')).toHaveAttribute('data-kind', 'payout')
+  await expect(show('SHOWRUN-0002')).toHaveAttribute('data-kind', 'run')
+  await expect(show('SHOWIT-ELSEWHERE-1')).toHaveAttribute('data-kind', 'history')
+
+  // A single payout: the Payouts screen with its journal record open.
+  await show('SHOWIT-PAY-0001').click()
+  await expect(page.getByTestId('screen-payouts')).toBeVisible()
+  const receipt = page.getByRole('dialog', { name: 'Payout SHOWIT-PAY-0001' })
+  await expect(receipt).toBeVisible({ timeout: 15_000 })
+  await expect(receipt).toContainText('SHOWIT-PAY-0001')
+  await page.keyboard.press('Escape')
+
+  // A run's row: the run open, only that row in the grid.
+  await page.getByTestId('nav-reconciliation').click()
+  await show('SHOWRUN-0002').click()
+  await expect(page.getByTestId('screen-bulk')).toBeVisible()
+  await expect(page.getByTestId('bulk-run-id')).toContainText(runId)
+  await expect(page.getByTestId('bulk-shown-row')).toContainText('Showing only the row with reference SHOWRUN-0002')
+  await expect(page.getByTestId('bulk-row-3')).toContainText('SHOWRUN-0002')
+  await expect(page.getByTestId('bulk-row-2')).toHaveCount(0)
+  await page.getByTestId('bulk-shown-row-clear').click()
+  await expect(page.getByTestId('bulk-row-2')).toContainText('SHOWRUN-0001')
+
+  // A payout nobody here sent: the service's history, on its day, searched by its reference.
+  await page.getByTestId('nav-reconciliation').click()
+  await show('SHOWIT-ELSEWHERE-1').click()
+  await expect(page.getByTestId('screen-history')).toBeVisible()
+  await expect(page.getByTestId('history-search')).toHaveValue('SHOWIT-ELSEWHERE-1')
+  await expect(page.getByTestId('history-row')).toHaveCount(1, { timeout: 15_000 })
+  await expect(page.getByTestId('history-row')).toContainText('SHOWIT-ELSEWHERE-1')
+  await app.screenshot('reconciliation-show-it-history')
+})
+
+test('an exported history file reconciled offline: the same classes, what the file lacks unverified, never closed from a file', async ({
+  app,
+}) => {
+  const { page } = app
+  const { handlers } = app.running.services
+  for (const reference of ['OFFLINE-PAY-0001', 'OFFLINE-PAY-0002'])
+    await handlers['payouts:send']({ body: { reference, destination: destination('120.00', 'Ada Obi') } })
+  for (const reference of ['OFFLINE-PAY-0001', 'OFFLINE-PAY-0002'])
+    await expect
+      .poll(async () => (await handlers['payouts:get']({ reference })).state, { timeout: 15_000 })
+      .toBe('success')
+  await sandboxAdmin(app, '/__sandbox/payouts/elsewhere', {
+    reference: 'OFFLINE-ELSEWHERE-1',
+    destination: { ...destination('330.00', 'Nobody We Know'), amount: 330 },
+  })
+  // The history exported on the History screen; then one more payout sent, which the file lacks.
+  await page.getByTestId('nav-history').click()
+  await expect(page.getByTestId('history-row')).toHaveCount(3, { timeout: 15_000 })
+  const exported = join(app.userDataDir, 'history.xlsx')
+  app.running.desktop.queueSavePath(exported)
+  await page.getByTestId('history-export-xlsx').click()
+  await expect(page.getByTestId('history-export-saved')).toHaveText(`Saved 3 rows to ${exported}`)
+  await handlers['payouts:send']({
+    body: { reference: 'OFFLINE-PAY-0003', destination: destination('75.00', 'Efe Uko') },
+  })
+
+  await page.getByTestId('nav-reconciliation').click()
+  app.running.desktop.queueOpenPath(exported)
+  await page.getByTestId('recon-start-file').click()
+  const totals = page.getByTestId('recon-totals-NGN')
+  await expect(totals).toBeVisible({ timeout: 15_000 })
+  const count = (key: string) => totals.getByTestId(`recon-class-${key}`).getByTestId('recon-class-count')
+  await expect(count('matched')).toHaveText('2')
+  await expect(count('service_only')).toHaveText('1')
+  await expect(count('ours_only')).toHaveText('0')
+  await expect(count('unverified')).toHaveText('1')
+  await expect(page.getByTestId('recon-scope')).toContainText('read offline from history.xlsx')
+  await expect(page.getByTestId('recon-offline')).toContainText(
+    '1 payout this desk sent is not in the file: offline it cannot be verified by reference',
+  )
+  await expect(page.getByTestId('recon-exception-OFFLINE-PAY-0003')).toHaveAttribute('data-state', 'unverified')
+  await expect(page.getByTestId('recon-exception-OFFLINE-ELSEWHERE-1')).toHaveAttribute('data-state', 'service_only')
+  await expect(page.getByTestId('recon-close-period')).toBeDisabled()
 })

@@ -173,10 +173,23 @@ export const useBulkStore = defineStore('bulk', () => {
     return true
   }
 
+  /**
+   * The row "Show it" leads to from the Reconciliation screen (decision 141): the grid shows only
+   * the row with this reference until "Show all rows"; another run opened clears it.
+   */
+  const shownRow = ref<string | null>(null)
+
+  /** Opens the run and shows only its row with this reference. */
+  async function showRow(runId: string, reference: string): Promise<void> {
+    await openRun(runId)
+    if (current.value?.id === runId) shownRow.value = reference
+  }
+
   /** Opens a run with its first page of rows; the other pages follow in the background. */
   async function openRun(runId: string): Promise<void> {
     const ticket = ++openTicket
     notice.value = null
+    shownRow.value = null
     changedWhileReading.begin(runId)
     const view = await track('open-run', () => api.bulk.run({ runId }))
     if (!view.ok || ticket !== openTicket) return stopReading(ticket)
@@ -497,6 +510,8 @@ export const useBulkStore = defineStore('bulk', () => {
     lastError,
     notice,
     busy,
+    shownRow,
+    showRow,
     init,
     dispose,
     loadRuns,

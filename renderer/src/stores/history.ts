@@ -115,6 +115,18 @@ export const useHistoryStore = defineStore('history', () => {
     if (following && !offline.value && !(state.value?.loadAll.running ?? false)) void page('first')
   })
 
+  /**
+   * One payout shown (the Reconciliation screen's "Show it", decision 141): its currency and day
+   * asked of the service, the search on its reference. A file under review is left as it is.
+   */
+  function focus(target: { reference: string; currency: HistoryCurrency | null; at: number | null }): void {
+    if (!offline.value) {
+      if (target.currency) currency.value = target.currency
+      if (target.at !== null) range.value = [target.at, target.at]
+    }
+    search.value = target.reference
+  }
+
   function detach(): void {
     unsubscribe?.()
     unsubscribe = null
@@ -182,6 +194,7 @@ export const useHistoryStore = defineStore('history', () => {
     scope,
     loadAll,
     attach,
+    focus,
     detach,
     page,
     startLoadAll,

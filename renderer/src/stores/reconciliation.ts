@@ -1,3 +1,4 @@
+import type { PrintOutcome } from '../../../shared/domain/documents'
 import { defineStore } from 'pinia'
 import { computed, ref } from 'vue'
 import { api } from '../api'
@@ -89,13 +90,15 @@ export const useReconciliationStore = defineStore('reconciliation', () => {
     unsubscribe = null
   }
 
-  function start(): Promise<boolean> {
+  /** Reconciles the period with the service, or (`file`) against an exported history file offline (decision 141). */
+  function start(file = false): Promise<boolean> {
     const bounds = dayBounds(days.value)
     if (!bounds) {
       error.value = { code: 'bad_request', message: 'Pick the first and the last day of the period.' }
       return Promise.resolve(false)
     }
-    return run(() => api.reconciliation.start({ currency: currency.value, ...bounds }))
+    const period = { currency: currency.value, ...bounds }
+    return run(() => (file ? api.reconciliation.startFile(period) : api.reconciliation.start(period)))
   }
   const cancel = () => run(() => api.reconciliation.cancel())
   const explain = (reference: string, reason: ExplanationReason, note: string) =>
@@ -105,6 +108,10 @@ export const useReconciliationStore = defineStore('reconciliation', () => {
   const exportJournal = (format: JournalFormat): Promise<Result<ReconciliationExport>> =>
     callApi(() => api.reconciliation.exportJournal({ format }))
   const exportAuditor = (): Promise<Result<ReconciliationExport>> => callApi(() => api.reconciliation.exportAuditor())
+  /** The closed period's report (decision 141): a copy saved where the person chooses, or the PDF opened. */
+  const saveReport = (format: 'pdf' | 'xlsx'): Promise<Result<ReconciliationExport>> =>
+    callApi(() => api.reconciliation.saveReport({ format }))
+  const openReport = (): Promise<Result<PrintOutcome>> => callApi(() => api.reconciliation.openReport())
   /** The active profile's ledger accounts (Settings), as main keeps them. */
   const ledgerAccounts = (): Promise<Result<AccountMapping>> => callApi(() => api.reconciliation.accounts())
   const setLedgerAccounts = (accounts: AccountMapping): Promise<Result<AccountMapping>> =>
@@ -127,6 +134,8 @@ export const useReconciliationStore = defineStore('reconciliation', () => {
     reopen,
     exportJournal,
     exportAuditor,
+    saveReport,
+    openReport,
     ledgerAccounts,
     setLedgerAccounts,
   }

@@ -9,6 +9,7 @@ import type {
 import { EXPLANATION_NOTE_MAX, EXPLANATION_REASONS } from '../../reconciliation/period-close'
 import type { AccountMapping } from '../../reconciliation/journal-entries'
 import { JOURNAL_FORMATS, LEDGER_CODE, LEDGER_NAME_MAX } from '../../reconciliation/journal-entries'
+import type { PrintOutcome } from '../../domain/documents'
 import { noInput, returns } from '../define'
 
 const epochMs = z.number().int().min(0).max(8_640_000_000_000)
@@ -23,6 +24,13 @@ const ledgerAccount = z.strictObject({
     .regex(/^[^\p{Cc}]*$/u, 'an account name has no control characters'),
 })
 
+const periodInput = z
+  .strictObject({ currency: z.enum(HISTORY_CURRENCIES), from: epochMs, to: epochMs })
+  .refine((period) => period.from <= period.to, {
+    message: 'the start of the period must not be after its end',
+    path: ['to'],
+  })
+
 export const reconciliationChannels = {
   /** What the screen shows now (state lives in main). */
   'reconciliation:state': { input: noInput, result: returns<ReconciliationView>() },
@@ -30,15 +38,13 @@ export const reconciliationChannels = {
    * Starts reconciling the active profile's period in main: reading the history, verifying what
    * it lacks by reference; progress comes as reconciliation:progress. Answers at once (running).
    */
-  'reconciliation:start': {
-    input: z
-      .strictObject({ currency: z.enum(HISTORY_CURRENCIES), from: epochMs, to: epochMs })
-      .refine((period) => period.from <= period.to, {
-        message: 'the start of the period must not be after its end',
-        path: ['to'],
-      }),
-    result: returns<ReconciliationView>(),
-  },
+  'reconciliation:start': { input: periodInput, result: returns<ReconciliationView>() },
+  /**
+   * Reconciles the period against an exported history file offline (decision 141): main asks for
+   * the file (Open dialog), reads it in the file reader's worker and answers at once (running), or
+   * with the view unchanged when the dialog is cancelled. No network.
+   */
+  'reconciliation:startFile': { input: periodInput, result: returns<ReconciliationView>() },
   /** Stops between pages or verifies; nothing of an unfinished reading is kept. */
   'reconciliation:cancel': { input: noInput, result: returns<ReconciliationView>() },
   /**
@@ -70,6 +76,13 @@ export const reconciliationChannels = {
     }),
     result: returns<ReconciliationExport>(),
   },
+  /** A copy of the closed period's reconciliation report (decision 141), PDF or XLSX, through the save dialog. */
+  'reconciliation:saveReport': {
+    input: z.strictObject({ format: z.enum(['pdf', 'xlsx']) }),
+    result: returns<ReconciliationExport>(),
+  },
+  /** Opens the closed period's report PDF in the system's print dialog (a browser tab in the bridge). */
+  'reconciliation:openReport': { input: noInput, result: returns<PrintOutcome>() },
   /** The ledger accounts the active profile's journal entries are booked to (its Settings; the defaults until set). */
   'reconciliation:accounts': { input: noInput, result: returns<AccountMapping>() },
   /** Sets them for the active profile; refused when a line would be booked against itself. */

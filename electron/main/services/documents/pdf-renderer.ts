@@ -1,6 +1,6 @@
 /**
  * PDFs are drawn off main's thread: a worker_threads worker (pdf-worker.ts) gets each document as
- * plain data, `{ kind: 'summary' | 'advice', input, options }`, and gives back its bytes, so font
+ * plain data, `{ kind, input, options }`, and gives back its bytes, so font
  * parsing, pdfkit's drawing and the collection of a large document never hold main's event loop.
  * One worker per job at a time (a document, or a whole ZIP of advices): decision 47; the worker
  * is kept warm for the next job when every document of the last came back (decision 122). The
@@ -18,11 +18,16 @@ import { startWorker } from '../worker-start'
 import type { AdviceOptions, PaymentAdvice } from './payment-advice'
 import type { RunSummary } from './run-summary'
 import type { RunSummaryPdfOptions } from './run-summary-pdf'
+import type { ReconciliationReport } from '../../../../shared/reconciliation/reconciliation-report'
+import type { ReconciliationReportOptions } from './reconciliation-report-pdf'
 
 /** A document to draw; everything in it crosses to the worker by structured clone. */
 export type PdfJob =
   | { kind: 'summary'; input: RunSummary; options: RunSummaryPdfOptions }
   | { kind: 'advice'; input: PaymentAdvice; options: AdviceOptions }
+  /** A period's reconciliation report (decision 141), as a PDF, or as an XLSX workbook (SheetJS). */
+  | { kind: 'reconciliation'; input: ReconciliationReport; options: ReconciliationReportOptions }
+  | { kind: 'reconciliation-xlsx'; input: ReconciliationReport; options: ReconciliationReportOptions }
 
 export type PdfRequest = PdfJob & { id: number }
 
@@ -34,6 +39,8 @@ export type PdfReply =
 const DOCUMENT_WORDS: Readonly<Record<PdfJob['kind'], string>> = {
   summary: 'run summary',
   advice: 'payment advice',
+  reconciliation: 'reconciliation report',
+  'reconciliation-xlsx': "reconciliation report's workbook",
 }
 
 export interface PdfRenderer {

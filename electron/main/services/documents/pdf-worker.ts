@@ -1,5 +1,6 @@
 /**
- * The PDF worker (worker_threads): draws run summaries and payment advices off main's thread and
+ * The PDF worker (worker_threads): draws run summaries, payment advices and reconciliation reports
+ * (their PDF, and their XLSX through SheetJS: decision 141) off main's thread and
  * posts their bytes back (the ArrayBuffer transferred, not copied). Requests come one at a time;
  * the guard (assertPrintable) runs here, inside the drawing functions, and its refusal goes back
  * with its code and message. Built app: out/main/pdf-worker.js; pdf-renderer.ts starts it.
@@ -9,11 +10,20 @@ import { AppFailure } from '../../../../shared/result'
 import { paymentAdvicePdf } from './payment-advice'
 import type { PdfReply, PdfRequest } from './pdf-renderer'
 import { runSummaryPdf } from './run-summary-pdf'
+import { reconciliationReportPdf } from './reconciliation-report-pdf'
+import { reconciliationReportXlsx } from './reconciliation-report-xlsx'
 
 async function render(request: PdfRequest): Promise<Buffer> {
-  return request.kind === 'summary'
-    ? runSummaryPdf(request.input, request.options)
-    : paymentAdvicePdf(request.input, request.options)
+  switch (request.kind) {
+    case 'summary':
+      return runSummaryPdf(request.input, request.options)
+    case 'advice':
+      return paymentAdvicePdf(request.input, request.options)
+    case 'reconciliation':
+      return reconciliationReportPdf(request.input, request.options)
+    case 'reconciliation-xlsx':
+      return reconciliationReportXlsx(request.input)
+  }
 }
 
 parentPort?.on('message', (request: PdfRequest) => {

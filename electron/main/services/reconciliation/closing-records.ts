@@ -27,7 +27,13 @@ const closingRecord = z.discriminatedUnion('type', [
     reason: z.enum(EXPLANATION_REASONS),
     note: z.string(),
   }),
-  z.object({ type: z.literal('closed'), ...stamp, exceptions: z.number().int().min(0) }),
+  z.object({
+    type: z.literal('closed'),
+    ...stamp,
+    exceptions: z.number().int().min(0),
+    // The report the close wrote (decision 141): its files' names in the profile's reports folder.
+    report: z.object({ pdf: z.string(), xlsx: z.string() }).optional(),
+  }),
   z.object({ type: z.literal('reopened'), ...stamp, reason: z.string() }),
 ])
 export type ClosingRecord = z.infer<typeof closingRecord>
@@ -67,7 +73,13 @@ function apply(periods: Map<string, PeriodRecords>, record: ClosingRecord): void
       break
     case 'closed':
       period.closed = true
-      period.events.push({ type: 'closed', by: record.by, at: record.at, exceptions: record.exceptions })
+      period.events.push({
+        type: 'closed',
+        by: record.by,
+        at: record.at,
+        exceptions: record.exceptions,
+        ...(record.report ? { report: record.report } : {}),
+      })
       break
     case 'reopened':
       period.closed = false

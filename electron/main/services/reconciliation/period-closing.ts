@@ -55,6 +55,7 @@ export function closeStateOf(
     closed: recorded.closed,
     closedBy: recorded.closed ? (lastClose?.by ?? null) : null,
     closedAt: recorded.closed ? (lastClose?.at ?? null) : null,
+    report: recorded.closed ? (lastClose?.report ?? null) : null,
     explained,
     unexplained,
     stillOpen: period.stillOpen,
@@ -113,7 +114,8 @@ export async function explainException(
   })
 }
 
-export async function closePeriod(records: ClosingRecords, period: PeriodUnderClose, stamp: Stamp): Promise<void> {
+/** Refuses a close the rules do not allow (the same rules closeStateOf reports). */
+export function assertClosable(records: ClosingRecords, period: PeriodUnderClose): void {
   refuseWhileClosed(records, period.key, 'closing it again')
   const state = closeStateOf(records, period)
   if (state.unexplained > 0)
@@ -126,7 +128,23 @@ export async function closePeriod(records: ClosingRecords, period: PeriodUnderCl
       'conflict',
       `${state.stillOpen} ${state.stillOpen === 1 ? 'payout is' : 'payouts are'} still processing at the service: reconcile the period again once they are final.`,
     )
-  await records.append({ type: 'closed', period: period.key, exceptions: period.exceptions.length, ...stamp })
+}
+
+/** Records the close, with the report it wrote (decision 141), once the rules allow it. */
+export async function closePeriod(
+  records: ClosingRecords,
+  period: PeriodUnderClose,
+  stamp: Stamp,
+  report?: { pdf: string; xlsx: string },
+): Promise<void> {
+  assertClosable(records, period)
+  await records.append({
+    type: 'closed',
+    period: period.key,
+    exceptions: period.exceptions.length,
+    ...stamp,
+    ...(report ? { report } : {}),
+  })
 }
 
 export async function reopenPeriod(

@@ -5,20 +5,28 @@
  * service's are every payout its history shows for the period. The period shown is then explained
  * and closed (period-closing.ts, its records fsynced per profile and mode) and exported for the
  * books and the auditor (reconciliation-exports.ts).
+ *
+ * Size (about 520 lines): the channels of one screen over one held state (the period shown, its
+ * reading, its close); the reading from the service and from a file (decision 141) are the next to
+ * move into a module of their own.
  */
 import { userInfo } from 'node:os'
 import type { HistoryCurrency } from '../../../../shared/domain/history'
 import type { reconciliationChannels } from '../../../../shared/ipc/channels/reconciliation'
 import { ledgerMappingProblem } from '../../../../shared/reconciliation/journal-entries'
 import type { ReconCurrencyTotals, ReconLine } from '../../../../shared/reconciliation/period-match'
-import { differsSplit, exceptionsOf } from '../../../../shared/reconciliation/period-match'
+import { differsSplit, exceptionsOf, reconcilePeriod } from '../../../../shared/reconciliation/period-match'
+import type { PeriodCloseState } from '../../../../shared/reconciliation/period-close'
 import { periodKey } from '../../../../shared/reconciliation/period-close'
 import type {
   ReconciliationPeriod,
   ReconciliationProgress,
   ReconciliationResult,
+  ReconciliationSource,
   ReconciliationView,
 } from '../../../../shared/reconciliation/reconciliation-view'
+import { readFileOffMain } from '../files'
+import { offlineVerifies, payoutsOfFile } from './history-file'
 import { EXCEPTIONS_SHOWN } from '../../../../shared/reconciliation/reconciliation-view'
 import { AppFailure } from '../../../../shared/result'
 import type { RunService } from '../bulk/runs'
@@ -31,9 +39,26 @@ import { createPeriodReader } from './period-reader'
 import { reconcileWithVerifies } from './reconcile-period'
 import { closingFileOf, openClosingRecords } from './closing-records'
 import type { ClosingRecords } from './closing-records'
-import { closePeriod, closeStateOf, explainException, explanationsOf, reopenPeriod } from './period-closing'
+import {
+  assertClosable,
+  closePeriod,
+  closeStateOf,
+  explainException,
+  explanationsOf,
+  reopenPeriod,
+} from './period-closing'
+import { readClosingReport, reportFolderOf, writeClosingReport } from './closing-report'
 import type { PeriodUnderClose } from './period-closing'
-import { exportForAuditor, exportJournalEntries, paidPayoutsOf, reconciliationCsv } from './reconciliation-exports'
+import {
+  exportForAuditor,
+  exportJournalEntries,
+  paidPayoutsOf,
+  reconciliationCsv,
+  saveReportCopy,
+} from './reconciliation-exports'
+import type { ProfileMode } from '../../../../shared/domain/profiles'
+import type { ReconciliationReport } from '../../../../shared/reconciliation/reconciliation-report'
+import { reconciliationReportOf } from '../../../../shared/reconciliation/reconciliation-report'
 
 /** The rows of this profile's runs (in its mode and the currency) that were sent in a batch the service did not refuse. */
 export function sentBulkRows(
@@ -74,6 +99,25 @@ export function sentBulkRows(
   return sent
 }
 
+/** The files an offline reconciliation reads: the offline review's exports (decision 141). */
+const HISTORY_FILES = [{ name: 'Payout Desk history exports', extensions: ['xlsx', 'csv'] }]
+
+const FILE_CLOSE_REFUSAL =
+  "A reconciliation of a file is a check made offline: a period is closed, and its entries exported, from the service's own history, where every payout is verified. Reconcile the period with the service to close it."
+
+/**
+ * A file reconciled offline never closes the period nor exports its entries (decision 141): a file
+ * is untrusted and nothing of ours it lacks could be verified. Explanations are recorded as online.
+ */
+function offlineClose(done: Reconciled, close: PeriodCloseState): PeriodCloseState {
+  if (done.source.kind !== 'file') return close
+  return { ...close, can: { ...close.can, close: false, exportJournal: false } }
+}
+
+function refuseOffline(done: Reconciled): void {
+  if (done.source.kind === 'file') throw new AppFailure('conflict', FILE_CLOSE_REFUSAL)
+}
+
 /** The computer's user: who recorded an explanation or a close on this desk. */
 function computerUser(): string {
   try {
@@ -92,6 +136,18 @@ interface Reconciled extends PeriodUnderClose {
   totals: ReconCurrencyTotals[]
   /** Whether a bulk run's payee bore its fees (merchant_bears_cost false), by run. */
   payeeBearsFees: ReadonlySet<string>
+  /** When the service's history was read (ISO 8601). */
+  readAt: string
+  /** The service's history, or an exported file reconciled offline (decision 141). */
+  source: ReconciliationSource
+}
+
+/** Who bore a paid line's fee: a bulk run whose payee bore it books none (decision 118). */
+function feeBorneByOf(done: Reconciled): (line: ReconLine) => 'payee' | 'business' {
+  return (line) => {
+    const source = line.ours?.source
+    return source && source.kind !== 'payout' && done.payeeBearsFees.has(source.runId) ? 'payee' : 'business'
+  }
 }
 
 export function createReconciliationDomain(
@@ -109,6 +165,8 @@ export function createReconciliationDomain(
   let view: ReconciliationView = { running: false, progress: null, cancelled: false, error: null, result: null }
   let running: AbortController | null = null
   let reconciled: Reconciled | null = null
+  /** A close writing its report: nothing else is recorded for the period meanwhile. */
+  let closing = false
   /** The closing records of each profile and mode, opened once. */
   const closingFiles = new Map<string, Promise<ClosingRecords>>()
 
@@ -147,41 +205,103 @@ export function createReconciliationDomain(
       exceptionCount: done.exceptions.length,
       exceptions: shown,
       explanations: explanationsOf(records, done.key, shown),
-      close: closeStateOf(records, done, shown),
+      close: offlineClose(done, closeStateOf(records, done, shown)),
+      source: done.source,
     }
   }
 
-  async function reconcile(period: ReconciliationPeriod, signal: AbortSignal): Promise<void> {
-    const { profileId, mode, api } = await context.apiFor()
-    const scope = { profileId, mode, ...period }
-    let pages = 0
-    let payouts = 0
-    const read = await reader.read(
-      api.history,
-      scope,
-      (p) => {
-        pages = p.pages
-        payouts = p.payouts
-        progress({ stage: 'reading', pages, payouts, verified: 0, toVerify: 0 })
-      },
-      signal,
-    )
-    if (!read) return
+  /** Our records of the period: the journal's single payouts and the runs' sent rows (decision 118). */
+  async function oursOf(scope: Parameters<typeof ourPayoutsOf>[1] & { currency: HistoryCurrency }) {
     const runs = await options.runs()
     const ours = ourPayoutsOf(
       context.journal.list({ kind: 'payout' }),
       scope,
       sentBulkRows(runs, context.journal, scope),
     )
+    const payeeBearsFees = new Set(
+      runs
+        .list()
+        .filter((run) => runs.stateOf(run.id).merchantBearsCost === false)
+        .map((run) => run.id),
+    )
+    return { ours, payeeBearsFees }
+  }
+
+  /** The period read from the service, each record it lacks verified by reference; null when cancelled. */
+  async function fromService(period: ReconciliationPeriod, signal: AbortSignal) {
+    const { profileId, mode, api } = await context.apiFor()
+    const scope = { profileId, mode, ...period }
+    const read = await reader.read(
+      api.history,
+      scope,
+      (p) => progress({ stage: 'reading', pages: p.pages, payouts: p.payouts, verified: 0, toVerify: 0 }),
+      signal,
+    )
+    if (!read) return null
+    const { ours, payeeBearsFees } = await oursOf(scope)
     const result = await reconcileWithVerifies(api, read.payouts, ours, {
       now: context.now,
       signal,
       onVerified: (verified, toVerify) =>
         progress({ stage: 'verifying', pages: read.pages, payouts: read.payouts.length, verified, toVerify }),
     })
-    if (signal.aborted) return
+    const source: ReconciliationSource = { kind: 'service' }
+    return { profileId, mode, result, payeeBearsFees, cached: read.cached, pages: read.pages, source }
+  }
+
+  /**
+   * The period read from an exported history file, offline (decision 141): the file read and bounded
+   * in the file reader's worker, checked row by row, matched against the active profile's records;
+   * those the file lacks stay unverified (no verify by reference without the network).
+   */
+  async function fromFile(period: ReconciliationPeriod, path: string, signal: AbortSignal) {
+    const list = await context.profiles.list()
+    const profile = list.profiles.find((known) => known.id === list.activeId)
+    if (!profile)
+      throw new AppFailure('not_found', 'Choose a profile first: its journal is what the file is matched against.')
+    const scope = { profileId: profile.id, mode: profile.mode, ...period }
+    progress({ stage: 'reading', pages: 0, payouts: 0, verified: 0, toVerify: 0 })
+    let reviewed
+    try {
+      reviewed = await readFileOffMain({ job: 'review', path }, signal)
+    } catch (error) {
+      if (signal.aborted) return null
+      throw error
+    }
+    const file = payoutsOfFile(reviewed, period)
+    const { ours, payeeBearsFees } = await oursOf(scope)
+    const missing = reconcilePeriod(file.payouts, ours).toVerify
+    const result = reconcilePeriod(
+      file.payouts,
+      ours,
+      offlineVerifies(missing, file.source.fileName, context.now().toISOString()),
+    )
+    const source: ReconciliationSource = {
+      kind: 'file',
+      ...file.source,
+      rows: file.rows,
+      outside: file.outside,
+      notInFile: missing.length,
+    }
+    return {
+      profileId: profile.id,
+      mode: profile.mode as string,
+      result,
+      payeeBearsFees,
+      cached: false,
+      pages: 0,
+      source,
+    }
+  }
+
+  async function reconcile(period: ReconciliationPeriod, signal: AbortSignal, path: string | null): Promise<void> {
+    const read = path === null ? await fromService(period, signal) : await fromFile(period, path, signal)
+    if (!read || signal.aborted) return
+    const { profileId, mode, result } = read
     const records = await recordsOf({ profileId, mode })
+    const readAt = context.now().toISOString()
     reconciled = {
+      readAt,
       key: periodKey(period),
       profileId,
       mode,
@@ -190,18 +310,11 @@ export function createReconciliationDomain(
       totals: result.totals,
       exceptions: exceptionsOf(result),
       stillOpen: result.lines.filter((line) => line.state === 'open').length,
-      payeeBearsFees: new Set(
-        runs
-          .list()
-          .filter((run) => runs.stateOf(run.id).merchantBearsCost === false)
-          .map((run) => run.id),
-      ),
+      payeeBearsFees: read.payeeBearsFees,
+      source: read.source,
     }
-    view = {
-      ...view,
-      result: resultOf(reconciled, records, { readAt: context.now().toISOString(), cached: read.cached }),
-    }
-    progress({ stage: 'done', pages: read.pages, payouts: read.payouts.length, verified: 0, toVerify: 0 })
+    view = { ...view, result: resultOf(reconciled, records, { readAt, cached: read.cached }) }
+    progress({ stage: 'done', pages: read.pages, payouts: result.lines.length, verified: 0, toVerify: 0 })
   }
 
   /** The period shown, for a person's action on it: refused while one is being read, or before any. */
@@ -212,6 +325,7 @@ export function createReconciliationDomain(
 
   function current(): Reconciled {
     if (running) throw new AppFailure('conflict', 'A period is being reconciled: wait for it to finish.')
+    if (closing) throw new AppFailure('conflict', 'The period is being closed: wait for its report to be written.')
     if (!reconciled || !view.result) throw new AppFailure('not_found', 'Reconcile a period first.')
     return reconciled
   }
@@ -233,40 +347,87 @@ export function createReconciliationDomain(
       )
   }
 
+  /** Starts reading the period (from the service, or a file offline) in main; answers at once. */
+  function begin(period: ReconciliationPeriod, path: string | null): ReconciliationView {
+    if (running) throw new AppFailure('conflict', 'A period is being reconciled: cancel it or wait for it to finish.')
+    const controller = new AbortController()
+    running = controller
+    reconciled = null
+    view = { running: true, progress: null, cancelled: false, error: null, result: null }
+    void reconcile(period, controller.signal, path)
+      .catch((error: unknown) => {
+        context.log.warn('Reconciling a period failed', error)
+        view = {
+          ...view,
+          error:
+            error instanceof AppFailure
+              ? { code: error.code, message: error.message }
+              : { code: 'internal', message: 'Reconciling the period failed inside the app; try again.' },
+        }
+      })
+      .finally(() => {
+        if (running === controller) running = null
+        view = { ...view, running: false, cancelled: controller.signal.aborted }
+        context.emit(
+          'reconciliation:progress',
+          view.progress ?? { stage: 'done', pages: 0, payouts: 0, verified: 0, toVerify: 0 },
+        )
+      })
+    return view
+  }
+
   const stamp = () => ({ by: actor(), at: context.now().toISOString() })
+
+  /** The report a close writes (decision 141): every line, exception and explanation main holds. */
+  async function reportOf(
+    done: Reconciled,
+    records: ClosingRecords,
+    close: { by: string; at: string },
+  ): Promise<ReconciliationReport> {
+    const profile = (await context.profiles.list()).profiles.find((known) => known.id === done.profileId)
+    const recorded = records.period(done.key)
+    return reconciliationReportOf({
+      profile: { id: done.profileId, name: profile?.name ?? done.profileId },
+      mode: done.mode as ProfileMode,
+      period: done.period,
+      readAt: done.readAt,
+      close,
+      lines: done.lines,
+      exceptions: done.exceptions,
+      explanations: recorded.explanations,
+      history: recorded.events,
+      accounts: await context.profiles.ledgerAccounts(done.profileId),
+      feeBorneBy: feeBorneByOf(done),
+    })
+  }
+
+  /** The closed period's report file of one kind, as its close recorded it. */
+  async function closedReport(format: 'pdf' | 'xlsx'): Promise<{ name: string; bytes: Buffer }> {
+    const done = current()
+    const report = closeStateOf(await recordsOf(done), done).report
+    if (!report)
+      throw new AppFailure(
+        'conflict',
+        'The reconciliation report is written when the period closes: explain every exception and close it first.',
+      )
+    const name = report[format]
+    return { name, bytes: await readClosingReport(reportFolderOf(context.userDataDir, done), name) }
+  }
   const periodName = (done: Reconciled) =>
     `Reconciliation ${done.period.currency} ${new Date(done.period.from).toISOString().slice(0, 10)} to ${new Date(done.period.to).toISOString().slice(0, 10)}`
 
   return {
     handlers: {
       'reconciliation:state': () => view,
-      'reconciliation:start': (period) => {
+      'reconciliation:start': (period) => begin(period, null),
+      'reconciliation:startFile': async (period) => {
         if (running)
           throw new AppFailure('conflict', 'A period is being reconciled: cancel it or wait for it to finish.')
-        const controller = new AbortController()
-        running = controller
-        reconciled = null
-        view = { running: true, progress: null, cancelled: false, error: null, result: null }
-        void reconcile(period, controller.signal)
-          .catch((error: unknown) => {
-            context.log.warn('Reconciling a period failed', error)
-            view = {
-              ...view,
-              error:
-                error instanceof AppFailure
-                  ? { code: error.code, message: error.message }
-                  : { code: 'internal', message: 'Reconciling the period failed inside the app; try again.' },
-            }
-          })
-          .finally(() => {
-            if (running === controller) running = null
-            view = { ...view, running: false, cancelled: controller.signal.aborted }
-            context.emit(
-              'reconciliation:progress',
-              view.progress ?? { stage: 'done', pages: 0, payouts: 0, verified: 0, toVerify: 0 },
-            )
-          })
-        return view
+        const path = await context.desktop.dialogs.chooseOpenPath({
+          title: 'Reconcile an exported history file offline',
+          filters: HISTORY_FILES,
+        })
+        return path === null ? view : begin(period, path)
       },
       'reconciliation:cancel': () => {
         running?.abort()
@@ -280,7 +441,22 @@ export function createReconciliationDomain(
       },
       'reconciliation:close': async () => {
         const done = current()
-        await closePeriod(await recordsOf(done), done, stamp())
+        refuseOffline(done)
+        const records = await recordsOf(done)
+        assertClosable(records, done)
+        // The report first (decision 141): a close is recorded only with its report written.
+        closing = true
+        try {
+          const close = stamp()
+          const files = await writeClosingReport(
+            reportFolderOf(context.userDataDir, done),
+            await reportOf(done, records, close),
+            { issuedAt: context.now() },
+          )
+          await closePeriod(records, done, close, files)
+        } finally {
+          closing = false
+        }
         return refreshed(done)
       },
       'reconciliation:reopen': async ({ reason }) => {
@@ -291,21 +467,27 @@ export function createReconciliationDomain(
       },
       'reconciliation:exportJournal': async ({ format, sageDateOrder }) => {
         const done = current()
+        refuseOffline(done)
         if (!(await recordsOf(done)).period(done.key).closed)
           throw new AppFailure(
             'conflict',
             'Journal entries are exported for a closed period: explain every exception and close the period first.',
           )
-        const payouts = paidPayoutsOf(done.lines, (line) => {
-          const source = line.ours?.source
-          return source && source.kind !== 'payout' && done.payeeBearsFees.has(source.runId) ? 'payee' : 'business'
-        })
+        const payouts = paidPayoutsOf(done.lines, feeBorneByOf(done))
         return exportJournalEntries(
           context,
           { format, periodName: periodName(done), ...(sageDateOrder ? { options: { sageDateOrder } } : {}) },
           payouts,
           await context.profiles.ledgerAccounts(done.profileId),
         )
+      },
+      'reconciliation:saveReport': async ({ format }) => {
+        const { name, bytes } = await closedReport(format)
+        return saveReportCopy(context, name, format, bytes)
+      },
+      'reconciliation:openReport': async () => {
+        const { name, bytes } = await closedReport('pdf')
+        return context.desktop.printer.printPdf({ title: name.replace(/\.pdf$/, ''), fileName: name, bytes })
       },
       'reconciliation:accounts': async () => context.profiles.ledgerAccounts(await activeProfileId()),
       'reconciliation:setAccounts': async (accounts) => {

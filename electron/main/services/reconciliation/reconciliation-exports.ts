@@ -7,6 +7,7 @@
  * - the auditor's export (auditor-export.ts): the journal as written up to the head Verify just
  *   accepted, with the verifier, plus the period's reconciliation (every line, with its
  *   explanation) and the closing records, as one ZIP.
+ * - a copy of the report a close wrote (decision 141), PDF or XLSX.
  */
 import { randomUUID } from 'node:crypto'
 import { mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
@@ -15,7 +16,7 @@ import { join } from 'node:path'
 import type { AccountMapping, PaidPayout } from '../../../../shared/reconciliation/journal-entries'
 import { journalEntryOf } from '../../../../shared/reconciliation/journal-entries'
 import type { ReconLine } from '../../../../shared/reconciliation/period-match'
-import { serviceOutcome } from '../../../../shared/reconciliation/period-match'
+import { paidPayoutsOf } from '../../../../shared/reconciliation/reconciliation-report'
 import type { ReconExplanation } from '../../../../shared/reconciliation/period-close'
 import { EXPLANATION_REASON_WORDS } from '../../../../shared/reconciliation/period-close'
 import { AppFailure } from '../../../../shared/result'
@@ -34,29 +35,8 @@ export interface ExportedFiles {
   count: number
 }
 
-/** The payouts of the period the service paid, as the books need them. */
-export function paidPayoutsOf(
-  lines: readonly ReconLine[],
-  feeBorneBy: (line: ReconLine) => PaidPayout['feeBorneBy'],
-): PaidPayout[] {
-  return lines.flatMap((line) => {
-    const service = line.service
-    if (!service || serviceOutcome(service.status) !== 'paid') return []
-    const source = line.ours?.source
-    return [
-      {
-        reference: line.reference,
-        date: service.createdAt.slice(0, 10),
-        currency: service.currency,
-        amount: service.amount,
-        fee: service.fee,
-        feeBorneBy: feeBorneBy(line),
-        payee: line.ours?.payee || service.customerName || 'Unknown payee',
-        ...(source && source.kind !== 'payout' ? { runId: source.runId } : {}),
-      },
-    ]
-  })
-}
+// The payouts the books get: one list for the entries and the close's report (decision 141).
+export { paidPayoutsOf }
 
 async function writeAtomically(path: string, content: string | Buffer[]): Promise<void> {
   const temporary = `${path}.${randomUUID()}.partial`
@@ -69,19 +49,34 @@ async function writeAtomically(path: string, content: string | Buffer[]): Promis
   }
 }
 
+const FILTER_NAMES = { csv: 'CSV', zip: 'ZIP', pdf: 'PDF document', xlsx: 'Excel workbook' } as const
+
 async function chooseSavePath(
   context: Pick<ServiceContext, 'desktop'>,
   title: string,
   defaultName: string,
-  extension: 'csv' | 'zip',
+  extension: keyof typeof FILTER_NAMES,
 ): Promise<string | null> {
   const chosen = await context.desktop.dialogs.chooseSavePath({
     title,
     defaultName,
-    filters: [extension === 'csv' ? { name: 'CSV', extensions: ['csv'] } : { name: 'ZIP', extensions: ['zip'] }],
+    filters: [{ name: FILTER_NAMES[extension], extensions: [extension] }],
   })
   if (chosen === null) return null
   return chosen.toLowerCase().endsWith(`.${extension}`) ? chosen : `${chosen}.${extension}`
+}
+
+/** A copy of the closed period's report (decision 141) where the person chooses. */
+export async function saveReportCopy(
+  context: Pick<ServiceContext, 'desktop'>,
+  name: string,
+  format: 'pdf' | 'xlsx',
+  bytes: Buffer,
+): Promise<ExportedFiles> {
+  const path = await chooseSavePath(context, 'Save the reconciliation report', name, format)
+  if (path === null) return { path: null, files: 0, count: 0 }
+  await writeAtomically(path, [bytes])
+  return { path, files: 1, count: 1 }
 }
 
 export async function exportJournalEntries(

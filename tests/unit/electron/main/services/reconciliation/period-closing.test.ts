@@ -31,6 +31,7 @@ import type { ReconciliationView } from '../../../../../../shared/reconciliation
 import type { ReconLine } from '../../../../../../shared/reconciliation/period-match'
 import { channels } from '../../../../../../shared/ipc/contract'
 import { DEFAULT_ACCOUNTS, type AccountMapping } from '../../../../../../shared/reconciliation/journal-entries'
+import { pdfText } from '../../../../../support/pdf'
 
 const KEY = 'sk_test_reconcile_closing'
 let sandbox: RunningSandbox
@@ -101,6 +102,7 @@ async function payAndDisturb(): Promise<void> {
 }
 
 const savePaths: string[] = []
+const printed: unknown[] = []
 const ledgers = new Map<string, AccountMapping>()
 function domainOver(user = 'ada') {
   const api = createPaymentsApi(createPaymentsClient({ baseUrl: sandbox.url, secretKey: KEY }))
@@ -112,10 +114,13 @@ function domainOver(user = 'ada') {
       now: () => new Date(),
       log: { warn: () => undefined } as never,
       userDataDir: folder,
-      desktop: { dialogs: { chooseSavePath: async () => savePaths.shift() ?? null } } as never,
+      desktop: {
+        dialogs: { chooseSavePath: async () => savePaths.shift() ?? null },
+        printer: { printPdf: async (document: unknown) => (printed.push(document), 'printed') },
+      } as never,
       // The active profile's ledger accounts, as the profile service keeps them (its own test).
       profiles: {
-        list: async () => ({ activeId: 'p1' }) as never,
+        list: async () => ({ activeId: 'p1', profiles: [{ id: 'p1', name: 'Acme Test' }] }) as never,
         ledgerAccounts: async (id: string) => ledgers.get(id) ?? DEFAULT_ACCOUNTS,
         setLedgerAccounts: async (id: string, accounts: AccountMapping) => (ledgers.set(id, accounts), accounts),
       },
@@ -165,6 +170,9 @@ describe('closing a reconciled period', () => {
     await expect(domain.handlers['reconciliation:close'](undefined)).rejects.toThrow(
       /2 exceptions have no explanation yet/,
     )
+    await expect(domain.handlers['reconciliation:saveReport']({ format: 'pdf' })).rejects.toThrow(
+      'The reconciliation report is written when the period closes',
+    )
     await expect(
       domain.handlers['reconciliation:explain']({ reference: 'NOT-HERE', reason: 'other', note: 'x' }),
     ).rejects.toThrow(/NOT-HERE is not an exception of this period/)
@@ -197,6 +205,11 @@ describe('closing a reconciled period', () => {
       unexplained: 0,
       can: { explain: false, close: false, reopen: true, exportJournal: true },
       explainable: [],
+      // The close wrote its report (decision 141), named by the period and the close's time.
+      report: {
+        pdf: expect.stringMatching(/^Reconciliation NGN \d{4}-\d\d-\d\d to \d{4}-\d\d-\d\d, closed .*\.pdf$/),
+        xlsx: expect.stringMatching(/\.xlsx$/),
+      },
     })
     await expect(
       domain.handlers['reconciliation:explain']({ reference: 'DESK-0001', reason: 'other', note: 'changed my mind' }),
@@ -210,6 +223,7 @@ describe('closing a reconciled period', () => {
     expect(view.result!.explanations.map((e) => e.reference).sort()).toEqual(['DESK-0001', 'ELSEWHERE-1'])
     view = await call(again.handlers['reconciliation:reopen']({ reason: 'Fee refund arrived late' }))
     expect(view.result!.close.closed).toBe(false)
+    expect(view.result!.close.report).toBeNull()
     expect(view.result!.close.events.map(({ type, by, reason }) => ({ type, by, reason }))).toEqual([
       { type: 'closed', by: 'ada', reason: undefined },
       { type: 'reopened', by: 'efe', reason: 'Fee refund arrived late' },
@@ -341,6 +355,27 @@ describe('closing a reconciled period', () => {
       'Payout clearing',
       'Supplier payments',
     ])
+
+    // The report the close wrote, saved where the person chooses and opened for printing: the
+    // figures main counted, who closed it, each exception's explanation.
+    savePaths.push(join(folder, 'report'))
+    expect(await domain.handlers['reconciliation:saveReport']({ format: 'pdf' })).toEqual({
+      path: join(folder, 'report.pdf'),
+      files: 1,
+      count: 1,
+    })
+    const report = pdfText(await readFile(join(folder, 'report.pdf'))).replace(/\s+/g, ' ')
+    expect(report).toContain('Acme Test')
+    expect(report).toContain('Closed by ada')
+    expect(report).toContain('At the service only 1 750.00 NGN')
+    expect(report).toContain('Note: ok')
+    // The books line is the export's: 1,000.00 + 750.00 paid, the fee the business bore.
+    expect(report).toMatch(/NGN 2 1,750\.00 NGN \d+\.\d\d NGN/)
+    savePaths.push(join(folder, 'report.xlsx'))
+    expect(await domain.handlers['reconciliation:saveReport']({ format: 'xlsx' })).toMatchObject({ files: 1 })
+    expect((await readFile(join(folder, 'report.xlsx'))).subarray(0, 2).toString()).toBe('PK')
+    expect(await domain.handlers['reconciliation:openReport'](undefined)).toBe('printed')
+    expect(printed.at(-1)).toMatchObject({ fileName: expect.stringMatching(/^Reconciliation NGN .*\.pdf$/) })
 
     savePaths.push(join(folder, 'audit.zip'))
     const audit = await domain.handlers['reconciliation:exportAuditor'](undefined)
