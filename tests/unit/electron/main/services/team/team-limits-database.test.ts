@@ -81,9 +81,15 @@ beforeAll(async () => {
     db.addMember('bob', ['approver'], 'Bob Approver'),
     db.addMember('cat', ['approver'], 'Cat Approver'),
   ])
-  ;[adminA, adminB, preparer, approverA, approverB, approverC] = await Promise.all(
-    [a, b, p, x, y, z].map((member) => sqlDesk(db, member!)),
-  )
+  const opened = await Promise.all([a, b, p, x, y, z].map((member) => sqlDesk(db, member!)))
+  ;[adminA, adminB, preparer, approverA, approverB, approverC] = opened as [
+    SqlDesk,
+    SqlDesk,
+    SqlDesk,
+    SqlDesk,
+    SqlDesk,
+    SqlDesk,
+  ]
   desks.push(adminA, adminB, preparer, approverA, approverB, approverC)
 }, 90_000)
 
