@@ -134,7 +134,8 @@ export interface TeamRun {
   versionAt: string
   submittedAt: string | null
   approvedAt: string | null
-  approvalsRequired: 1 | 2
+  /** As its total requires (one or two), and one more for a row above a per-payout maximum asking one (decision 138). */
+  approvalsRequired: 1 | 2 | 3
   /** Approvals of the current version. */
   approvals: TeamDecisionView[]
   /** The latest rejection of any version (its version says which). */

@@ -31,12 +31,15 @@ export const TEAM_REFUSALS = {
   not_version_maker: { sqlstate: 'PT403', code: 'forbidden' },
   never_held_claim: { sqlstate: 'PT403', code: 'forbidden' },
   audit_append_only: { sqlstate: 'PT403', code: 'forbidden' },
+  limit_exceeded: { sqlstate: 'PT403', code: 'forbidden' }, // a team limit refuses it (decision 138)
+  limit_needs_approver: { sqlstate: 'PT403', code: 'forbidden' }, // a team limit asks one more approver first
   // PT404: not found.
   run_not_found: { sqlstate: 'PT404', code: 'not_found' },
   version_not_found: { sqlstate: 'PT404', code: 'not_found' },
   claim_not_found: { sqlstate: 'PT404', code: 'not_found' },
   member_not_found: { sqlstate: 'PT404', code: 'not_found' },
   change_not_found: { sqlstate: 'PT404', code: 'not_found' }, // nothing waits for a second admin
+  limit_change_not_found: { sqlstate: 'PT404', code: 'not_found' }, // no change to that limit waits
   // PT409: the conflicts, one reason each.
   run_exists: { sqlstate: 'PT409', code: 'conflict' }, // a run with that id was shared already
   version_stale: { sqlstate: 'PT409', code: 'conflict' }, // another version is current: read the run again
@@ -58,6 +61,8 @@ export const TEAM_REFUSALS = {
   desk_mode_fixed: { sqlstate: 'PT409', code: 'conflict' }, // a desk's mode never changes
   desk_mode_unknown: { sqlstate: 'PT409', code: 'conflict' }, // a desk without a mode claims nothing
   run_mode_differs: { sqlstate: 'PT409', code: 'conflict' }, // the run pays in another mode
+  limit_unchanged: { sqlstate: 'PT409', code: 'conflict' }, // the limit is that already
+  limit_change_differs: { sqlstate: 'PT409', code: 'conflict' }, // the change waiting is not the one shown
   // PT412, PT423.
   hash_mismatch: { sqlstate: 'PT412', code: 'hash_mismatch' },
   claim_held: { sqlstate: 'PT423', code: 'claim_held' }, // another desk holds it, its lease running

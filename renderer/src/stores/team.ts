@@ -18,6 +18,7 @@ import type {
 } from '../../../shared/domain/team'
 import type { RunView } from '../../../shared/domain/bulk-run'
 import type { ConfirmationInput } from '../../../shared/payees/confirmations'
+import type { TeamLimitChangeInput, TeamLimitSubject, TeamLimitsView } from '../../../shared/limits/team-limits'
 import { callApi } from './call'
 
 /**
@@ -173,6 +174,14 @@ export const useTeamStore = defineStore('team', () => {
     memberChanges: (): Promise<Result<TeamMemberChange[]>> => callApi(() => api.team.memberChanges()),
     confirmMemberChange: (login: string, change: TeamMemberChangeKind): Promise<Result<TeamMemberChange[]>> =>
       run('confirm', () => api.team.confirmMemberChange({ login, change })),
+    /** The team's limits, the changes waiting for a second admin, what this member released today (decision 138). */
+    limits: (): Promise<Result<TeamLimitsView>> => callApi(() => api.team.limits()),
+    proposeLimitChange: (change: TeamLimitChangeInput): Promise<Result<TeamLimitsView>> =>
+      run('limits', () => api.team.proposeLimitChange(change)),
+    approveLimitChange: (change: TeamLimitChangeInput): Promise<Result<TeamLimitsView>> =>
+      run('limits', () => api.team.approveLimitChange(change)),
+    withdrawLimitChange: (subject: TeamLimitSubject): Promise<Result<TeamLimitsView>> =>
+      run('limits', () => api.team.withdrawLimitChange({ subject })),
     connect: () => withStatus('connect', () => api.team.connect()),
     disconnect: () => withStatus('disconnect', () => api.team.disconnect()),
     forget: (profileId: string) => withStatus('forget', () => api.team.forget({ profileId })),

@@ -21,6 +21,7 @@ import type {
 } from '../../domain/team'
 import { TEAM_MEMBER_CHANGES, TEAM_ROLES } from '../../domain/team'
 import type { RunView } from '../../domain/bulk-run'
+import { teamLimitChangeSchema, type TeamLimitsView } from '../../limits/team-limits'
 import { noInput, returns } from '../define'
 import { checkConfirmationNote, confirmationFields } from '../../payees/confirmations'
 
@@ -184,6 +185,17 @@ export const teamChannels = {
   'team:setThreshold': {
     input: z.strictObject({ currency, amount: amount.nullable() }),
     result: returns<TeamThreshold[]>(),
+  },
+  /** The team's limits, the changes waiting for a second admin, and what this member released today (decision 138). */
+  'team:limits': { input: noInput, result: returns<TeamLimitsView>() },
+  /** Admin: proposes a change to a limit; it takes effect only once a second admin approves it. */
+  'team:proposeLimitChange': { input: teamLimitChangeSchema, result: returns<TeamLimitsView>() },
+  /** Admin: approves the change another admin proposed, as shown (`value` is what waits). */
+  'team:approveLimitChange': { input: teamLimitChangeSchema, result: returns<TeamLimitsView>() },
+  /** Admin: drops a change that waits. */
+  'team:withdrawLimitChange': {
+    input: teamLimitChangeSchema.pick({ subject: true }),
+    result: returns<TeamLimitsView>(),
   },
 } as const
 

@@ -81,7 +81,7 @@ export const runAnswer = z.object({
   versionAt: iso,
   submittedAt: iso.nullable(),
   approvedAt: iso.nullable(),
-  approvalsRequired: z.union([z.literal(1), z.literal(2)]),
+  approvalsRequired: z.union([z.literal(1), z.literal(2), z.literal(3)]),
   approvals: z.array(decision),
   rejection: decision.extend({ reason: z.string(), version: count }).nullable(),
   contributors: z

@@ -93,6 +93,22 @@ export function createTeamDomain(
         team.withDesk('verifying the audit trail', ({ operations }) => operations.verifyAudit()),
       'team:members': () => team.withDesk('listing members', ({ operations }) => operations.members()),
       'team:thresholds': () => team.withDesk('reading thresholds', ({ operations }) => operations.thresholds()),
+      'team:limits': () => team.withDesk("reading the team's limits", ({ operations }) => operations.teamLimits()),
+      'team:proposeLimitChange': (input) =>
+        team.withDesk('proposing a change to a limit', async ({ operations }) => {
+          await operations.proposeLimitChange(input)
+          return operations.teamLimits()
+        }),
+      'team:approveLimitChange': (input) =>
+        team.withDesk('approving a change to a limit', async ({ operations }) => {
+          await operations.approveLimitChange(input)
+          return operations.teamLimits()
+        }),
+      'team:withdrawLimitChange': (input) =>
+        team.withDesk('withdrawing a change to a limit', async ({ operations }) => {
+          await operations.withdrawLimitChange(input)
+          return operations.teamLimits()
+        }),
       'team:addMember': (input) =>
         team.withDesk('adding a member', async ({ operations }) => {
           await operations.addMember(input)

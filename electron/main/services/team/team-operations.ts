@@ -55,6 +55,7 @@ import {
   thresholdRow,
 } from './team-answers'
 import { scramVerifier } from './scram-verifier'
+import { createTeamLimitOperations } from './team-limit-operations'
 import { teamFailure } from './team-errors'
 import type { TeamSession } from './team-session'
 import { z } from 'zod'
@@ -150,6 +151,7 @@ export function createTeamOperations(session: TeamSession, deskId: string, mode:
   return {
     deskId,
     mode,
+    ...createTeamLimitOperations(session),
 
     /** Registers this desk and its mode with the team (once; later only seen again) and says who this is. */
     async identify(label: string): Promise<TeamIdentity> {

@@ -1,7 +1,8 @@
 /**
  * Team runs released from this desk (decisions 41, 43, 45, 62, 63).
  *
- * Releasing: the run is written here from the team's copy when this desk did not prepare it (bulk's
+ * Releasing: the team's limits are checked first (team-release-limits.ts, decision 138); the run is
+ * written here from the team's copy when this desk did not prepare it (bulk's
  * createFromContent, decision 092), its content hash is recomputed and must be the approved one,
  * then the bulk run sends as it does alone, with one seam: before each batch leaves (its intent
  * already journaled), `beforeBatchLeaves` (a RunHooks hook) decides, in this order:
@@ -34,6 +35,7 @@ import type { ReleaseEntry } from './team-release-entry'
 import { answeredInJournal, createBatchFollow } from './team-release-follow'
 import { readReleaseList, writeReleaseList } from './team-release-list'
 import { createReleaseRecording } from './team-release-recording'
+import { assertWithinTeamLimits } from './team-release-limits'
 import { assertTeamRunAllows } from './team-run-actions'
 import type { TeamDesk, TeamService } from './team-service'
 
@@ -285,6 +287,11 @@ export function createTeamRelease(deps: TeamReleaseDeps) {
           // hash and plan are checked below.
           const team = await approvedContent(desk, run)
           step('read')
+          // The team's limits, before anything is claimed or written (decision 138).
+          await assertWithinTeamLimits(desk, run, team).catch(async (error: unknown) => {
+            await dropUnsentCopy(runId)
+            throw error
+          })
           entry.content = team
           gated = plannedFromContent(runId, team.rows.length)
           const [written, claimed] = await Promise.allSettled([
@@ -315,6 +322,7 @@ export function createTeamRelease(deps: TeamReleaseDeps) {
         entry.contentHash = run.contentHash
         const planned = deps.runs.plannedBatches(runId)
         if (!gated) {
+          await assertWithinTeamLimits(desk, run, content)
           await claims.gate(desk, entry, planned, (indexes) => indexes.map((i) => rows[i]!.item.reference))
           step('gate')
         } else if (!samePlan(gated, planned))

@@ -31,7 +31,7 @@ REVOKE ALL ON ALL TABLES IN SCHEMA payout_desk
 GRANT SELECT ON payout_desk.team_members, payout_desk.team_thresholds, payout_desk.audit_trail,
   payout_desk.team_runs, payout_desk.team_run_rows, payout_desk.team_run_decisions, payout_desk.team_run_versions,
   payout_desk.team_claims, payout_desk.team_claim_items, payout_desk.team_payment_memory,
-  payout_desk.team_recent_payouts, payout_desk.team_member_changes
+  payout_desk.team_recent_payouts, payout_desk.team_member_changes, payout_desk.team_limits
   TO payout_desk_preparer, payout_desk_approver, payout_desk_admin;
 
 -- ---- Every member. Views call is_member, iso and iso_us as the reader, so readers may execute
@@ -40,7 +40,7 @@ GRANT EXECUTE ON FUNCTION payout_desk.whoami(), payout_desk.register_desk(text, 
   payout_desk.register_desk(text, text, text), payout_desk.audit_verify(), payout_desk.is_member(),
   payout_desk.iso(timestamptz), payout_desk.iso_us(timestamptz), payout_desk.run_view(text),
   payout_desk.mark_run_seen(text, integer), payout_desk.run_content(text, integer),
-  payout_desk.record_results(text, text, jsonb),
+  payout_desk.record_results(text, text, jsonb), payout_desk.limits_view(),
   payout_desk.confirm_payee(text, integer, integer, text, text, text)
   TO payout_desk_preparer, payout_desk_approver, payout_desk_admin;
 
@@ -48,6 +48,11 @@ GRANT EXECUTE ON FUNCTION payout_desk.whoami(), payout_desk.register_desk(text, 
 GRANT EXECUTE ON FUNCTION payout_desk.set_team_name(text), payout_desk.set_threshold(text, text),
   payout_desk.add_member(text, text, text[], text), payout_desk.set_member_active(text, boolean),
   payout_desk.confirm_member_change(text, text)
+  TO payout_desk_admin;
+
+-- ---- Admins: the team's limits, each change proposed by one and approved by a second (decision 138).
+GRANT EXECUTE ON FUNCTION payout_desk.propose_limit_change(text, jsonb),
+  payout_desk.approve_limit_change(text, jsonb), payout_desk.withdraw_limit_change(text)
   TO payout_desk_admin;
 
 -- ---- Preparers: share a run, change it, submit it.

@@ -1,6 +1,8 @@
 -- Approves the version whose hash the approver reviewed, having typed its total. The run is
--- approved once it has as many different approvers as its total requires, and not while a row is
--- held for a changed or shared account that no member has confirmed (decision 135).
+-- approved once it has as many different approvers as its total requires, and one more when a row
+-- is above a maximum per payout set to ask one (decision 138); not while a row is held for a
+-- changed or shared account that no member has confirmed (decision 135). An approved run takes one
+-- more approval too: what a limit asks before it is released.
 CREATE OR REPLACE FUNCTION payout_desk.approve_run(p_run_id text, p_version integer, p_hash text, p_typed_total text,
     p_desk text)
   RETURNS jsonb
@@ -22,6 +24,23 @@ BEGIN
              AND decided_by = me AND decision = 'approved') THEN
     RETURN payout_desk.run_view(p_run_id); -- approved already by this approver
   END IF;
+  IF run.state IN ('approved', 'releasing') AND version_row.approved_at IS NOT NULL THEN
+    -- One approver more than the run required: what a limit set to ask one more approver wants
+    -- before it is released (release_within_limits, decision 138). The total is typed as always.
+    IF p_typed_total IS NULL OR p_typed_total !~ '^[0-9]{1,19}(\.[0-9]{1,2})?$'
+       OR p_typed_total::numeric <> version_row.total THEN
+      PERFORM payout_desk.fail('PT400', 'total_mismatch', format('The total typed (%s) is not the run''s total.', coalesce(p_typed_total, 'nothing')));
+    END IF;
+    INSERT INTO payout_desk.run_decisions (run_id, version, decided_by, decision, content_hash)
+      VALUES (p_run_id, p_version, me, 'approved', version_row.content_hash);
+    PERFORM payout_desk.append_audit('approval_given', p_run_id, NULL, jsonb_build_object(
+      'version', p_version, 'contentHash', version_row.content_hash, 'beyondRequired', true,
+      'given', (SELECT count(*) FROM payout_desk.run_decisions d WHERE d.run_id = p_run_id AND d.version = p_version
+        AND d.decision = 'approved'),
+      'required', payout_desk.run_approvals_required(p_run_id, p_version)), p_desk);
+    UPDATE payout_desk.runs SET updated_at = now() WHERE run_id = p_run_id;
+    RETURN payout_desk.run_view(p_run_id);
+  END IF;
   IF run.state <> 'awaiting_approval' THEN
     PERFORM payout_desk.fail('PT409', 'run_not_awaiting_approval', format('Run %s is %s, not awaiting approval.', p_run_id, replace(run.state, '_', ' ')));
   END IF;
@@ -39,7 +58,7 @@ BEGIN
   END IF;
   INSERT INTO payout_desk.run_decisions (run_id, version, decided_by, decision, content_hash)
     VALUES (p_run_id, p_version, me, 'approved', version_row.content_hash);
-  required := payout_desk.approvals_required(version_row.currency, version_row.total);
+  required := payout_desk.run_approvals_required(p_run_id, p_version);
   SELECT count(*) INTO given FROM payout_desk.run_decisions
     WHERE run_id = p_run_id AND version = p_version AND decision = 'approved';
   PERFORM payout_desk.append_audit('approval_given', p_run_id, NULL, jsonb_build_object(

@@ -7,7 +7,8 @@
 -- Each payout is looked up by (run, version, reference); the first claim of a release gathers the
 -- statistics of the runs' rows unless they were gathered after this version was approved, and
 -- never waits for another release's ANALYZE (decisions 43, 45). The desk and the run must be in
--- one mode (trigger claims_in_run_mode, decision 61).
+-- one mode (trigger claims_in_run_mode, decision 61). A member's first claim in a run is checked
+-- against the team's limits for the rest of the run (release_within_limits, decision 138).
 CREATE OR REPLACE FUNCTION payout_desk.claim(p_run_id text, p_version integer, p_hash text, p_reference text, p_kind text,
     p_items text[], p_desk text, p_lease_seconds integer)
   RETURNS jsonb
@@ -98,6 +99,11 @@ BEGIN
   IF taken.item IS NOT NULL THEN
     PERFORM payout_desk.fail('PT409', 'payout_claimed', format('The payout %s is already claimed in %s.', taken.item, taken.claim_reference));
   END IF;
+  -- The member's first claim in this run: the rest of the run within the team's limits (decision 138).
+  IF NOT EXISTS (SELECT 1 FROM payout_desk.claims c JOIN payout_desk.claim_holders h ON h.claim_reference = c.reference
+                 WHERE c.run_id = p_run_id AND c.version = p_version AND h.holder = me) THEN
+    PERFORM payout_desk.release_within_limits(me, p_run_id, p_version);
+  END IF;
   IF existing.reference IS NULL THEN
     INSERT INTO payout_desk.claims (reference, kind, run_id, version, state, holder, holder_desk, claimed_at, lease_until)
       VALUES (p_reference, p_kind, p_run_id, p_version, 'held', me, p_desk, now(), now() + lease);
@@ -106,10 +112,11 @@ BEGIN
       SET kind = p_kind, state = 'held', holder = me, holder_desk = p_desk, claimed_at = now(), lease_until = now() + lease
       WHERE reference = p_reference;
   END IF;
-  INSERT INTO payout_desk.claim_items (item_reference, claim_reference, run_id, version, position)
+  INSERT INTO payout_desk.claim_items (item_reference, claim_reference, run_id, version, position, claimed_by, claimed_at)
     SELECT x, p_reference, p_run_id, p_version,
       (SELECT r.position FROM payout_desk.run_rows r
-       WHERE r.run_id = p_run_id AND r.version = p_version AND r.reference = x)
+       WHERE r.run_id = p_run_id AND r.version = p_version AND r.reference = x),
+      me, now()
     FROM unnest(p_items) x;
   INSERT INTO payout_desk.claim_holders (claim_reference, holder, holder_desk) VALUES (p_reference, me, p_desk)
     ON CONFLICT (claim_reference, holder_desk) DO NOTHING;

@@ -14,7 +14,7 @@ AS $$
     'rows', v.row_count, 'total', v.total::text, 'contentHash', v.content_hash,
     'versionBy', v.created_by, 'versionAt', payout_desk.iso(v.created_at),
     'submittedAt', payout_desk.iso(v.submitted_at), 'approvedAt', payout_desk.iso(v.approved_at),
-    'approvalsRequired', payout_desk.approvals_required(v.currency, v.total),
+    'approvalsRequired', payout_desk.run_approvals_required(v.run_id, v.version),
     'approvals', coalesce((
       SELECT jsonb_agg(jsonb_build_object('by', d.decided_by, 'at', payout_desk.iso(d.decided_at)) ORDER BY d.decided_at)
       FROM payout_desk.run_decisions d

@@ -9,6 +9,7 @@ DECLARE
   me text := payout_desk.acting_member('preparer', p_desk);
   run payout_desk.runs;
   version_row payout_desk.run_versions;
+  refused jsonb;
 BEGIN
   PERFORM payout_desk.require_given(p_version,
     format('A version is required: say which version of run %s is submitted.', coalesce(p_run_id, '(none)')));
@@ -29,12 +30,17 @@ BEGIN
       replace(run.state, '_', ' '),
       CASE WHEN run.state = 'rejected' THEN ' (change it first: that makes a new version)' ELSE '' END));
   END IF;
+  -- A row above a maximum per payout the team refuses is refused now, not at release (decision 138).
+  refused := payout_desk.per_payout_breach(p_run_id, p_version);
+  IF refused ->> 'onBreach' = 'refuse' THEN
+    PERFORM payout_desk.fail('PT403', 'limit_exceeded', refused ->> 'message');
+  END IF;
   UPDATE payout_desk.runs SET state = 'awaiting_approval', updated_at = now() WHERE run_id = p_run_id;
   UPDATE payout_desk.run_versions SET submitted_at = now() WHERE run_id = p_run_id AND version = p_version;
   PERFORM payout_desk.append_audit('run_submitted', p_run_id, NULL, jsonb_build_object(
     'version', p_version, 'contentHash', version_row.content_hash, 'total', version_row.total::text,
     'currency', version_row.currency, 'rows', version_row.row_count,
-    'approvalsRequired', payout_desk.approvals_required(version_row.currency, version_row.total)), p_desk);
+    'approvalsRequired', payout_desk.run_approvals_required(p_run_id, p_version)), p_desk);
   RETURN payout_desk.run_view(p_run_id);
 END
 $$;

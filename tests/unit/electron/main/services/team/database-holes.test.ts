@@ -128,6 +128,9 @@ describe('NULL where a value is required', () => {
     const read = 'a read: NULL in, nothing out, nothing written'
     // The approver role for the spare login, asked by one admin, waits for the second (decision 104).
     await admin.call('add_member', spareLogin, 'Spare', ['preparer', 'approver'], null)
+    // A limit proposed by one admin waits for the second (decision 138).
+    const waitingLimit = { value: '250000.00', onBreach: 'refuse' }
+    await admin.call('propose_limit_change', 'daily_total:GHS', JSON.stringify(waitingLimit))
     return {
       'whoami()': { as: () => approver, args: () => [] },
       'audit_verify()': { as: () => approver, args: () => [] },
@@ -177,6 +180,16 @@ describe('NULL where a value is required', () => {
         args: () => [held, 1, 2, 'signed_letter', 'Letter of 3 March', approver.deskId],
         nullable: { 4: 'the note: optional unless the method is "other"' },
       },
+      'limits_view()': { as: () => approver, args: () => [] },
+      'propose_limit_change(text,jsonb)': {
+        as: () => admin,
+        args: () => ['per_payout:GHS', JSON.stringify({ value: '1000.00', onBreach: 'approver' })],
+      },
+      'approve_limit_change(text,jsonb)': {
+        as: () => secondAdmin,
+        args: () => ['daily_total:GHS', JSON.stringify(waitingLimit)],
+      },
+      'withdraw_limit_change(text)': { as: () => admin, args: () => ['daily_total:GHS'] },
       'submit_run(text,integer,text,text)': { as: () => preparer, args: () => [draft, 1, hash, preparer.deskId] },
       'approve_run(text,integer,text,text,text)': {
         as: () => approver,
