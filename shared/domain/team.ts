@@ -2,6 +2,9 @@
  * Team mode (decision 38): several desks, one truth in a shared PostgreSQL database that enforces
  * maker-checker approval and claims. These are the shapes that cross IPC and that main's team
  * service (electron/main/services/team) answers; solo mode (no team connection) uses none of them.
+ *
+ * Size: every shape of a team run, its rows, checks, payee checks, limits' refusals and members
+ * that crosses IPC, in one place so main and the screens read one definition (types only).
  */
 import type { RunReviewFigures } from '../bulk/review-figures'
 import type { RunContent } from './bulk-run'
@@ -138,6 +141,12 @@ export interface TeamRun {
   approvalsRequired: 1 | 2 | 3
   /** Approvals of the current version. */
   approvals: TeamDecisionView[]
+  /**
+   * A team limit on this run's currency (daily total or count) or the sending hours asks one more
+   * approver instead of refusing (decision 138): an approved run may take an approval more before
+   * it is released past it. Absent from a database before schema 12.
+   */
+  limitAsksApprover?: boolean
   /** The latest rejection of any version (its version says which). */
   rejection: TeamRejection | null
   /** Everyone who prepared or edited it: none of them may approve it. */

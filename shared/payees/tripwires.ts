@@ -8,6 +8,10 @@
  * - unusual amount: above a multiple (a setting, default 3) of the median of the payee's last
  *   payments, or a first payment above a set amount per currency.
  * Pure: main runs it over the book; the same rules serve a bulk sheet and a single payout.
+ *
+ * Size: the five rules, the sheet's one pass that prepares them (decision 148: a row allocates only
+ * what it flags) and the words that explain each flag; the words (`explainTripwire`) are the part to
+ * move out when a sixth rule comes.
  */
 import { toMinorUnits, formatMinorUnits } from '../money'
 import { accountKey, describeAccount, type AccountRef } from './accounts'

@@ -6,7 +6,7 @@
  * and closed (period-closing.ts, its records fsynced per profile and mode) and exported for the
  * books and the auditor (reconciliation-exports.ts).
  *
- * Size (about 520 lines): the channels of one screen over one held state (the period shown, its
+ * Size: about 520 lines, the channels of one screen over one held state (the period shown, its
  * reading, its close); the reading from the service and from a file (decision 141) are the next to
  * move into a module of their own.
  */

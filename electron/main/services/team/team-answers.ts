@@ -83,6 +83,8 @@ export const runAnswer = z.object({
   approvedAt: iso.nullable(),
   approvalsRequired: z.union([z.literal(1), z.literal(2), z.literal(3)]),
   approvals: z.array(decision),
+  /** A team limit asks one more approver (decision 138); absent before schema 12. */
+  limitAsksApprover: z.boolean().optional(),
   rejection: decision.extend({ reason: z.string(), version: count }).nullable(),
   contributors: z
     .array(z.string())

@@ -39,4 +39,25 @@ describe('awaits my approval', () => {
     expect(awaitsApprovalOf(run({ approvals: [{ by: 'chidi', at: '2026-03-01T10:00:00Z' }] }), approver)).toBe(false)
     expect(awaitsApprovalOf(run({ approvals: [{ by: 'dayo', at: '2026-03-01T10:00:00Z' }] }), approver)).toBe(true)
   })
+
+  it('an approved run awaits one more approval only where a team limit asks one more approver (decision 138)', () => {
+    for (const state of ['approved', 'releasing'] as const) {
+      expect(awaitsApprovalOf(run({ state }), approver), state).toBe(false)
+      expect(awaitsApprovalOf({ ...run({ state }), limitAsksApprover: true }, approver), state).toBe(true)
+      // Still never the preparer, an editor, one who approved already, nor a member without the role.
+      const asked = {
+        ...run({ state, approvals: [{ by: 'chidi', at: '2026-03-01T10:00:00Z' }] }),
+        limitAsksApprover: true,
+      }
+      expect(awaitsApprovalOf(asked, approver)).toBe(false)
+      expect(
+        awaitsApprovalOf({ ...run({ state }), limitAsksApprover: true }, { login: 'ada', roles: ['approver'] }),
+      ).toBe(false)
+      expect(
+        awaitsApprovalOf({ ...run({ state }), limitAsksApprover: true }, { login: 'chidi', roles: ['preparer'] }),
+      ).toBe(false)
+    }
+    for (const state of ['completed', 'rejected', 'draft'] as const)
+      expect(awaitsApprovalOf({ ...run({ state }), limitAsksApprover: true }, approver), state).toBe(false)
+  })
 })

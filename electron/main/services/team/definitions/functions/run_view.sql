@@ -15,6 +15,9 @@ AS $$
     'versionBy', v.created_by, 'versionAt', payout_desk.iso(v.created_at),
     'submittedAt', payout_desk.iso(v.submitted_at), 'approvedAt', payout_desk.iso(v.approved_at),
     'approvalsRequired', payout_desk.run_approvals_required(v.run_id, v.version),
+    'limitAsksApprover', EXISTS (SELECT 1 FROM payout_desk.limit_rules l
+        WHERE l.on_breach = 'approver' AND l.kind <> 'per_payout' AND l.currency = v.currency)
+      OR EXISTS (SELECT 1 FROM payout_desk.limit_settings s WHERE s.hours_on_breach = 'approver'),
     'approvals', coalesce((
       SELECT jsonb_agg(jsonb_build_object('by', d.decided_by, 'at', payout_desk.iso(d.decided_at)) ORDER BY d.decided_at)
       FROM payout_desk.run_decisions d

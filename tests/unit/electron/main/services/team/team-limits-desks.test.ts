@@ -177,6 +177,15 @@ describe('team limits on every desk', () => {
       `Run ${third} was not released: Daily total for NGN is 3,000.00; 2,002.00 was already sent today; this run would add 2,002.00. The team asks one more approver for this: the run needs 2 approvals from members other than ${members.carol.login}, and has 1. Nothing was sent.`,
     )
     expect(waits.details).toEqual({ limit: 'daily_total', needsApprover: true })
+    // The approved run now awaits one more approval on the Approvals screen of an approver who did
+    // not prepare or approve it (Bob), never of one who approved it already (Dave).
+    const awaiting = async (who: ReleaseDesk, login: string) =>
+      (await who.use(({ operations }) => operations.runs('awaiting_me', { login, roles: ['approver'] }))).map(
+        (run) => run.runId,
+      )
+    expect(await awaiting(bob, members.bob.login)).toContain(third)
+    expect(await awaiting(dave, members.dave.login)).not.toContain(third)
+    expect((await bob.use(({ operations }) => operations.run(third))).limitAsksApprover).toBe(true)
     // Carol approving it herself is no second approver (her desk refuses, as the database would).
     await approve(carol, third)
     expect((await refused(carol.release.release(third))).message).toMatch(/needs 2 approvals from members other than/)
