@@ -72,6 +72,13 @@ async function printScreenText(page: Page, title: string): Promise<void> {
 
 export const SCREENSHOT_DIR = resolve(__dirname, 'screenshots')
 
+/**
+ * The pictures of each screen for people to look at (tests/e2e/screenshots, not committed). CI has
+ * nobody to look at them and they assert nothing, so there they are not drawn (decision 160):
+ * `PAYOUT_DESK_SCREENSHOTS=1` draws them anyway.
+ */
+const TAKE_SCREENSHOTS = process.env['PAYOUT_DESK_SCREENSHOTS'] === '1' || !process.env['CI']
+
 export interface AppFixture {
   page: Page
   userDataDir: string
@@ -121,6 +128,7 @@ export const test = base.extend<{ app: AppFixture; keychainAvailable: boolean; b
       running,
       sandboxUrl: running.services.sandbox.url,
       screenshot: async (name) => {
+        if (!TAKE_SCREENSHOTS) return
         await page.screenshot({ path: join(SCREENSHOT_DIR, `${name}.png`), fullPage: true })
       },
     })

@@ -36,7 +36,13 @@ async function clearLeftovers(root: string): Promise<void> {
   }
 }
 
+/** Set once per Vitest process: each project (vitest.config.ts) runs the global set-up again. */
+const RUN = Symbol.for('payout-desk.postgres-run')
+
 export default async function setup(): Promise<() => Promise<void>> {
+  const run = globalThis as { [RUN]?: true }
+  if (run[RUN]) return async () => {}
+  run[RUN] = true
   // Outside the secret scan's root: the server's files are the database's, written by PostgreSQL.
   const root = process.env['PAYOUT_DESK_REAL_TMPDIR'] ?? tmpdir()
   await clearLeftovers(root)

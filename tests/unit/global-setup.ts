@@ -11,7 +11,13 @@ import { SCAN_ROOT_ENV } from '../scan/keep-removed'
 import { finalScan, report } from '../scan/final-scan'
 import { prepareChildBundles } from '../support/child-bundles'
 
+/** Set once per Vitest process: each project (vitest.config.ts) runs the global set-up again. */
+const RUN = Symbol.for('payout-desk.unit-run')
+
 export default function setup(): () => Promise<void> {
+  const run = globalThis as { [RUN]?: true }
+  if (run[RUN]) return async () => {}
+  run[RUN] = true
   const realTmp = tmpdir()
   const root = mkdtempSync(join(realTmp, 'payout-desk-unit-run-'))
   process.env[SCAN_ROOT_ENV] = root
