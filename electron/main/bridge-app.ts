@@ -9,6 +9,7 @@ import type { RunningBridge } from './ipc/bridge-transport'
 import { keepHeapSmall } from './heap-policy'
 import { createRouter } from './ipc/router'
 import { bridgeSenderPolicy, loggingRefusals } from './ipc/sender-policy'
+import type { Checkpoints } from './services/checkpoints'
 import { KeytarSecretStore } from './services/secrets/keytar-secret-store'
 import type { SecretStore } from './services/secrets/secret-store'
 
@@ -36,6 +37,8 @@ export async function startBridgeApp(options: {
    * the browser surface a person uses (file picker, downloads, the browser's clipboard).
    */
   testMode?: boolean
+  /** Kill points of crash tests (services/checkpoints.ts): a test's desk process stops itself there. */
+  checkpoints?: Checkpoints
 }): Promise<RunningBridgeApp> {
   // The bridge is main in a browser: main's heap policy (heap-policy.ts) applies here too.
   keepHeapSmall()
@@ -58,6 +61,7 @@ export async function startBridgeApp(options: {
     ...(options.apiTimeoutMs === undefined ? {} : { apiTimeoutMs: options.apiTimeoutMs }),
     ...(options.teamLeaseSeconds === undefined ? {} : { teamLeaseSeconds: options.teamLeaseSeconds }),
     ...(options.sandboxSettleMs === undefined ? {} : { sandboxSettleMs: options.sandboxSettleMs }),
+    ...(options.checkpoints ? { checkpoints: options.checkpoints } : {}),
   })
   const router = createRouter({
     handlers: services.handlers,

@@ -90,7 +90,15 @@ export interface AppFixture {
   screenshot(name: string): Promise<void>
 }
 
-export const test = base.extend<{ app: AppFixture; keychainAvailable: boolean; bridgeTestMode: boolean }>({
+/** What a test does to the user data before the app starts on it (a desk killed there first). */
+export type BeforeAppStarts = ((userDataDir: string) => Promise<void>) | undefined
+
+export const test = base.extend<{
+  app: AppFixture
+  keychainAvailable: boolean
+  bridgeTestMode: boolean
+  beforeAppStarts: BeforeAppStarts
+}>({
   /** Set to false to run the app as on a Linux machine without a Secret Service. */
   keychainAvailable: [true, { option: true }],
   /**
@@ -98,8 +106,14 @@ export const test = base.extend<{ app: AppFixture; keychainAvailable: boolean; b
    * browser surface a person gets from `npm run bridge`: file picker, downloads, browser clipboard.
    */
   bridgeTestMode: [true, { option: true }],
-  app: async ({ page, keychainAvailable, bridgeTestMode }, use, testInfo) => {
+  /**
+   * Run on the fresh user data before the app starts on it: the app then starts as after a restart,
+   * finding whatever that left (killed-desk.ts: a desk killed mid-payment on that user data).
+   */
+  beforeAppStarts: [undefined, { option: true }],
+  app: async ({ page, keychainAvailable, bridgeTestMode, beforeAppStarts }, use, testInfo) => {
     const userDataDir = await mkdtemp(join(tmpdir(), 'payout-desk-e2e-'))
+    await beforeAppStarts?.(userDataDir)
     const responses: string[] = []
     const keysSeen = new Set<string>()
     const running = await startBridgeApp({

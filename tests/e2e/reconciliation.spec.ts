@@ -1,9 +1,11 @@
 /**
- * Closing the month on screen (decisions 118, 119), through the real bridge and the Sandbox: two
- * payouts paid from this desk, one then repriced by the service and one payout made with the key
- * from elsewhere; the period reconciled shows the classes counted by main and the alert, each
- * exception is explained, the period closed and its journal entries saved for Xero, then reopened
- * with a reason, each recorded by main.
+ * Closing the month on screen (decisions 118, 119, 153), through the real bridge and the Sandbox: a
+ * payout journaled by a desk SIGKILLed before its request left (the desk then started again on the
+ * same user data, its start-up reconciler finding it absent), two payouts paid from this desk, one
+ * then repriced by the service and one payout made with the key from elsewhere; the period
+ * reconciled shows the classes counted by main, the verify of the payout that never arrived and the
+ * alert, each exception is explained, the period closed and its journal entries saved for Xero,
+ * then reopened with a reason, each recorded by main.
  */
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
@@ -11,6 +13,7 @@ import { pdfText } from '../support/pdf'
 import { seriousViolations } from './axe'
 import type { AppFixture } from './fixtures'
 import { expect, test } from './fixtures'
+import { killDeskAt } from './killed-desk'
 import { checkNamesAndSend, openSheet } from './open-files'
 
 async function sandboxAdmin(app: AppFixture, path: string, body: unknown): Promise<void> {
@@ -44,153 +47,204 @@ async function explain(app: AppFixture, reference: string, reason: string, note:
   ).toContainText(`${reason}: ${note}`)
 }
 
-test('a period reconciled on screen: classes counted, the payout from elsewhere alerted, every exception explained, closed, exported for Xero, and reopened with a reason', async ({
-  app,
-}) => {
-  const { page } = app
-  const { handlers } = app.running.services
-  for (const [reference, amount, name] of [
-    ['RECON-E2E-1', '1500.00', 'Ada Obi'],
-    ['RECON-E2E-2', '250.00', 'Efe Uko'],
-  ] as const) {
-    await handlers['payouts:send']({ body: { reference, destination: destination(amount, name) } })
-  }
-  for (const reference of ['RECON-E2E-1', 'RECON-E2E-2'])
-    await expect
-      .poll(async () => (await handlers['payouts:get']({ reference })).state, { timeout: 15_000 })
-      .toBe('success')
-  // The profile's ledger accounts, in Settings: a clearing account that is also the bank charges
-  // account is refused (each fee would be booked against itself); then saved.
-  await page.getByTestId('nav-settings').click()
-  const ledger = page.getByTestId('ledger-accounts')
-  await expect(page.getByTestId('ledger-payees-code')).toHaveValue('400')
-  await page.getByTestId('ledger-clearing-code').fill('404')
-  await ledger.getByTestId('ledger-accounts-save').click()
-  await expect(ledger).toContainText('The clearing account must differ from the bank charges account (both are 404)')
-  await page.getByTestId('ledger-clearing-code').fill('1210')
-  await page.getByTestId('ledger-bankCharges-code').fill('6120')
-  await page.getByTestId('ledger-bankCharges-name').fill('Payment fees')
-  await ledger.getByTestId('ledger-accounts-save').click()
-  await expect(page.getByTestId('ledger-accounts-saved')).toHaveText(
-    'Journal entries of this profile are booked to 400, 1210 and 6120.',
-  )
+/** The payout a desk journaled and was killed before sending: it never reached the service. */
+const NEVER_ARRIVED = 'RECON-E2E-KILLED'
 
-  // The service reprices one payout after the fact, and a payout is made with the key from elsewhere.
-  await sandboxAdmin(app, '/__sandbox/payouts/RECON-E2E-2/fee', { fee: '99.00' })
-  await sandboxAdmin(app, '/__sandbox/payouts/elsewhere', {
-    reference: 'RECON-ELSEWHERE-1',
-    // The service's own disburse body: the amount a number (spec 2.6), as a script would send it.
-    destination: { ...destination('700.00', 'Nobody We Know'), amount: 700 },
-  })
-
-  await page.getByTestId('nav-reconciliation').click()
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Reconciliation')
-  // A slow first page: the reading shows its progress and stops on Cancel, keeping nothing.
-  await sandboxAdmin(app, '/__sandbox/faults', { path: '/merchant/api/v1/payouts', kind: 'latency', ms: 2000 })
-  await page.getByTestId('recon-start').click()
-  await expect(page.getByTestId('recon-start')).toBeDisabled()
-  await page.getByTestId('recon-cancel').click()
-  await expect(page.getByTestId('recon-progress-text')).toHaveText('Cancelled: nothing of that reading was kept.')
-  await expect(page.getByTestId('recon-totals')).toHaveCount(0)
-  await page.getByTestId('recon-start').click()
-  const totals = page.getByTestId('recon-totals-NGN')
-  await expect(totals).toBeVisible({ timeout: 15_000 })
-  const count = (key: string) => totals.getByTestId(`recon-class-${key}`).getByTestId('recon-class-count')
-  await expect(count('matched')).toHaveText('1')
-  await expect(count('fee_differs')).toHaveText('1')
-  await expect(count('amount_differs')).toHaveText('0')
-  await expect(count('service_only')).toHaveText('1')
-  await expect(count('ours_only')).toHaveText('0')
-  await expect(count('unverified')).toHaveText('0')
-  await expect(page.getByTestId('recon-alert-elsewhere')).toContainText(
-    '1 payout made with this key that nobody here sent',
-  )
-  await expect(page.getByTestId('recon-exception-RECON-E2E-2').getByTestId('recon-exception-differs')).toContainText(
-    'Fee: service 99.00',
-  )
-  await expect(page.getByTestId('recon-exception-RECON-ELSEWHERE-1')).toHaveAttribute('data-state', 'service_only')
-  await expect(page.getByTestId('recon-exception-RECON-E2E-1')).toHaveCount(0)
-  await expect(page.getByTestId('recon-export-xero')).toBeDisabled()
-  // The screen with a result and its explain form passes axe (light theme; every screen's empty
-  // state is checked in both themes by accessibility.spec.ts).
-  await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'reduce' })
-  await page.getByTestId('recon-explain-RECON-E2E-2').click()
-  expect(await seriousViolations(page)).toEqual([])
-  await page.getByTestId('recon-explain-cancel').click()
-
-  // Main refuses the close while an exception is unexplained; the screen offers no Close then.
-  await expect(page.getByTestId('recon-close-period')).toBeDisabled()
-  await expect(page.getByTestId('recon-close-status')).toContainText('2 exceptions still to explain')
-  await explain(app, 'RECON-E2E-2', 'Fee change agreed with the service', 'Repriced by the provider in November')
-  await expect(page.getByTestId('recon-close-status')).toContainText('1 exception still to explain')
-  await explain(app, 'RECON-ELSEWHERE-1', 'Made by a tool or person we authorised', 'Payroll script, key rotated')
-
-  await page.getByTestId('recon-close-period').click()
-  await expect(page.getByTestId('recon-closed')).toContainText('This period is closed')
-  await expect(page.getByTestId('recon-explain-RECON-E2E-2')).toHaveCount(0)
-  await expect(page.getByTestId('recon-export-xero')).toBeEnabled()
-  // The closed period's journal entries, through the save dialog: Xero's columns, one entry a payout paid.
-  const xeroPath = join(app.userDataDir, 'november-xero.csv')
-  app.running.desktop.queueSavePath(xeroPath)
-  await page.getByTestId('recon-export-xero').click()
-  await expect(page.getByTestId('recon-export-saved')).toContainText(`Saved 3 journal entries in 1 file to ${xeroPath}`)
-  const xero = (await readFile(xeroPath, 'utf8')).split('\r\n')
-  expect(xero[0]).toBe(
-    'Narration,Date,Description,AccountCode,TaxRate,Amount,TrackingName1,TrackingOption1,TrackingName2,TrackingOption2',
-  )
-  const feeLines = xero.filter((line) => line.includes('Fee on payout RECON-E2E-2')).map((line) => line.split(','))
-  expect(feeLines.map((line) => line[5])).toEqual(['99.00', '-99.00'])
-  // Booked to the accounts set in Settings: the fee to bank charges, against clearing.
-  expect(feeLines.map((line) => line[3])).toEqual(['6120', '1210'])
-
-  // The close wrote the reconciliation report (decision 141): saved from the closed period and read
-  // back with pdftotext, its figures are main's and its books equal the Xero file's debits.
-  await expect(page.getByTestId('recon-report-name')).toContainText(/^Reconciliation NGN .*\.pdf$/)
-  const reportPath = join(app.userDataDir, 'november-report.pdf')
-  app.running.desktop.queueSavePath(reportPath)
-  await page.getByTestId('recon-report-save-pdf').click()
-  await expect(page.getByTestId('recon-report-saved')).toHaveText(`Saved the report to ${reportPath}`)
-  const report = pdfText(await readFile(reportPath)).replace(/\s+/g, ' ')
-  expect(report).toContain('Reconciliation report')
-  expect(report).toContain('Sandbox: simulated, no money moved. Nothing in this report is real money.')
-  expect(report).toContain('Payouts in the period 3')
-  expect(report).toContain('Exceptions 2, 2 explained')
-  expect(report).toContain('Matched 1 1,500.00 NGN')
-  expect(report).toContain('Differs 1 250.00 NGN')
-  expect(report).toContain('At the service only 1 700.00 NGN')
-  expect(report).toContain('Ours only: never arrived 0 0.00 NGN')
-  expect(report).toContain('All payouts 3 2,450.00 NGN')
-  expect(report).toContain('Note: Repriced by the provider in November')
-  expect(report).toContain('Note: Payroll script, key rotated')
-  expect(report).toMatch(/Closed by \S+ Closed on /)
-  const debits = (code: string) =>
-    xero
-      .map((line) => line.split(','))
-      .filter((line) => line[3] === code && !line[5]!.startsWith('-'))
-      .reduce((sum, line) => sum + Math.round(Number(line[5]) * 100), 0)
-  const money = (minor: number) =>
-    `${Math.floor(minor / 100).toLocaleString('en-US')}.${String(minor % 100).padStart(2, '0')} NGN`
-  expect(debits('400')).toBe(245_000)
-  expect(report).toContain(`NGN 3 ${money(debits('400'))} ${money(debits('6120'))}`)
-  app.running.desktop.queueSavePath(join(app.userDataDir, 'november-report.xlsx'))
-  await page.getByTestId('recon-report-save-xlsx').click()
-  await expect(page.getByTestId('recon-report-saved')).toHaveText(
-    `Saved the report to ${join(app.userDataDir, 'november-report.xlsx')}`,
-  )
-
-  await page.getByTestId('recon-reopen-reason').fill('A fee refund arrived late')
-  await page.getByTestId('recon-reopen').click()
-  await expect(page.getByTestId('recon-closed')).toHaveCount(0)
-  await expect(page.getByTestId('recon-close-event')).toHaveText([
-    /^Closed by /,
-    /^Reopened by .*: A fee refund arrived late$/,
-  ])
-  await expect(page.getByTestId('recon-close-period')).toBeEnabled()
-  // Every record is main's: the view asked again says the same.
-  const view = await handlers['reconciliation:state'](undefined)
-  expect(view.result?.close).toMatchObject({ closed: false, explained: 2, unexplained: 0 })
-  await app.screenshot('reconciliation-reopened')
+/**
+ * Before the app starts, a desk of its own on the same user data journals a payout and SIGKILLs
+ * itself at the checkpoint between the journal and the send (services/checkpoints.ts): the intent
+ * is on disk, the request never left. The app the test drives starts as that desk restarted.
+ */
+const testAfterAKillBeforeSend = test.extend({
+  // Playwright reads the fixtures a fixture needs from this pattern; this one needs none.
+  // eslint-disable-next-line no-empty-pattern
+  beforeAppStarts: async ({}, use) => {
+    await use(async (userDataDir) => {
+      const killed = await killDeskAt(userDataDir, 'send:intent-on-disk', {
+        channel: 'payouts:send',
+        payload: { body: { reference: NEVER_ARRIVED, destination: destination('333.00', 'Never Arrived') } },
+      })
+      expect(killed.reference).toBe(NEVER_ARRIVED)
+    })
+  },
 })
+
+testAfterAKillBeforeSend(
+  'a period reconciled on screen: classes counted, the payout that never arrived verified, the payout from elsewhere alerted, every exception explained, closed, exported for Xero, and reopened with a reason',
+  async ({ app }) => {
+    const { page } = app
+    const { handlers } = app.running.services
+    // Started again after the kill: the start-up reconciler asked the service, which has no such
+    // payout. The journal holds the intent and that verify, and no send (the request never left).
+    const neverArrived = page.getByTestId(`payout-row-${NEVER_ARRIVED}`)
+    await expect(neverArrived).toHaveAttribute('data-state', 'unknown', { timeout: 15_000 })
+    await neverArrived.click()
+    const receipt = page.getByRole('dialog', { name: `Payout ${NEVER_ARRIVED}` })
+    await expect(receipt.getByTestId('receipt-absent')).toContainText('The service has no payout with this reference')
+    await expect(receipt.getByTestId('receipt-timeline')).toContainText(
+      'The payments service has no payout with this reference: it was never accepted.',
+    )
+    await page.keyboard.press('Escape')
+    const journaled = app.running.services.journal.get(NEVER_ARRIVED)!
+    expect(journaled).toMatchObject({ state: 'unknown', lastVerification: 'absent' })
+    expect(journaled.timeline.map((event) => event.state)).toEqual(['recorded', 'unknown'])
+    for (const [reference, amount, name] of [
+      ['RECON-E2E-1', '1500.00', 'Ada Obi'],
+      ['RECON-E2E-2', '250.00', 'Efe Uko'],
+    ] as const) {
+      await handlers['payouts:send']({ body: { reference, destination: destination(amount, name) } })
+    }
+    for (const reference of ['RECON-E2E-1', 'RECON-E2E-2'])
+      await expect
+        .poll(async () => (await handlers['payouts:get']({ reference })).state, { timeout: 15_000 })
+        .toBe('success')
+    // The profile's ledger accounts, in Settings: a clearing account that is also the bank charges
+    // account is refused (each fee would be booked against itself); then saved.
+    await page.getByTestId('nav-settings').click()
+    const ledger = page.getByTestId('ledger-accounts')
+    await expect(page.getByTestId('ledger-payees-code')).toHaveValue('400')
+    await page.getByTestId('ledger-clearing-code').fill('404')
+    await ledger.getByTestId('ledger-accounts-save').click()
+    await expect(ledger).toContainText('The clearing account must differ from the bank charges account (both are 404)')
+    await page.getByTestId('ledger-clearing-code').fill('1210')
+    await page.getByTestId('ledger-bankCharges-code').fill('6120')
+    await page.getByTestId('ledger-bankCharges-name').fill('Payment fees')
+    await ledger.getByTestId('ledger-accounts-save').click()
+    await expect(page.getByTestId('ledger-accounts-saved')).toHaveText(
+      'Journal entries of this profile are booked to 400, 1210 and 6120.',
+    )
+
+    // The service reprices one payout after the fact, and a payout is made with the key from elsewhere.
+    await sandboxAdmin(app, '/__sandbox/payouts/RECON-E2E-2/fee', { fee: '99.00' })
+    await sandboxAdmin(app, '/__sandbox/payouts/elsewhere', {
+      reference: 'RECON-ELSEWHERE-1',
+      // The service's own disburse body: the amount a number (spec 2.6), as a script would send it.
+      destination: { ...destination('700.00', 'Nobody We Know'), amount: 700 },
+    })
+
+    await page.getByTestId('nav-reconciliation').click()
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Reconciliation')
+    // A slow first page: the reading shows its progress and stops on Cancel, keeping nothing.
+    await sandboxAdmin(app, '/__sandbox/faults', { path: '/merchant/api/v1/payouts', kind: 'latency', ms: 2000 })
+    await page.getByTestId('recon-start').click()
+    await expect(page.getByTestId('recon-start')).toBeDisabled()
+    await page.getByTestId('recon-cancel').click()
+    await expect(page.getByTestId('recon-progress-text')).toHaveText('Cancelled: nothing of that reading was kept.')
+    await expect(page.getByTestId('recon-totals')).toHaveCount(0)
+    await page.getByTestId('recon-start').click()
+    const totals = page.getByTestId('recon-totals-NGN')
+    await expect(totals).toBeVisible({ timeout: 15_000 })
+    const count = (key: string) => totals.getByTestId(`recon-class-${key}`).getByTestId('recon-class-count')
+    await expect(count('matched')).toHaveText('1')
+    await expect(count('fee_differs')).toHaveText('1')
+    await expect(count('amount_differs')).toHaveText('0')
+    await expect(count('service_only')).toHaveText('1')
+    // The payout that never arrived, verified again by its reference by this reading, and shown so.
+    await expect(count('ours_only')).toHaveText('1')
+    await expect(totals.getByTestId('recon-class-ours_only')).toContainText('333.00')
+    await expect(count('unverified')).toHaveText('0')
+    await expect(page.getByTestId(`recon-exception-${NEVER_ARRIVED}`)).toHaveAttribute('data-state', 'ours_only')
+    await expect(
+      page.getByTestId(`recon-exception-${NEVER_ARRIVED}`).getByTestId('recon-exception-differs'),
+    ).toHaveText(`Verify by reference: The service has no payout ${NEVER_ARRIVED} (asked by reference).`)
+    await expect(page.getByTestId(`recon-show-${NEVER_ARRIVED}`)).toHaveAttribute('data-kind', 'payout')
+    await expect(page.getByTestId('recon-alert-elsewhere')).toContainText(
+      '1 payout made with this key that nobody here sent',
+    )
+    await expect(page.getByTestId('recon-exception-RECON-E2E-2').getByTestId('recon-exception-differs')).toContainText(
+      'Fee: service 99.00',
+    )
+    await expect(page.getByTestId('recon-exception-RECON-ELSEWHERE-1')).toHaveAttribute('data-state', 'service_only')
+    await expect(page.getByTestId('recon-exception-RECON-E2E-1')).toHaveCount(0)
+    await expect(page.getByTestId('recon-export-xero')).toBeDisabled()
+    // The screen with a result and its explain form passes axe (light theme; every screen's empty
+    // state is checked in both themes by accessibility.spec.ts).
+    await page.emulateMedia({ colorScheme: 'light', reducedMotion: 'reduce' })
+    await page.getByTestId('recon-explain-RECON-E2E-2').click()
+    expect(await seriousViolations(page)).toEqual([])
+    await page.getByTestId('recon-explain-cancel').click()
+
+    // Main refuses the close while an exception is unexplained; the screen offers no Close then.
+    await expect(page.getByTestId('recon-close-period')).toBeDisabled()
+    await expect(page.getByTestId('recon-close-status')).toContainText('3 exceptions still to explain')
+    await explain(app, 'RECON-E2E-2', 'Fee change agreed with the service', 'Repriced by the provider in November')
+    await expect(page.getByTestId('recon-close-status')).toContainText('2 exceptions still to explain')
+    await explain(app, 'RECON-ELSEWHERE-1', 'Made by a tool or person we authorised', 'Payroll script, key rotated')
+    await expect(page.getByTestId('recon-close-status')).toContainText('1 exception still to explain')
+    await expect(page.getByTestId('recon-close-period')).toBeDisabled()
+    await explain(app, NEVER_ARRIVED, 'Other (see the note)', 'Desk stopped before sending; not paid, sent in December')
+
+    await page.getByTestId('recon-close-period').click()
+    await expect(page.getByTestId('recon-closed')).toContainText('This period is closed')
+    await expect(page.getByTestId('recon-explain-RECON-E2E-2')).toHaveCount(0)
+    await expect(page.getByTestId('recon-export-xero')).toBeEnabled()
+    // The closed period's journal entries, through the save dialog: Xero's columns, one entry a payout paid.
+    const xeroPath = join(app.userDataDir, 'november-xero.csv')
+    app.running.desktop.queueSavePath(xeroPath)
+    await page.getByTestId('recon-export-xero').click()
+    await expect(page.getByTestId('recon-export-saved')).toContainText(
+      `Saved 3 journal entries in 1 file to ${xeroPath}`,
+    )
+    const xero = (await readFile(xeroPath, 'utf8')).split('\r\n')
+    expect(xero[0]).toBe(
+      'Narration,Date,Description,AccountCode,TaxRate,Amount,TrackingName1,TrackingOption1,TrackingName2,TrackingOption2',
+    )
+    const feeLines = xero.filter((line) => line.includes('Fee on payout RECON-E2E-2')).map((line) => line.split(','))
+    expect(feeLines.map((line) => line[5])).toEqual(['99.00', '-99.00'])
+    // Booked to the accounts set in Settings: the fee to bank charges, against clearing.
+    expect(feeLines.map((line) => line[3])).toEqual(['6120', '1210'])
+
+    // The close wrote the reconciliation report (decision 141): saved from the closed period and read
+    // back with pdftotext, its figures are main's and its books equal the Xero file's debits.
+    await expect(page.getByTestId('recon-report-name')).toContainText(/^Reconciliation NGN .*\.pdf$/)
+    const reportPath = join(app.userDataDir, 'november-report.pdf')
+    app.running.desktop.queueSavePath(reportPath)
+    await page.getByTestId('recon-report-save-pdf').click()
+    await expect(page.getByTestId('recon-report-saved')).toHaveText(`Saved the report to ${reportPath}`)
+    const report = pdfText(await readFile(reportPath)).replace(/\s+/g, ' ')
+    expect(report).toContain('Reconciliation report')
+    expect(report).toContain('Sandbox: simulated, no money moved. Nothing in this report is real money.')
+    expect(report).toContain('Payouts in the period 4')
+    expect(report).toContain('Exceptions 3, 3 explained')
+    expect(report).toContain('Matched 1 1,500.00 NGN')
+    expect(report).toContain('Differs 1 250.00 NGN')
+    expect(report).toContain('At the service only 1 700.00 NGN')
+    expect(report).toContain('Ours only: never arrived 1 333.00 NGN')
+    expect(report).toContain('All payouts 4 2,783.00 NGN')
+    expect(report).toContain(`The service has no payout ${NEVER_ARRIVED} (asked by reference).`)
+    expect(report).toContain('Note: Desk stopped before sending; not paid, sent in December')
+    expect(report).toContain('Note: Repriced by the provider in November')
+    expect(report).toContain('Note: Payroll script, key rotated')
+    expect(report).toMatch(/Closed by \S+ Closed on /)
+    const debits = (code: string) =>
+      xero
+        .map((line) => line.split(','))
+        .filter((line) => line[3] === code && !line[5]!.startsWith('-'))
+        .reduce((sum, line) => sum + Math.round(Number(line[5]) * 100), 0)
+    const money = (minor: number) =>
+      `${Math.floor(minor / 100).toLocaleString('en-US')}.${String(minor % 100).padStart(2, '0')} NGN`
+    expect(debits('400')).toBe(245_000)
+    expect(report).toContain(`NGN 3 ${money(debits('400'))} ${money(debits('6120'))}`)
+    app.running.desktop.queueSavePath(join(app.userDataDir, 'november-report.xlsx'))
+    await page.getByTestId('recon-report-save-xlsx').click()
+    await expect(page.getByTestId('recon-report-saved')).toHaveText(
+      `Saved the report to ${join(app.userDataDir, 'november-report.xlsx')}`,
+    )
+
+    await page.getByTestId('recon-reopen-reason').fill('A fee refund arrived late')
+    await page.getByTestId('recon-reopen').click()
+    await expect(page.getByTestId('recon-closed')).toHaveCount(0)
+    await expect(page.getByTestId('recon-close-event')).toHaveText([
+      /^Closed by /,
+      /^Reopened by .*: A fee refund arrived late$/,
+    ])
+    await expect(page.getByTestId('recon-close-period')).toBeEnabled()
+    // Every record is main's: the view asked again says the same.
+    const view = await handlers['reconciliation:state'](undefined)
+    expect(view.result?.close).toMatchObject({ closed: false, explained: 3, unexplained: 0 })
+    await app.screenshot('reconciliation-reopened')
+  },
+)
 
 const RUN_CSV = [
   'Reference,Amount,Bank code,Account number,Customer name,Customer email,Narration',

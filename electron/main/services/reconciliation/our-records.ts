@@ -1,8 +1,8 @@
 /**
  * What this desk recorded as sent in a period (decision 118), as reconciliation matches it: single
- * payouts from the journal (a movement whose request left: any state but `recorded`, and not a
- * request the service refused outright), and bulk rows from the runs, each with the fee its record
- * holds. Per profile and mode: a rehearsal never explains a Live payout, nor the reverse.
+ * payouts from the journal (every payout whose intent was journaled, `recorded` ones included, but
+ * not a request the service refused outright), and bulk rows from the runs, each with the fee its
+ * record holds. Per profile and mode: a rehearsal never explains a Live payout, nor the reverse.
  */
 import type { MovementView } from '../../../../shared/domain/journal'
 import type { OurPayout } from '../../../../shared/reconciliation/period-match'
@@ -29,11 +29,15 @@ function statusOf(movement: MovementView): OurPayout['status'] {
 }
 
 /**
- * Whether the request reached the service: a movement still `recorded` never left, and one the
- * service refused with no verification (a 4xx: it was never created there) is not a payout there.
+ * Whether the payout is one of ours to account for. Every intent the journal holds is a payment the
+ * business recorded and meant to make, so it is matched, or verified by reference where the history
+ * lacks it, whatever the journal's last state says: a payout still `recorded` (the desk stopped
+ * between the journal and the send, and the start-up reconciler has not verified it yet) is asked
+ * about like any other and shows as "ours only" with that verify, never left out as "never sent"
+ * by guess (decision 153). Only one the service refused with no verification (a 4xx: the service
+ * answered that it was never created) is not a payout there.
  */
-function wasSent(movement: MovementView): boolean {
-  if (movement.state === 'recorded') return false
+function isOurs(movement: MovementView): boolean {
   if (movement.state !== 'failed') return true
   return movement.timeline.some((event) => event.state === 'processing' || event.verification === 'found')
 }
@@ -58,7 +62,7 @@ export function ourPayoutsOf(
     if (movement.kind !== 'payout' || movement.profileId !== scope.profileId || movement.profileMode !== scope.mode)
       continue
     const currency = String(field(movement.request, 'currency') ?? '')
-    if (currency !== scope.currency || !wasSent(movement) || !inPeriod(movement.createdAt)) continue
+    if (currency !== scope.currency || !isOurs(movement) || !inPeriod(movement.createdAt)) continue
     const customer = field(movement.request, 'customer') as { name?: unknown } | undefined
     ours.push({
       reference: movement.reference,

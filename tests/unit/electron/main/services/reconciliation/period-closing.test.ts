@@ -287,6 +287,46 @@ describe('closing a reconciled period', () => {
     ).rejects.toThrow(/could not be verified with the service/)
   })
 
+  it('a payout journaled and then killed before its request left is "ours only" with its verify, counted, explainable, and the period closes once it is explained', async () => {
+    // The intent on disk (fsynced), then the desk stopped: nothing was sent and nothing verified it yet.
+    await journal.record({
+      reference: 'KILLED-0001',
+      kind: 'payout',
+      profileId: 'p1',
+      mode: 'test',
+      // As the desk journals it: the amount an exact decimal string.
+      request: { reference: 'KILLED-0001', destination: { ...destination(0, 'Never Arrived'), amount: '425.50' } },
+    })
+    expect(journal.get('KILLED-0001')!.state).toBe('recorded')
+    const domain = domainOver()
+    let view = await reconciled(domain)
+    expect(view.result!.totals[0]!.states.ours_only).toEqual({ count: 1, amount: '425.50' })
+    expect(view.result!.exceptions).toEqual([
+      expect.objectContaining({
+        reference: 'KILLED-0001',
+        state: 'ours_only',
+        amount: '425.50',
+        verify: expect.objectContaining({
+          found: 'absent',
+          note: 'The service has no payout KILLED-0001 (asked by reference).',
+        }),
+      }),
+    ])
+    expect(view.result!.close).toMatchObject({ unexplained: 1, explainable: ['KILLED-0001'], can: { close: false } })
+    await expect(domain.handlers['reconciliation:close'](undefined)).rejects.toThrow(/1 exception has no explanation/)
+    await call(
+      domain.handlers['reconciliation:explain']({
+        reference: 'KILLED-0001',
+        reason: 'other',
+        note: 'The desk stopped before sending it; not paid, to be sent again next period',
+      }),
+    )
+    view = await call(domain.handlers['reconciliation:close'](undefined))
+    expect(view.result!.close).toMatchObject({ closed: true, explained: 1, unexplained: 0 })
+    // Reconciling asked the service and sent nothing: the journal still has only the intent.
+    expect(journal.get('KILLED-0001')!.state).toBe('recorded')
+  })
+
   it('a period with a payout still processing at the service does not close, even with nothing to explain', async () => {
     const records = await openClosingRecords(join(folder, 'open.jsonl'))
     const period = { key: 'NGN:0:1', exceptions: [], stillOpen: 1 }
