@@ -82,6 +82,8 @@ const SMOOTHING = 0.2
 const WINDOW_MS = 5_000
 /** The floor follows a network that changed: the lowest latency of this long ago or since. */
 const FLOOR_WINDOW_MS = 30_000
+/** Answers served over less than this are a metered service's burst, not its rate (decision 157). */
+const BURST_MS = 1_000
 /** After a 429, requests leave at this share of the rate the service was answering. */
 const RATE_MARGIN = 0.97
 /** The learnt rate is probed upwards by this share per answer (about 2% a second at 40 a second). */
@@ -139,13 +141,19 @@ class GroupPace {
     }
   }
 
-  /** The rate the service was serving this group when it refused: what it takes, less a margin. */
+  /**
+   * The rate the service was serving this group when it refused: what it takes, less a margin.
+   * Answers served over less than `BURST_MS` measure nothing (decision 157): a metered service lets
+   * a burst through at once (a token bucket holds a second of requests), so the first 429 of a slow
+   * start says how big its burst was, not how fast it serves. Counted over a second, the 16 answers
+   * of the first round trip read "16 a second" from a service taking 20, and the desk then sent
+   * a fifth slower than it could for the half-minute its probe took to climb back.
+   */
   learnRate(now: number): void {
     this.forgetOld(now)
     const first = this.servedAt[0]
-    const span = first === undefined ? WINDOW_MS : Math.max(1_000, now - first)
-    const served = this.servedAt.length / (span / 1000)
-    const measured = served > 0 ? served * RATE_MARGIN : null
+    const span = first === undefined ? 0 : now - first
+    const measured = span >= BURST_MS ? (this.servedAt.length / (span / 1000)) * RATE_MARGIN : null
     const lowered = this.rate === null ? measured : Math.min(this.rate * RATE_MARGIN, measured ?? this.rate)
     this.rate = lowered === null ? null : Math.max(lowered, 0.2)
   }
