@@ -24,6 +24,7 @@
  */
 
 import { PACE_CEILING_MAX } from '../../../../shared/domain/profiles'
+import { processLoopStalls, type StallMeter } from './loop-stalls'
 
 export interface PaceSample {
   /** From leaving to the answer. */
@@ -48,6 +49,11 @@ export interface PaceOptions {
   defaultPauseMs?: number
   now?: () => number
   sleep?: (ms: number) => Promise<void>
+  /**
+   * How long this process's event loop was held while a request was in flight, taken off its
+   * latency (decision 158). Default: the process's meter on the real clock; none on a given clock.
+   */
+  stalls?: StallMeter | null
 }
 
 export interface PaceView {
@@ -177,6 +183,7 @@ export class AdaptivePace implements PaceGauge {
   private readonly defaultPauseMs: number
   private readonly now: () => number
   private readonly sleep: (ms: number) => Promise<void>
+  private readonly stalls: StallMeter | null
   private inFlight = 0
   private readonly waiting: Array<() => void> = []
   private pausedUntil = 0
@@ -193,6 +200,7 @@ export class AdaptivePace implements PaceGauge {
     this.defaultPauseMs = options.defaultPauseMs ?? 1_000
     this.now = options.now ?? Date.now
     this.sleep = options.sleep ?? ((ms) => new Promise((done) => setTimeout(done, ms)))
+    this.stalls = options.stalls !== undefined ? options.stalls : options.now ? null : processLoopStalls
   }
 
   /**
@@ -233,12 +241,20 @@ export class AdaptivePace implements PaceGauge {
     }
     if (state.rate !== null) state.nextStartAt = Math.max(this.now(), state.nextStartAt) + 1000 / state.rate
     this.inFlight++
+    const stalls = this.stalls
+    stalls?.hold()
+    const stalledBefore = stalls?.total() ?? 0
     let finished = false
     return (sample) => {
       if (finished) return
       finished = true
       this.inFlight--
-      this.learn(state, sample)
+      // An answer read after this process was held (its own work, a busy computer) took longer by
+      // a stall that is not the service's: a desk that was busy is not a service that queues
+      // (decision 158), and how long the service took is not known.
+      const stalled = stalls ? stalls.total() - stalledBefore > 0 : false
+      stalls?.release()
+      this.learn(state, sample, stalled)
       this.wake()
     }
   }
@@ -272,7 +288,8 @@ export class AdaptivePace implements PaceGauge {
     return state
   }
 
-  private learn(state: GroupPace, sample: PaceSample): void {
+  /** `stalled`: the answer was read late, so its latency says nothing of the service's. */
+  private learn(state: GroupPace, sample: PaceSample, stalled = false): void {
     const now = this.now()
     state.answeredAt.push(now)
     state.forgetOld(now)
@@ -288,6 +305,7 @@ export class AdaptivePace implements PaceGauge {
     state.servedAt.push(now)
     state.answers++
     if (state.rate !== null) state.rate *= 1 + RATE_PROBE
+    if (stalled) return
     state.noteLatency(sample.latencyMs, now)
     const floor = state.floorLatency ?? sample.latencyMs
     const smoothed = state.smoothedLatency ?? sample.latencyMs
