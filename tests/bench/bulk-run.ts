@@ -145,7 +145,12 @@ async function main(): Promise<void> {
     current.cpuSystem = cpu.system / 1000
     current.ended = performance.now()
     figures.set(stage, current)
-    console.error(`bulk-run: ${new Date().toISOString()} ${stage} done; ${next}`)
+    // Said as each stage ends too: a run stopped later (a long rate-limited one) keeps its figures.
+    console.error(
+      `bulk-run: ${new Date().toISOString()} ${stage} done in ${((current.ended - current.started) / 1000).toFixed(1)} s ` +
+        `(${current.requests} requests, ${current.limited} answered 429, main peak RSS ${(current.peakRss / MB).toFixed(0)} MB, ` +
+        `IPC p99 ${p99(current.probes).toFixed(1)} ms); ${next}`,
+    )
     stage = next
     current = fresh()
     cpuAtStart = process.cpuUsage()
