@@ -12,10 +12,16 @@
  * Submission and monitoring: `-- --stage send --rows 20000 --rate-limit 10` sends the sheet's
  * batches (50 rows each) with 100 ms latency on the bulk endpoint and the Sandbox metering the
  * bulk endpoints (payouts and status groups) at 10 a second, then follows them to the end. The
- * submission's bound is batches / rate; monitoring's is the requests it made / rate.
+ * submission's bound is batches / rate; monitoring's is the requests it made / rate. With
+ * `--submission-only` the run is closed once its batches are sent (monitoring at a low rate takes
+ * 30 to 40 requests a batch: a minute of submission would be half an hour of following), so a
+ * submission long enough to mean something (`--rows 60000 --rate-limit 20`: a 60 s bound) can
+ * be measured on its own. `--no-retry-after`: the Sandbox's 429s say nothing of when to come back.
  * Run: npm run bench:bulk-resolve -- [--stage resolve|send] [--rows N] [--rate-limit R]
+ *      [--no-retry-after] [--submission-only] [--every S (the pace printed every S seconds)]
  */
 import { execSync } from 'node:child_process'
+import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -46,6 +52,9 @@ function word(name: string, allowed: readonly string[], fallback: string): strin
 }
 
 const STAGE = word('stage', ['resolve', 'send'], 'resolve')
+const RETRY_AFTER = !process.argv.includes('--no-retry-after')
+const SUBMISSION_ONLY = process.argv.includes('--submission-only')
+const PRINT_EVERY_S = flag('every') ?? 10
 const RATE_LIMIT = flag('rate-limit')
 const ROWS = flag('rows') ?? 1000
 const LATENCY_MS = 100
@@ -124,18 +133,25 @@ async function printingPace<T>(
   work: () => Promise<T>,
 ): Promise<T> {
   const started = performance.now()
+  // The desk's own event loop: a stall here shows in every answer's latency (the pace cuts on it).
+  const loop = monitorEventLoopDelay({ resolution: 10 })
+  loop.enable()
   const printer = setInterval(() => {
+    const stall = `main's event loop p99 ${(loop.percentile(99) / 1e6).toFixed(0)} ms, max ${(loop.max / 1e6).toFixed(0)} ms`
+    loop.reset()
     const view = setup.pace?.view()
     const served = view?.groups[group()]?.perSecond ?? 0
     console.log(
       `${label}: at ${((performance.now() - started) / 1000).toFixed(0)} s: the service answers ${served > 0 ? paceInWords(served, what[0], what[1]).replace(/^\w+ /, '') : 'nothing yet'}; ` +
-        `in flight at most ${view?.limit ?? FIXED_LANES}; 429s so far ${view?.rateLimited ?? 0}; the progress says "${setup.said.words}"`,
+        `in flight at most ${view?.limit ?? FIXED_LANES}; rate learnt ${view?.groups[group()]?.learntRate?.toFixed(1) ?? 'none'}/s; ` +
+        `429s so far ${view?.rateLimited ?? 0}; ${stall}; the progress says "${setup.said.words}"`,
     )
-  }, 10_000)
+  }, PRINT_EVERY_S * 1000)
   try {
     return await work()
   } finally {
     clearInterval(printer)
+    loop.disable()
   }
 }
 
@@ -156,6 +172,7 @@ async function resolveOnce(paced: boolean): Promise<{ elapsed: number; limited: 
     if (RATE_LIMIT)
       await sandboxAdmin(sandbox.url, KEY, 'POST', '/__sandbox/rate-limit', {
         perSecond: RATE_LIMIT,
+        retryAfter: RETRY_AFTER,
         groups: ['name-checks'],
       })
     const label = `bulk-resolve (${paced ? 'paced' : `fixed ${FIXED_LANES} lanes`})`
@@ -220,6 +237,7 @@ async function benchSend(): Promise<void> {
     if (RATE_LIMIT)
       await sandboxAdmin(sandbox.url, KEY, 'POST', '/__sandbox/rate-limit', {
         perSecond: RATE_LIMIT,
+        retryAfter: RETRY_AFTER,
         groups: ['payouts', 'status'],
       })
     const started = performance.now()
@@ -235,17 +253,21 @@ async function benchSend(): Promise<void> {
         while (harness.service.view(run.id).stage === 'submitting') await new Promise((r) => setTimeout(r, 5))
         submitted = performance.now()
         atSubmitted = await meter(sandbox)
-        await harness.service.idle()
+        if (!SUBMISSION_ONLY) await harness.service.idle()
       },
     )
     const finished = performance.now()
     const view = harness.service.view(run.id)
     const atEnd = await meter(sandbox)
-    if (view.stage !== 'completed') throw new Error(`bulk-send: the run ended at ${view.stage}: ${view.message ?? ''}`)
+    if (SUBMISSION_ONLY) {
+      if (view.stage !== 'monitoring' && view.stage !== 'completed')
+        throw new Error(`bulk-send: submission ended at ${view.stage}: ${view.message ?? ''}`)
+    } else if (view.stage !== 'completed')
+      throw new Error(`bulk-send: the run ended at ${view.stage}: ${view.message ?? ''}`)
     const submitS = (submitted - started) / 1000
     const monitorS = (finished - submitted) / 1000
     console.log(
-      `bulk-send: ${ROWS} rows in ${batches} batches, latency ${LATENCY_MS} ms on the bulk endpoint${RATE_LIMIT ? `, rate limit ${RATE_LIMIT}/s on payouts and status` : ''}, adaptive pace (ceiling ${CEILING})`,
+      `bulk-send: ${ROWS} rows in ${batches} batches, latency ${LATENCY_MS} ms on the bulk endpoint${RATE_LIMIT ? `, rate limit ${RATE_LIMIT}/s on payouts and status, ${RETRY_AFTER ? 'with' : 'without'} Retry-After` : ''}, adaptive pace (ceiling ${CEILING})`,
     )
     if (RATE_LIMIT) {
       const submitBound = batches / RATE_LIMIT
@@ -255,12 +277,15 @@ async function benchSend(): Promise<void> {
         `bulk-send: submission ${submitS.toFixed(2)} s; bound (batches / ${RATE_LIMIT}) ${submitBound.toFixed(1)} s; ratio ${(submitS / submitBound).toFixed(3)} (target <= 1.15); ` +
           `${atSubmitted.limited} of ${atSubmitted.metered} requests answered 429 (${((atSubmitted.limited / Math.max(1, atSubmitted.metered)) * 100).toFixed(2)}%)`,
       )
-      console.log(
-        `bulk-send: monitoring ${monitorS.toFixed(2)} s for ${monitorRequests} requests; bound (requests / ${RATE_LIMIT}) ${monitorBound.toFixed(1)} s; ratio ${(monitorS / Math.max(0.001, monitorBound)).toFixed(3)}; ` +
-          `${atEnd.limited - atSubmitted.limited} answered 429 (${(((atEnd.limited - atSubmitted.limited) / Math.max(1, monitorRequests)) * 100).toFixed(2)}%)`,
-      )
+      if (!SUBMISSION_ONLY)
+        console.log(
+          `bulk-send: monitoring ${monitorS.toFixed(2)} s for ${monitorRequests} requests; bound (requests / ${RATE_LIMIT}) ${monitorBound.toFixed(1)} s; ratio ${(monitorS / Math.max(0.001, monitorBound)).toFixed(3)}; ` +
+            `${atEnd.limited - atSubmitted.limited} answered 429 (${(((atEnd.limited - atSubmitted.limited) / Math.max(1, monitorRequests)) * 100).toFixed(2)}%)`,
+        )
     } else console.log(`bulk-send: submission ${submitS.toFixed(2)} s; monitoring ${monitorS.toFixed(2)} s`)
-    console.log(`bulk-send: ${view.counts.success} rows paid, ${view.counts.failed} failed, ${view.counts.open} open`)
+    if (SUBMISSION_ONLY) console.log(`bulk-send: submission only: the run was closed while its batches were followed`)
+    else
+      console.log(`bulk-send: ${view.counts.success} rows paid, ${view.counts.failed} failed, ${view.counts.open} open`)
   } finally {
     await setup.close()
   }

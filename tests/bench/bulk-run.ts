@@ -1,17 +1,21 @@
 /**
  * Benchmark (decision 46): a whole bulk run end to end through the real main services behind the
  * loopback bridge, against the Sandbox in its own process with latency on every request:
- * import, name checks (one request per distinct account, concurrency 8), submission (batches of
- * at most 50, concurrency 4), monitoring until every row is final.
+ * import, name checks (one request per distinct account), submission (batches of at most 50),
+ * monitoring until every row is final, each as many at once as the profile's pace allows
+ * (decisions 112, 144: up to its ceiling of 32). With `--rate-limit R` the Sandbox meters every
+ * group of paths at R requests a second (`--no-retry-after`: its 429s say nothing of when).
  *
- * Per stage it prints the wall time against its bound (requests to the service x latency /
- * concurrency: the requests are counted as they leave), main's CPU time and peak memory (this
+ * Per stage it prints the wall time against its bound, the longer of requests x latency / the
+ * pace's ceiling and, rate-limited, the busiest group's requests / R (the requests are counted as
+ * they leave; 429s included), the 429s met, the pace in the run's words every 10 s, main's CPU time and peak memory (this
  * process is main: services, router, bridge), the bytes of bulk events main sent towards the
  * renderer, and throughout, the p99 latency of a cheap IPC call (`app:info`, every 50 ms, through
  * the bridge and the router) while the run works. With --renderer (the default) the built
  * renderer runs in Debian's Chromium on the run's screen and its JS heap is sampled.
  *
  * Run: npm run bench:bulk-run -- [--rows 100000] [--accounts N] [--latency-ms 100] [--no-renderer]
+ *      [--rate-limit R] [--no-retry-after]
  * (build first: npm run build, for the renderer)
  */
 import { writeFile, mkdtemp, rm } from 'node:fs/promises'
@@ -27,6 +31,8 @@ import { startBridgeApp } from '../../electron/main/bridge-app'
 import { chromiumExecutablePath } from '../../scripts/test-tools.cjs'
 import type { SecretKind, SecretStore } from '../../electron/main/services/secrets/secret-store'
 import { startBenchSandbox } from './bulk-bench-sandbox'
+import { servicePathGroupOf } from '../../shared/rules/service-paths'
+import { PACE_CEILING_MAX } from '../../shared/domain/profiles'
 
 const { values: flags } = parseArgs({
   options: {
@@ -35,14 +41,18 @@ const { values: flags } = parseArgs({
     'latency-ms': { type: 'string', default: '100' },
     'settle-ms': { type: 'string', default: '2000' },
     'no-renderer': { type: 'boolean', default: false },
+    'rate-limit': { type: 'string' },
+    'no-retry-after': { type: 'boolean', default: false },
   },
 })
+const RATE_LIMIT = flags['rate-limit'] === undefined ? null : Number(flags['rate-limit'])
+if (RATE_LIMIT !== null && !(RATE_LIMIT > 0)) throw new Error('--rate-limit needs requests a second above 0')
 const ROWS = Number(flags.rows)
 // Payroll lines paying the same account (several lines a person) share one name check.
 const ACCOUNTS = Number(flags.accounts ?? Math.max(2, Math.ceil(ROWS / 4)))
 const LATENCY_MS = Number(flags['latency-ms'])
-const RESOLVE_CONCURRENCY = 8
-const SUBMIT_CONCURRENCY = 4
+/** The fixed lanes before the pace (decision 144), for comparison. */
+const FIXED_LANES: Record<string, number> = { 'name checks': 8, submission: 4, monitoring: 8 }
 const KEY = 'sk_test_bench_bulk_run_0001'
 const MB = 1024 * 1024
 
@@ -64,6 +74,10 @@ interface StageFigures {
   started: number
   ended: number
   requests: number
+  /** Requests by group of paths (the Sandbox meters each group on its own), and 429s answered. */
+  byGroup: Record<string, number>
+  limitedByGroup: Record<string, number>
+  limited: number
   cpuUser: number
   cpuSystem: number
   peakRss: number
@@ -111,6 +125,9 @@ async function main(): Promise<void> {
     started: performance.now(),
     ended: 0,
     requests: 0,
+    byGroup: {},
+    limitedByGroup: {},
+    limited: 0,
     cpuUser: 0,
     cpuSystem: 0,
     peakRss: 0,
@@ -128,7 +145,12 @@ async function main(): Promise<void> {
     current.cpuSystem = cpu.system / 1000
     current.ended = performance.now()
     figures.set(stage, current)
-    console.error(`bulk-run: ${new Date().toISOString()} ${stage} done; ${next}`)
+    // Said as each stage ends too: a run stopped later (a long rate-limited one) keeps its figures.
+    console.error(
+      `bulk-run: ${new Date().toISOString()} ${stage} done in ${((current.ended - current.started) / 1000).toFixed(1)} s ` +
+        `(${current.requests} requests, ${current.limited} answered 429, main peak RSS ${(current.peakRss / MB).toFixed(0)} MB, ` +
+        `IPC p99 ${p99(current.probes).toFixed(1)} ms); ${next}`,
+    )
     stage = next
     current = fresh()
     cpuAtStart = process.cpuUsage()
@@ -136,8 +158,18 @@ async function main(): Promise<void> {
   const realFetch = globalThis.fetch
   globalThis.fetch = (input, init) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url
-    if (url.startsWith(sandbox.url) && !url.includes('/__sandbox/')) current.requests++
-    return realFetch(input, init)
+    if (!url.startsWith(sandbox.url) || url.includes('/__sandbox/')) return realFetch(input, init)
+    const counted = current
+    counted.requests++
+    const group = servicePathGroupOf(init?.method ?? 'GET', new URL(url).pathname)
+    counted.byGroup[group] = (counted.byGroup[group] ?? 0) + 1
+    return realFetch(input, init).then((answer) => {
+      if (answer.status === 429) {
+        counted.limited++
+        counted.limitedByGroup[group] = (counted.limitedByGroup[group] ?? 0) + 1
+      }
+      return answer
+    })
   }
 
   let lastLog = 0
@@ -153,10 +185,14 @@ async function main(): Promise<void> {
       current.eventBytes += Buffer.byteLength(JSON.stringify(payload))
       if (event === 'bulk:rowsChanged') current.rowsInEvents += (payload as { rows: unknown[] }).rows.length
       if (event === 'bulk:progress') {
-        const { progress } = payload as { progress: { step: string; done: number; total: number } | null }
+        const { progress } = payload as {
+          progress: { step: string; done: number; total: number; pace?: string } | null
+        }
         if (progress && performance.now() - lastLog > 10_000) {
           lastLog = performance.now()
-          console.error(`bulk-run: ${new Date().toISOString()} ${progress.step} ${progress.done}/${progress.total}`)
+          console.error(
+            `bulk-run: ${new Date().toISOString()} ${progress.step} ${progress.done}/${progress.total}; ${progress.pace ?? 'no pace said'}; ${current.requests} requests, ${current.limited} answered 429`,
+          )
         }
       }
     },
@@ -273,6 +309,8 @@ async function main(): Promise<void> {
     // Latency on every request to the service from here on (the admin endpoints are exempt).
     for (let i = 0; i < 100; i++)
       await admin('POST', '/__sandbox/faults', { path: '/', kind: 'latency', ms: LATENCY_MS, count: 10_000 })
+    if (RATE_LIMIT !== null)
+      await admin('POST', '/__sandbox/rate-limit', { perSecond: RATE_LIMIT, retryAfter: !flags['no-retry-after'] })
 
     enter('import')
     app.desktop.queueOpenPath(sheet)
@@ -317,8 +355,9 @@ async function main(): Promise<void> {
     await probe
     await stopRenderer()
 
-    // Nothing paid twice: every payout the Sandbox holds, by reference (latency off for the count).
+    // Nothing paid twice: every payout the Sandbox holds, by reference (latency and limit off for the count).
     await admin('DELETE', '/__sandbox/faults')
+    await admin('DELETE', '/__sandbox/rate-limit')
     const seen = new Map<string, number>()
     let held = 0
     for (let after: string | undefined; ;) {
@@ -342,14 +381,13 @@ async function main(): Promise<void> {
     console.log(
       `bulk-run: ${ROWS.toLocaleString('en-US')} rows, ${ACCOUNTS.toLocaleString('en-US')} distinct accounts, ` +
         `${batches.toLocaleString('en-US')} batches, latency ${LATENCY_MS} ms on every request; ` +
+        (RATE_LIMIT === null
+          ? 'no rate limit; '
+          : `rate limit ${RATE_LIMIT}/s per group of paths ${flags['no-retry-after'] ? 'without' : 'with'} Retry-After; `) +
         `run ${finished.stage}: ${finished.counts.success} paid, ${finished.counts.failed} failed; ` +
         `the Sandbox holds ${held.toLocaleString('en-US')} payouts, ${seen.size.toLocaleString('en-US')} references paid, ${paidTwice} paid twice`,
     )
-    const concurrencyOf: Record<string, number> = {
-      'name checks': RESOLVE_CONCURRENCY,
-      submission: SUBMIT_CONCURRENCY,
-      monitoring: RESOLVE_CONCURRENCY,
-    }
+    const target = RATE_LIMIT === null ? 1.3 : 1.15
     const allProbes: number[] = []
     let peakRss = 0
     for (const name of ['import', 'name checks', 'submission', 'monitoring'] as const) {
@@ -357,13 +395,22 @@ async function main(): Promise<void> {
       allProbes.push(...f.probes)
       peakRss = Math.max(peakRss, f.peakRss)
       const wall = (f.ended - f.started) / 1000
-      const concurrency = concurrencyOf[name]
-      const bound = concurrency ? (f.requests * LATENCY_MS) / concurrency / 1000 : null
+      const fixed = FIXED_LANES[name]
+      // The pace's ceiling, and (rate-limited) the busiest group's requests at the rate: the
+      // requests the service took (a 429 takes nothing, and comes back at once).
+      const taken = f.requests - f.limited
+      const paced = (taken * LATENCY_MS) / PACE_CEILING_MAX / 1000
+      const busiest = Math.max(0, ...Object.entries(f.byGroup).map(([group, n]) => n - (f.limitedByGroup[group] ?? 0)))
+      const metered = RATE_LIMIT === null ? 0 : busiest / RATE_LIMIT
+      const bound = Math.max(paced, metered)
       console.log(
         `bulk-run: ${name.padEnd(11)} wall ${wall.toFixed(1)} s; ` +
-          (bound === null
+          (fixed === undefined
             ? `${f.requests} requests (local work, no latency bound); `
-            : `bound ${bound.toFixed(1)} s (${f.requests} requests x ${LATENCY_MS} ms / ${concurrency}); ratio ${(wall / bound).toFixed(2)} (target <= 1.30); `) +
+            : `bound ${bound.toFixed(1)} s (${metered > paced ? `${busiest} requests of one group / ${RATE_LIMIT} a second` : `${taken} requests x ${LATENCY_MS} ms / ${PACE_CEILING_MAX}`}); ` +
+              `ratio ${(wall / bound).toFixed(2)} (target <= ${target.toFixed(2)}); ` +
+              `${f.limited} answered 429 (${((f.limited / Math.max(1, f.requests)) * 100).toFixed(2)}%); ` +
+              `the old fixed ${fixed} lanes' bound ${((taken * LATENCY_MS) / fixed / 1000).toFixed(1)} s; `) +
           `main CPU ${((f.cpuUser + f.cpuSystem) / 1000).toFixed(1)} s; main peak RSS ${(f.peakRss / MB).toFixed(0)} MB (heap ${(f.peakHeap / MB).toFixed(0)} MB); ` +
           `bulk events ${f.events} carrying ${f.rowsInEvents} rows, ${(f.eventBytes / MB).toFixed(2)} MB; ` +
           `IPC p99 ${p99(f.probes).toFixed(1)} ms (max ${Math.max(0, ...f.probes).toFixed(0)} ms, ${f.probes.length} calls)`,

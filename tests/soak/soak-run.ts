@@ -4,7 +4,8 @@
  * random instants and at the checkpoints where a crash is most dangerous (inside an import, inside
  * the creation of a retry run, between a journal write and its request, between an answer and its
  * record). After every kill the desk is started again on the same user data and the user carries
- * on. At the end the Sandbox is asked: was every payment paid at most once, is everything the user
+ * on. A share of the iterations (`rateLimit`) runs against a rate-limited Sandbox, with and without
+ * Retry-After in turn (decision 159). At the end the Sandbox is asked: was every payment paid at most once, is everything the user
  * was told was sent there, and does the desk's view of every row and payout agree with it?
  */
 import { mkdtemp, rm } from 'node:fs/promises'
@@ -42,6 +43,13 @@ export interface SoakOptions {
   faultChance?: number
   /** How long the last phase may take for every run and payout to settle. */
   settleSeconds?: number
+  /**
+   * Iterations run against a rate-limited Sandbox (decision 159): `share` of them, in windows of
+   * `window` iterations spread evenly through the loop (no random draw: a seed replays the same
+   * user), at `perSecond` requests a second per group of paths, the windows with Retry-After and
+   * without it in turn. Faults and kills go on as usual inside them.
+   */
+  rateLimit?: { share: number; window?: number; perSecond?: number }
   log?: (line: string) => void
 }
 
@@ -68,6 +76,8 @@ export interface SoakReport {
   faults: Record<string, number>
   kills: { randomInstant: number; atCheckpoint: Partial<Record<Checkpoint, number>>; total: number }
   restarts: number
+  /** Iterations run rate-limited, with and without Retry-After, and what the Sandbox metered then. */
+  rateLimited: { withRetryAfter: number; withoutRetryAfter: number; metered: number; answered429: number }
   /** Clean quits and restarts by the user. */
   quits: number
   doublePayments: Array<{ payment: string; references: string[]; deskShows: string[] }>
@@ -98,6 +108,30 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   let armedAt: number | null = null
   let loopSeconds = 0
   let settleSeconds = 0
+  const rateLimited: SoakReport['rateLimited'] = { withRetryAfter: 0, withoutRetryAfter: 0, metered: 0, answered429: 0 }
+  /** Whether this iteration runs rate-limited: the windows a share of them falls in, evenly spread. */
+  const limitFor = (iteration: number): { retryAfter: boolean } | null => {
+    const limit = options.rateLimit
+    if (!limit || !(limit.share > 0)) return null
+    const size = Math.max(1, limit.window ?? 10)
+    const window = Math.floor(iteration / size)
+    if (Math.floor((window + 1) * limit.share) <= Math.floor(window * limit.share)) return null
+    return { retryAfter: Math.floor((window + 1) * limit.share) % 2 === 1 }
+  }
+  let limitNow: { retryAfter: boolean } | null = null
+  /** Sets (or clears) the Sandbox's rate limit for this iteration, when it changes; says which is on. */
+  async function meterFor(iteration: number): Promise<{ retryAfter: boolean } | null> {
+    const wanted = limitFor(iteration)
+    if (wanted === null ? limitNow === null : wanted.retryAfter === limitNow?.retryAfter) return wanted
+    if (wanted) {
+      await sandbox.request('POST', '/__sandbox/rate-limit', {
+        perSecond: options.rateLimit?.perSecond ?? 3,
+        retryAfter: wanted.retryAfter,
+      })
+    } else await sandbox.request('DELETE', '/__sandbox/rate-limit')
+    limitNow = wanted
+    return wanted
+  }
 
   /** Starts the desk, now and then armed to kill itself at the checkpoint least often hit yet. */
   async function start(armed: boolean): Promise<DeskProcess> {
@@ -136,6 +170,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       iterationNow = iteration
       // The accountant keeps the balance funded (else every batch would be refused for it).
       if (iteration % 10 === 0) await fund()
+      const limit = await meterFor(iteration)
+      if (limit) rateLimited[limit.retryAfter ? 'withRetryAfter' : 'withoutRetryAfter']++
       if (random.chance(options.faultChance ?? 0.3)) {
         const fault = pickFault(random)
         await sandbox.request('POST', '/__sandbox/faults', fault)
@@ -174,6 +210,13 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     // The last phase: no more faults or kills; the user only carries on what is under way (checks
     // again, verifies, sends again what the service never received) until everything has settled.
     await sandbox.request('DELETE', '/__sandbox/faults')
+    const metered = await sandbox.request<{ data: { metered: number; limited: number } }>(
+      'GET',
+      '/__sandbox/rate-limit',
+    )
+    rateLimited.metered = metered.body.data.metered
+    rateLimited.answered429 = metered.body.data.limited
+    await sandbox.request('DELETE', '/__sandbox/rate-limit')
     if (desk.alive()) await desk.quit()
     else await recordEnd(desk)
     desk = await start(false)
@@ -312,6 +355,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       faults,
       kills,
       restarts,
+      rateLimited,
       quits,
       doublePayments,
       lostPayouts,
@@ -338,6 +382,11 @@ export function formatReport(report: SoakReport): string {
     `refusals ${JSON.stringify(report.refusals)}`,
     `faults ${Object.values(report.faults).reduce((a, b) => a + b, 0)}: ${JSON.stringify(report.faults)}`,
     `kills ${report.kills.total}: random instants ${report.kills.randomInstant}, at checkpoints ${JSON.stringify(report.kills.atCheckpoint)}; restarts after a kill ${report.restarts}, quits ${report.quits}`,
+    ...(report.rateLimited.withRetryAfter + report.rateLimited.withoutRetryAfter > 0
+      ? [
+          `rate-limited iterations ${report.rateLimited.withRetryAfter + report.rateLimited.withoutRetryAfter} (with Retry-After ${report.rateLimited.withRetryAfter}, without ${report.rateLimited.withoutRetryAfter}): ${report.rateLimited.metered} requests metered, ${report.rateLimited.answered429} answered 429`,
+        ]
+      : []),
     `double payments ${report.doublePayments.length}`,
     ...report.doublePayments
       .slice(0, 12)

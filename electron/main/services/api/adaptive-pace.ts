@@ -24,6 +24,7 @@
  */
 
 import { PACE_CEILING_MAX } from '../../../../shared/domain/profiles'
+import { processLoopStalls, type StallMeter } from './loop-stalls'
 
 export interface PaceSample {
   /** From leaving to the answer. */
@@ -48,6 +49,11 @@ export interface PaceOptions {
   defaultPauseMs?: number
   now?: () => number
   sleep?: (ms: number) => Promise<void>
+  /**
+   * How long this process's event loop was held while a request was in flight, taken off its
+   * latency (decision 158). Default: the process's meter on the real clock; none on a given clock.
+   */
+  stalls?: StallMeter | null
 }
 
 export interface PaceView {
@@ -82,6 +88,8 @@ const SMOOTHING = 0.2
 const WINDOW_MS = 5_000
 /** The floor follows a network that changed: the lowest latency of this long ago or since. */
 const FLOOR_WINDOW_MS = 30_000
+/** Answers served over less than this are a metered service's burst, not its rate (decision 157). */
+const BURST_MS = 1_000
 /** After a 429, requests leave at this share of the rate the service was answering. */
 const RATE_MARGIN = 0.97
 /** The learnt rate is probed upwards by this share per answer (about 2% a second at 40 a second). */
@@ -139,13 +147,19 @@ class GroupPace {
     }
   }
 
-  /** The rate the service was serving this group when it refused: what it takes, less a margin. */
+  /**
+   * The rate the service was serving this group when it refused: what it takes, less a margin.
+   * Answers served over less than `BURST_MS` measure nothing (decision 157): a metered service lets
+   * a burst through at once (a token bucket holds a second of requests), so the first 429 of a slow
+   * start says how big its burst was, not how fast it serves. Counted over a second, the 16 answers
+   * of the first round trip read "16 a second" from a service taking 20, and the desk then sent
+   * a fifth slower than it could for the half-minute its probe took to climb back.
+   */
   learnRate(now: number): void {
     this.forgetOld(now)
     const first = this.servedAt[0]
-    const span = first === undefined ? WINDOW_MS : Math.max(1_000, now - first)
-    const served = this.servedAt.length / (span / 1000)
-    const measured = served > 0 ? served * RATE_MARGIN : null
+    const span = first === undefined ? 0 : now - first
+    const measured = span >= BURST_MS ? (this.servedAt.length / (span / 1000)) * RATE_MARGIN : null
     const lowered = this.rate === null ? measured : Math.min(this.rate * RATE_MARGIN, measured ?? this.rate)
     this.rate = lowered === null ? null : Math.max(lowered, 0.2)
   }
@@ -169,6 +183,7 @@ export class AdaptivePace implements PaceGauge {
   private readonly defaultPauseMs: number
   private readonly now: () => number
   private readonly sleep: (ms: number) => Promise<void>
+  private readonly stalls: StallMeter | null
   private inFlight = 0
   private readonly waiting: Array<() => void> = []
   private pausedUntil = 0
@@ -185,6 +200,7 @@ export class AdaptivePace implements PaceGauge {
     this.defaultPauseMs = options.defaultPauseMs ?? 1_000
     this.now = options.now ?? Date.now
     this.sleep = options.sleep ?? ((ms) => new Promise((done) => setTimeout(done, ms)))
+    this.stalls = options.stalls !== undefined ? options.stalls : options.now ? null : processLoopStalls
   }
 
   /**
@@ -225,12 +241,20 @@ export class AdaptivePace implements PaceGauge {
     }
     if (state.rate !== null) state.nextStartAt = Math.max(this.now(), state.nextStartAt) + 1000 / state.rate
     this.inFlight++
+    const stalls = this.stalls
+    stalls?.hold()
+    const stalledBefore = stalls?.total() ?? 0
     let finished = false
     return (sample) => {
       if (finished) return
       finished = true
       this.inFlight--
-      this.learn(state, sample)
+      // An answer read after this process was held (its own work, a busy computer) took longer by
+      // a stall that is not the service's: a desk that was busy is not a service that queues
+      // (decision 158), and how long the service took is not known.
+      const stalled = stalls ? stalls.total() - stalledBefore > 0 : false
+      stalls?.release()
+      this.learn(state, sample, stalled)
       this.wake()
     }
   }
@@ -264,7 +288,8 @@ export class AdaptivePace implements PaceGauge {
     return state
   }
 
-  private learn(state: GroupPace, sample: PaceSample): void {
+  /** `stalled`: the answer was read late, so its latency says nothing of the service's. */
+  private learn(state: GroupPace, sample: PaceSample, stalled = false): void {
     const now = this.now()
     state.answeredAt.push(now)
     state.forgetOld(now)
@@ -280,6 +305,7 @@ export class AdaptivePace implements PaceGauge {
     state.servedAt.push(now)
     state.answers++
     if (state.rate !== null) state.rate *= 1 + RATE_PROBE
+    if (stalled) return
     state.noteLatency(sample.latencyMs, now)
     const floor = state.floorLatency ?? sample.latencyMs
     const smoothed = state.smoothedLatency ?? sample.latencyMs

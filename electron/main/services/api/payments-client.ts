@@ -131,6 +131,11 @@ export function createPaymentsClient(options: PaymentsClientOptions): PaymentsCl
     }
     const isWrite = !read
     const where = `${method} ${path}`
+    // The pace first (decision 158): a request waiting for its place or out a Retry-After has not
+    // left, so its deadline has not begun. Started before the wait, a pause longer than the timeout
+    // aborted the request as it left, and a write that never reached the service was called "may
+    // have been carried out" and verified.
+    const paced = options.pace ? await options.pace.begin(servicePathGroupOf(method, path)) : null
     // Each attempt's deadline covers its answer and body, and ends with them: a timer that outlived
     // its request (AbortSignal.timeout) would keep its signal and listeners for the whole 30 s,
     // tens of thousands of them while a bulk run is monitored.
@@ -148,7 +153,6 @@ export function createPaymentsClient(options: PaymentsClientOptions): PaymentsCl
       })
     let text: string
     let response: Response
-    const paced = options.pace ? await options.pace.begin(servicePathGroupOf(method, path)) : null
     const started = performance.now()
     try {
       try {

@@ -7,31 +7,7 @@
 import { describe, expect, it } from 'vitest'
 import { AdaptivePace, paceInWords } from '../../../../../../electron/main/services/api/adaptive-pace'
 import { ServiceLoad } from '../../../../../../electron/sandbox/rate-limit'
-
-/** Time that moves only when every request in flight is waiting on it. */
-class SimulatedClock {
-  time = 0
-  private timers: Array<{ at: number; order: number; wake: () => void }> = []
-  private order = 0
-  now = (): number => this.time
-  sleep = (ms: number): Promise<void> =>
-    new Promise((wake) => this.timers.push({ at: this.time + Math.max(0, ms), order: this.order++, wake }))
-
-  /** Runs until `work` settles: lets every promise chain run, then jumps to the next timer. */
-  async runUntil<T>(work: Promise<T>): Promise<T> {
-    let settled = false
-    const result = work.finally(() => (settled = true))
-    for (;;) {
-      for (let i = 0; i < 4; i++) await new Promise((done) => setImmediate(done))
-      if (settled) return result
-      this.timers.sort((a, b) => a.at - b.at || a.order - b.order)
-      const next = this.timers.shift()
-      if (!next) throw new Error('deadlock: nothing in flight and nothing waiting on the clock')
-      this.time = Math.max(this.time, next.at)
-      next.wake()
-    }
-  }
-}
+import { SimulatedClock } from './simulated-clock'
 
 class RateLimited extends Error {
   constructor(readonly retryAfterSeconds: number | null) {
@@ -197,6 +173,53 @@ describe('the adaptive pace', { timeout: 90_000 }, () => {
     await clock.runUntil(Promise.all(next))
     expect(leftAt[0]).toBe(3_000)
     expect(pace.view().rateLimited).toBe(3)
+  })
+
+  it('does not cut back for answers read late because the desk itself was held: a busy desk is not a service that queues', async () => {
+    // The service answers in 100 ms however many are sent. Every second the desk's own event loop
+    // is held for 300 ms (a run's rows saved, a busy computer): answers that came meanwhile are read
+    // when it ends, and the stall meter says how long the loop was held.
+    const STALL_EVERY = 1_000
+    const STALL_MS = 300
+    const runWith = async (meterStalls: boolean) => {
+      const clock = new SimulatedClock()
+      const stalledBy = (t: number) => {
+        let total = 0
+        for (let at = STALL_EVERY; at <= t; at += STALL_EVERY) total += Math.min(STALL_MS, t - at)
+        return total
+      }
+      const pace = new AdaptivePace({
+        start: 8,
+        ceiling: 32,
+        now: clock.now,
+        sleep: clock.sleep,
+        stalls: meterStalls ? { total: () => stalledBy(clock.now()), hold: () => {}, release: () => {} } : null,
+      })
+      let next = 0
+      let peak = 0
+      const lane = async () => {
+        while (next < 4_000) {
+          next++
+          const done = await pace.begin()
+          const started = clock.now()
+          peak = Math.max(peak, pace.view().limit)
+          await clock.sleep(100)
+          const into = clock.now() % STALL_EVERY
+          if (clock.now() >= STALL_EVERY && into < STALL_MS) await clock.sleep(STALL_MS - into)
+          done({ latencyMs: clock.now() - started })
+        }
+      }
+      await clock.runUntil(Promise.all(Array.from({ length: 32 }, lane)))
+      return { seconds: clock.now() / 1000, limit: pace.view().limit, peak }
+    }
+    const metered = await runWith(true)
+    // At the ceiling: 4,000 / 320 a second = 12.5 s of answers, plus the desk's own stalls (30%).
+    expect(metered.limit).toBe(32)
+    expect(metered.seconds).toBeLessThan(12.5 * 1.3 * 1.15)
+    // Judged by answers read late, the pace cut for a queue that was not there.
+    const unmetered = await runWith(false)
+    expect(unmetered.limit).toBeLessThan(32)
+    expect(unmetered.seconds).toBeGreaterThan(metered.seconds * 1.2)
   })
 
   it('says its pace in plain words', () => {

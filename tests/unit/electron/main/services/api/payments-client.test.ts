@@ -241,6 +241,28 @@ describe('payments client', () => {
     }
   })
 
+  it('counts its deadline from when the request leaves, not from when it began to wait for the pace', async () => {
+    // The pace holds every request of the service for a Retry-After of 1 s (a 429 a moment ago).
+    const pace = new AdaptivePace({ start: 4, ceiling: 4 })
+    const done = await pace.begin('payouts')
+    done({ latencyMs: 5, rateLimited: true, retryAfterMs: 1_000 })
+    const paced = createPaymentsClient({ baseUrl: sandbox.url, secretKey: SECRET, timeoutMs: 300, pace })
+    const started = Date.now()
+    // A write that waited 1 s for its turn never left during the wait: it is sent and answered,
+    // not called "no answer within 300 ms; may have been carried out" as it leaves.
+    const body = payout()
+    const answer = await paced.post('/merchant/api/v1/transactions/disburse', anyData, body)
+    expect(answer).toBeTruthy()
+    const read = await paced.get('/merchant/api/v1/misc/banks', banksSchema, { countryCode: 'NG' })
+    expect(read.some((bank) => bank.code === '044')).toBe(true)
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900)
+    const verified = await client().get(
+      `/merchant/api/v1/transactions/${body.reference}`,
+      z.object({ reference: z.string() }),
+    )
+    expect(verified.reference).toBe(body.reference)
+  })
+
   it('reports a 200 that is not JSON: a bad answer on reads, an unknown outcome on writes', async () => {
     await injectFault({ path: '/merchant/api/v1/misc/banks', kind: 'not-json' })
     const read = await failureOf(client().get('/merchant/api/v1/misc/banks', banksSchema, { countryCode: 'NG' }))
