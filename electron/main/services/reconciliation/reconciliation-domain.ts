@@ -6,16 +6,14 @@
  * and closed (period-closing.ts, its records fsynced per profile and mode) and exported for the
  * books and the auditor (reconciliation-exports.ts).
  *
- * Size: about 520 lines, the channels of one screen over one held state (the period shown, its
- * reading, its close); the reading from the service and from a file (decision 141) are the next to
- * move into a module of their own.
+ * Where the period's two sides come from (the service or a file, our records and the team's) is
+ * period-sources.ts; this module holds the period shown, its reading and its close.
  */
 import { userInfo } from 'node:os'
-import type { HistoryCurrency } from '../../../../shared/domain/history'
 import type { reconciliationChannels } from '../../../../shared/ipc/channels/reconciliation'
 import { ledgerMappingProblem } from '../../../../shared/reconciliation/journal-entries'
 import type { ReconCurrencyTotals, ReconLine } from '../../../../shared/reconciliation/period-match'
-import { differsSplit, exceptionsOf, reconcilePeriod } from '../../../../shared/reconciliation/period-match'
+import { differsSplit, exceptionsOf } from '../../../../shared/reconciliation/period-match'
 import type { PeriodCloseState } from '../../../../shared/reconciliation/period-close'
 import { periodKey } from '../../../../shared/reconciliation/period-close'
 import type {
@@ -25,18 +23,13 @@ import type {
   ReconciliationSource,
   ReconciliationView,
 } from '../../../../shared/reconciliation/reconciliation-view'
-import { readFileOffMain } from '../files'
-import { offlineVerifies, payoutsOfFile } from './history-file'
 import { EXCEPTIONS_SHOWN } from '../../../../shared/reconciliation/reconciliation-view'
 import { AppFailure } from '../../../../shared/result'
-import type { RunService } from '../bulk/runs'
 import type { DomainService } from '../domain-service'
 import { holdsSecret } from '../masking'
 import type { ServiceContext } from '../service-context'
-import { ourPayoutsOf } from './our-records'
-import type { SentBulkRow } from './our-records'
-import { createPeriodReader } from './period-reader'
-import { reconcileWithVerifies } from './reconcile-period'
+import { createPeriodSources } from './period-sources'
+import type { PeriodSourcesOptions } from './period-sources'
 import { closingFileOf, openClosingRecords } from './closing-records'
 import type { ClosingRecords } from './closing-records'
 import {
@@ -59,45 +52,6 @@ import {
 import type { ProfileMode } from '../../../../shared/domain/profiles'
 import type { ReconciliationReport } from '../../../../shared/reconciliation/reconciliation-report'
 import { reconciliationReportOf } from '../../../../shared/reconciliation/reconciliation-report'
-
-/** The rows of this profile's runs (in its mode and the currency) that were sent in a batch the service did not refuse. */
-export function sentBulkRows(
-  runs: Pick<RunService, 'list' | 'rows' | 'stateOf'>,
-  journal: Pick<ServiceContext['journal'], 'get'>,
-  scope: { profileId: string; mode: string; currency: HistoryCurrency },
-): SentBulkRow[] {
-  const sent: SentBulkRow[] = []
-  for (const summary of runs.list()) {
-    if (summary.profileId !== scope.profileId || summary.mode !== scope.mode || summary.currency !== scope.currency)
-      continue
-    const batches = new Map(runs.stateOf(summary.id).batches.map((batch) => [batch.reference, batch]))
-    for (const row of runs.rows(summary.id)) {
-      const batch = row.batchReference ? batches.get(row.batchReference) : undefined
-      // A batch the service refused outright (or one still planned) never made its payouts there.
-      if (!batch || batch.state === 'refused' || batch.state === 'planned' || row.status === 'not_sent') continue
-      const movement = journal.get(batch.reference)
-      sent.push({
-        reference: row.item.reference,
-        runId: summary.id,
-        batchReference: batch.reference,
-        amount: row.item.amount,
-        currency: summary.currency,
-        status:
-          row.status === 'success'
-            ? 'paid'
-            : row.status === 'failed'
-              ? 'failed'
-              : row.status === 'unknown'
-                ? 'unknown'
-                : 'open',
-        fee: row.fee ?? null,
-        sentAt: movement?.createdAt ?? summary.updatedAt,
-        payee: row.item.customer_name,
-      })
-    }
-  }
-  return sent
-}
 
 /** The files an offline reconciliation reads: the offline review's exports (decision 141). */
 const HISTORY_FILES = [{ name: 'Payout Desk history exports', extensions: ['xlsx', 'csv'] }]
@@ -154,13 +108,11 @@ export function createReconciliationDomain(
   context: Pick<ServiceContext, 'apiFor' | 'emit' | 'journal' | 'now' | 'log' | 'userDataDir' | 'desktop'> & {
     profiles: Pick<ServiceContext['profiles'], 'list' | 'ledgerAccounts' | 'setLedgerAccounts'>
   },
-  options: {
-    runs(): Promise<Pick<RunService, 'list' | 'rows' | 'stateOf'>>
+  options: PeriodSourcesOptions & {
     /** Who records explanations and closes; the computer's user by default. */
     actor?: () => string
   },
 ): DomainService<keyof typeof reconciliationChannels> {
-  const reader = createPeriodReader({ now: context.now })
   const actor = options.actor ?? computerUser
   let view: ReconciliationView = { running: false, progress: null, cancelled: false, error: null, result: null }
   let running: AbortController | null = null
@@ -185,6 +137,7 @@ export function createReconciliationDomain(
     view = { ...view, progress: next }
     context.emit('reconciliation:progress', next)
   }
+  const sources = createPeriodSources(context, options, progress)
 
   /** The view's result for the period reconciled, with its explanations and where its close stands. */
   function resultOf(
@@ -210,92 +163,9 @@ export function createReconciliationDomain(
     }
   }
 
-  /** Our records of the period: the journal's single payouts and the runs' sent rows (decision 118). */
-  async function oursOf(scope: Parameters<typeof ourPayoutsOf>[1] & { currency: HistoryCurrency }) {
-    const runs = await options.runs()
-    const ours = ourPayoutsOf(
-      context.journal.list({ kind: 'payout' }),
-      scope,
-      sentBulkRows(runs, context.journal, scope),
-    )
-    const payeeBearsFees = new Set(
-      runs
-        .list()
-        .filter((run) => runs.stateOf(run.id).merchantBearsCost === false)
-        .map((run) => run.id),
-    )
-    return { ours, payeeBearsFees }
-  }
-
-  /** The period read from the service, each record it lacks verified by reference; null when cancelled. */
-  async function fromService(period: ReconciliationPeriod, signal: AbortSignal) {
-    const { profileId, mode, api } = await context.apiFor()
-    const scope = { profileId, mode, ...period }
-    const read = await reader.read(
-      api.history,
-      scope,
-      (p) => progress({ stage: 'reading', pages: p.pages, payouts: p.payouts, verified: 0, toVerify: 0 }),
-      signal,
-    )
-    if (!read) return null
-    const { ours, payeeBearsFees } = await oursOf(scope)
-    const result = await reconcileWithVerifies(api, read.payouts, ours, {
-      now: context.now,
-      signal,
-      onVerified: (verified, toVerify) =>
-        progress({ stage: 'verifying', pages: read.pages, payouts: read.payouts.length, verified, toVerify }),
-    })
-    const source: ReconciliationSource = { kind: 'service' }
-    return { profileId, mode, result, payeeBearsFees, cached: read.cached, pages: read.pages, source }
-  }
-
-  /**
-   * The period read from an exported history file, offline (decision 141): the file read and bounded
-   * in the file reader's worker, checked row by row, matched against the active profile's records;
-   * those the file lacks stay unverified (no verify by reference without the network).
-   */
-  async function fromFile(period: ReconciliationPeriod, path: string, signal: AbortSignal) {
-    const list = await context.profiles.list()
-    const profile = list.profiles.find((known) => known.id === list.activeId)
-    if (!profile)
-      throw new AppFailure('not_found', 'Choose a profile first: its journal is what the file is matched against.')
-    const scope = { profileId: profile.id, mode: profile.mode, ...period }
-    progress({ stage: 'reading', pages: 0, payouts: 0, verified: 0, toVerify: 0 })
-    let reviewed
-    try {
-      reviewed = await readFileOffMain({ job: 'review', path }, signal)
-    } catch (error) {
-      if (signal.aborted) return null
-      throw error
-    }
-    const file = payoutsOfFile(reviewed, period)
-    const { ours, payeeBearsFees } = await oursOf(scope)
-    const missing = reconcilePeriod(file.payouts, ours).toVerify
-    const result = reconcilePeriod(
-      file.payouts,
-      ours,
-      offlineVerifies(missing, file.source.fileName, context.now().toISOString()),
-    )
-    const source: ReconciliationSource = {
-      kind: 'file',
-      ...file.source,
-      rows: file.rows,
-      outside: file.outside,
-      notInFile: missing.length,
-    }
-    return {
-      profileId: profile.id,
-      mode: profile.mode as string,
-      result,
-      payeeBearsFees,
-      cached: false,
-      pages: 0,
-      source,
-    }
-  }
-
   async function reconcile(period: ReconciliationPeriod, signal: AbortSignal, path: string | null): Promise<void> {
-    const read = path === null ? await fromService(period, signal) : await fromFile(period, path, signal)
+    const read =
+      path === null ? await sources.fromService(period, signal) : await sources.fromFile(period, path, signal)
     if (!read || signal.aborted) return
     const { profileId, mode, result } = read
     const records = await recordsOf({ profileId, mode })
