@@ -31,10 +31,13 @@ import type { ServiceContext } from '../service-context'
 import { createPeriodSources } from './period-sources'
 import type { PeriodSourcesOptions } from './period-sources'
 import { closingFileOf, openClosingRecords } from './closing-records'
+import { teamClosingRecords } from './team-closing-records'
+import type { TeamService } from '../team'
 import type { ClosingRecords } from './closing-records'
 import {
   assertClosable,
   closePeriod,
+  confirmableOrRefuse,
   closeStateOf,
   explainException,
   explanationsOf,
@@ -94,6 +97,8 @@ interface Reconciled extends PeriodUnderClose {
   readAt: string
   /** The service's history, or an exported file reconciled offline (decision 141). */
   source: ReconciliationSource
+  /** Reconciled in team mode: the period's records are the team's (decision 149). */
+  team: boolean
 }
 
 /** Who bore a paid line's fee: a bulk run whose payee bore it books none (decision 118). */
@@ -108,9 +113,11 @@ export function createReconciliationDomain(
   context: Pick<ServiceContext, 'apiFor' | 'emit' | 'journal' | 'now' | 'log' | 'userDataDir' | 'desktop'> & {
     profiles: Pick<ServiceContext['profiles'], 'list' | 'ledgerAccounts' | 'setLedgerAccounts'>
   },
-  options: PeriodSourcesOptions & {
-    /** Who records explanations and closes; the computer's user by default. */
+  options: Omit<PeriodSourcesOptions, 'teamRecords'> & {
+    /** Who records explanations and closes; the computer's user by default (the member in team mode). */
     actor?: () => string
+    /** Team mode (decision 149): the team's payouts, and the team's record of each period. */
+    team?: Pick<TeamService, 'isTeamMode' | 'withDesk'>
   },
 ): DomainService<keyof typeof reconciliationChannels> {
   const actor = options.actor ?? computerUser
@@ -122,8 +129,34 @@ export function createReconciliationDomain(
   /** The closing records of each profile and mode, opened once. */
   const closingFiles = new Map<string, Promise<ClosingRecords>>()
 
-  function recordsOf(scope: { profileId: string; mode: string }): Promise<ClosingRecords> {
-    const file = closingFileOf(context.userDataDir, scope)
+  /** The member this desk is in its team (decision 149), or null on a desk alone. */
+  async function teamMember(): Promise<string | null> {
+    const team = options.team
+    if (!team || !(await team.isTeamMode())) return null
+    return team.withDesk('reading who you are in the team', async (desk) => desk.identity.member.login)
+  }
+
+  /**
+   * The period's records in team mode: the team's, read now (another desk may have explained,
+   * confirmed or closed meanwhile); `alerts` are recorded first when this reading found them.
+   */
+  async function teamRecordsOf(done: Reconciled, alerts?: string[]): Promise<ClosingRecords> {
+    const team = options.team!
+    const { member, first } = await team.withDesk("reading the team's record of the period", async (desk) => ({
+      member: desk.identity.member.login,
+      first: alerts
+        ? await desk.operations.reconRecordAlerts(done.key, alerts)
+        : await desk.operations.reconPeriod(done.key),
+    }))
+    return teamClosingRecords(done, first, member, (during, work) =>
+      team.withDesk(during, (desk) => work(desk.operations)),
+    )
+  }
+
+  /** The records of a reconciled period: the team's in team mode, else this profile and mode's file. */
+  function recordsOf(done: Reconciled): Promise<ClosingRecords> {
+    if (done.team) return teamRecordsOf(done)
+    const file = closingFileOf(context.userDataDir, done)
     let records = closingFiles.get(file)
     if (!records) {
       records = openClosingRecords(file)
@@ -137,7 +170,18 @@ export function createReconciliationDomain(
     view = { ...view, progress: next }
     context.emit('reconciliation:progress', next)
   }
-  const sources = createPeriodSources(context, options, progress)
+  const sources = createPeriodSources(
+    context,
+    {
+      runs: options.runs,
+      teamRecords: async (scope) => {
+        const team = options.team
+        if (!team || !(await team.isTeamMode())) return []
+        return team.withDesk("reading the team's payouts of the period", (desk) => desk.operations.reconPayouts(scope))
+      },
+    },
+    progress,
+  )
 
   /** The view's result for the period reconciled, with its explanations and where its close stands. */
   function resultOf(
@@ -168,9 +212,8 @@ export function createReconciliationDomain(
       path === null ? await sources.fromService(period, signal) : await sources.fromFile(period, path, signal)
     if (!read || signal.aborted) return
     const { profileId, mode, result } = read
-    const records = await recordsOf({ profileId, mode })
     const readAt = context.now().toISOString()
-    reconciled = {
+    const done: Reconciled = {
       readAt,
       key: periodKey(period),
       profileId,
@@ -182,8 +225,21 @@ export function createReconciliationDomain(
       stillOpen: result.lines.filter((line) => line.state === 'open').length,
       payeeBearsFees: read.payeeBearsFees,
       source: read.source,
+      team: (await teamMember()) !== null,
     }
-    view = { ...view, result: resultOf(reconciled, records, { readAt, cached: read.cached }) }
+    // In team mode the payouts nobody in the team sent are recorded in the team as alerts (decision
+    // 149): a close, from any desk or psql, is held to them. Never from a file: it is untrusted.
+    const records = done.team
+      ? await teamRecordsOf(
+          done,
+          read.source.kind === 'service'
+            ? done.exceptions.filter((line) => line.state === 'service_only').map((line) => line.reference)
+            : undefined,
+        )
+      : await recordsOf(done)
+    if (signal.aborted) return
+    reconciled = done
+    view = { ...view, result: resultOf(done, records, { readAt, cached: read.cached }) }
     progress({ stage: 'done', pages: read.pages, payouts: result.lines.length, verified: 0, toVerify: 0 })
   }
 
@@ -246,7 +302,11 @@ export function createReconciliationDomain(
     return view
   }
 
-  const stamp = () => ({ by: actor(), at: context.now().toISOString() })
+  /** Who records and when; in team mode the member (the team's database stamps its own records too). */
+  const stamp = (records: ClosingRecords) => ({
+    by: records.team?.member ?? actor(),
+    at: context.now().toISOString(),
+  })
 
   /** The report a close writes (decision 141): every line, exception and explanation main holds. */
   async function reportOf(
@@ -283,6 +343,29 @@ export function createReconciliationDomain(
     const name = report[format]
     return { name, bytes: await readClosingReport(reportFolderOf(context.userDataDir, done), name) }
   }
+  /**
+   * In team mode the auditor's export carries the team's audit trail whole (issue 27's "in team
+   * mode, the team's audit trail"; decision 149): every entry as the database hashed it, which the
+   * export's verifier checks with Node alone, and this desk's and the server's check of it.
+   */
+  async function teamTrailFiles(): Promise<Record<string, string>> {
+    return options.team!.withDesk("exporting the team's audit trail", async ({ operations }) => {
+      const lines: string[] = []
+      let afterSeq = 0
+      for (;;) {
+        const page = await operations.audit({ afterSeq, limit: 5000 })
+        for (const entry of page.entries) lines.push(JSON.stringify(entry))
+        const last = page.entries.at(-1)
+        if (!last || last.seq >= page.lastSeq) break
+        afterSeq = last.seq
+      }
+      const check = await operations.verifyAudit()
+      return {
+        'team-audit-trail.jsonl': lines.length > 0 ? `${lines.join('\n')}\n` : '',
+        'team-audit-check.json': `${JSON.stringify(check, null, 2)}\n`,
+      }
+    })
+  }
   const periodName = (done: Reconciled) =>
     `Reconciliation ${done.period.currency} ${new Date(done.period.from).toISOString().slice(0, 10)} to ${new Date(done.period.to).toISOString().slice(0, 10)}`
 
@@ -306,7 +389,8 @@ export function createReconciliationDomain(
       'reconciliation:explain': async (input) => {
         const done = current()
         refuseSecret(input.note, 'note')
-        await explainException(await recordsOf(done), done, input, stamp())
+        const records = await recordsOf(done)
+        await explainException(records, done, input, stamp(records))
         return refreshed(done)
       },
       'reconciliation:close': async () => {
@@ -317,7 +401,7 @@ export function createReconciliationDomain(
         // The report first (decision 141): a close is recorded only with its report written.
         closing = true
         try {
-          const close = stamp()
+          const close = stamp(records)
           const files = await writeClosingReport(
             reportFolderOf(context.userDataDir, done),
             await reportOf(done, records, close),
@@ -329,10 +413,23 @@ export function createReconciliationDomain(
         }
         return refreshed(done)
       },
+      'reconciliation:confirm': async ({ reference }) => {
+        const done = current()
+        const records = await recordsOf(done)
+        if (!records.team)
+          throw new AppFailure(
+            'conflict',
+            'A second member confirms an explanation in team mode only: on a desk alone the explanation is enough.',
+          )
+        confirmableOrRefuse(records, done, reference)
+        await records.team.confirm(reference)
+        return refreshed(done)
+      },
       'reconciliation:reopen': async ({ reason }) => {
         const done = current()
         refuseSecret(reason, 'reason')
-        await reopenPeriod(await recordsOf(done), done, reason, stamp())
+        const records = await recordsOf(done)
+        await reopenPeriod(records, done, reason, stamp(records))
         return refreshed(done)
       },
       'reconciliation:exportJournal': async ({ format, sageDateOrder }) => {
@@ -371,8 +468,9 @@ export function createReconciliationDomain(
         const explanations = records.period(done.key).explanations
         return exportForAuditor(context, {
           periodName: periodName(done),
-          exportedBy: actor(),
+          exportedBy: records.team?.member ?? actor(),
           extra: {
+            ...(done.team ? await teamTrailFiles() : {}),
             'reconciliation.csv': reconciliationCsv(done.lines, explanations),
             'period-close.json': `${JSON.stringify(
               {
