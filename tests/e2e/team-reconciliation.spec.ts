@@ -6,7 +6,7 @@
  * closed by Bob.
  */
 import { expect, test } from '@playwright/test'
-import type { Page } from '@playwright/test'
+import type { Browser, Page } from '@playwright/test'
 import { startSandbox, type RunningSandbox } from '../../electron/sandbox'
 import { createTeamDatabase } from '../support/team-database'
 import type { TeamDatabase, TeamMemberLogin } from '../support/team-database'
@@ -44,7 +44,7 @@ test.afterAll(async () => {
   await sandbox?.close()
 })
 
-async function deskPage(browser: import('@playwright/test').Browser, member: TeamMemberLogin, label: string) {
+async function deskPage(browser: Browser, member: TeamMemberLogin, label: string) {
   const desk = await startTeamDesk({ label })
   desks.push(desk)
   await joinTeam(desk, { sandboxUrl: sandbox.url, sandboxKey: KEY, db, member, name: `Desk ${label}` })
