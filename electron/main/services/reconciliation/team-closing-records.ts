@@ -6,8 +6,9 @@
  * A payout made by nobody in the team needs an explanation a second member confirmed: the
  * database refuses the close otherwise, whoever calls.
  */
-import type { TeamOperations, TeamReconPeriod } from '../team'
-import type { ReconLine } from '../../../../shared/reconciliation/period-match'
+import type { TeamOperations, TeamReconPeriod, TeamService } from '../team'
+import type { OurPayout, ReconLine } from '../../../../shared/reconciliation/period-match'
+import type { ReconciliationPeriod } from '../../../../shared/reconciliation/reconciliation-view'
 import type { ClosingRecord, ClosingRecords, PeriodRecords } from './closing-records'
 
 /** What the team's record of the period says, as the closing rules read it. */
@@ -102,4 +103,42 @@ export function teamClosingRecords(
       },
     },
   }
+}
+
+/** The team service as reconciliation uses it (decision 149). */
+export type ReconTeam = Pick<TeamService, 'isTeamMode' | 'withDesk'>
+
+/** The member this desk is in its team, or null on a desk alone (no team, or not team mode). */
+export async function teamMemberOf(team: ReconTeam | undefined): Promise<string | null> {
+  if (!team || !(await team.isTeamMode())) return null
+  return team.withDesk('reading who you are in the team', async (desk) => desk.identity.member.login)
+}
+
+/** Every desk's released payouts of the period in team mode; none on a desk alone. */
+export async function teamPayoutsOf(
+  team: ReconTeam | undefined,
+  scope: { mode: string } & ReconciliationPeriod,
+): Promise<OurPayout[]> {
+  if (!team || !(await team.isTeamMode())) return []
+  return team.withDesk("reading the team's payouts of the period", (desk) => desk.operations.reconPayouts(scope))
+}
+
+/**
+ * A period's records in team mode: the team's, read now (another desk may have explained,
+ * confirmed or closed meanwhile); `alerts` are recorded first when this reading found them.
+ */
+export async function openTeamClosingRecords(
+  team: ReconTeam,
+  period: { key: string; exceptions: readonly ReconLine[] },
+  alerts?: string[],
+): Promise<ClosingRecords> {
+  const { member, first } = await team.withDesk("reading the team's record of the period", async (desk) => ({
+    member: desk.identity.member.login,
+    first: alerts
+      ? await desk.operations.reconRecordAlerts(period.key, alerts)
+      : await desk.operations.reconPeriod(period.key),
+  }))
+  return teamClosingRecords(period, first, member, (during, work) =>
+    team.withDesk(during, (desk) => work(desk.operations)),
+  )
 }
