@@ -284,7 +284,7 @@ export async function createAppServices(options: {
     ...use(createCardDomain(context)),
     ...use(createChargeDomain(context)),
     ...use(createDocumentDomain(context, { runs: bulk.loadedRuns })),
-    ...use(createReconciliationDomain(context, { runs: bulk.loadedRuns })),
+    ...use(createReconciliationDomain(context, { runs: bulk.loadedRuns, team })),
     ...use(createPayeesDomain(context, payees)),
     ...use(createLimitsDomain(context, controls)),
     ...use(createTeamDomain(team, teamRuns.releaseOf, teamRuns.submissionOf, options.desktop.dialogs)),

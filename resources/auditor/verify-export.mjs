@@ -11,6 +11,9 @@
 //     hash the manifest names as where the export starts);
 //   - the numbers (seq) follow one another;
 //   - the last record is the head the manifest names.
+// In team mode the export also holds team-audit-trail.jsonl, the team's audit trail (decision 149):
+// each entry's SHA-256 over its fields as the team database hashes them (payout_desk.audit_hash)
+// and its link to the entry before it, from the first entry, are checked the same way.
 // It prints what it verified, or the first record where the chain breaks, and exits 0 or 1.
 // The "mac" seals prove the records to the desk that wrote them (its key stays in its keychain);
 // they are not needed here. Keep the head it prints: finding it again at the same number in a later
@@ -66,6 +69,48 @@ export function verifyJournalLines(lines, manifest) {
   }
 }
 
+const SEPARATOR_LIKE = /[\\\t\n\r]/
+const field = (value) =>
+  SEPARATOR_LIKE.test(value)
+    ? value.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r')
+    : value
+
+/** The team's audit trail (shared/team/audit-chain.ts's text and rule), from its first entry. */
+export function verifyTeamTrailLines(lines) {
+  let prev = GENESIS
+  let checked = 0
+  for (let index = 0; index < lines.length; index++) {
+    let entry
+    try {
+      entry = JSON.parse(lines[index])
+    } catch {
+      return { ok: false, checked, message: `Team trail line ${index + 1} is not an entry (not JSON): the file was changed or cut.` }
+    }
+    const name = `Team trail entry ${entry.seq ?? '?'} (line ${index + 1}, ${entry.kind ?? 'no kind'})`
+    if (entry.seq !== checked + 1)
+      return { ok: false, checked, message: `${name} should be entry ${checked + 1}: entries were removed, added or reordered before it.` }
+    if (entry.prevHash !== prev)
+      return { ok: false, checked, message: `${name} does not follow the entry before it: entries were removed, added or rewritten before it.` }
+    const text = [
+      'payout-desk audit v1',
+      String(entry.seq),
+      entry.at,
+      field(entry.actor),
+      field(entry.deskId ?? ''),
+      field(entry.kind),
+      field(entry.runId ?? ''),
+      field(entry.subject ?? ''),
+      field(entry.details),
+      entry.prevHash,
+    ].join('\n')
+    if (createHash('sha256').update(text, 'utf8').digest('hex') !== entry.hash)
+      return { ok: false, checked, message: `${name} was changed after it was written: its content no longer hashes to ${String(entry.hash).slice(0, 12)}….` }
+    prev = entry.hash
+    checked++
+  }
+  return { ok: true, checked, message: `Verified ${checked} entries of the team's audit trail, one unbroken chain from the first. Head: ${prev}.` }
+}
+
 const invoked = process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]
 if (invoked) {
   const folder = process.argv[2] ?? dirname(fileURLToPath(import.meta.url))
@@ -81,6 +126,13 @@ if (invoked) {
   const lines = text.split('\n').filter((line) => line !== '')
   const result = verifyJournalLines(lines, manifest)
   console.log(result.message)
+  let teamOk = true
+  if ((manifest.files ?? []).includes('team-audit-trail.jsonl')) {
+    const trail = readFileSync(join(folder, 'team-audit-trail.jsonl'), 'utf8').split('\n').filter((line) => line !== '')
+    const team = verifyTeamTrailLines(trail)
+    console.log(team.message)
+    teamOk = team.ok
+  }
   if (result.ok && manifest.exportedAt) console.log(`Exported at ${manifest.exportedAt} by ${manifest.exportedBy ?? 'Payout Desk'}.`)
-  process.exit(result.ok ? 0 : 1)
+  process.exit(result.ok && teamOk ? 0 : 1)
 }

@@ -36,6 +36,13 @@ export interface ReconExplanation {
   /** Who recorded it (the computer's user) and when (ISO 8601): set by main, never by the screen. */
   by: string
   at: string
+  /**
+   * Team mode (decision 149): an explanation of a payout made by nobody in the team needs a second
+   * member; who confirmed it and when, null while it waits. Absent on a desk alone.
+   */
+  needsSecond?: boolean
+  confirmedBy?: string | null
+  confirmedAt?: string | null
 }
 
 /** A close or a reopening of the period, as recorded. */
@@ -70,6 +77,15 @@ export interface PeriodCloseState {
   can: { explain: boolean; close: boolean; reopen: boolean; exportJournal: boolean }
   /** Of the exceptions shown, those that can be explained now (never an unverified one). */
   explainable: string[]
+  /**
+   * Team mode (decision 149): the team's database keeps the period, and a payout made by nobody in
+   * the team closes only once one member explained it and a different member confirmed that.
+   */
+  secondPerson: boolean
+  /** Payouts made by nobody in the team whose explanation waits for a second member (or for any). */
+  awaitingSecond: string[]
+  /** Of the exceptions shown, those whose explanation this member may confirm now (another explained it). */
+  confirmable: string[]
 }
 
 /** The key a period's records are kept under: its currency and both ends. */

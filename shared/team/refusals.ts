@@ -33,6 +33,8 @@ export const TEAM_REFUSALS = {
   audit_append_only: { sqlstate: 'PT403', code: 'forbidden' },
   limit_exceeded: { sqlstate: 'PT403', code: 'forbidden' }, // a team limit refuses it (decision 138)
   limit_needs_approver: { sqlstate: 'PT403', code: 'forbidden' }, // a team limit asks one more approver first
+  own_explanation: { sqlstate: 'PT403', code: 'forbidden' }, // a second member confirms an explanation (decision 149)
+  recon_append_only: { sqlstate: 'PT403', code: 'forbidden' }, // a reconciliation record is evidence
   // PT404: not found.
   run_not_found: { sqlstate: 'PT404', code: 'not_found' },
   version_not_found: { sqlstate: 'PT404', code: 'not_found' },
@@ -40,6 +42,7 @@ export const TEAM_REFUSALS = {
   member_not_found: { sqlstate: 'PT404', code: 'not_found' },
   change_not_found: { sqlstate: 'PT404', code: 'not_found' }, // nothing waits for a second admin
   limit_change_not_found: { sqlstate: 'PT404', code: 'not_found' }, // no change to that limit waits
+  explanation_not_found: { sqlstate: 'PT404', code: 'not_found' }, // nothing explained to confirm (decision 149)
   // PT409: the conflicts, one reason each.
   run_exists: { sqlstate: 'PT409', code: 'conflict' }, // a run with that id was shared already
   version_stale: { sqlstate: 'PT409', code: 'conflict' }, // another version is current: read the run again
@@ -63,6 +66,9 @@ export const TEAM_REFUSALS = {
   run_mode_differs: { sqlstate: 'PT409', code: 'conflict' }, // the run pays in another mode
   limit_unchanged: { sqlstate: 'PT409', code: 'conflict' }, // the limit is that already
   limit_change_differs: { sqlstate: 'PT409', code: 'conflict' }, // the change waiting is not the one shown
+  period_closed: { sqlstate: 'PT409', code: 'conflict' }, // a closed period is reopened first (decision 149)
+  period_not_closed: { sqlstate: 'PT409', code: 'conflict' }, // nothing to reopen
+  service_only_unconfirmed: { sqlstate: 'PT409', code: 'conflict' }, // a payout from elsewhere waits for a second member
   // PT412, PT423.
   hash_mismatch: { sqlstate: 'PT412', code: 'hash_mismatch' },
   claim_held: { sqlstate: 'PT423', code: 'claim_held' }, // another desk holds it, its lease running

@@ -103,6 +103,8 @@ export const useReconciliationStore = defineStore('reconciliation', () => {
   const cancel = () => run(() => api.reconciliation.cancel())
   const explain = (reference: string, reason: ExplanationReason, note: string) =>
     run(() => api.reconciliation.explain({ reference, reason, note }))
+  /** Team mode (decision 149): this member confirms another member's explanation of a payout from elsewhere. */
+  const confirm = (reference: string) => run(() => api.reconciliation.confirm({ reference }))
   const close = () => run(() => api.reconciliation.close())
   const reopen = (reason: string) => run(() => api.reconciliation.reopen({ reason }))
   const exportJournal = (format: JournalFormat): Promise<Result<ReconciliationExport>> =>
@@ -130,6 +132,7 @@ export const useReconciliationStore = defineStore('reconciliation', () => {
     start,
     cancel,
     explain,
+    confirm,
     close,
     reopen,
     exportJournal,

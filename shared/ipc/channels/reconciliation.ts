@@ -62,6 +62,14 @@ export const reconciliationChannels = {
   },
   /** Closes the period shown: refused while an exception is unexplained or a payout still processing. */
   'reconciliation:close': { input: noInput, result: returns<ReconciliationView>() },
+  /**
+   * Team mode (decision 149): this member confirms another member's explanation of a payout made by
+   * nobody in the team, the second person its close needs.
+   */
+  'reconciliation:confirm': {
+    input: z.strictObject({ reference: z.string().trim().min(1, 'a reference is required').max(100) }),
+    result: returns<ReconciliationView>(),
+  },
   /** Reopens the closed period shown; the reason is recorded. */
   'reconciliation:reopen': {
     input: z.strictObject({ reason: z.string().trim().min(1, 'a reason is required').max(EXPLANATION_NOTE_MAX) }),

@@ -43,6 +43,8 @@ export interface PeriodRecords {
   explanations: Map<string, ReconExplanation>
   events: PeriodCloseEvent[]
   closed: boolean
+  /** Team mode (decision 149): the payouts made by nobody in the team still waiting for a second member. */
+  awaitingSecond?: string[]
 }
 
 export interface ClosingRecords {
@@ -52,6 +54,11 @@ export interface ClosingRecords {
   append(record: ClosingRecord): Promise<void>
   /** Lines of the file that could not be read (damaged in the middle), by line number. */
   readonly damagedLines: number[]
+  /**
+   * Team mode (decision 149): the member recording, and a second member's confirmation of an
+   * explanation. Absent on a desk alone, whose records need no second person.
+   */
+  readonly team?: { member: string; confirm(reference: string): Promise<void> }
 }
 
 function emptyPeriod(): PeriodRecords {

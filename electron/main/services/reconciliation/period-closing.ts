@@ -8,7 +8,11 @@
  *   a reason;
  * - a period closes only when every exception (every one, not only those shown) is explained and no
  *   payout of it is still processing at the service.
- * Every record is fsynced (closing-records.ts) before the call answers.
+ * - in team mode (decision 149) a payout made by nobody in the team closes only once one member
+ *   explained it and a different member confirmed that explanation; the team's database enforces
+ *   it too, whoever calls.
+ * Every record is fsynced (closing-records.ts), or in team mode committed to the team's database
+ * (team-closing-records.ts), before the call answers.
  */
 import type { ReconLine } from '../../../../shared/reconciliation/period-match'
 import type {
@@ -51,6 +55,8 @@ export function closeStateOf(
   const explained = period.exceptions.filter((line) => recorded.explanations.has(line.reference)).length
   const lastClose = [...recorded.events].reverse().find((event) => event.type === 'closed')
   const unexplained = period.exceptions.length - explained
+  const awaitingSecond = records.team ? (recorded.awaitingSecond ?? []) : []
+  const waiting = new Set(awaitingSecond)
   return {
     closed: recorded.closed,
     closedBy: recorded.closed ? (lastClose?.by ?? null) : null,
@@ -62,13 +68,23 @@ export function closeStateOf(
     events: recorded.events,
     can: {
       explain: !recorded.closed,
-      close: !recorded.closed && unexplained === 0 && period.stillOpen === 0,
+      close: !recorded.closed && unexplained === 0 && period.stillOpen === 0 && awaitingSecond.length === 0,
       reopen: recorded.closed,
       exportJournal: recorded.closed,
     },
     explainable: shown
       .filter((line) => explainRefusal(records, period.key, line) === null)
       .map((line) => line.reference),
+    secondPerson: records.team !== undefined,
+    awaitingSecond,
+    confirmable: recorded.closed
+      ? []
+      : shown
+          .filter((line) => {
+            const explanation = recorded.explanations.get(line.reference)
+            return waiting.has(line.reference) && explanation && explanation.by !== records.team?.member
+          })
+          .map((line) => line.reference),
   }
 }
 
@@ -114,6 +130,25 @@ export async function explainException(
   })
 }
 
+/**
+ * Refuses a confirmation the screen would not offer (decision 149), in plain words, before the
+ * team's database is asked (it refuses the author too, whoever calls).
+ */
+export function confirmableOrRefuse(records: ClosingRecords, period: PeriodUnderClose, reference: string): void {
+  refuseWhileClosed(records, period.key, 'confirming an explanation')
+  const explanation = records.period(period.key).explanations.get(reference)
+  if (!explanation)
+    throw new AppFailure(
+      'not_found',
+      `${reference} has no explanation yet: a member explains it first, then a different member confirms.`,
+    )
+  if (explanation.by === records.team?.member)
+    throw new AppFailure(
+      'forbidden',
+      `You explained ${reference}, so a different member of the team confirms your explanation: ask them to open this period on their Reconciliation screen.`,
+    )
+}
+
 /** Refuses a close the rules do not allow (the same rules closeStateOf reports). */
 export function assertClosable(records: ClosingRecords, period: PeriodUnderClose): void {
   refuseWhileClosed(records, period.key, 'closing it again')
@@ -123,6 +158,13 @@ export function assertClosable(records: ClosingRecords, period: PeriodUnderClose
       'conflict',
       `${state.unexplained} ${state.unexplained === 1 ? 'exception has' : 'exceptions have'} no explanation yet: explain every exception before closing the period.`,
     )
+  if (state.awaitingSecond.length > 0) {
+    const count = state.awaitingSecond.length
+    throw new AppFailure(
+      'conflict',
+      `${count} ${count === 1 ? 'payout' : 'payouts'} made with the key by nobody in the team ${count === 1 ? 'waits' : 'wait'} for a second member (${state.awaitingSecond.slice(0, 5).join(', ')}${count > 5 ? ', …' : ''}): one member explains it, and a different member of the team confirms that explanation on their Reconciliation screen before the period closes.`,
+    )
+  }
   if (state.stillOpen > 0)
     throw new AppFailure(
       'conflict',

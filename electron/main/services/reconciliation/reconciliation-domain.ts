@@ -6,16 +6,18 @@
  * and closed (period-closing.ts, its records fsynced per profile and mode) and exported for the
  * books and the auditor (reconciliation-exports.ts).
  *
- * Size: about 520 lines, the channels of one screen over one held state (the period shown, its
- * reading, its close); the reading from the service and from a file (decision 141) are the next to
- * move into a module of their own.
+ * Where the period's two sides come from (the service or a file, our records and the team's) is
+ * period-sources.ts; the team's record of a period is team-closing-records.ts (decision 149).
+ *
+ * Size: about 450 lines, the fifteen channels of one screen over one held state (the period shown,
+ * its reading, its close); each handler is a few lines over the modules named above. The report's
+ * drawing and copies (reportOf, closedReport) are the next to move out if it grows.
  */
 import { userInfo } from 'node:os'
-import type { HistoryCurrency } from '../../../../shared/domain/history'
 import type { reconciliationChannels } from '../../../../shared/ipc/channels/reconciliation'
 import { ledgerMappingProblem } from '../../../../shared/reconciliation/journal-entries'
 import type { ReconCurrencyTotals, ReconLine } from '../../../../shared/reconciliation/period-match'
-import { differsSplit, exceptionsOf, reconcilePeriod } from '../../../../shared/reconciliation/period-match'
+import { differsSplit, exceptionsOf } from '../../../../shared/reconciliation/period-match'
 import type { PeriodCloseState } from '../../../../shared/reconciliation/period-close'
 import { periodKey } from '../../../../shared/reconciliation/period-close'
 import type {
@@ -25,23 +27,21 @@ import type {
   ReconciliationSource,
   ReconciliationView,
 } from '../../../../shared/reconciliation/reconciliation-view'
-import { readFileOffMain } from '../files'
-import { offlineVerifies, payoutsOfFile } from './history-file'
 import { EXCEPTIONS_SHOWN } from '../../../../shared/reconciliation/reconciliation-view'
 import { AppFailure } from '../../../../shared/result'
-import type { RunService } from '../bulk/runs'
 import type { DomainService } from '../domain-service'
 import { holdsSecret } from '../masking'
 import type { ServiceContext } from '../service-context'
-import { ourPayoutsOf } from './our-records'
-import type { SentBulkRow } from './our-records'
-import { createPeriodReader } from './period-reader'
-import { reconcileWithVerifies } from './reconcile-period'
+import { createPeriodSources } from './period-sources'
+import type { PeriodSourcesOptions } from './period-sources'
 import { closingFileOf, openClosingRecords } from './closing-records'
+import { openTeamClosingRecords, teamMemberOf, teamPayoutsOf } from './team-closing-records'
+import type { ReconTeam } from './team-closing-records'
 import type { ClosingRecords } from './closing-records'
 import {
   assertClosable,
   closePeriod,
+  confirmableOrRefuse,
   closeStateOf,
   explainException,
   explanationsOf,
@@ -54,50 +54,12 @@ import {
   exportJournalEntries,
   paidPayoutsOf,
   reconciliationCsv,
+  teamTrailFiles,
   saveReportCopy,
 } from './reconciliation-exports'
 import type { ProfileMode } from '../../../../shared/domain/profiles'
 import type { ReconciliationReport } from '../../../../shared/reconciliation/reconciliation-report'
 import { reconciliationReportOf } from '../../../../shared/reconciliation/reconciliation-report'
-
-/** The rows of this profile's runs (in its mode and the currency) that were sent in a batch the service did not refuse. */
-export function sentBulkRows(
-  runs: Pick<RunService, 'list' | 'rows' | 'stateOf'>,
-  journal: Pick<ServiceContext['journal'], 'get'>,
-  scope: { profileId: string; mode: string; currency: HistoryCurrency },
-): SentBulkRow[] {
-  const sent: SentBulkRow[] = []
-  for (const summary of runs.list()) {
-    if (summary.profileId !== scope.profileId || summary.mode !== scope.mode || summary.currency !== scope.currency)
-      continue
-    const batches = new Map(runs.stateOf(summary.id).batches.map((batch) => [batch.reference, batch]))
-    for (const row of runs.rows(summary.id)) {
-      const batch = row.batchReference ? batches.get(row.batchReference) : undefined
-      // A batch the service refused outright (or one still planned) never made its payouts there.
-      if (!batch || batch.state === 'refused' || batch.state === 'planned' || row.status === 'not_sent') continue
-      const movement = journal.get(batch.reference)
-      sent.push({
-        reference: row.item.reference,
-        runId: summary.id,
-        batchReference: batch.reference,
-        amount: row.item.amount,
-        currency: summary.currency,
-        status:
-          row.status === 'success'
-            ? 'paid'
-            : row.status === 'failed'
-              ? 'failed'
-              : row.status === 'unknown'
-                ? 'unknown'
-                : 'open',
-        fee: row.fee ?? null,
-        sentAt: movement?.createdAt ?? summary.updatedAt,
-        payee: row.item.customer_name,
-      })
-    }
-  }
-  return sent
-}
 
 /** The files an offline reconciliation reads: the offline review's exports (decision 141). */
 const HISTORY_FILES = [{ name: 'Payout Desk history exports', extensions: ['xlsx', 'csv'] }]
@@ -140,6 +102,8 @@ interface Reconciled extends PeriodUnderClose {
   readAt: string
   /** The service's history, or an exported file reconciled offline (decision 141). */
   source: ReconciliationSource
+  /** Reconciled in team mode: the period's records are the team's (decision 149). */
+  team: boolean
 }
 
 /** Who bore a paid line's fee: a bulk run whose payee bore it books none (decision 118). */
@@ -154,13 +118,13 @@ export function createReconciliationDomain(
   context: Pick<ServiceContext, 'apiFor' | 'emit' | 'journal' | 'now' | 'log' | 'userDataDir' | 'desktop'> & {
     profiles: Pick<ServiceContext['profiles'], 'list' | 'ledgerAccounts' | 'setLedgerAccounts'>
   },
-  options: {
-    runs(): Promise<Pick<RunService, 'list' | 'rows' | 'stateOf'>>
-    /** Who records explanations and closes; the computer's user by default. */
+  options: Omit<PeriodSourcesOptions, 'teamRecords'> & {
+    /** Who records explanations and closes; the computer's user by default (the member in team mode). */
     actor?: () => string
+    /** Team mode (decision 149): the team's payouts, and the team's record of each period. */
+    team?: ReconTeam
   },
 ): DomainService<keyof typeof reconciliationChannels> {
-  const reader = createPeriodReader({ now: context.now })
   const actor = options.actor ?? computerUser
   let view: ReconciliationView = { running: false, progress: null, cancelled: false, error: null, result: null }
   let running: AbortController | null = null
@@ -170,8 +134,10 @@ export function createReconciliationDomain(
   /** The closing records of each profile and mode, opened once. */
   const closingFiles = new Map<string, Promise<ClosingRecords>>()
 
-  function recordsOf(scope: { profileId: string; mode: string }): Promise<ClosingRecords> {
-    const file = closingFileOf(context.userDataDir, scope)
+  /** The records of a reconciled period: the team's in team mode, else this profile and mode's file. */
+  function recordsOf(done: Reconciled): Promise<ClosingRecords> {
+    if (done.team) return openTeamClosingRecords(options.team!, done)
+    const file = closingFileOf(context.userDataDir, done)
     let records = closingFiles.get(file)
     if (!records) {
       records = openClosingRecords(file)
@@ -185,6 +151,14 @@ export function createReconciliationDomain(
     view = { ...view, progress: next }
     context.emit('reconciliation:progress', next)
   }
+  const sources = createPeriodSources(
+    context,
+    {
+      runs: options.runs,
+      teamRecords: (scope) => teamPayoutsOf(options.team, scope),
+    },
+    progress,
+  )
 
   /** The view's result for the period reconciled, with its explanations and where its close stands. */
   function resultOf(
@@ -210,97 +184,13 @@ export function createReconciliationDomain(
     }
   }
 
-  /** Our records of the period: the journal's single payouts and the runs' sent rows (decision 118). */
-  async function oursOf(scope: Parameters<typeof ourPayoutsOf>[1] & { currency: HistoryCurrency }) {
-    const runs = await options.runs()
-    const ours = ourPayoutsOf(
-      context.journal.list({ kind: 'payout' }),
-      scope,
-      sentBulkRows(runs, context.journal, scope),
-    )
-    const payeeBearsFees = new Set(
-      runs
-        .list()
-        .filter((run) => runs.stateOf(run.id).merchantBearsCost === false)
-        .map((run) => run.id),
-    )
-    return { ours, payeeBearsFees }
-  }
-
-  /** The period read from the service, each record it lacks verified by reference; null when cancelled. */
-  async function fromService(period: ReconciliationPeriod, signal: AbortSignal) {
-    const { profileId, mode, api } = await context.apiFor()
-    const scope = { profileId, mode, ...period }
-    const read = await reader.read(
-      api.history,
-      scope,
-      (p) => progress({ stage: 'reading', pages: p.pages, payouts: p.payouts, verified: 0, toVerify: 0 }),
-      signal,
-    )
-    if (!read) return null
-    const { ours, payeeBearsFees } = await oursOf(scope)
-    const result = await reconcileWithVerifies(api, read.payouts, ours, {
-      now: context.now,
-      signal,
-      onVerified: (verified, toVerify) =>
-        progress({ stage: 'verifying', pages: read.pages, payouts: read.payouts.length, verified, toVerify }),
-    })
-    const source: ReconciliationSource = { kind: 'service' }
-    return { profileId, mode, result, payeeBearsFees, cached: read.cached, pages: read.pages, source }
-  }
-
-  /**
-   * The period read from an exported history file, offline (decision 141): the file read and bounded
-   * in the file reader's worker, checked row by row, matched against the active profile's records;
-   * those the file lacks stay unverified (no verify by reference without the network).
-   */
-  async function fromFile(period: ReconciliationPeriod, path: string, signal: AbortSignal) {
-    const list = await context.profiles.list()
-    const profile = list.profiles.find((known) => known.id === list.activeId)
-    if (!profile)
-      throw new AppFailure('not_found', 'Choose a profile first: its journal is what the file is matched against.')
-    const scope = { profileId: profile.id, mode: profile.mode, ...period }
-    progress({ stage: 'reading', pages: 0, payouts: 0, verified: 0, toVerify: 0 })
-    let reviewed
-    try {
-      reviewed = await readFileOffMain({ job: 'review', path }, signal)
-    } catch (error) {
-      if (signal.aborted) return null
-      throw error
-    }
-    const file = payoutsOfFile(reviewed, period)
-    const { ours, payeeBearsFees } = await oursOf(scope)
-    const missing = reconcilePeriod(file.payouts, ours).toVerify
-    const result = reconcilePeriod(
-      file.payouts,
-      ours,
-      offlineVerifies(missing, file.source.fileName, context.now().toISOString()),
-    )
-    const source: ReconciliationSource = {
-      kind: 'file',
-      ...file.source,
-      rows: file.rows,
-      outside: file.outside,
-      notInFile: missing.length,
-    }
-    return {
-      profileId: profile.id,
-      mode: profile.mode as string,
-      result,
-      payeeBearsFees,
-      cached: false,
-      pages: 0,
-      source,
-    }
-  }
-
   async function reconcile(period: ReconciliationPeriod, signal: AbortSignal, path: string | null): Promise<void> {
-    const read = path === null ? await fromService(period, signal) : await fromFile(period, path, signal)
+    const read =
+      path === null ? await sources.fromService(period, signal) : await sources.fromFile(period, path, signal)
     if (!read || signal.aborted) return
     const { profileId, mode, result } = read
-    const records = await recordsOf({ profileId, mode })
     const readAt = context.now().toISOString()
-    reconciled = {
+    const done: Reconciled = {
       readAt,
       key: periodKey(period),
       profileId,
@@ -312,8 +202,22 @@ export function createReconciliationDomain(
       stillOpen: result.lines.filter((line) => line.state === 'open').length,
       payeeBearsFees: read.payeeBearsFees,
       source: read.source,
+      team: (await teamMemberOf(options.team)) !== null,
     }
-    view = { ...view, result: resultOf(reconciled, records, { readAt, cached: read.cached }) }
+    // In team mode the payouts nobody in the team sent are recorded in the team as alerts (decision
+    // 149): a close, from any desk or psql, is held to them. Never from a file: it is untrusted.
+    const records = done.team
+      ? await openTeamClosingRecords(
+          options.team!,
+          done,
+          read.source.kind === 'service'
+            ? done.exceptions.filter((line) => line.state === 'service_only').map((line) => line.reference)
+            : undefined,
+        )
+      : await recordsOf(done)
+    if (signal.aborted) return
+    reconciled = done
+    view = { ...view, result: resultOf(done, records, { readAt, cached: read.cached }) }
     progress({ stage: 'done', pages: read.pages, payouts: result.lines.length, verified: 0, toVerify: 0 })
   }
 
@@ -376,7 +280,11 @@ export function createReconciliationDomain(
     return view
   }
 
-  const stamp = () => ({ by: actor(), at: context.now().toISOString() })
+  /** Who records and when; in team mode the member (the team's database stamps its own records too). */
+  const stamp = (records: ClosingRecords) => ({
+    by: records.team?.member ?? actor(),
+    at: context.now().toISOString(),
+  })
 
   /** The report a close writes (decision 141): every line, exception and explanation main holds. */
   async function reportOf(
@@ -404,14 +312,24 @@ export function createReconciliationDomain(
   /** The closed period's report file of one kind, as its close recorded it. */
   async function closedReport(format: 'pdf' | 'xlsx'): Promise<{ name: string; bytes: Buffer }> {
     const done = current()
-    const report = closeStateOf(await recordsOf(done), done).report
+    const state = closeStateOf(await recordsOf(done), done)
+    const report = state.report
     if (!report)
       throw new AppFailure(
         'conflict',
         'The reconciliation report is written when the period closes: explain every exception and close it first.',
       )
     const name = report[format]
-    return { name, bytes: await readClosingReport(reportFolderOf(context.userDataDir, done), name) }
+    try {
+      return { name, bytes: await readClosingReport(reportFolderOf(context.userDataDir, done), name) }
+    } catch (error) {
+      // In team mode (decision 149) the report is written on the desk that closed the period.
+      if (!done.team || !(error instanceof AppFailure)) throw error
+      throw new AppFailure(
+        'not_found',
+        `The report ${name} was written on the desk of ${state.closedBy ?? 'the member who closed the period'}, which closed it: save it there, or reopen the period and close it again here.`,
+      )
+    }
   }
   const periodName = (done: Reconciled) =>
     `Reconciliation ${done.period.currency} ${new Date(done.period.from).toISOString().slice(0, 10)} to ${new Date(done.period.to).toISOString().slice(0, 10)}`
@@ -436,7 +354,8 @@ export function createReconciliationDomain(
       'reconciliation:explain': async (input) => {
         const done = current()
         refuseSecret(input.note, 'note')
-        await explainException(await recordsOf(done), done, input, stamp())
+        const records = await recordsOf(done)
+        await explainException(records, done, input, stamp(records))
         return refreshed(done)
       },
       'reconciliation:close': async () => {
@@ -447,7 +366,7 @@ export function createReconciliationDomain(
         // The report first (decision 141): a close is recorded only with its report written.
         closing = true
         try {
-          const close = stamp()
+          const close = stamp(records)
           const files = await writeClosingReport(
             reportFolderOf(context.userDataDir, done),
             await reportOf(done, records, close),
@@ -459,10 +378,23 @@ export function createReconciliationDomain(
         }
         return refreshed(done)
       },
+      'reconciliation:confirm': async ({ reference }) => {
+        const done = current()
+        const records = await recordsOf(done)
+        if (!records.team)
+          throw new AppFailure(
+            'conflict',
+            'A second member confirms an explanation in team mode only: on a desk alone the explanation is enough.',
+          )
+        confirmableOrRefuse(records, done, reference)
+        await records.team.confirm(reference)
+        return refreshed(done)
+      },
       'reconciliation:reopen': async ({ reason }) => {
         const done = current()
         refuseSecret(reason, 'reason')
-        await reopenPeriod(await recordsOf(done), done, reason, stamp())
+        const records = await recordsOf(done)
+        await reopenPeriod(records, done, reason, stamp(records))
         return refreshed(done)
       },
       'reconciliation:exportJournal': async ({ format, sageDateOrder }) => {
@@ -501,8 +433,9 @@ export function createReconciliationDomain(
         const explanations = records.period(done.key).explanations
         return exportForAuditor(context, {
           periodName: periodName(done),
-          exportedBy: actor(),
+          exportedBy: records.team?.member ?? actor(),
           extra: {
+            ...(done.team ? await teamTrailFiles(options.team!) : {}),
             'reconciliation.csv': reconciliationCsv(done.lines, explanations),
             'period-close.json': `${JSON.stringify(
               {

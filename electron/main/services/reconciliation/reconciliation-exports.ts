@@ -9,6 +9,7 @@
  *   explanation) and the closing records, as one ZIP.
  * - a copy of the report a close wrote (decision 141), PDF or XLSX.
  */
+import type { TeamService } from '../team'
 import { randomUUID } from 'node:crypto'
 import { mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -180,4 +181,28 @@ export async function exportForAuditor(
   } finally {
     await rm(folder, { recursive: true, force: true })
   }
+}
+
+/**
+ * In team mode the auditor's export carries the team's audit trail whole (decision 149): every
+ * entry as the database hashed it, which the export's verifier checks with Node alone, and this
+ * desk's and the server's check of it.
+ */
+export async function teamTrailFiles(team: Pick<TeamService, 'withDesk'>): Promise<Record<string, string>> {
+  return team.withDesk("exporting the team's audit trail", async ({ operations }) => {
+    const lines: string[] = []
+    let afterSeq = 0
+    for (;;) {
+      const page = await operations.audit({ afterSeq, limit: 5000 })
+      for (const entry of page.entries) lines.push(JSON.stringify(entry))
+      const last = page.entries.at(-1)
+      if (!last || last.seq >= page.lastSeq) break
+      afterSeq = last.seq
+    }
+    const check = await operations.verifyAudit()
+    return {
+      'team-audit-trail.jsonl': lines.length > 0 ? `${lines.join('\n')}\n` : '',
+      'team-audit-check.json': `${JSON.stringify(check, null, 2)}\n`,
+    }
+  })
 }

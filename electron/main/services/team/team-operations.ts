@@ -56,6 +56,7 @@ import {
 } from './team-answers'
 import { scramVerifier } from './scram-verifier'
 import { createTeamLimitOperations } from './team-limit-operations'
+import { createTeamReconOperations } from './team-recon-operations'
 import { teamFailure } from './team-errors'
 import type { TeamSession } from './team-session'
 import { z } from 'zod'
@@ -152,6 +153,7 @@ export function createTeamOperations(session: TeamSession, deskId: string, mode:
     deskId,
     mode,
     ...createTeamLimitOperations(session),
+    ...createTeamReconOperations(session, deskId),
 
     /** Registers this desk and its mode with the team (once; later only seen again) and says who this is. */
     async identify(label: string): Promise<TeamIdentity> {

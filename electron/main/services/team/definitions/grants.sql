@@ -69,3 +69,13 @@ GRANT EXECUTE ON FUNCTION payout_desk.approve_run(text, integer, text, text, tex
   payout_desk.claim_batches(text, integer, text, jsonb, text, integer),
   payout_desk.renew_claim(text, text, integer), payout_desk.release_claim(text, text, text)
   TO payout_desk_approver;
+
+-- ---- Every member: a reconciled period's explanations, confirmations, close and reopening, and
+-- the team's payouts it is matched against (decision 149). Any role: an accountant closing the
+-- month may be a preparer or an approver.
+GRANT SELECT ON payout_desk.team_recon_payouts TO payout_desk_preparer, payout_desk_approver, payout_desk_admin;
+GRANT EXECUTE ON FUNCTION payout_desk.recon_period(text, text),
+  payout_desk.recon_record_alerts(text, text[], text),
+  payout_desk.recon_explain(text, text, text, text, text, text), payout_desk.recon_confirm(text, text, text),
+  payout_desk.recon_close(text, integer, text[], jsonb, text), payout_desk.recon_reopen(text, text, text)
+  TO payout_desk_preparer, payout_desk_approver, payout_desk_admin;

@@ -12,10 +12,8 @@ import { startSandbox } from '../../../../../../electron/sandbox'
 import type { RunningSandbox } from '../../../../../../electron/sandbox'
 import { createPaymentsApi } from '../../../../../../electron/main/services/api'
 import { createPaymentsClient } from '../../../../../../electron/main/services/api/payments-client'
-import {
-  createReconciliationDomain,
-  sentBulkRows,
-} from '../../../../../../electron/main/services/reconciliation/reconciliation-domain'
+import { createReconciliationDomain } from '../../../../../../electron/main/services/reconciliation/reconciliation-domain'
+import { sentBulkRows } from '../../../../../../electron/main/services/reconciliation/period-sources'
 import type { ReconciliationView } from '../../../../../../shared/reconciliation/reconciliation-view'
 
 const KEY = 'sk_test_reconcile_domain'

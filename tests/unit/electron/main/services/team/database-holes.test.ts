@@ -131,6 +131,11 @@ describe('NULL where a value is required', () => {
     // A limit proposed by one admin waits for the second (decision 138).
     const waitingLimit = { value: '250000.00', onBreach: 'refuse' }
     await admin.call('propose_limit_change', 'daily_total:GHS', JSON.stringify(waitingLimit))
+    const reconPeriod = 'NGN:1700000000000:1700000099999'
+    const closablePeriod = 'NGN:1700000100000:1700000199999'
+    const closedPeriod = 'NGN:1700000200000:1700000299999'
+    await admin.call('recon_explain', reconPeriod, 'ELSEWHERE-H', 'service_only', 'other', 'Script', admin.deskId)
+    await admin.call('recon_close', closedPeriod, 0, [], null, admin.deskId)
     return {
       'whoami()': { as: () => approver, args: () => [] },
       'audit_verify()': { as: () => approver, args: () => [] },
@@ -190,6 +195,30 @@ describe('NULL where a value is required', () => {
         args: () => ['daily_total:GHS', JSON.stringify(waitingLimit)],
       },
       'withdraw_limit_change(text)': { as: () => admin, args: () => ['daily_total:GHS'] },
+      // A reconciled period's records (decision 149): a close of a period of its own, a reopening
+      // of one closed meanwhile, a confirmation of an explanation the admin wrote.
+      'recon_period(text,text)': { as: () => approver, args: () => [reconPeriod, approver.deskId] },
+      'recon_record_alerts(text,text[],text)': {
+        as: () => approver,
+        args: () => [reconPeriod, ['ELSEWHERE-H'], approver.deskId],
+      },
+      'recon_explain(text,text,text,text,text,text)': {
+        as: () => approver,
+        args: () => [reconPeriod, 'FEE-H', 'differs', 'fee_agreed', 'Tariff', approver.deskId],
+      },
+      'recon_confirm(text,text,text)': {
+        as: () => approver,
+        args: () => [reconPeriod, 'ELSEWHERE-H', approver.deskId],
+      },
+      'recon_close(text,integer,text[],jsonb,text)': {
+        as: () => approver,
+        args: () => [closablePeriod, 0, [], JSON.stringify({ pdf: 'r.pdf', xlsx: 'r.xlsx' }), approver.deskId],
+        nullable: { 3: 'the report: a close from psql names none' },
+      },
+      'recon_reopen(text,text,text)': {
+        as: () => approver,
+        args: () => [closedPeriod, 'Late reversal', approver.deskId],
+      },
       'submit_run(text,integer,text,text)': { as: () => preparer, args: () => [draft, 1, hash, preparer.deskId] },
       'approve_run(text,integer,text,text,text)': {
         as: () => approver,
