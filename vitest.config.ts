@@ -3,16 +3,20 @@ import LongestFirstSequencer, { KNOWN_LONG_FILES } from './tests/support/longest
 
 /**
  * The files that run in a process of their own (decision 160): the long ones (a process is nothing
- * beside their time), those that measure their process's memory or time, those that build files
- * with SheetJS's shared state and compare them byte for byte, and the `.upgraded` files, which run
- * another file's tests again against an upgraded database by importing it (a module evaluated once
- * per process would register no tests the second time).
+ * beside their time), those that measure their process's memory or time, those that count the
+ * workers their process started or kept warm (another file's reads start and keep them too), those
+ * that build files with SheetJS's shared state and compare them byte for byte, and the `.upgraded`
+ * files, which run another file's tests again against an upgraded database by importing it (a
+ * module evaluated once per process would register no tests the second time).
  */
 const OWN_PROCESS = [
   'tests/soak/**/*.test.ts',
   'tests/unit/hostile/**/*.test.ts',
   'tests/unit/**/*.upgraded.test.ts',
   'tests/unit/**/corpus.test.ts',
+  'tests/unit/electron/main/services/bulk/import/import-service.test.ts',
+  'tests/unit/electron/main/services/documents/pdf-renderer.test.ts',
+  'tests/unit/electron/main/services/files/warm-workers.test.ts',
   ...KNOWN_LONG_FILES,
 ]
 

@@ -17,7 +17,10 @@ let first: TeamDeskHandle
 let second: TeamDeskHandle
 
 beforeAll(async () => {
-  world = await startTeamWorld({ label: 'recovery', desks: 2, leaseSeconds: LEASE_SECONDS })
+  // Four requests in flight per desk at most, as the fixed lanes were: the pace of decisions 157
+  // and 158 grows fast enough to send a run of 80 slowed batches before a desk can be stopped four
+  // times (the release completed before the fourth stop).
+  world = await startTeamWorld({ label: 'recovery', desks: 2, leaseSeconds: LEASE_SECONDS, paceCeiling: 4 })
   ;[first, second] = world.desks as [TeamDeskHandle, TeamDeskHandle]
 }, 120_000)
 

@@ -76,6 +76,11 @@ export interface TeamWorldOptions {
   leaseSeconds: number
   /** The desks' payments request timeout (long enough for slowed batches). */
   apiTimeoutMs?: number
+  /**
+   * The most requests each desk's pace may have in flight (the Settings ceiling, decision 144): a
+   * test that stops a desk mid-release keeps the release long enough to be stopped.
+   */
+  paceCeiling?: number
   sandboxSettleMs?: number
 }
 
@@ -139,6 +144,8 @@ export async function startTeamWorld(options: TeamWorldOptions): Promise<TeamWor
     // Joined as the Settings screen does: the profile's team connection, its password to the keychain.
     const profiles = await handle.must<{ profiles: Array<{ id: string; name: string }> }>('profiles:list')
     const profile = profiles.profiles.find((p) => p.name === 'Soak')!
+    if (options.paceCeiling)
+      await handle.must('profiles:setPaceCeiling', { id: profile.id, ceiling: options.paceCeiling })
     await handle.must('team:configure', {
       profileId: profile.id,
       host: '127.0.0.1',
