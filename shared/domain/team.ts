@@ -335,6 +335,8 @@ export interface TeamPayoutResult {
   reference: string
   outcome: PayoutOutcome
   message?: string
+  /** The fee the service reported for the payout, a decimal string as the run's row holds it (decision 150). */
+  fee?: string
 }
 
 export interface TeamRecentPayout {

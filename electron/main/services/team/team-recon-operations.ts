@@ -52,6 +52,7 @@ const reconPayoutRow = z.object({
   customer_name: z.string(),
   released_by: z.string(),
   desk_label: z.string().nullable(),
+  fee: z.string().nullable(),
 })
 
 const STATUS_OF: Record<z.infer<typeof reconPayoutRow>['outcome'], OurPayout['status']> = {
@@ -69,7 +70,7 @@ export function createTeamReconOperations(session: TeamSession, deskId: string) 
     /** Every payout any desk of the team released in `mode` and the currency, sent within the period. */
     async reconPayouts(scope: { mode: ProfileMode | string; currency: string; from: number; to: number }) {
       const rows = await session.rows(
-        `SELECT reference, run_id, amount, currency, outcome, sent_at, customer_name, released_by, desk_label
+        `SELECT reference, run_id, amount, currency, outcome, sent_at, customer_name, released_by, desk_label, fee
            FROM payout_desk.team_recon_payouts
           WHERE mode = $1 AND currency = $2 AND sent_time >= $3::timestamptz AND sent_time <= $4::timestamptz
           ORDER BY sent_time, reference`,
@@ -82,8 +83,9 @@ export function createTeamReconOperations(session: TeamSession, deskId: string) 
           amount: payout.amount,
           currency: payout.currency,
           status: STATUS_OF[payout.outcome],
-          // The team's record holds no fee: the service's is what counts (decision 118).
-          fee: null,
+          // The fee the releasing desk recorded from the service's answer (decision 150), compared
+          // with the service's as this desk's own records are; none recorded, the service's counts.
+          fee: payout.fee,
           sentAt: payout.sent_at,
           payee: payout.customer_name,
           source: { kind: 'team', runId: payout.run_id, desk: payout.desk_label ?? payout.released_by },

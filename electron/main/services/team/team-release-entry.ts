@@ -14,6 +14,11 @@ export interface ReleaseEntry {
   /** Payout outcomes recorded in the team database (or another desk's to record), by payout reference. */
   recorded: Map<string, PayoutOutcome>
   /**
+   * Payouts whose fee the team holds (or holds the record of without this desk), by reference: a fee
+   * the service reports after the row's outcome was recorded is recorded then (decision 150).
+   */
+  feesRecorded: Set<string>
+  /**
    * Claims of batches this desk is sending or verifying now, with when each lease was last taken or
    * renewed (performance.now()). Renewed only while so; dropped once the batch has its answer or
    * the run stops sending, so a desk that stops lets its leases lapse (decision 63).
@@ -47,6 +52,7 @@ export function newReleaseEntry(
     claiming: new Map(),
     ahead: Promise.resolve(),
     recorded: new Map(),
+    feesRecorded: new Set(),
     held: new Map(),
     verifyFirst: new Map(),
     finished: new Set(),

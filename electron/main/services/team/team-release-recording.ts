@@ -9,6 +9,9 @@
  *   found it at the service) is claimed first, once no other desk's lease on it runs, and its results
  *   recorded then; one the team already holds final (or a run it completed) is the team's record.
  *   A refused result is never taken as recorded: the run is done here only once the team has them.
+ *   Each result carries the fee the service reported for the row (decision 150), which other desks'
+ *   reconciliation compares with the service's; a fee read after the row's outcome was recorded
+ *   (the batch listing gives the status, the payout's own view the fee) is recorded when it comes.
  * - Leases: a claim is renewed only while this desk is sending or verifying its batch (the run is
  *   submitting and the batch has no answer yet), once a quarter of its lease has run. A batch with
  *   its answer, or a run that stopped sending, lets its lease lapse; a renewal refused (taken over,
@@ -39,7 +42,19 @@ export interface ReleaseRecordingDeps {
 
 function isFinalRow(entry: ReleaseEntry, row: RunRow): boolean {
   const outcome = entry.recorded.get(row.item.reference)
-  return outcome === 'paid' || outcome === 'failed'
+  return (outcome === 'paid' || outcome === 'failed') && !feeToRecord(entry, row)
+}
+
+/** The row's fee when the team does not hold it yet from this desk. */
+function feeToRecord(entry: ReleaseEntry, row: RunRow): string | undefined {
+  return row.fee !== undefined && !entry.feesRecorded.has(row.item.reference) ? row.fee : undefined
+}
+
+function markRecorded(entry: ReleaseEntry, results: readonly TeamPayoutResult[]): void {
+  for (const result of results) {
+    entry.recorded.set(result.reference, result.outcome)
+    if (result.fee !== undefined) entry.feesRecorded.add(result.reference)
+  }
 }
 
 export function createReleaseRecording(deps: ReleaseRecordingDeps) {
@@ -57,10 +72,16 @@ export function createReleaseRecording(deps: ReleaseRecordingDeps) {
       for (const index of batch.rows) {
         const row = rows[index]!
         const outcome = outcomeOfRow(row)
-        if (!outcome || entry.recorded.get(row.item.reference) === outcome) continue
+        const fee = feeToRecord(entry, row)
+        if (!outcome || (entry.recorded.get(row.item.reference) === outcome && fee === undefined)) continue
         if (sending && outcome !== 'paid' && outcome !== 'failed') continue
         const list = byClaim.get(batch.reference) ?? []
-        list.push({ reference: row.item.reference, outcome, ...(row.message ? { message: row.message } : {}) })
+        list.push({
+          reference: row.item.reference,
+          outcome,
+          ...(row.message ? { message: row.message } : {}),
+          ...(fee !== undefined ? { fee } : {}),
+        })
         byClaim.set(batch.reference, list)
       }
     // Batches this desk learned the results of but never held: claimed below, recorded next tick.
@@ -86,7 +107,7 @@ export function createReleaseRecording(deps: ReleaseRecordingDeps) {
             if (reason !== 'claim_not_found' && reason !== 'result_final')
               deps.log?.warn(`Team release: the results of ${reference} were not recorded`, failure)
           }
-          for (const result of slice) entry.recorded.set(result.reference, result.outcome)
+          markRecorded(entry, slice)
         }
       const due = performance.now() - (leaseSeconds * 1000) / RENEW_AFTER_PART
       const batches = new Map(state.batches.map((batch) => [batch.reference, batch]))
@@ -130,8 +151,7 @@ export function createReleaseRecording(deps: ReleaseRecordingDeps) {
         deps.log?.warn(`Team release: ${reference} was not claimed to record its results`, failure)
       return
     }
-    if (entry.completedElsewhere || entry.finished.has(reference))
-      for (const result of results) entry.recorded.set(result.reference, result.outcome)
+    if (entry.completedElsewhere || entry.finished.has(reference)) markRecorded(entry, results)
   }
 
   return { recordRun }

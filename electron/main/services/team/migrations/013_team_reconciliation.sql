@@ -58,3 +58,12 @@ CREATE TABLE payout_desk.recon_events (
   CHECK ((type = 'closed' AND exceptions IS NOT NULL AND reason IS NULL) OR (type = 'reopened' AND reason IS NOT NULL))
 );
 CREATE INDEX recon_events_period ON payout_desk.recon_events (mode, period_key, seq);
+
+-- The fee the service reported for each payout a desk released, as that desk recorded it with the
+-- payout's result (decision 150): reconciliation on every other desk compares the service's fee with
+-- it, as with a desk's own records. Null when the service named none (or the result was recorded
+-- before this); the first fee recorded stays, so a fee changed at the service later differs.
+ALTER TABLE payout_desk.claim_items ADD COLUMN fee numeric(17, 2) CHECK (fee >= 0);
+-- A desk's list of results now carries each payout's fee: results_of returns it, a change of its
+-- result type, so the old one goes (definitions/functions/results_of.sql makes the new one).
+DROP FUNCTION IF EXISTS payout_desk.results_of(jsonb);

@@ -1,6 +1,9 @@
 -- Records what became of payouts of a claim. The desk holding it may record, and so may a desk
 -- that held it before (what it sent stays its own to verify). A final result (paid, failed,
--- refused) never changes; the same result again changes nothing.
+-- refused) never changes; the same result again changes nothing. Each result may carry the fee the
+-- service reported for the payout (decision 150): recorded once, the first fee stays (a fee the
+-- service changed later is what reconciliation must show as differing); a result recorded without
+-- one gets it when the desk learns it.
 CREATE OR REPLACE FUNCTION payout_desk.record_results(p_reference text, p_desk text, p_results jsonb) RETURNS jsonb
   LANGUAGE plpgsql SECURITY DEFINER
   SET search_path = pg_catalog, payout_desk, pg_temp
@@ -21,10 +24,11 @@ BEGIN
     PERFORM payout_desk.fail('PT403', 'never_held_claim', format('Desk %s never held %s, so it records no result of it.', p_desk, p_reference));
   END IF;
   IF jsonb_typeof(p_results) IS DISTINCT FROM 'array' OR jsonb_array_length(p_results) NOT BETWEEN 1 AND 1000 THEN
-    PERFORM payout_desk.fail('PT400', 'invalid_argument', 'Results are a list of 1 to 1000 {reference, outcome, message}.');
+    PERFORM payout_desk.fail('PT400', 'invalid_argument', 'Results are a list of 1 to 1000 {reference, outcome, message, fee}.');
   END IF;
-  SELECT g.ord, g.reference, g.outcome INTO bad FROM payout_desk.results_of(p_results) g
+  SELECT g.ord, g.reference, g.outcome, g.fee INTO bad FROM payout_desk.results_of(p_results) g
     WHERE g.outcome IS NULL OR g.outcome NOT IN ('sent', 'accepted', 'refused', 'unknown', 'paid', 'failed')
+       OR g.fee !~ '^[0-9]{1,15}([.][0-9]{1,2})?$'
        OR NOT EXISTS (SELECT 1 FROM payout_desk.claim_items i WHERE i.claim_reference = p_reference
                       AND i.item_reference = g.reference)
     ORDER BY g.ord LIMIT 1;
@@ -32,6 +36,8 @@ BEGIN
     PERFORM payout_desk.fail('PT400', 'invalid_argument', format('Result %s: %s.', bad.ord, CASE
       WHEN bad.outcome IS NULL OR bad.outcome NOT IN ('sent', 'accepted', 'refused', 'unknown', 'paid', 'failed')
         THEN 'the outcome is one of sent, accepted, refused, unknown, paid, failed'
+      WHEN bad.fee !~ '^[0-9]{1,15}([.][0-9]{1,2})?$'
+        THEN format('the fee of %s is a decimal such as 53.75, not %s', coalesce(bad.reference, '(none)'), left(bad.fee, 40))
       ELSE format('%s is not a payout of %s', coalesce(bad.reference, '(none)'), p_reference) END));
   END IF;
   IF (SELECT count(DISTINCT g.reference) FROM payout_desk.results_of(p_results) g) <> jsonb_array_length(p_results) THEN
@@ -47,13 +53,17 @@ BEGIN
   END IF;
   WITH updated AS (
     UPDATE payout_desk.claim_items i
-      SET outcome = g.outcome, outcome_at = now(), message = coalesce(g.message, i.message),
+      SET outcome = g.outcome, message = coalesce(g.message, i.message),
+          outcome_at = CASE WHEN i.outcome IS DISTINCT FROM g.outcome THEN now() ELSE i.outcome_at END,
+          fee = coalesce(i.fee, g.fee::numeric),
           first_sent_at = CASE WHEN i.first_sent_at IS NULL AND g.outcome <> 'refused' THEN now() ELSE i.first_sent_at END
       FROM payout_desk.results_of(p_results) g
-      WHERE i.item_reference = g.reference AND i.claim_reference = p_reference AND i.outcome IS DISTINCT FROM g.outcome
-      RETURNING i.item_reference, i.outcome, i.position
+      WHERE i.item_reference = g.reference AND i.claim_reference = p_reference
+        AND (i.outcome IS DISTINCT FROM g.outcome OR (i.fee IS NULL AND g.fee IS NOT NULL))
+      RETURNING i.item_reference, i.outcome, i.position, i.fee
   )
-  SELECT jsonb_agg(jsonb_build_object('reference', u.item_reference, 'outcome', u.outcome) ORDER BY u.position)
+  SELECT jsonb_agg(jsonb_build_object('reference', u.item_reference, 'outcome', u.outcome)
+           || CASE WHEN u.fee IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('fee', u.fee::text) END ORDER BY u.position)
     INTO changed FROM updated u;
   IF changed IS NULL THEN
     RETURN payout_desk.claim_answer(p_reference, 'recorded', NULL);

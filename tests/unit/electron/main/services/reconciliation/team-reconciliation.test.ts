@@ -4,7 +4,8 @@
  * in the team) is matched on Bob's desk, whose own journal and runs never saw it; a payout made
  * with the key by nobody in the team stays "at the service only" and closes only once Bob
  * explained it and Cat confirmed; the close is in the team's trail and the period shows closed on
- * Cat's desk; the auditor's export carries the team's audit trail.
+ * Cat's desk; the auditor's export carries the team's audit trail. Ann's desk records each payout's
+ * fee with its result (decision 150), so a fee the service changes afterwards differs on Bob's desk.
  */
 import { randomBytes } from 'node:crypto'
 import { execFile } from 'node:child_process'
@@ -24,6 +25,7 @@ import type { Journal } from '../../../../../../electron/main/services/journal/j
 import type { ReconciliationView } from '../../../../../../shared/reconciliation/reconciliation-view'
 import type { TeamConnectionDraft } from '../../../../../../shared/domain/team'
 import { DEFAULT_ACCOUNTS } from '../../../../../../shared/reconciliation/journal-entries'
+import { formatMinorUnits, toMinorUnits } from '../../../../../../shared/money'
 import { AppFailure } from '../../../../../../shared/result'
 import { createTeamDatabase } from '../../../../../support/team-database'
 import type { TeamDatabase, TeamMemberLogin } from '../../../../../support/team-database'
@@ -42,6 +44,8 @@ let cat: DeskUnderTest
 const closing: Array<{ close(): Promise<void> }> = []
 const savePaths: string[] = []
 const sent: string[] = []
+/** The fee of each payout Ann's desk sent, as it read it from the service and recorded it in the team. */
+const fees = new Map<string, string>()
 let elsewhere: string
 
 const draftFor = (member: TeamMemberLogin): TeamConnectionDraft => ({
@@ -89,8 +93,8 @@ function domainOf(desk: DeskUnderTest) {
 type Domain = ReturnType<typeof domainOf>
 
 const period = { currency: 'NGN' as const, from: Date.now() - 3_600_000, to: Date.now() + 3_600_000 }
-async function reconciled(domain: Domain): Promise<ReconciliationView> {
-  await domain.handlers['reconciliation:start'](period)
+async function reconciled(domain: Domain, of: typeof period = period): Promise<ReconciliationView> {
+  await domain.handlers['reconciliation:start'](of)
   let view: ReconciliationView
   do {
     await new Promise((resolve) => setTimeout(resolve, 20))
@@ -150,11 +154,23 @@ beforeAll(async () => {
     })),
   })
   expect(answer.status).toBe(200)
+  // Ann's desk reads each paid row's fee from the payout's own view, as a run's row holds it
+  // (batch-items.ts), and records it with the result.
+  const api = createPaymentsApi(createPaymentsClient({ baseUrl: sandbox.url, secretKey: KEY }))
+  for (const reference of references) {
+    let detail = await api.bulk.transaction(reference)
+    for (let tries = 0; detail.status !== 'success' && tries < 200; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 25))
+      detail = await api.bulk.transaction(reference)
+    }
+    expect(detail.status).toBe('success')
+    fees.set(reference, formatMinorUnits(toMinorUnits(String(detail.fee))))
+  }
   await ann.call(
     'record_results',
     batch,
     ann.deskId,
-    JSON.stringify(references.map((reference) => ({ reference, outcome: 'paid' }))),
+    JSON.stringify(references.map((reference) => ({ reference, outcome: 'paid', fee: fees.get(reference) }))),
   )
   sent.push(...references)
 
@@ -200,6 +216,13 @@ describe('reconciliation in team mode', () => {
     expect(totals.states.service_only).toEqual({ count: 1, amount: '75000.00' })
     expect(view.result!.exceptions.map((line) => [line.reference, line.state])).toEqual([[elsewhere, 'service_only']])
     expect(view.result!.close).toMatchObject({ secondPerson: true, awaitingSecond: [elsewhere] })
+    // Matched with the fee Ann's desk recorded: the team's record of each payout holds it.
+    const recorded = await ann.client.query<{ reference: string; fee: string | null }>(
+      `SELECT reference, fee FROM payout_desk.team_recon_payouts WHERE reference = ANY($1)`,
+      [sent],
+    )
+    expect(Object.fromEntries(recorded.rows.map((row) => [row.reference, row.fee]))).toEqual(Object.fromEntries(fees))
+    expect([...fees.values()]).toEqual(['15.00', '15.00'])
   })
 
   it('closes only once one member explained the payout from elsewhere and a different member confirmed; closed on every desk; in the trail', async () => {
@@ -307,5 +330,24 @@ describe('reconciliation in team mode', () => {
     const broken = await verify(unpacked)
     expect(broken.code).toBe(1)
     expect(broken.stdout).toContain(`Team trail entry ${closeAt + 1} (line ${closeAt + 1}, recon_closed) was changed`)
+  })
+
+  it("a fee the service changed after Ann's desk recorded it differs on Bob's desk, with both fees", async () => {
+    const changed = sent[0]!
+    expect((await post(`/__sandbox/payouts/${changed}/fee`, { fee: '99.00' })).status).toBe(200)
+    // A period of its own: the first is closed by now.
+    const view = await reconciled(domainOf(bob), { ...period, from: period.from - 1 })
+    const totals = view.result!.totals.find((each) => each.currency === 'NGN')!
+    expect(totals.states.matched).toEqual({ count: 1, amount: '1500.00' })
+    expect(totals.states.differs).toEqual({ count: 1, amount: '1500.00' })
+    const line = view.result!.exceptions.find((each) => each.reference === changed)
+    expect(line).toMatchObject({
+      state: 'differs',
+      differences: [{ field: 'fee', service: '99.00', ours: fees.get(changed) }],
+      ours: { fee: fees.get(changed), source: { kind: 'team' } },
+    })
+    expect(view.result!.differs).toEqual([
+      { currency: 'NGN', feeOnly: { count: 1, amount: '1500.00' }, amountOrStatus: { count: 0, amount: '0.00' } },
+    ])
   })
 })

@@ -347,6 +347,56 @@ describe('claims', () => {
     expect((await refusal(claim(releaserA, run, batch, refs(run)))).code).toBe('PT409')
   })
 
+  it("results carry the fee the service reported (decision 150): the first recorded stays, a missing one is recorded when it comes, a malformed one is refused by name; the team's record of released payouts shows it", async () => {
+    const run = await approvedRun(3)
+    const batch = `F-${randomUUID()}`
+    await claim(releaserA, run, batch, refs(run))
+    const [r1, r2, r3] = refs(run)
+    const record = (results: unknown[]) =>
+      releaserA.call('record_results', batch, releaserA.deskId, JSON.stringify(results))
+    const bad = await refusal(record([{ reference: r1, outcome: 'paid', fee: '15.005' }]))
+    expect(bad).toMatchObject({
+      code: 'PT400',
+      message: `Result 1: the fee of ${r1} is a decimal such as 53.75, not 15.005.`,
+    })
+    await record([
+      { reference: r1, outcome: 'paid', fee: '15.00' },
+      { reference: r2, outcome: 'paid' },
+      { reference: r3, outcome: 'accepted' },
+    ])
+    // The same result with a fee the service reports later: r2's is recorded, r1's first one stays.
+    await record([
+      { reference: r1, outcome: 'paid', fee: '99.00' },
+      { reference: r2, outcome: 'paid', fee: '7.5' },
+      { reference: r3, outcome: 'paid', fee: '12.34' },
+    ])
+    const fees = await checker.client.query<{ reference: string; fee: string | null; outcome: string }>(
+      `SELECT reference, fee, outcome FROM payout_desk.team_recon_payouts WHERE run_id = $1`,
+      [run.runId],
+    )
+    expect(Object.fromEntries(fees.rows.map((row) => [row.reference, [row.outcome, row.fee]]))).toEqual({
+      [r1!]: ['paid', '15.00'],
+      [r2!]: ['paid', '7.50'],
+      [r3!]: ['paid', '12.34'],
+    })
+    // The audit trail names each fee recorded.
+    const trail = await checker.client.query<{ details: string }>(
+      `SELECT details FROM payout_desk.audit_trail WHERE kind = 'results_recorded' AND subject = $1 ORDER BY seq`,
+      [batch],
+    )
+    expect(trail.rows.map((row) => (JSON.parse(row.details) as { results: unknown[] }).results)).toEqual([
+      [
+        { reference: r1, outcome: 'paid', fee: '15.00' },
+        { reference: r2, outcome: 'paid' },
+        { reference: r3, outcome: 'accepted' },
+      ],
+      [
+        { reference: r2, outcome: 'paid', fee: '7.50' },
+        { reference: r3, outcome: 'paid', fee: '12.34' },
+      ],
+    ])
+  })
+
   it('a claim nothing of which was sent can be given back, and its payouts claimed again', async () => {
     const run = await approvedRun()
     const batch = `G-${randomUUID()}`

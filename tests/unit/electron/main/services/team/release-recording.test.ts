@@ -129,4 +129,57 @@ describe('recording the results of a release', () => {
     const entry = newReleaseEntry(RUN, 1, { currency: 'NGN', merchantBearsCost: false, description: '', rows: [] }, 'h')
     expect(await recording.recordRun(entry)).toBe(true)
   })
+
+  it('records the fee the service reported for each row with its result, and a fee read after the row’s outcome was recorded once it is read (decision 150)', async () => {
+    const { rows, state } = completedRun()
+    for (const i of [0, 2, 3]) rows[i]!.fee = '15.00'
+    const sent: Array<{ reference: string; results: TeamPayoutResult[] }> = []
+    const recording = createReleaseRecording({
+      team: {
+        withDesk: async <T>(_label: string, work: (desk: never) => Promise<T>) =>
+          work({
+            operations: {
+              async recordResults(input: { reference: string; results: TeamPayoutResult[] }) {
+                sent.push(input)
+              },
+              async renewClaim() {},
+            },
+          } as never),
+      } as never,
+      runs: { stateOf: () => state as never, rows: () => rows },
+      claims: { forget: () => undefined, claimOnce: async () => undefined },
+      leaseSeconds: 5,
+    })
+    const entry = newReleaseEntry(RUN, 1, { currency: 'NGN', merchantBearsCost: false, description: '', rows: [] }, 'h')
+
+    // PAY-1 is paid (the batch listing said so) and its fee not read yet: recorded without one.
+    await recording.recordRun(entry)
+    expect(sent).toEqual([
+      {
+        reference: batchOf(1),
+        results: [
+          { reference: 'PAY-0', outcome: 'paid', fee: '15.00' },
+          { reference: 'PAY-1', outcome: 'paid' },
+        ],
+      },
+      {
+        reference: batchOf(2),
+        results: [
+          { reference: 'PAY-2', outcome: 'paid', fee: '15.00' },
+          { reference: 'PAY-3', outcome: 'paid', fee: '15.00' },
+        ],
+      },
+    ])
+    sent.length = 0
+    await recording.recordRun(entry)
+    expect(sent).toEqual([])
+
+    // Its fee read from the payout's own view: recorded then, and only it.
+    rows[1]!.fee = '15.00'
+    expect(await recording.recordRun(entry)).toBe(true)
+    expect(sent).toEqual([{ reference: batchOf(1), results: [{ reference: 'PAY-1', outcome: 'paid', fee: '15.00' }] }])
+    sent.length = 0
+    await recording.recordRun(entry)
+    expect(sent).toEqual([])
+  })
 })
