@@ -207,7 +207,8 @@ async function main(): Promise<void> {
           const memory = process.memoryUsage()
           console.error(
             `bulk-run: ${new Date().toISOString()} ${progress.step} ${progress.done}/${progress.total}; ${progress.pace ?? 'no pace said'}; ${current.requests} requests, ${current.limited} answered 429; ` +
-              `main RSS ${(memory.rss / MB).toFixed(0)} MB, heap ${(memory.heapUsed / MB).toFixed(0)} MB`,
+              `main RSS ${(memory.rss / MB).toFixed(0)} MB, heap ${(memory.heapUsed / MB).toFixed(0)} of ${(memory.heapTotal / MB).toFixed(0)} MB, ` +
+              `external ${(memory.external / MB).toFixed(0)} MB (array buffers ${(memory.arrayBuffers / MB).toFixed(0)} MB)`,
           )
         }
       }
