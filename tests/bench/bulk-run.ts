@@ -35,6 +35,7 @@ import type { SecretKind, SecretStore } from '../../electron/main/services/secre
 import { startBenchSandbox } from './bulk-bench-sandbox'
 import { servicePathGroupOf } from '../../shared/rules/service-paths'
 import { PACE_CEILING_MAX } from '../../shared/domain/profiles'
+import { AdaptivePace } from '../../electron/main/services/api/adaptive-pace'
 
 const { values: flags } = parseArgs({
   options: {
@@ -186,6 +187,24 @@ async function main(): Promise<void> {
     })
   }
 
+  // The profile's pace (one per profile, made inside the app): found as it lets its first request
+  // go, so the 10 s lines can say what it allows, what is in flight and what waits.
+  const paces = new Set<AdaptivePace>()
+  const begin = AdaptivePace.prototype.begin
+  AdaptivePace.prototype.begin = function (this: AdaptivePace, group?: string) {
+    paces.add(this)
+    return begin.call(this, group)
+  }
+  const paceSaid = (): string =>
+    [...paces]
+      .map((pace) => {
+        const view = pace.view()
+        const rates = Object.entries(view.groups)
+          .filter(([, group]) => group.learntRate !== null)
+          .map(([name, group]) => `${name} ${group.learntRate!.toFixed(0)}/s`)
+        return `pace allows ${view.limit}, ${view.inFlight} in flight, ${view.waiting} waiting${rates.length ? `, learnt ${rates.join(', ')}` : ''}`
+      })
+      .join('; ')
   let lastLog = 0
   const staticDir = resolve('out/renderer')
   const app = await startBridgeApp({
@@ -206,7 +225,7 @@ async function main(): Promise<void> {
           lastLog = performance.now()
           const memory = process.memoryUsage()
           console.error(
-            `bulk-run: ${new Date().toISOString()} ${progress.step} ${progress.done}/${progress.total}; ${progress.pace ?? 'no pace said'}; ${current.requests} requests, ${current.limited} answered 429; ` +
+            `bulk-run: ${new Date().toISOString()} ${progress.step} ${progress.done}/${progress.total}; ${progress.pace ?? 'no pace said'}; ${paceSaid()}; ${current.requests} requests, ${current.limited} answered 429; ` +
               `main RSS ${(memory.rss / MB).toFixed(0)} MB, heap ${(memory.heapUsed / MB).toFixed(0)} of ${(memory.heapTotal / MB).toFixed(0)} MB, ` +
               `external ${(memory.external / MB).toFixed(0)} MB (array buffers ${(memory.arrayBuffers / MB).toFixed(0)} MB)`,
           )

@@ -68,6 +68,9 @@ export interface PaceOptions {
 export interface PaceView {
   /** Requests allowed in flight now. */
   limit: number
+  /** Requests in flight now, and waiting for their turn to leave. */
+  inFlight: number
+  waiting: number
   ceiling: number
   /** Answers a second over the last five seconds, all groups. */
   perSecond: number
@@ -254,8 +257,12 @@ export class AdaptivePace implements PaceGauge {
       groups[name] = { perSecond: answered, floorLatencyMs: state.floorLatency, learntRate: state.rate }
       if (state.limited > (mostLimited?.limited ?? 0)) mostLimited = state
     }
+    let waiting = 0
+    for (const state of this.groups.values()) waiting += state.queue.length - state.head
     return {
       limit: Math.floor(this.limit),
+      inFlight: this.inFlight,
+      waiting,
       ceiling: this.ceilingValue,
       perSecond,
       groups,
