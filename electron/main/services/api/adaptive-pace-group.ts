@@ -146,6 +146,21 @@ export class GroupPace {
     this.floorLatency = this.fastestSinceCut
   }
 
+  /**
+   * The learnt rate probed upwards by `share`, but never past twice what this group was answered
+   * over the last seconds (the AWS SDK's cap again): while the desk, not the service, sets the pace
+   * no 429 comes to read the rate, and a probe left alone compounds without end (a guess of 250 a
+   * second read 81,557 after 2,000 answers), so a limit met later would meet no rate at all.
+   */
+  probe(now: number, share: number): void {
+    if (this.rate === null) return
+    this.forgetOld(now)
+    const first = this.answeredAt[0] ?? now
+    const seconds = Math.max(1, Math.min(WINDOW_MS, now - first) / 1000)
+    const answered = this.answeredAt.length / seconds
+    if (this.rate < 2 * answered) this.rate = Math.min(2 * answered, this.rate * (1 + share))
+  }
+
   forgetOld(now: number): void {
     const since = now - WINDOW_MS
     let drop = 0

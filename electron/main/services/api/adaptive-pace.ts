@@ -295,11 +295,17 @@ export class AdaptivePace implements PaceGauge {
       // One pause for everyone: a second 429 inside it extends nothing it already covers.
       this.pausedUntil = Math.max(this.pausedUntil, now + (sample.retryAfterMs ?? this.defaultPauseMs))
       state.refused(request.leftAt, request.departure, this.cut(0.5, now, state))
+      // Halved below what the learnt rate needs in flight (rate x round trip, paced a fifth faster),
+      // the allowance would hold the requests back below the rate, not the 429s off.
+      if (state.rate !== null && state.floorLatency !== null) {
+        const needed = Math.ceil((state.rate * state.floorLatency * PACING_GAIN) / 1000) + 1
+        this.limit = Math.min(this.ceilingValue, Math.max(this.limit, needed))
+      }
       return
     }
     state.answers++
     state.served(now)
-    if (state.rate !== null) state.rate *= 1 + (state.guessed ? GUESS_PROBE : RATE_PROBE)
+    if (state.rate !== null) state.probe(now, state.guessed ? GUESS_PROBE : RATE_PROBE)
     if (stalled) return
     state.noteLatency(sample.latencyMs, now)
     const floor = state.floorLatency ?? sample.latencyMs
