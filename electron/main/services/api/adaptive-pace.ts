@@ -7,10 +7,18 @@
  * service host): name checks, submission and monitoring share it. Growth is TCP's: doubling per
  * round trip until the first cut ("slow start"), then one more request per round trip.
  *
+ * Requests leave paced, never as a crowd (decision 163): a group's first window of 8 before its
+ * first answer, then its allowance spread over a round trip (Linux TCP's pacing: twice as fast as
+ * the allowance in slow start, a fifth faster after), and in slow start never more in a second than
+ * twice what it had answered in the second before (the AWS SDK's adaptive mode). A metered service
+ * lets a burst through, then answers 429 to what leaves after its meter ran dry: a window sent at
+ * once was mostly refused at a low limit; paced, the first 429 comes back before many follow it.
+ *
  * A rate limit does not show in latency: a service that meters requests a second answers fast
- * until it answers 429. So a 429 also teaches a rate: requests then leave no faster than the rate
- * the service was answering when it refused (slightly less), and that rate is probed upwards by
- * about 2% a second, so a limit that rises is found again and a limit that holds is met rarely.
+ * until it answers 429. So a 429 also teaches a rate (adaptive-pace-group.ts): the requests that
+ * left between two refusals are what the service took meanwhile; requests then leave no faster
+ * than that (slightly less), and that rate is probed upwards by about 2% a second, so a limit that
+ * rises is found again and a limit that holds is met rarely.
  *
  * Endpoints answer in their own times (a bank list in 10 ms, a name check in 300), and a service
  * meters them in groups: latency floors and learnt rates are kept per group of paths
@@ -24,6 +32,7 @@
  */
 
 import { PACE_CEILING_MAX } from '../../../../shared/domain/profiles'
+import { GroupPace, GUESS_PROBE, RATE_PROBE, WINDOW_MS, type Departure } from './adaptive-pace-group'
 import { processLoopStalls, type StallMeter } from './loop-stalls'
 
 export interface PaceSample {
@@ -59,6 +68,9 @@ export interface PaceOptions {
 export interface PaceView {
   /** Requests allowed in flight now. */
   limit: number
+  /** Requests in flight now, and waiting for their turn to leave. */
+  inFlight: number
+  waiting: number
   ceiling: number
   /** Answers a second over the last five seconds, all groups. */
   perSecond: number
@@ -82,88 +94,20 @@ const RISE = 1.6
  */
 const RISE_SLACK_MS = 25
 const FLAT_SLACK_MS = 10
-/** Weight of the newest answer in the smoothed latency (jitter of single answers is not a rise). */
-const SMOOTHING = 0.2
-/** Answers a rate is measured over. */
-const WINDOW_MS = 5_000
-/** The floor follows a network that changed: the lowest latency of this long ago or since. */
-const FLOOR_WINDOW_MS = 30_000
-/** Answers served over less than this are a metered service's burst, not its rate (decision 157). */
-const BURST_MS = 1_000
-/** After a 429, requests leave at this share of the rate the service was answering. */
-const RATE_MARGIN = 0.97
-/** The learnt rate is probed upwards by this share per answer (about 2% a second at 40 a second). */
-const RATE_PROBE = 0.0005
+/**
+ * Requests of a group that leave together before its first answer says how long a round trip
+ * takes (TCP's initial window, RFC 3390/6928): after it, leaving times are spread over the round
+ * trip. 8: the desk's fixed name-check lanes, so a short run is no slower than they were.
+ */
+const FIRST_WINDOW = 8
+/**
+ * The allowance leaves over a round trip sped up by this much: twice in slow start, a fifth after
+ * (Linux TCP's pacing rate: 200% and 120% of window / round trip), so pacing never holds back what
+ * the allowance lets through, and a window never leaves in one burst.
+ */
+const PACING_GAIN_SLOW_START = 2
+const PACING_GAIN = 1.2
 const DEFAULT_GROUP = 'all'
-
-/** What the pace knows of one group of paths. */
-class GroupPace {
-  lowestBySecond: Array<{ second: number; latencyMs: number }> = []
-  floorLatency: number | null = null
-  smoothedLatency: number | null = null
-  /** The fastest answer since the last cut: a queue drains after a cut, a moved floor does not. */
-  fastestSinceCut = Number.POSITIVE_INFINITY
-  /** The smoothed latency when the pace last cut for this group. */
-  smoothedAtCut = 0
-  /** Cuts in a row after which latency did not ease: three, and the floor has moved. */
-  cutsWithoutRelief = 0
-  answers = 0
-  /** After a cut, answers to wait for before judging latency again (one round). */
-  judgeFrom = 0
-  readonly servedAt: number[] = []
-  readonly answeredAt: number[] = []
-  limited = 0
-  /** Requests a second learnt from a 429, or null while none came. */
-  rate: number | null = null
-  nextStartAt = 0
-
-  noteLatency(latencyMs: number, now: number): void {
-    const second = Math.floor(now / 1000)
-    const last = this.lowestBySecond.at(-1)
-    if (last?.second === second) last.latencyMs = Math.min(last.latencyMs, latencyMs)
-    else this.lowestBySecond.push({ second, latencyMs })
-    const oldest = second - FLOOR_WINDOW_MS / 1000
-    while (this.lowestBySecond.length && this.lowestBySecond[0]!.second < oldest) this.lowestBySecond.shift()
-    let lowest = Number.POSITIVE_INFINITY
-    for (const entry of this.lowestBySecond) if (entry.latencyMs < lowest) lowest = entry.latencyMs
-    this.floorLatency = lowest
-    this.smoothedLatency =
-      this.smoothedLatency === null ? latencyMs : this.smoothedLatency + SMOOTHING * (latencyMs - this.smoothedLatency)
-    this.fastestSinceCut = Math.min(this.fastestSinceCut, latencyMs)
-  }
-
-  /** The floor moved: what was seen since the cut is the new floor. */
-  rebase(now: number): void {
-    this.lowestBySecond = [{ second: Math.floor(now / 1000), latencyMs: this.fastestSinceCut }]
-    this.floorLatency = this.fastestSinceCut
-  }
-
-  forgetOld(now: number): void {
-    const since = now - WINDOW_MS
-    for (const times of [this.answeredAt, this.servedAt]) {
-      let drop = 0
-      while (drop < times.length && times[drop]! < since) drop++
-      if (drop) times.splice(0, drop)
-    }
-  }
-
-  /**
-   * The rate the service was serving this group when it refused: what it takes, less a margin.
-   * Answers served over less than `BURST_MS` measure nothing (decision 157): a metered service lets
-   * a burst through at once (a token bucket holds a second of requests), so the first 429 of a slow
-   * start says how big its burst was, not how fast it serves. Counted over a second, the 16 answers
-   * of the first round trip read "16 a second" from a service taking 20, and the desk then sent
-   * a fifth slower than it could for the half-minute its probe took to climb back.
-   */
-  learnRate(now: number): void {
-    this.forgetOld(now)
-    const first = this.servedAt[0]
-    const span = first === undefined ? 0 : now - first
-    const measured = span >= BURST_MS ? (this.servedAt.length / (span / 1000)) * RATE_MARGIN : null
-    const lowered = this.rate === null ? measured : Math.min(this.rate * RATE_MARGIN, measured ?? this.rate)
-    this.rate = lowered === null ? null : Math.max(lowered, 0.2)
-  }
-}
 
 /** What the desk's pools and progress read of a pace (decision 144). */
 export interface PaceGauge {
@@ -185,7 +129,9 @@ export class AdaptivePace implements PaceGauge {
   private readonly sleep: (ms: number) => Promise<void>
   private readonly stalls: StallMeter | null
   private inFlight = 0
-  private readonly waiting: Array<() => void> = []
+  private asked = 0
+  /** When the one timer that lets waiting requests go fires next, if one is set. */
+  private timerAt: number | null = null
   private pausedUntil = 0
   private slowStart = true
   private lastCutAt = Number.NEGATIVE_INFINITY
@@ -217,30 +163,18 @@ export class AdaptivePace implements PaceGauge {
   }
 
   /**
-   * Waits for a place (and out any pause, and the group's learnt rate), then holds it until `done`
-   * is called with the answer's sample. Every request to the service goes through here, so none
-   * leaves during a pause.
+   * Waits for a place (and out any pause, and the group's pacing), then holds it until `done` is
+   * called with the answer's sample. Every request to the service goes through here, so none
+   * leaves during a pause. Requests leave in the order they asked, one at a time: a place freed or
+   * a pause ended lets the next go, never a crowd that races for it.
    */
   async begin(group: string = DEFAULT_GROUP): Promise<(sample: PaceSample) => void> {
     const state = this.groupOf(group)
-    for (;;) {
-      const now = this.now()
-      if (now < this.pausedUntil) {
-        await this.sleep(this.pausedUntil - now)
-        continue
-      }
-      if (this.inFlight >= Math.floor(this.limit)) {
-        await new Promise<void>((wake) => this.waiting.push(wake))
-        continue
-      }
-      if (state.rate !== null && now < state.nextStartAt) {
-        await this.sleep(state.nextStartAt - now)
-        continue
-      }
-      break
-    }
-    if (state.rate !== null) state.nextStartAt = Math.max(this.now(), state.nextStartAt) + 1000 / state.rate
-    this.inFlight++
+    // letGo counts the request in flight, sets its group's next leaving time, and says when it left.
+    const { leftAt, departure } = await new Promise<Departure>((wake) => {
+      state.queue.push({ order: this.asked++, wake })
+      this.letGo()
+    })
     const stalls = this.stalls
     stalls?.hold()
     const stalledBefore = stalls?.total() ?? 0
@@ -249,14 +183,67 @@ export class AdaptivePace implements PaceGauge {
       if (finished) return
       finished = true
       this.inFlight--
+      state.inFlight--
       // An answer read after this process was held (its own work, a busy computer) took longer by
       // a stall that is not the service's: a desk that was busy is not a service that queues
       // (decision 158), and how long the service took is not known.
       const stalled = stalls ? stalls.total() - stalledBefore > 0 : false
       stalls?.release()
-      this.learn(state, sample, stalled)
-      this.wake()
+      this.learn(state, sample, stalled, { leftAt, departure })
+      this.letGo()
     }
+  }
+
+  /**
+   * Lets waiting requests leave while the pace allows: no pause, a place free, and their group's
+   * leaving time reached (the learnt rate, and the allowance spread over a round trip). The group
+   * whose next request asked first goes first. Otherwise one timer waits for the earliest time.
+   */
+  private letGo(): void {
+    for (;;) {
+      const now = this.now()
+      if (now < this.pausedUntil) return this.wakeAt(this.pausedUntil)
+      if (this.inFlight >= Math.floor(this.limit)) return
+      let chosen: GroupPace | null = null
+      let earliest = Number.POSITIVE_INFINITY
+      for (const state of this.groups.values()) {
+        const next = state.waiting()
+        if (!next) continue
+        // Before its first answer, a group sends its first window and waits to learn a round trip.
+        if (state.floorLatency === null && state.inFlight >= FIRST_WINDOW) continue
+        const at = this.slowStart
+          ? Math.max(state.nextLeaveAt, state.slowStartLeaveAt(now, FIRST_WINDOW))
+          : state.nextLeaveAt
+        if (at > now) earliest = Math.min(earliest, at)
+        else if (!chosen || next.order < chosen.waiting()!.order) chosen = state
+      }
+      if (!chosen) {
+        if (earliest < Number.POSITIVE_INFINITY) this.wakeAt(earliest)
+        return
+      }
+      const waiter = chosen.take()
+      this.inFlight++
+      chosen.inFlight++
+      chosen.left(now)
+      chosen.nextLeaveAt = Math.max(now, chosen.nextLeaveAt) + this.gapOf(chosen)
+      waiter.wake({ leftAt: now, departure: chosen.departures })
+    }
+  }
+
+  /** Between two requests of a group: its learnt rate's, and the allowance's spread over a round trip. */
+  private gapOf(state: GroupPace): number {
+    const gain = this.slowStart ? PACING_GAIN_SLOW_START : PACING_GAIN
+    const spread = state.floorLatency === null ? 0 : state.floorLatency / (gain * Math.max(1, Math.floor(this.limit)))
+    return Math.max(spread, state.rate === null ? 0 : 1000 / state.rate)
+  }
+
+  private wakeAt(at: number): void {
+    if (this.timerAt !== null && this.timerAt <= at) return
+    this.timerAt = at
+    void this.sleep(Math.max(0, at - this.now())).then(() => {
+      if (this.timerAt === at) this.timerAt = null
+      this.letGo()
+    })
   }
 
   view(): PaceView {
@@ -271,8 +258,12 @@ export class AdaptivePace implements PaceGauge {
       groups[name] = { perSecond: answered, floorLatencyMs: state.floorLatency, learntRate: state.rate }
       if (state.limited > (mostLimited?.limited ?? 0)) mostLimited = state
     }
+    let waiting = 0
+    for (const state of this.groups.values()) waiting += state.queue.length - state.head
     return {
       limit: Math.floor(this.limit),
+      inFlight: this.inFlight,
+      waiting,
       ceiling: this.ceilingValue,
       perSecond,
       groups,
@@ -289,7 +280,12 @@ export class AdaptivePace implements PaceGauge {
   }
 
   /** `stalled`: the answer was read late, so its latency says nothing of the service's. */
-  private learn(state: GroupPace, sample: PaceSample, stalled = false): void {
+  private learn(
+    state: GroupPace,
+    sample: PaceSample,
+    stalled: boolean,
+    request: { leftAt: number; departure: number },
+  ): void {
     const now = this.now()
     state.answeredAt.push(now)
     state.forgetOld(now)
@@ -298,13 +294,18 @@ export class AdaptivePace implements PaceGauge {
       state.limited++
       // One pause for everyone: a second 429 inside it extends nothing it already covers.
       this.pausedUntil = Math.max(this.pausedUntil, now + (sample.retryAfterMs ?? this.defaultPauseMs))
-      // A 429 that came before any answer was served teaches no rate; a later one still can.
-      if (this.cut(0.5, now, state) || state.rate === null) state.learnRate(now)
+      state.refused(request.leftAt, request.departure, this.cut(0.5, now, state))
+      // Halved below what the learnt rate needs in flight (rate x round trip, paced a fifth faster),
+      // the allowance would hold the requests back below the rate, not the 429s off.
+      if (state.rate !== null && state.floorLatency !== null) {
+        const needed = Math.ceil((state.rate * state.floorLatency * PACING_GAIN) / 1000) + 1
+        this.limit = Math.min(this.ceilingValue, Math.max(this.limit, needed))
+      }
       return
     }
-    state.servedAt.push(now)
     state.answers++
-    if (state.rate !== null) state.rate *= 1 + RATE_PROBE
+    state.served(now)
+    if (state.rate !== null) state.probe(now, state.guessed ? GUESS_PROBE : RATE_PROBE)
     if (stalled) return
     state.noteLatency(sample.latencyMs, now)
     const floor = state.floorLatency ?? sample.latencyMs
@@ -333,7 +334,10 @@ export class AdaptivePace implements PaceGauge {
     } else if (smoothed <= floor * FLAT + FLAT_SLACK_MS) {
       state.judgeFrom = 0
       state.cutsWithoutRelief = 0
-      this.grow()
+      // Slow start grows on answers at the floor only, within HyStart's delay threshold (Linux
+      // CUBIC's: an eighth of it, 4 to 16 ms): a window spread over a round trip shows a queue
+      // first as a few milliseconds on every answer, before any answer is not flat.
+      if (!this.slowStart || sample.latencyMs <= floor + Math.min(16, Math.max(4, floor / 8))) this.grow()
     }
   }
 
@@ -348,14 +352,14 @@ export class AdaptivePace implements PaceGauge {
   }
 
   private grow(): void {
+    // An allowance not used is not grown (TCP's window validation, RFC 7661): in slow start it stays
+    // within twice what was in flight, after it within one more. Spread over a round trip, a window
+    // fills later than it grows, and grown unused it would all leave at once into a queue.
+    const used = this.inFlight + 1
+    if (this.limit >= (this.slowStart ? 2 * used : used + 1)) return
     // Slow start adds one per answer (doubling per round trip); after a cut, one per round trip.
     const step = this.slowStart ? 1 : 1 / Math.max(1, this.limit)
     this.limit = Math.min(this.ceilingValue, this.limit + step)
-  }
-
-  private wake(): void {
-    const places = Math.max(0, Math.floor(this.limit) - this.inFlight)
-    for (const wake of this.waiting.splice(0, places)) wake()
   }
 }
 

@@ -111,8 +111,11 @@ export function applyBatchOutcome(
 }
 
 /**
- * Reads the items of an accepted batch: statuses from the listing; once the batch's counters show
- * nothing open (`settled`), fee, trace id and reason of each final row not read yet.
+ * Reads the items of an accepted batch. While its counters show payouts open, their statuses from
+ * the listing (a page for 50 rows: the screen follows them as they are paid). Once nothing is open
+ * (`settled`), each row not read yet from the single-transaction view, the only one with its fee,
+ * trace id and reason (spec 2.12: the listing has none of them), which gives its status too: the
+ * listing is not read again, as it would say nothing those answers do not (decision 163).
  */
 export async function readBatchItems(
   bulk: BulkEndpoints,
@@ -120,6 +123,11 @@ export async function readBatchItems(
   rows: RunRow[],
   options: { settled: boolean; concurrency: Lanes; changed: (row: RunRow) => void },
 ): Promise<void> {
+  if (options.settled) {
+    const unread = batch.rows.map((i) => rows[i]!).filter((row) => row.fee === undefined || !isFinalRow(row))
+    await runPool(unread, options.concurrency, (row) => readDetails(bulk, row, options.changed))
+    return
+  }
   const byReference = new Map(batch.rows.map((i) => [rows[i]!.item.reference, rows[i]!]))
   for (let page = 1; page <= MAX_PAGES; page++) {
     const answer = await bulk.batchPayouts(batch.reference, page, LISTING_PAGE)
@@ -131,9 +139,6 @@ export async function readBatchItems(
     }
     if (!hasNextPage(answer.paging, answer.data.length, LISTING_PAGE)) break
   }
-  if (!options.settled) return
-  const needDetails = [...byReference.values()].filter((row) => isFinalRow(row) && row.fee === undefined)
-  await runPool(needDetails, options.concurrency, (row) => readDetails(bulk, row, options.changed))
 }
 
 /** Follows the rows of an items_exist batch, each by its own reference, until each is final. */

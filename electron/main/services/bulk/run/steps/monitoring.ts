@@ -19,6 +19,9 @@ import { countRows } from '../run-rows'
 import { moveTo } from '../stages'
 import type { RunStepContext } from './step-context'
 
+/** How often monitoring says the rows paid while a round is read (each count goes over every row). */
+const PROGRESS_EVERY_MS = 1_000
+
 export interface MonitoringOptions {
   /** Lanes when the profile's client has no pace; with one, its allowance (decision 144). */
   concurrency: number
@@ -34,10 +37,11 @@ export async function monitorBatches(run: LiveRun, context: RunStepContext, opti
   const { bulk, pace } = await context.apiFor(run.state.profileId)
   const lanes = pacedLanes(pace, options.concurrency)
   const items = run.state.batches.reduce((n, b) => n + b.rows.length, 0)
-  const changed = (row: RunRow): void => autosave.rowChanged(run, row)
   const following = (): RunBatch[] =>
     run.state.batches.filter((b) => b.state === 'accepted' || b.state === 'items_exist')
+  let saidAt = 0
   const sayProgress = (): void => {
+    saidAt = Date.now()
     const counts = countRows(run.rows)
     autosave.setProgress(run, {
       step: 'monitoring',
@@ -46,6 +50,12 @@ export async function monitorBatches(run: LiveRun, context: RunStepContext, opti
       etaSeconds: null,
       pace: followingInWords(following().length),
     })
+  }
+  // Under a rate limit a round takes minutes (a request a row): the rows paid are said as they
+  // are read, at most every PROGRESS_EVERY_MS, not only as each round starts and ends.
+  const changed = (row: RunRow): void => {
+    autosave.rowChanged(run, row)
+    if (Date.now() - saidAt >= PROGRESS_EVERY_MS) sayProgress()
   }
   while (!context.isClosed()) {
     const open = following()

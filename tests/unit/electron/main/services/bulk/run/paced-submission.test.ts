@@ -82,4 +82,17 @@ describe('submission under a rate limit (simulated clock)', { timeout: 60_000 },
     expect(sent.seconds / (200 / 3)).toBeLessThan(1.05)
     expect(sent.outcomes.every((kind) => kind === 'accepted')).toBe(true)
   })
+
+  for (const perSecond of [5, 20]) {
+    it(`batches at ${perSecond} a second: under 2% of requests answered 429, each batch taken once (decision 163)`, async () => {
+      // A minute of batches. The slow start's burst cost 4.1% of requests at a low limit.
+      const batches = perSecond * 60
+      const sent = await submit(batches, perSecond, true)
+      const refused = sent.reached.filter((request) => !request.taken).length
+      expect(refused / sent.reached.length).toBeLessThan(0.02)
+      expect(sent.seconds / (batches / perSecond)).toBeLessThan(1.15)
+      const taken = sent.reached.filter((request) => request.taken).map((request) => request.reference)
+      expect([...taken].sort()).toEqual(sent.references)
+    })
+  }
 })

@@ -24,7 +24,11 @@ let harness: Harness | undefined
  * How long the Sandbox keeps payouts open. The first test needs the desk to poll while they are
  * open: 200 ms was passed by the first poll on a loaded machine, so it asks for longer.
  */
-const SETTLE_MS: Record<string, number> = { 'monitored until every item is final': 2_500 }
+const SETTLE_MS: Record<string, number> = {
+  'monitored until every item is final': 2_500,
+  // The listing is read only while a batch has payouts open (decision 163).
+  'whatever `count` means': 1_500,
+}
 
 beforeEach(async (context) => {
   const settleMs = Object.entries(SETTLE_MS).find(([name]) => context.task.name.endsWith(name))?.[1] ?? 200
@@ -102,6 +106,44 @@ describe('reading a batch', () => {
     expect(service.view(run.id).counts.success).toBe(30)
     expect(pages.length).toBeGreaterThan(0)
     expect(pages.every((page) => page === 1)).toBe(true)
+  })
+
+  it('a settled batch costs one request a row: each row read once from its own view, the listing not again', async () => {
+    // The single-transaction view is the only one with a row's fee (spec 2.12); once the batch's
+    // counters show nothing open, the listing would only repeat the statuses those views give.
+    const settled = new Set<string>()
+    let listingsAfterSettled = 0
+    const detailsRead = new Map<string, number>()
+    const { service } = await open((api) => ({
+      ...api,
+      bulk: {
+        ...api.bulk,
+        batch: async (reference) => {
+          const record = await api.bulk.batch(reference)
+          if (record.pendingTransactions + record.processingTransactions === 0) settled.add(reference)
+          return record
+        },
+        batchPayouts: async (reference, page, limit) => {
+          if (settled.has(reference)) listingsAfterSettled++
+          return api.bulk.batchPayouts(reference, page, limit)
+        },
+        transaction: async (reference) => {
+          detailsRead.set(reference, (detailsRead.get(reference) ?? 0) + 1)
+          return api.bulk.transaction(reference)
+        },
+      },
+    }))
+    const sheet = sheetOf(120)
+    const run = await service.create({ result: sheet, bytes: csvBytes(sheet), currency: 'NGN' })
+    await service.toReview(run.id)
+    await service.submit(run.id)
+    await service.idle()
+    expect(service.view(run.id)).toMatchObject({ stage: 'completed', counts: { success: 120, open: 0 } })
+    expect(service.rows(run.id).every((row) => row.fee !== undefined && row.traceId)).toBe(true)
+    expect(settled.size).toBe(3)
+    expect(listingsAfterSettled).toBe(0)
+    expect(detailsRead.size).toBe(120)
+    expect([...detailsRead.values()].every((reads) => reads === 1)).toBe(true)
   })
 
   it('pages: by total_items and page_size; without them, while pages come back full', () => {
