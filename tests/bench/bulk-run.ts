@@ -23,6 +23,8 @@ import { existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
+import diagnostics from 'node:diagnostics_channel'
+import type { ClientRequest, IncomingMessage } from 'node:http'
 import type { EventName } from '../../shared/ipc/contract'
 import type { RunRow, RunSummary, RunView } from '../../shared/domain/bulk-run'
 import { needsNameAcknowledgement } from '../../shared/domain/bulk-run'
@@ -155,22 +157,29 @@ async function main(): Promise<void> {
     current = fresh()
     cpuAtStart = process.cpuUsage()
   }
+  // The payments client sends through node:http (decision 161): its requests are counted as they
+  // leave, on Node's diagnostics channels (the bench's own calls to the bridge use fetch).
   const realFetch = globalThis.fetch
-  globalThis.fetch = (input, init) => {
-    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url
-    if (!url.startsWith(sandbox.url) || url.includes('/__sandbox/')) return realFetch(input, init)
+  const sandboxHost = new URL(sandbox.url).host
+  const counting = new WeakMap<object, { figures: StageFigures; group: string }>()
+  const onRequest = (message: unknown): void => {
+    const { request } = message as { request: ClientRequest }
+    if (request.getHeader('host') !== sandboxHost || request.path.includes('/__sandbox/')) return
     const counted = current
     counted.requests++
-    const group = servicePathGroupOf(init?.method ?? 'GET', new URL(url).pathname)
+    const group = servicePathGroupOf(request.method, new URL(request.path, sandbox.url).pathname)
     counted.byGroup[group] = (counted.byGroup[group] ?? 0) + 1
-    return realFetch(input, init).then((answer) => {
-      if (answer.status === 429) {
-        counted.limited++
-        counted.limitedByGroup[group] = (counted.limitedByGroup[group] ?? 0) + 1
-      }
-      return answer
-    })
+    counting.set(request, { figures: counted, group })
   }
+  const onResponse = (message: unknown): void => {
+    const { request, response } = message as { request: ClientRequest; response: IncomingMessage }
+    const counted = counting.get(request)
+    if (!counted || response.statusCode !== 429) return
+    counted.figures.limited++
+    counted.figures.limitedByGroup[counted.group] = (counted.figures.limitedByGroup[counted.group] ?? 0) + 1
+  }
+  diagnostics.subscribe('http.client.request.start', onRequest)
+  diagnostics.subscribe('http.client.response.finish', onResponse)
 
   let lastLog = 0
   const staticDir = resolve('out/renderer')
