@@ -34,10 +34,16 @@ export interface TransportResponse {
 
 export type Transport = (url: URL, init: TransportInit) => Promise<TransportResponse>
 
-/** Connections kept open between requests, per protocol, for the whole process. */
+/**
+ * Connections kept open between requests, per protocol, for the whole process. An idle one is
+ * closed after 4 s (fetch's own default), or a second before the service's `Keep-Alive: timeout`
+ * says it closes it (Node's agent reads the hint): a request seldom meets a connection the
+ * service is closing (when one does, a read is asked again and a write verified by reference).
+ */
+const agentOptions = { keepAlive: true, timeout: 4_000 }
 const agents = {
-  http: new http.Agent({ keepAlive: true }),
-  https: new https.Agent({ keepAlive: true }),
+  http: new http.Agent(agentOptions),
+  https: new https.Agent(agentOptions),
 }
 
 /** A network error as fetch gives it: "fetch failed", the socket's error as its cause. */
