@@ -29,6 +29,7 @@ import type { EventName } from '../../shared/ipc/contract'
 import type { RunRow, RunSummary, RunView } from '../../shared/domain/bulk-run'
 import { needsNameAcknowledgement } from '../../shared/domain/bulk-run'
 import type { BulkImportAnswer, BulkOpened } from '../../shared/ipc/channels/bulk'
+import { bulkEvents } from '../../shared/ipc/channels/bulk'
 import { startBridgeApp } from '../../electron/main/bridge-app'
 import { chromiumExecutablePath } from '../../scripts/test-tools.cjs'
 import type { SecretKind, SecretStore } from '../../electron/main/services/secrets/secret-store'
@@ -56,6 +57,8 @@ const LATENCY_MS = Number(flags['latency-ms'])
 /** The fixed lanes before the pace (decision 144), for comparison. */
 const FIXED_LANES: Record<string, number> = { 'name checks': 8, submission: 4, monitoring: 8 }
 const KEY = 'sk_test_bench_bulk_run_0001'
+/** The bulk events main sends towards the renderer (the bridge's IPC answers share its onResponse). */
+const BULK_EVENTS = new Set<string>(Object.keys(bulkEvents))
 const MB = 1024 * 1024
 
 class MemoryKeychain implements SecretStore {
@@ -171,7 +174,7 @@ async function main(): Promise<void> {
     counted.byGroup[group] = (counted.byGroup[group] ?? 0) + 1
     counting.set(request, { figures: counted, group })
   }
-  const onResponse = (message: unknown): void => {
+  const onAnswer = (message: unknown): void => {
     const { request, response } = message as { request: ClientRequest; response: IncomingMessage }
     const counted = counting.get(request)
     if (!counted || response.statusCode !== 429) return
@@ -179,7 +182,7 @@ async function main(): Promise<void> {
     counted.figures.limitedByGroup[counted.group] = (counted.figures.limitedByGroup[counted.group] ?? 0) + 1
   }
   diagnostics.subscribe('http.client.request.start', onRequest)
-  diagnostics.subscribe('http.client.response.finish', onResponse)
+  diagnostics.subscribe('http.client.response.finish', onAnswer)
 
   let lastLog = 0
   const staticDir = resolve('out/renderer')
@@ -188,10 +191,13 @@ async function main(): Promise<void> {
     keychain: new MemoryKeychain(),
     testMode: true,
     ...(existsSync(staticDir) ? { staticDir } : {}),
+    // The bytes of each event as the bridge serialised it (serialising it again here cost main as much).
+    onResponse: (name: string, body: string) => {
+      if (BULK_EVENTS.has(name)) current.eventBytes += Buffer.byteLength(body)
+    },
     onEvent: (event: EventName, payload) => {
       if (!event.startsWith('bulk:')) return
       current.events++
-      current.eventBytes += Buffer.byteLength(JSON.stringify(payload))
       if (event === 'bulk:rowsChanged') current.rowsInEvents += (payload as { rows: unknown[] }).rows.length
       if (event === 'bulk:progress') {
         const { progress } = payload as {
