@@ -185,6 +185,8 @@ async function main(): Promise<void> {
   diagnostics.subscribe('http.client.response.finish', onAnswer)
 
   let lastLog = 0
+  /** Who waits for the next change of a run's summary (a stage's end is seen then, not up to 500 ms later). */
+  const stageWaiters: Array<() => void> = []
   const staticDir = resolve('out/renderer')
   const app = await startBridgeApp({
     userDataDir: dir,
@@ -197,6 +199,8 @@ async function main(): Promise<void> {
     },
     onEvent: (event: EventName, payload) => {
       if (!event.startsWith('bulk:')) return
+      // A stage's end is seen as main says it (the run's summary), not at the next look every 500 ms.
+      if (event === 'bulk:runChanged') for (const wake of stageWaiters.splice(0)) wake()
       current.events++
       if (event === 'bulk:rowsChanged') current.rowsInEvents += (payload as { rows: unknown[] }).rows.length
       if (event === 'bulk:progress') {
@@ -290,7 +294,14 @@ async function main(): Promise<void> {
 
   const waitForStage = async (leave: ReadonlyArray<RunSummary['stage']>, runId: string): Promise<RunView> => {
     for (;;) {
-      await new Promise((r) => setTimeout(r, 500))
+      // Woken by the run's summary changing, or every 500 ms at the latest.
+      await new Promise<void>((r) => {
+        const timer = setTimeout(r, 500)
+        stageWaiters.push(() => {
+          clearTimeout(timer)
+          r()
+        })
+      })
       let view: RunView
       try {
         view = await call<RunView>('bulk:run', { runId })
