@@ -22,6 +22,23 @@ const DECIMAL = /^(-)?(\d+)(?:\.(\d+))?$/
  * minor units. More than two decimal places is an error, never a rounding.
  */
 export function toMinorUnits(value: string | number): bigint {
+  if (typeof value !== 'string') return parseMinorUnits(value)
+  // A run's figures add up every row's amount at each look while it is paid: each text is parsed once.
+  let minor = minorByText.get(value)
+  if (minor === undefined) {
+    minor = parseMinorUnits(value)
+    if (minorByText.size >= TEXTS_KEPT) minorByText.clear()
+    minorByText.set(value, minor)
+  }
+  return minor
+}
+
+/** Amounts parsed, by their text (an invalid one is not kept: it throws each time). */
+const minorByText = new Map<string, bigint>()
+/** Some 10 MB at most: a run of 100,000 rows each its own amount. */
+const TEXTS_KEPT = 200_000
+
+function parseMinorUnits(value: string | number): bigint {
   let text: string
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) throw new MoneyFormatError(value, 'not a finite number')

@@ -25,10 +25,13 @@ import { existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
+import diagnostics from 'node:diagnostics_channel'
+import type { ClientRequest, IncomingMessage } from 'node:http'
 import type { EventName } from '../../shared/ipc/contract'
 import type { RunRow, RunSummary, RunView } from '../../shared/domain/bulk-run'
 import { needsNameAcknowledgement } from '../../shared/domain/bulk-run'
 import type { BulkImportAnswer, BulkOpened } from '../../shared/ipc/channels/bulk'
+import { bulkEvents } from '../../shared/ipc/channels/bulk'
 import { startBridgeApp } from '../../electron/main/bridge-app'
 import { chromiumExecutablePath } from '../../scripts/test-tools.cjs'
 import type { SecretKind, SecretStore } from '../../electron/main/services/secrets/secret-store'
@@ -57,6 +60,8 @@ const LATENCY_MS = Number(flags['latency-ms'])
 /** The fixed lanes before the pace (decision 144), for comparison. */
 const FIXED_LANES: Record<string, number> = { 'name checks': 8, submission: 4, monitoring: 8 }
 const KEY = 'sk_test_bench_bulk_run_0001'
+/** The bulk events main sends towards the renderer (the bridge's IPC answers share its onResponse). */
+const BULK_EVENTS = new Set<string>(Object.keys(bulkEvents))
 const MB = 1024 * 1024
 
 class MemoryKeychain implements SecretStore {
@@ -161,14 +166,18 @@ async function main(): Promise<void> {
     current = fresh()
     cpuAtStart = process.cpuUsage()
   }
+  // The payments client sends through node:http (decision 161): its requests are counted as they
+  // leave, on Node's diagnostics channels (the bench's own calls to the bridge use fetch).
   const realFetch = globalThis.fetch
-  globalThis.fetch = (input, init) => {
-    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url
-    if (!url.startsWith(sandbox.url) || url.includes('/__sandbox/')) return realFetch(input, init)
+  const sandboxHost = new URL(sandbox.url).host
+  const counting = new WeakMap<object, { figures: StageFigures; group: string }>()
+  const onRequest = (message: unknown): void => {
+    const { request } = message as { request: ClientRequest }
+    if (request.getHeader('host') !== sandboxHost || request.path.includes('/__sandbox/')) return
     const counted = current
     counted.requests++
-    const path = new URL(url).pathname
-    const group = servicePathGroupOf(init?.method ?? 'GET', path)
+    const path = new URL(request.path, sandbox.url).pathname
+    const group = servicePathGroupOf(request.method, path)
     counted.byGroup[group] = (counted.byGroup[group] ?? 0) + 1
     const kind = /\/transactions\/bulk\/[^/]+\/payouts$/.test(path)
       ? 'listing'
@@ -178,14 +187,17 @@ async function main(): Promise<void> {
           ? 'details'
           : 'other'
     counted.byKind[kind] = (counted.byKind[kind] ?? 0) + 1
-    return realFetch(input, init).then((answer) => {
-      if (answer.status === 429) {
-        counted.limited++
-        counted.limitedByGroup[group] = (counted.limitedByGroup[group] ?? 0) + 1
-      }
-      return answer
-    })
+    counting.set(request, { figures: counted, group })
   }
+  const onAnswer = (message: unknown): void => {
+    const { request, response } = message as { request: ClientRequest; response: IncomingMessage }
+    const counted = counting.get(request)
+    if (!counted || response.statusCode !== 429) return
+    counted.figures.limited++
+    counted.figures.limitedByGroup[counted.group] = (counted.figures.limitedByGroup[counted.group] ?? 0) + 1
+  }
+  diagnostics.subscribe('http.client.request.start', onRequest)
+  diagnostics.subscribe('http.client.response.finish', onAnswer)
 
   // The profile's pace (one per profile, made inside the app): found as it lets its first request
   // go, so the 10 s lines can say what it allows, what is in flight and what waits.
@@ -206,16 +218,23 @@ async function main(): Promise<void> {
       })
       .join('; ')
   let lastLog = 0
+  /** Who waits for the next change of a run's summary (a stage's end is seen then, not up to 500 ms later). */
+  const stageWaiters: Array<() => void> = []
   const staticDir = resolve('out/renderer')
   const app = await startBridgeApp({
     userDataDir: dir,
     keychain: new MemoryKeychain(),
     testMode: true,
     ...(existsSync(staticDir) ? { staticDir } : {}),
+    // The bytes of each event as the bridge serialised it (serialising it again here cost main as much).
+    onResponse: (name: string, body: string) => {
+      if (BULK_EVENTS.has(name)) current.eventBytes += Buffer.byteLength(body)
+    },
     onEvent: (event: EventName, payload) => {
       if (!event.startsWith('bulk:')) return
+      // A stage's end is seen as main says it (the run's summary), not at the next look every 500 ms.
+      if (event === 'bulk:runChanged') for (const wake of stageWaiters.splice(0)) wake()
       current.events++
-      current.eventBytes += Buffer.byteLength(JSON.stringify(payload))
       if (event === 'bulk:rowsChanged') current.rowsInEvents += (payload as { rows: unknown[] }).rows.length
       if (event === 'bulk:progress') {
         const { progress } = payload as {
@@ -311,7 +330,14 @@ async function main(): Promise<void> {
 
   const waitForStage = async (leave: ReadonlyArray<RunSummary['stage']>, runId: string): Promise<RunView> => {
     for (;;) {
-      await new Promise((r) => setTimeout(r, 500))
+      // Woken by the run's summary changing, or every 500 ms at the latest.
+      await new Promise<void>((r) => {
+        const timer = setTimeout(r, 500)
+        stageWaiters.push(() => {
+          clearTimeout(timer)
+          r()
+        })
+      })
       let view: RunView
       try {
         view = await call<RunView>('bulk:run', { runId })

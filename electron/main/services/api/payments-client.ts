@@ -7,6 +7,7 @@
  */
 import type { z } from 'zod'
 import type { AdaptivePace } from './adaptive-pace'
+import { httpTransport, type Transport, type TransportResponse } from './http-transport'
 import { servicePathGroupOf } from '../../../../shared/rules/service-paths'
 import { AppFailure } from '../../../../shared/result'
 import type { ErrorCode } from '../../../../shared/result'
@@ -79,7 +80,8 @@ const DEFAULT_TIMEOUT_MS = 30_000
 
 export function createPaymentsClient(options: PaymentsClientOptions): PaymentsClient {
   const base = options.baseUrl.replace(/\/+$/, '')
-  const doFetch = options.fetch ?? globalThis.fetch
+  // Given a fetch (tests), the client uses it; else node:http (http-transport.ts, decision 161).
+  const doFetch: Transport = options.fetch ?? httpTransport
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS
 
   const maxWaitMs = options.maxRateLimitWaitMs ?? 60_000
@@ -140,7 +142,7 @@ export function createPaymentsClient(options: PaymentsClientOptions): PaymentsCl
     // its request (AbortSignal.timeout) would keep its signal and listeners for the whole 30 s,
     // tens of thousands of them while a bulk run is monitored.
     let deadline = startDeadline(timeoutMs)
-    const send = (): Promise<Response> =>
+    const send = (): Promise<TransportResponse> =>
       doFetch(url, {
         method,
         headers: {
@@ -152,7 +154,7 @@ export function createPaymentsClient(options: PaymentsClientOptions): PaymentsCl
         signal: deadline.signal,
       })
     let text: string
-    let response: Response
+    let response: TransportResponse
     const started = performance.now()
     try {
       try {

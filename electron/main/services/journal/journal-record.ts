@@ -106,31 +106,71 @@ export class JournalRefusal extends AppFailure {
  * input up front; this is the last line of defence.
  */
 export function assertJournalSafe(value: unknown, path = 'record', secrets?: JournalSecrets, key = ''): void {
+  // The registry's secrets once per record, not once per string in it.
+  const long = secrets ? secrets.values().filter((secret) => secret.length >= 8) : []
+  checkValue(value, { up: null, step: path, root: true }, long, key)
+}
+
+/**
+ * Where a value stands in the record, said only when it is refused: the guard walks every field of
+ * every record (a batch's intent holds some 600), and spelling each path as it goes cost more than
+ * the checks themselves.
+ */
+interface ValuePath {
+  up: ValuePath | null
+  /** A field's name (`.name`), an item's index (`[3]`), or the root's own words. */
+  step: string | number
+  root?: true
+}
+
+function spelled(path: ValuePath): string {
+  let text = ''
+  for (let at: ValuePath | null = path; at; at = at.up)
+    text = (typeof at.step === 'number' ? `[${at.step}]` : at.root ? at.step : `.${at.step}`) + text
+  return text
+}
+
+/** Whether a value under a field of this name is exempt from the card-number pattern (kept by name). */
+const exemptByName = new Map<string, boolean>()
+
+function exemptFromCardPattern(key: string): boolean {
+  let exempt = exemptByName.get(key)
+  if (exempt === undefined) {
+    exempt = NOT_CARD_DATA.has(normaliseFieldName(key))
+    if (exemptByName.size >= 4096) exemptByName.clear()
+    exemptByName.set(key, exempt)
+  }
+  return exempt
+}
+
+function checkValue(value: unknown, path: ValuePath, secrets: readonly string[], key: string): void {
   if (typeof value === 'string') {
     if (value.length < 8) return
-    if (!NOT_CARD_DATA.has(normaliseFieldName(key)) && looksLikeCardNumber(value)) {
-      throw new JournalRefusal(path, 'it looks like a card number, and card numbers are never journaled')
+    if (!exemptFromCardPattern(key) && looksLikeCardNumber(value)) {
+      throw new JournalRefusal(spelled(path), 'it looks like a card number, and card numbers are never journaled')
     }
-    for (const secret of secrets?.values() ?? []) {
-      if (secret.length >= 8 && value.includes(secret)) {
-        throw new JournalRefusal(path, 'it holds a key or card data that this app keeps secret')
+    for (const secret of secrets) {
+      if (value.includes(secret)) {
+        throw new JournalRefusal(spelled(path), 'it holds a key or card data that this app keeps secret')
       }
     }
     return
   }
   if (Array.isArray(value)) {
-    value.forEach((item, index) => assertJournalSafe(item, `${path}[${index}]`, secrets, key))
+    for (let index = 0; index < value.length; index++) checkValue(value[index], { up: path, step: index }, secrets, key)
     return
   }
   if (value === null || typeof value !== 'object') return
-  for (const [name, inner] of Object.entries(value)) {
+  for (const name in value) {
+    if (!Object.prototype.hasOwnProperty.call(value, name)) continue
+    const inner = (value as Record<string, unknown>)[name]
     if (isSecretFieldName(name) && inner !== undefined && inner !== null) {
       throw new JournalRefusal(
-        `${path}.${name}`,
+        `${spelled(path)}.${name}`,
         `a field named "${name}" holds ${secretFieldMeaning(name)}, and secrets and card data are never journaled`,
       )
     }
-    assertJournalSafe(inner, `${path}.${name}`, secrets, name)
+    checkValue(inner, { up: path, step: name }, secrets, name)
   }
 }
 

@@ -22,8 +22,14 @@ export interface LiveRun {
   /** Rows changed and not yet told to the screen are told when this fires (autosave.ts). */
   eventTimer: ReturnType<typeof setTimeout> | null
   pendingRowEvents: Map<number, RunRow>
+  /** The next group of a change to many rows goes when this runs (one group a turn, autosave.ts). */
+  eventTurn: ReturnType<typeof setImmediate> | null
   /** Counts the changes of the rows (autosave.rowChanged): what is worked out from them is kept until it moves. */
   rowsVersion: number
+  /** The latest progress of a step is told when this fires (autosave.progressSoon). */
+  progressTimer: ReturnType<typeof setTimeout> | null
+  /** When progress was last told (epoch ms). */
+  progressToldAt: number
 }
 
 /** The profile's identity, its bulk endpoints and the account-name check (spec 4.1). */
@@ -55,7 +61,10 @@ export function liveRun(state: RunState, rows: RunRow[]): LiveRun {
     stateTimer: null,
     eventTimer: null,
     pendingRowEvents: new Map(),
+    eventTurn: null,
     rowsVersion: 0,
+    progressTimer: null,
+    progressToldAt: 0,
   }
 }
 

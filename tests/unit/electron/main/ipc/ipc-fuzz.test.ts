@@ -13,6 +13,8 @@
  * nesting, an array for an object, an extra key, `__proto__` and `constructor` keys); and a fixed
  * table of hostile payloads tried on every channel.
  */
+import diagnostics from 'node:diagnostics_channel'
+import type { ClientRequest } from 'node:http'
 import { createHash } from 'node:crypto'
 import { readdir, readFile, stat } from 'node:fs/promises'
 import { mkdtemp } from 'node:fs/promises'
@@ -41,6 +43,7 @@ let userDataDir: string
 let before: Map<string, string>
 const requestsToService: string[] = []
 const realFetch = globalThis.fetch
+let watchRequests: ((message: unknown) => void) | null = null
 const prototypeNames = Object.getOwnPropertyNames(Object.prototype).sort()
 
 /** An in-memory keychain: the fuzz never reaches a handler, so nothing is ever stored. */
@@ -89,6 +92,14 @@ beforeAll(async () => {
   await new Promise((resolve) => setTimeout(resolve, 300))
   before = await tree(userDataDir)
   const sandbox = running.services.sandbox.url
+  // The payments client sends through node:http (decision 161): what leaves for the service is
+  // seen on Node's diagnostics channel, and what leaves by fetch is seen too.
+  const host = new URL(sandbox).host
+  watchRequests = (message) => {
+    const { request } = message as { request: ClientRequest }
+    if (request.getHeader('host') === host) requestsToService.push(`${sandbox}${request.path}`)
+  }
+  diagnostics.subscribe('http.client.request.start', watchRequests)
   globalThis.fetch = (input, init) => {
     const url = input instanceof Request ? input.url : String(input)
     if (url.startsWith(sandbox)) requestsToService.push(url)
@@ -98,6 +109,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   globalThis.fetch = realFetch
+  if (watchRequests) diagnostics.unsubscribe('http.client.request.start', watchRequests)
   await running?.close()
 })
 

@@ -22,7 +22,7 @@ import { moveTo } from '../stages'
 import type { RunStepContext } from './step-context'
 
 /** How often a long step reports its progress (and the rows it changed) to the screen. */
-export const PROGRESS_EVERY_MS = 100
+export { PROGRESS_EVERY_MS } from '../autosave'
 
 export async function checkNames(run: LiveRun, context: RunStepContext, concurrency: number): Promise<void> {
   const { autosave } = context
@@ -45,18 +45,14 @@ export async function checkNames(run: LiveRun, context: RunStepContext, concurre
     }
     return answer
   }
-  let lastProgressAt = 0
   const checked = (row: RunRow): void => {
     autosave.rowChanged(run, row)
     autosave.scheduleRowsSave(run)
     meter.answered()
     done++
     // Progress (and the rows changed with it) goes out at most every PROGRESS_EVERY_MS, not per row.
-    const now = Date.now()
-    if (now - lastProgressAt < PROGRESS_EVERY_MS && done < todo.length) return
-    lastProgressAt = now
-    const elapsed = (now - started) / 1000
-    autosave.setProgress(run, {
+    const elapsed = (Date.now() - started) / 1000
+    autosave.progressSoon(run, {
       step: 'resolving',
       done,
       total: todo.length,

@@ -30,6 +30,10 @@ import { lanesNow, pacedLanes, runPool } from '../pool'
 import { AnswerMeter, sendingInWords } from '../run-pace'
 import { batchBody } from '../run-rows'
 import type { RunStepContext } from './step-context'
+import { setImmediate as nextTurn } from 'node:timers/promises'
+
+/** Intents built and handed to the journal per turn of main's event loop (decision 161). */
+const INTENTS_PER_WRITE = 8
 
 /** A gate every batch passes just before it leaves; throwing stops sending (see the header). */
 export type BeforeBatchLeaves = (runId: string, batchReference: string) => Promise<void>
@@ -70,21 +74,30 @@ export async function submitBatches(
   let done = total - todo.length
   autosave.setProgress(run, { step: 'submitting', done, total, etaSeconds: null })
 
-  // A pool of lanes (as many as the pace allows now). Intents are journaled ahead of the lanes with
-  // one fsync per chunk (appendMany): up to four rounds of batches ahead, topped up once fewer than
-  // two rounds are left (a round: the lanes there are now), so the next intents are on disk while the current batches are in flight (an fsync
-  // slowed by a busy disk has two rounds to finish); a lane sends only a batch whose intent is
-  // on disk. A lane does not wait for the fsync of an acceptance to send its next batch (that
-  // answer is re-verifiable by reference); all of them are on disk before the run leaves
-  // 'submitting'.
+  // A pool of lanes (as many as the pace allows now). Intents are journaled ahead of the lanes: up
+  // to four rounds of batches ahead, topped up once fewer than two rounds are left (a round: the
+  // lanes there are now), so the next intents are on disk while the current batches are in flight
+  // (an fsync slowed by a busy disk has two rounds to finish); a lane sends only a batch whose
+  // intent is on disk. The journaling runs beside the lanes, INTENTS_PER_WRITE batches a turn of
+  // main's event loop (decision 161): building 128 intents of 50 items at once held main for a
+  // third of a second, and every call of the screen waited behind it. Writes that meet a write
+  // under way share its successor's fsync (the journal's group commit). A lane does not wait for
+  // the fsync of an acceptance to send its next batch (that answer is re-verifiable by reference);
+  // all of them are on disk before the run leaves 'submitting'.
   const fresh = new Set<string>()
-  const intentsOnDisk: Array<Promise<void>> = []
+  /** Per index into `todo`: settles once its intent is on disk, or once the limits stopped before it. */
+  const intentsOnDisk: Array<Deferred> = []
+  const readyOf = (index: number): Deferred => (intentsOnDisk[index] ??= deferred())
+  /** Batches admitted and handed to the journal (their intents are on their way to disk). */
   let requested = 0
+  /** The journaling goes on up to here (index into `todo`, exclusive). */
+  let wanted = 0
+  let journaling = false
   /** The batch the limits refused: it and every later one stay planned (index into `todo`). */
   let stop: (LimitStop & { index: number }) | null = null
-  const journalUpTo = (end: number): void => {
-    end = Math.min(end, todo.length)
-    if (stop || end <= requested) return
+  /** What stopped the journaling (a refused intent, a failed write): every lane waiting gets it. */
+  let journalFailure: { error: unknown } | null = null
+  const journalChunk = (end: number): void => {
     const intents: Array<{ intent: ReturnType<typeof batchIntent> }> = []
     const releases: Array<() => void> = []
     let admitted = requested
@@ -111,10 +124,29 @@ export async function submitBatches(
       () => releases.forEach((release) => release()),
       () => releases.forEach((release) => release()),
     )
-    // Awaited by the lane that sends each batch; one that never runs (closing) must not leave an unhandled rejection.
-    written.catch(() => undefined)
-    for (let k = requested; k < admitted; k++) intentsOnDisk[k] = written
+    for (let k = requested; k < admitted; k++) readyOf(k).follow(written)
     requested = admitted
+    // Stopped by the limits: the lanes waiting at or after the stop find it and send nothing.
+    if (stop) for (let k = stop.index; k < intentsOnDisk.length; k++) intentsOnDisk[k]?.follow(Promise.resolve())
+  }
+  const journalAhead = async (): Promise<void> => {
+    journaling = true
+    try {
+      while (requested < wanted && !stop) {
+        journalChunk(Math.min(wanted, requested + INTENTS_PER_WRITE))
+        if (requested < wanted && !stop) await nextTurn()
+      }
+    } catch (error) {
+      journalFailure = { error }
+      for (let k = requested; k < intentsOnDisk.length; k++) intentsOnDisk[k]?.follow(Promise.reject(error))
+    } finally {
+      journaling = false
+    }
+  }
+  const stoppedBefore = (index: number): boolean => stop !== null && index >= stop.index
+  const journalUpTo = (end: number): void => {
+    wanted = Math.max(wanted, Math.min(end, todo.length))
+    if (!journaling && !journalFailure && !stop && requested < wanted) void journalAhead()
   }
   const acceptedRecords: Array<Promise<unknown>> = []
   let recordFailure: unknown = null
@@ -130,9 +162,12 @@ export async function submitBatches(
     lanes,
     async (batch, index) => {
       const round = lanesNow(lanes)
-      if (requested - index <= 2 * round) journalUpTo(index + 4 * round)
+      if (wanted - index <= 2 * round) journalUpTo(index + 4 * round)
+      if (journalFailure) throw journalFailure.error
       if (stop && index >= stop.index) return
-      await intentsOnDisk[index]
+      await readyOf(index).promise
+      // The limits may have stopped the run before this batch while its lane waited.
+      if (stoppedBefore(index)) return
       if (recordFailure) throw recordFailure
       if (options.beforeBatchLeaves) await options.beforeBatchLeaves(run.state.id, batch.reference)
       batch.state = 'sending'
@@ -151,7 +186,7 @@ export async function submitBatches(
       done++
       const elapsed = (Date.now() - started) / 1000
       const sent = done - (total - todo.length)
-      autosave.setProgress(run, {
+      autosave.progressSoon(run, {
         step: 'submitting',
         done,
         total,
@@ -174,4 +209,20 @@ export async function submitBatches(
     batch.message = `Not sent: ${stopped.refusal.message}`
   }
   return stopped
+}
+
+/** A batch's wait for its intent: settled by the write it follows (its first `follow` counts). */
+interface Deferred {
+  promise: Promise<void>
+  follow(outcome: Promise<void>): void
+}
+
+function deferred(): Deferred {
+  let settle: (outcome: Promise<void>) => void = () => undefined
+  const promise = new Promise<void>((resolve) => {
+    settle = resolve
+  })
+  // Awaited by the lane that sends the batch; one that never runs (closing) must not leave an unhandled rejection.
+  promise.catch(() => undefined)
+  return { promise, follow: (outcome) => settle(outcome) }
 }

@@ -448,6 +448,51 @@ describe('journal: group commit', () => {
     expect(await journal.verify()).toEqual({ ok: true, records: 31 })
   })
 
+  it('lets other work run while one flush builds many calls (a run journaling ahead), and answers none before their fsync', async () => {
+    const directory = await tempDir()
+    const journal = await open(directory)
+    await journal.record(intent('first'))
+    const prototype = await fileHandlePrototype(directory)
+    const writes = vi.spyOn(prototype, 'writeFile')
+    const syncs = vi.spyOn(prototype, 'sync')
+    writes.mockClear()
+    syncs.mockClear()
+    // 40 calls of 8 batch intents of 50 items each, made at once: one flush meets them all.
+    const items = Array.from({ length: 50 }, (_, i) => ({
+      reference: `item-${i}`,
+      amount: '1000.50',
+      customer: { name: `Customer ${i}`, email: `customer${i}@example.com` },
+    }))
+    const answered: number[] = []
+    const calls = Array.from({ length: 40 }, (_, c) =>
+      journal
+        .appendMany(
+          Array.from({ length: 8 }, (_, b) => ({
+            intent: intent(`batch-${c}-${b}`, '1500.50', {
+              kind: 'bulk_batch',
+              request: { reference: `batch-${c}-${b}`, items },
+            } as Partial<NewIntent>),
+          })),
+        )
+        .then(() => answered.push(c)),
+    )
+    // Other work (a call of the screen) asked for now runs while the flush is still building:
+    // nothing of it is written yet, and no call is answered.
+    const seen = await new Promise<{ writes: number; answered: number }>((resolve) =>
+      setImmediate(() => resolve({ writes: writes.mock.calls.length, answered: answered.length })),
+    )
+    expect(seen).toEqual({ writes: 0, answered: 0 })
+    await Promise.all(calls)
+    // Still one write and one fsync for all of them (group commit), in the order they were made.
+    expect(writes.mock.calls.length).toBe(1)
+    expect(syncs.mock.calls.length).toBe(1)
+    const references = (await lines(directory)).map((line) => (JSON.parse(line) as { reference: string }).reference)
+    expect(references).toHaveLength(1 + 40 * 8)
+    expect(references.slice(1, 4)).toEqual(['batch-0-0', 'batch-0-1', 'batch-0-2'])
+    expect(references.at(-1)).toBe('batch-39-7')
+    expect(await journal.verify()).toEqual({ ok: true, records: 321 })
+  })
+
   it('answers no call before an fsync that covers its record has returned (the order of writes and fsyncs, not the page cache)', async () => {
     const directory = await tempDir()
     /** Bytes written through the journal's handle, and bytes an fsync had covered when it returned. */

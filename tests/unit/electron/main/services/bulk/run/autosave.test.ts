@@ -1,7 +1,8 @@
 /** What the screen is told while a run works: changed rows in bounded groups, each once, never the whole run at once. */
 import { describe, expect, it } from 'vitest'
-import type { RunRow } from '../../../../../../../shared/domain/bulk-run'
+import type { RunProgress, RunRow } from '../../../../../../../shared/domain/bulk-run'
 import {
+  PROGRESS_EVERY_MS,
   ROW_EVENT_DELAY_MS,
   ROW_EVENT_MAX,
   RunAutosave,
@@ -12,8 +13,17 @@ import { rowsFromImport } from '../../../../../../../electron/main/services/bulk
 import type { RunState, RunStore } from '../../../../../../../electron/main/services/bulk/run/run-store'
 import { sheetOf } from './harness'
 
-function autosaveWatching(): { autosave: RunAutosave; told: RunRow[][]; run: (count: number) => LiveRun } {
+/** One turn of main's event loop (what the screen's calls get between two groups of rows). */
+const aTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
+
+function autosaveWatching(): {
+  autosave: RunAutosave
+  told: RunRow[][]
+  progress: Array<RunProgress | null>
+  run: (count: number) => LiveRun
+} {
   const told: RunRow[][] = []
+  const progress: Array<RunProgress | null> = []
   const autosave = new RunAutosave({
     store: {} as RunStore,
     now: () => new Date(),
@@ -21,7 +31,7 @@ function autosaveWatching(): { autosave: RunAutosave; told: RunRow[][]; run: (co
       runChanged: () => undefined,
       // A copy as the screen receives it (serialised when sent), not the live rows.
       rowsChanged: (_runId, rows) => told.push(structuredClone(rows)),
-      progress: () => undefined,
+      progress: (_runId, told) => progress.push(told),
     },
     summary: () => {
       throw new Error('not asked for here')
@@ -29,11 +39,11 @@ function autosaveWatching(): { autosave: RunAutosave; told: RunRow[][]; run: (co
   })
   const run = (count: number): LiveRun =>
     liveRun({ id: 'run', batches: [] } as unknown as RunState, rowsFromImport(sheetOf(count)))
-  return { autosave, told, run }
+  return { autosave, told, progress, run }
 }
 
 describe('run autosave: rows told to the screen', () => {
-  it('tells a change to many rows in events of at most ROW_EVENT_MAX rows, each row once with its latest state', () => {
+  it('tells a change to many rows in events of at most ROW_EVENT_MAX rows, each row once with its latest state', async () => {
     const { autosave, told, run: runOf } = autosaveWatching()
     const run = runOf(2 * ROW_EVENT_MAX + 500)
     // Every row changes twice (a status, then its fee), as monitoring changes them.
@@ -47,6 +57,9 @@ describe('run autosave: rows told to the screen', () => {
       autosave.rowChanged(run, row)
     }
     autosave.flushRowEvents(run)
+    // One group at once, the others a turn apart.
+    expect(told).toHaveLength(1)
+    while (run.pendingRowEvents.size > 0) await aTurn()
     expect(told.length).toBeGreaterThan(1)
     for (const event of told) expect(event.length).toBeLessThanOrEqual(ROW_EVENT_MAX)
     const latest = new Map<number, RunRow>()
@@ -74,5 +87,65 @@ describe('run autosave: rows told to the screen', () => {
       [2, 'failed', 'Account closed'],
     ])
     expect(run.eventTimer).toBeNull()
+  })
+  it('tells a change to many rows made at once a group a turn, so other work runs between groups, each row exactly once', async () => {
+    const { autosave, told, run: runOf } = autosaveWatching()
+    const run = runOf(3 * ROW_EVENT_MAX + 10)
+    // A check answered for every row at once (the payee book's findings), in one synchronous go.
+    for (const row of run.rows) {
+      row.warnings = [{ code: 'new_payee', message: 'A new payee' }] as RunRow['warnings']
+      autosave.rowChanged(run, row)
+    }
+    // Nothing serialised in the same go: the screen's next call is not held behind 3,010 rows.
+    expect(told).toHaveLength(0)
+    const between: number[] = []
+    const other = setInterval(() => between.push(told.length), 0)
+    // A row changed again while it waits keeps its place and is told once, with its latest state.
+    run.rows[5]!.status = 'failed'
+    autosave.rowChanged(run, run.rows[5]!)
+    for (let turns = 0; run.pendingRowEvents.size > 0 && turns < 50; turns++) await aTurn()
+    clearInterval(other)
+    expect(told.map((event) => event.length)).toEqual([ROW_EVENT_MAX, ROW_EVENT_MAX, ROW_EVENT_MAX, 10])
+    const indexes = told.flat().map((row) => row.index)
+    expect(indexes).toEqual(run.rows.map((row) => row.index))
+    expect(told.flat()[5]).toMatchObject({ status: 'failed' })
+    // Other work ran while the groups were told (a timer fired between two of them).
+    expect(between.some((count) => count > 0 && count < 4)).toBe(true)
+  })
+
+  it('tells every group at once when asked for all (the service closing)', () => {
+    const { autosave, told, run: runOf } = autosaveWatching()
+    const run = runOf(2 * ROW_EVENT_MAX + 1)
+    for (const row of run.rows) autosave.rowChanged(run, row)
+    autosave.flushRowEvents(run, true)
+    expect(told.map((event) => event.length)).toEqual([ROW_EVENT_MAX, ROW_EVENT_MAX, 1])
+    expect(run.pendingRowEvents.size).toBe(0)
+  })
+})
+
+describe("run autosave: a step's progress", () => {
+  const progressOf = (done: number): RunProgress => ({ step: 'submitting', done, total: 200, etaSeconds: null })
+
+  it('tells progress moved by every answer at most every PROGRESS_EVERY_MS, the latest always, with the rows before it', async () => {
+    const { autosave, told, progress, run: runOf } = autosaveWatching()
+    const run = runOf(200)
+    for (let done = 1; done <= 150; done++) {
+      run.rows[done]!.status = 'success'
+      autosave.rowChanged(run, run.rows[done]!)
+      autosave.progressSoon(run, progressOf(done))
+    }
+    // The first at once; the run holds the latest for a look at it.
+    expect(progress.map((p) => p?.done)).toEqual([1])
+    expect(run.progress?.done).toBe(150)
+    await new Promise((resolve) => setTimeout(resolve, PROGRESS_EVERY_MS + 50))
+    // The latest, told within PROGRESS_EVERY_MS, and every changed row with it, each once.
+    expect(progress.map((p) => p?.done)).toEqual([1, 150])
+    expect(told.flat().map((row) => row.index)).toEqual(run.rows.slice(1, 151).map((row) => row.index))
+    // The step ends: told at once, and nothing stale comes after it.
+    autosave.progressSoon(run, progressOf(151))
+    autosave.setProgress(run, null)
+    await new Promise((resolve) => setTimeout(resolve, PROGRESS_EVERY_MS + 50))
+    expect(progress.at(-1)).toBeNull()
+    expect(run.progressTimer).toBeNull()
   })
 })
