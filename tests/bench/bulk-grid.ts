@@ -11,7 +11,7 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { chromium } from '@playwright/test'
+import { chromium, type Page } from '@playwright/test'
 import { startBridgeApp } from '../../electron/main/bridge-app'
 import { chromiumExecutablePath } from '../../scripts/test-tools.cjs'
 import { rowsFromImport } from '../../electron/main/services/bulk/run/run-rows'
@@ -102,6 +102,36 @@ const OPEN_TASKS_SCRIPT = `(() => {
   window.__openObserver.observe({ type: 'longtask', buffered: false })
 })()`
 
+/**
+ * The renderer's JS heap (CDP's JSHeapUsedSize), sampled every 200 ms from the click that opens the
+ * run until the scroll ends: the peak, and the heap after the scroll once collected.
+ */
+async function heapSampler(page: Page) {
+  const cdp = await page.context().newCDPSession(page)
+  await cdp.send('Performance.enable')
+  const used = async (): Promise<number> => {
+    const { metrics } = await cdp.send('Performance.getMetrics')
+    return metrics.find((metric) => metric.name === 'JSHeapUsedSize')?.value ?? 0
+  }
+  let peak = 0
+  let sampling = true
+  const loop = (async () => {
+    while (sampling) {
+      peak = Math.max(peak, await used().catch(() => 0))
+      await new Promise((done) => setTimeout(done, 200))
+    }
+  })()
+  return {
+    async stop(): Promise<{ peakMb: number; afterGcMb: number }> {
+      sampling = false
+      await loop
+      await cdp.send('HeapProfiler.collectGarbage')
+      const after = await used()
+      return { peakMb: Math.max(peak, after) / 1e6, afterGcMb: after / 1e6 }
+    },
+  }
+}
+
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b)
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0
@@ -121,6 +151,7 @@ async function main(): Promise<void> {
     await page.getByTestId('nav-bulk').click()
     await page.getByTestId(`bulk-open-run-${RUN_ID}`).waitFor()
     await page.evaluate(OPEN_TASKS_SCRIPT)
+    const heap = await heapSampler(page)
     const loadStarted = Date.now()
     await page.getByTestId(`bulk-open-run-${RUN_ID}`).click()
     await page.getByTestId('bulk-row-2').waitFor({ timeout: 120_000 })
@@ -144,6 +175,7 @@ async function main(): Promise<void> {
       lastRow: string | null
       rowsInDom: number
     }
+    const heapFigures = await heap.stop()
     const p95 = percentile(figures.frames, 95)
     const longest = Math.max(0, ...figures.longTasks)
     const [load1, load5] = loadavg()
@@ -157,6 +189,9 @@ async function main(): Promise<void> {
     )
     console.log(
       `bulk-grid: longest task ${longest.toFixed(0)} ms (target <= 200, ratio ${(longest / 200).toFixed(2)}); long tasks ${figures.longTasks.length}`,
+    )
+    console.log(
+      `bulk-grid: renderer JS heap peak ${heapFigures.peakMb.toFixed(0)} MB (target < 150, ratio ${(heapFigures.peakMb / 150).toFixed(2)}); after the scroll and a collection ${heapFigures.afterGcMb.toFixed(0)} MB`,
     )
     console.log(
       `bulk-grid: load average ${load1!.toFixed(2)} (1 min), ${load5!.toFixed(2)} (5 min) on ${availableParallelism()} cores`,
