@@ -491,6 +491,8 @@ export const useBulkStore = defineStore('bulk', () => {
     /** The pages of the open run's rows held, read ahead of the grid's window. */
     rowPages: markRaw(runRows.pages),
     rowsVersion,
+    /** Counts the pages of rows come in (the grid redraws). */
+    pagesVersion: runRows.pagesVersion,
     findRows,
     changes,
     progress,

@@ -15,9 +15,11 @@ export function useRunRows(readPage: ReadPage) {
   /** Every row's code, at its index; replaced (never grown) when another run opens. */
   const codes = shallowRef<Uint32Array>(new Uint32Array(0))
   const keptByIndex = new Map<number, RunRow>()
-  /** Counts the changes of codes, kept rows and pages held: whatever shows them recomputes. */
+  /** Counts the changes of codes and kept rows (and rows in the pages held): whatever shows them recomputes. */
   const version = ref(0)
-  const pages = new RowPages(readPage, () => version.value++)
+  /** Counts the pages come in: only the grid redraws (no count changes with a page read). */
+  const pagesVersion = ref(0)
+  const pages = new RowPages(readPage, () => pagesVersion.value++)
 
   /** The rows kept whole, in the run's order. */
   const kept = computed<RunRow[]>(() => {
@@ -59,7 +61,7 @@ export function useRunRows(readPage: ReadPage) {
   /** The row at an index: from a page held, or kept whole; undefined while its page is read. */
   const row = (index: number): RunRow | undefined => pages.row(index) ?? keptByIndex.get(index)
 
-  return { codes, kept, version, pages, take, put, clear, row }
+  return { codes, kept, version, pagesVersion, pages, take, put, clear, row }
 }
 
 export type RunRows = ReturnType<typeof useRunRows>

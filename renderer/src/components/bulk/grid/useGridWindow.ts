@@ -43,6 +43,8 @@ export interface GridWindowSource {
   /** The pages held of the run's rows: the window's are wanted, and those ahead of the scroll. */
   pages: RowPages
   version(): number
+  /** Counts the pages come in: the window redraws, which rows are shown does not change. */
+  pagesVersion(): number
   filter(): GridFilter
   /** Shows only the rows of these indexes (the review's "Show them", "Show it"); null: the filter alone. */
   only(): ReadonlySet<number> | null
@@ -140,6 +142,7 @@ export function useGridWindow(source: GridWindowSource) {
   /** What each row of the window shows. */
   const windowRows: ComputedRef<RowView[]> = computed<RowView[]>(() => {
     void source.version()
+    void source.pagesVersion()
     void source.bankNames()
     const items = virtualizer.value.getVirtualItems()
     const keys = keysFor(items.map((item) => item.index))
