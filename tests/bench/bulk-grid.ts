@@ -14,50 +14,10 @@ import { join, resolve } from 'node:path'
 import { chromium, type Page } from '@playwright/test'
 import { startBridgeApp } from '../../electron/main/bridge-app'
 import { chromiumExecutablePath } from '../../scripts/test-tools.cjs'
-import { rowsFromImport } from '../../electron/main/services/bulk/run/run-rows'
-import type { RunState } from '../../electron/main/services/bulk/run/run-store'
-import { RUNS_FOLDER, RunStore, sha256Hex } from '../../electron/main/services/bulk/run/run-store'
-import { csvBytes, sheetOf } from '../unit/electron/main/services/bulk/run/harness'
+import { GRID_RUN_ID, writeGridRun } from './grid-run'
 
 const ROWS = Number(process.env.BULK_GRID_ROWS ?? 100_000)
-const RUN_ID = 'BR20260101000000abcdef0000'
-
-async function writeRun(userDataDir: string): Promise<void> {
-  const sheet = sheetOf(ROWS, new Set([10, 5000, 99_000]), 'GRID')
-  const rows = rowsFromImport(sheet)
-  // Some rows with problems, so the filter and the colours have work too.
-  for (let i = 0; i < rows.length; i += 97)
-    rows[i]!.warnings.push({
-      row: rows[i]!.item.row,
-      column: 'customer_name',
-      code: 'name_mismatch',
-      message: 'Differs',
-    })
-  const bytes = csvBytes(sheet)
-  const store = new RunStore(join(userDataDir, RUNS_FOLDER))
-  const state: RunState = {
-    version: 1,
-    id: RUN_ID,
-    createdAt: '2026-01-01T00:00:00.000Z',
-    updatedAt: '2026-01-01T00:00:00.000Z',
-    fileName: 'grid.csv',
-    storedFile: 'original.csv',
-    fileSha256: sha256Hex(bytes),
-    sheet: sheet.sheet,
-    header: sheet.header,
-    profileId: 'sandbox',
-    mode: 'sandbox',
-    currency: 'NGN',
-    merchantBearsCost: false,
-    description: '',
-    stage: 'review',
-    batches: [],
-  }
-  await store.createRun(
-    { state, rows },
-    { bytes, mapping: { file: state.fileName, sheet: state.sheet, header: state.header } },
-  )
-}
+const RUN_ID = GRID_RUN_ID
 
 /** Scrolls the grid to the end, a step per animation frame; records frame times and long tasks. */
 const SCROLL_SCRIPT = `(async () => {
@@ -139,7 +99,7 @@ function percentile(values: number[], p: number): number {
 
 async function main(): Promise<void> {
   const userDataDir = await mkdtemp(join(tmpdir(), 'bench-grid-'))
-  await writeRun(userDataDir)
+  await writeGridRun(userDataDir, ROWS)
   const running = await startBridgeApp({ userDataDir, staticDir: resolve(__dirname, '../../out/renderer') })
   const browser = await chromium.launch({
     executablePath: chromiumExecutablePath(),
