@@ -28,6 +28,8 @@ const SCROLL_SCRIPT = `(async () => {
   })
   observer.observe({ type: 'longtask', buffered: false })
   const frames = []
+  // Frames drawn with a row still waiting for its page (read ahead of the scroll: none, ideally).
+  let framesReading = 0
   const total = scroller.scrollHeight - scroller.clientHeight
   // About 60 rows per frame: the whole run in some 1,700 frames, every region rendered.
   const step = 2048
@@ -36,6 +38,7 @@ const SCROLL_SCRIPT = `(async () => {
     const tick = (now) => {
       frames.push(now - last)
       last = now
+      if (scroller.querySelector('[aria-busy="true"]')) framesReading++
       if (scroller.scrollTop >= total) return done()
       scroller.scrollTop = Math.min(total, scroller.scrollTop + step)
       requestAnimationFrame(tick)
@@ -47,6 +50,7 @@ const SCROLL_SCRIPT = `(async () => {
   const rows = document.querySelectorAll('[data-testid="bulk-grid"] [role="row"]')
   return {
     frames: frames.slice(1),
+    framesReading,
     longTasks,
     lastRow: rows[rows.length - 1]?.getAttribute('aria-rowindex') ?? null,
     rowsInDom: rows.length,
@@ -131,6 +135,7 @@ async function main(): Promise<void> {
     // Given as text: tsx would wrap a function's inner helpers in __name, which the page lacks.
     const figures = (await page.evaluate(SCROLL_SCRIPT)) as {
       frames: number[]
+      framesReading: number
       longTasks: number[]
       lastRow: string | null
       rowsInDom: number
@@ -143,7 +148,9 @@ async function main(): Promise<void> {
       `bulk-grid: ${ROWS} rows; first rows in ${loadMs} ms, all in ${allRowsMs} ms; longest task while opening ${Math.max(0, ...openTasks).toFixed(0)} ms (${openTasks.length} over 50 ms)`,
     )
     console.log(`bulk-grid: ${figures.frames.length} frames scrolled to row ${figures.lastRow}`)
-    console.log(`bulk-grid: rows in the DOM while scrolling: ${figures.rowsInDom}`)
+    console.log(
+      `bulk-grid: rows in the DOM while scrolling: ${figures.rowsInDom}; frames with a row waiting for its page: ${figures.framesReading}`,
+    )
     console.log(
       `bulk-grid: p95 frame ${p95.toFixed(1)} ms (target < 33, ratio ${(p95 / 33).toFixed(2)}); median ${percentile(figures.frames, 50).toFixed(1)} ms`,
     )

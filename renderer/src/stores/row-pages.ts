@@ -25,13 +25,15 @@ export class RowPages {
   /** Pages being read -> rows told changed meanwhile, to put on the page when it arrives. */
   private readonly reading = new Map<number, Map<number, RunRow>>()
   private queue: number[] = []
+  /** The pages of the rows the grid shows now: only their coming redraws it (not a page read ahead). */
+  private shown = new Set<number>()
   private generation = 0
   private total = 0
   private lastFirst = 0
 
   constructor(
     private readonly readPage: ReadPage,
-    /** A page came in: what shows its rows draws again. */
+    /** A page of the rows shown came in: what shows them draws again. */
     private readonly onPage: () => void,
     private readonly capacity = PAGES_KEPT,
   ) {}
@@ -42,6 +44,7 @@ export class RowPages {
     this.pages.clear()
     this.reading.clear()
     this.queue = []
+    this.shown = new Set()
     this.total = total
     this.lastFirst = 0
   }
@@ -75,6 +78,7 @@ export class RowPages {
       order.push(page)
     }
     for (const index of indexes) add(index)
+    this.shown = new Set(order)
     for (const index of aheadIndexes) add(index)
     for (const index of behindIndexes) add(index)
     // The nearest wanted last: the most recently wanted, kept longest.
@@ -151,7 +155,7 @@ export class RowPages {
       this.pages.delete(page)
       this.pages.set(page, rows)
       while (this.pages.size > this.capacity) this.pages.delete(this.pages.keys().next().value!)
-      this.onPage()
+      if (this.shown.has(page)) this.onPage()
     }
     this.pump()
   }

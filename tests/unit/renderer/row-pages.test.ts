@@ -57,7 +57,8 @@ describe('the pages of rows the renderer holds', () => {
     const read = await answerAll(main)
     expect(read.slice(0, 1 + READ_AHEAD)).toEqual([40, 41, 42, 43, 44, 45, 46])
     expect(read.slice(1 + READ_AHEAD)).toEqual([39, 38, 37])
-    expect(drawn).toBe(read.length)
+    // Only the window's page redraws the grid: a page read ahead comes unseen.
+    expect(drawn).toBe(1)
     expect(pages.row(10_000)?.index).toBe(10_000)
     expect(pages.row(11_700)?.index).toBe(11_700)
     expect(pages.row(8_000)).toBeUndefined()
