@@ -90,9 +90,16 @@ export interface RunReviewFigures {
   }
 }
 
-/** The review of a run as its desk holds it now. */
-export function reviewOfRun(run: RunView, rows: readonly RunRow[]): RunReviewFigures {
-  const t = reviewTallies(rows)
+/**
+ * The review of a run as its desk holds it now. The renderer passes the rows it keeps whole (every
+ * excluded or mismatched row: shared/bulk/row-codes.ts) with the counts of every row's code.
+ */
+export function reviewOfRun(
+  run: RunView,
+  rows: readonly RunRow[],
+  tallies: ReviewTallies = reviewTallies(rows),
+): RunReviewFigures {
+  const t = tallies
   const skipped = run.imported?.skipped ?? []
   const noMatch: ReviewNoMatch[] = []
   const byWho = new Map<string, { at: string; rows: number }>()

@@ -1,9 +1,9 @@
 // Size: the store of the bulk:* channels: each action a thin call whose answer updates the open run
-// and its rows (paged in, patched by events); the import steps share it because their last step
-// opens the run they made.
+// and what the renderer holds of its rows (run-rows.ts: codes, kept rows, pages; patched by
+// events); the import steps share it because their last step opens the run they made.
 import { defineStore } from 'pinia'
 import type { ConfirmationInput } from '../../../shared/payees/confirmations'
-import { computed, ref, shallowRef, triggerRef, watch } from 'vue'
+import { computed, markRaw, ref, watch } from 'vue'
 import { api } from '../api'
 import type { Unsubscribe } from '../../../shared/ipc/contract'
 import type { BulkOpened } from '../../../shared/ipc/channels/bulk'
@@ -22,13 +22,8 @@ import { callApi, callWithDroppedFile } from './call'
 import { useProfilesStore } from './profiles'
 import { MODE_NAMES } from '../../../shared/words/profile-modes'
 import { MAX_ROUNDS, RowsChangedWhileReading } from './rows-read-again'
-
-/**
- * Rows asked of main at a time when a run is opened. One page parses in some tens of milliseconds,
- * so opening a run of 100,000 rows never holds the window for long: the first page shows at once
- * and the rest follow, a task each.
- */
-export const ROWS_PAGE = 5_000
+import { useRunRows } from './run-rows'
+import type { FindRows, FoundRows } from '../../../shared/bulk/row-codes'
 
 /**
  * Bulk runs as the Bulk screen shows them. Main keeps every run; this store asks for the state on
@@ -38,16 +33,20 @@ export const useBulkStore = defineStore('bulk', () => {
   const runs = ref<RunSummary[]>([])
   const current = ref<RunView | null>(null)
   /**
-   * The rows of the current run, at their indexes; shallow (100,000 rows): the row objects are never
-   * made reactive. Changed rows are put in place (never a copy of the array) and `rowsVersion`
-   * counts the changes, so whatever shows the rows (the grid gets the same array) recomputes.
+   * What the renderer holds of the current run's rows (issue 28 §3): every row's code, the rows the
+   * screens list whole (`keptRows`), and the pages the grid shows, read from main as it scrolls;
+   * never reactive row by row. `rowsVersion` counts the changes, so whatever shows them recomputes.
    */
-  const rows = shallowRef<RunRow[]>([])
-  const rowsVersion = ref(0)
+  const runRows = useRunRows(async (offset, limit) => {
+    const runId = currentId.value
+    if (!runId) return null
+    const page = await callApi(() => api.bulk.rows({ runId, offset, limit }))
+    if (!page.ok) lastError.value = page.error
+    return page.ok && runId === currentId.value ? page.data : null
+  })
+  const rowsVersion = runRows.version
   /** The current run's changes (latest first) and what can be undone and redone. */
   const changes = ref<RunChangesView | null>(null)
-  /** While the pages after the first are read: how many rows are in, of how many. */
-  const rowsLoading = ref<{ loaded: number; total: number } | null>(null)
   const progress = ref<RunProgress | null>(null)
   const opened = ref<BulkOpened | null>(null)
   /** The Banks step of the import under way: the bank names of the sheet to confirm or choose. */
@@ -113,13 +112,9 @@ export const useBulkStore = defineStore('bulk', () => {
     return loadRuns()
   }
 
-  /** Changed rows in place, by index (a row not read yet comes with its page, as main has it then). */
+  /** Changed rows in place, by index: their codes, and the rows held whole (a page not held is read as main has it). */
   function putRows(changed: readonly RunRow[]): void {
-    if (changed.length === 0) return
-    const list = rows.value
-    for (const row of changed) if (row.index < list.length) list[row.index] = row
-    rowsVersion.value++
-    triggerRef(rows)
+    runRows.put(changed)
   }
 
   function dispose(): void {
@@ -185,7 +180,7 @@ export const useBulkStore = defineStore('bulk', () => {
     if (current.value?.id === runId) shownRow.value = reference
   }
 
-  /** Opens a run with its first page of rows; the other pages follow in the background. */
+  /** Opens a run with its rows' digest; the grid reads the pages it shows. */
   async function openRun(runId: string): Promise<void> {
     const ticket = ++openTicket
     notice.value = null
@@ -194,19 +189,15 @@ export const useBulkStore = defineStore('bulk', () => {
     const view = await track('open-run', () => api.bulk.run({ runId }))
     if (!view.ok || ticket !== openTicket) return stopReading(ticket)
     if (!(await underItsProfile(view.data)) || ticket !== openTicket) return stopReading(ticket)
-    const first = await track('rows', () => api.bulk.rows({ runId, offset: 0, limit: ROWS_PAGE }))
-    if (!first.ok || ticket !== openTicket) return stopReading(ticket)
+    const digest = await track('rows', () => api.bulk.rowsDigest({ runId }))
+    if (!digest.ok || ticket !== openTicket) return stopReading(ticket)
     current.value = view.data
     progress.value = view.data.progress
-    rows.value = first.data
-    rowsVersion.value++
-    rowsLoading.value = null
+    runRows.take(digest.data)
     opened.value = null
     changes.value = null
     void loadChanges()
-    void (first.data.length === ROWS_PAGE ? readRemainingRows(runId, ticket, view.data.rows) : Promise.resolve()).then(
-      () => readChangedAgain(runId, ticket),
-    )
+    void readChangedAgain(runId, ticket)
   }
 
   /** An open that did not finish notes no more changes (a later open begins its own). */
@@ -232,22 +223,6 @@ export const useBulkStore = defineStore('bulk', () => {
     if (ticket === openTicket) changedWhileReading.end()
   }
 
-  async function readRemainingRows(runId: string, ticket: number, total: number): Promise<void> {
-    while (ticket === openTicket) {
-      const offset = rows.value.length
-      rowsLoading.value = { loaded: offset, total: Math.max(total, offset) }
-      const page = await callApi(() => api.bulk.rows({ runId, offset, limit: ROWS_PAGE }))
-      if (ticket !== openTicket) return
-      if (!page.ok) lastError.value = page.error
-      else if (page.data.length > 0) {
-        rows.value = rows.value.concat(page.data)
-        rowsVersion.value++
-      }
-      if (!page.ok || page.data.length < ROWS_PAGE) break
-    }
-    if (ticket === openTicket) rowsLoading.value = null
-  }
-
   function closeRun(): void {
     openTicket++
     changedWhileReading.end()
@@ -256,8 +231,7 @@ export const useBulkStore = defineStore('bulk', () => {
     notice.value = null
     current.value = null
     changes.value = null
-    rows.value = []
-    rowsLoading.value = null
+    runRows.clear()
     progress.value = null
   }
 
@@ -439,6 +413,15 @@ export const useBulkStore = defineStore('bulk', () => {
     return edited(id, await track('redo', () => api.bulk.redo({ runId: id })))
   }
 
+  /** Looks across every row of the open run, in main (which holds them); null when it could not. */
+  async function findRows(find: FindRows): Promise<FoundRows | null> {
+    const id = currentId.value
+    if (!id) return null
+    const result = await callApi(() => api.bulk.findRows({ runId: id, find }))
+    if (!result.ok) lastError.value = result.error
+    return result.ok && id === currentId.value ? result.data : null
+  }
+
   /** Deletes a run of which nothing was sent. */
   async function deleteRun(runId: string): Promise<boolean> {
     const result = await track('delete', () => api.bulk.delete({ runId }))
@@ -499,10 +482,19 @@ export const useBulkStore = defineStore('bulk', () => {
   return {
     runs,
     current,
-    rows,
+    /** Every row's code, at its index (shared/bulk/row-codes.ts). */
+    codes: runRows.codes,
+    /** The rows the screens list whole (left out, with problems, flagged, held, names that differ). */
+    keptRows: runRows.kept,
+    /** The row at an index, when held (a page the grid shows, or kept whole). */
+    rowAt: runRows.row,
+    /** The pages of the open run's rows held, read ahead of the grid's window. */
+    rowPages: markRaw(runRows.pages),
     rowsVersion,
+    /** Counts the pages of rows come in (the grid redraws). */
+    pagesVersion: runRows.pagesVersion,
+    findRows,
     changes,
-    rowsLoading,
     progress,
     opened,
     bankReview,

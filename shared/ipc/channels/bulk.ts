@@ -7,6 +7,7 @@ import { ROW_QUESTIONS } from '../../domain/bulk-run'
 import type { ExportResult } from '../../domain/export'
 import { CELL_EDIT_KINDS } from '../../domain/bulk-changes'
 import type { RunChangesView, RunEditAnswer } from '../../domain/bulk-changes'
+import type { FoundRows, RowsDigest } from '../../bulk/row-codes'
 import { droppedFile, noInput, returns } from '../define'
 import { IMPORT_LIMITS } from '../../bulk/limits'
 import { checkConfirmationNote, confirmationFields } from '../../payees/confirmations'
@@ -29,6 +30,29 @@ export const bulkRunChannels = {
       limit: z.number().int().min(1).max(BULK_ROWS_PAGE_MAX).optional(),
     }),
     result: returns<RunRow[]>(),
+  },
+  /**
+   * Every row's code (shared/bulk/row-codes.ts) and the rows the screens list whole: the renderer
+   * keeps these and reads the pages the grid shows with `bulk:rows` (issue 28 §3, decision 154).
+   */
+  'bulk:rowsDigest': { input: byRun, result: returns<RowsDigest>() },
+  /** Looks across every row of the run (main holds them): a reference, a find and replace, the paid rows. */
+  'bulk:findRows': {
+    input: z.strictObject({
+      runId,
+      find: z.discriminatedUnion('kind', [
+        z.strictObject({ kind: z.literal('reference'), reference: z.string().min(1).max(500) }),
+        z.strictObject({
+          kind: z.literal('replace'),
+          field: z.enum(BULK_FIELDS),
+          find: z.string().min(1).max(500),
+          replace: z.string().max(500),
+          wholeCell: z.boolean(),
+        }),
+        z.strictObject({ kind: z.literal('paid') }),
+      ]),
+    }),
+    result: returns<FoundRows>(),
   },
   'bulk:resolve': { input: byRun, result: returns<RunView>() },
   'bulk:cancel': { input: byRun, result: returns<RunView>() },

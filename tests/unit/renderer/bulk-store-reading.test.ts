@@ -1,6 +1,7 @@
 /**
- * A run opened while main changes its rows (decision 147): a row main told changed while its page was
- * being read ends as main has it, whichever arrived first, the telling or the older page.
+ * A run opened while main changes its rows (decision 147): a row main told changed while the run's
+ * digest (every row's code and the rows kept whole: issue 28 §3) was being read ends as main has
+ * it, whichever arrived first, the telling or the older digest.
  */
 import { createPinia, setActivePinia } from 'pinia'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
@@ -10,6 +11,7 @@ type Listener = (payload: { runId: string; rows: RunRow[] }) => void
 const fake = vi.hoisted(() => ({
   rowsListener: null as null | ((payload: { runId: string; rows: unknown[] }) => void),
   rowsCalls: [] as Array<{ offset: number; limit: number; answer: (rows: unknown[]) => void }>,
+  digestCalls: [] as Array<(digest: { codes: number[]; kept: unknown[] }) => void>,
 }))
 
 vi.mock('../../../renderer/src/api', () => {
@@ -33,6 +35,8 @@ vi.mock('../../../renderer/src/api', () => {
         changes: () => ok({ changes: [], canUndo: false, canRedo: false }),
         run: ({ runId }: { runId: string }) =>
           ok({ id: runId, profileId: 'p1', mode: 'sandbox', rows: 20, progress: null, fileName: 'payroll.xlsx' }),
+        rowsDigest: () =>
+          new Promise((resolve) => fake.digestCalls.push((digest) => resolve({ ok: true, data: digest }))),
         rows: ({ offset, limit }: { offset: number; limit: number }) =>
           new Promise((resolve) =>
             fake.rowsCalls.push({ offset, limit, answer: (rows) => resolve({ ok: true, data: rows }) }),
@@ -43,6 +47,7 @@ vi.mock('../../../renderer/src/api', () => {
 })
 
 const { useBulkStore } = await import('../../../renderer/src/stores/bulk')
+const { rowCode, rowKept } = await import('../../../shared/bulk/row-codes')
 
 function row(index: number, patch: Partial<RunRow> = {}): RunRow {
   return {
@@ -62,6 +67,16 @@ const settle = async (): Promise<void> => {
   await new Promise((resolve) => setTimeout(resolve, 0))
 }
 
+/** Main's digest of these rows, as `bulk:rowsDigest` answers it. */
+const digestOf = (rows: RunRow[]) => ({ codes: rows.map(rowCode), kept: rows.filter(rowKept) })
+
+async function nextDigestCall(): Promise<(digest: { codes: number[]; kept: unknown[] }) => void> {
+  for (let i = 0; i < 50 && fake.digestCalls.length === 0; i++) await settle()
+  const call = fake.digestCalls.shift()
+  if (!call) throw new Error('the store asked for no digest')
+  return call
+}
+
 async function nextRowsCall(): Promise<(typeof fake.rowsCalls)[number]> {
   for (let i = 0; i < 50 && fake.rowsCalls.length === 0; i++) await settle()
   const call = fake.rowsCalls.shift()
@@ -73,38 +88,43 @@ describe('opening a run while main changes its rows', () => {
   beforeEach(() => {
     setActivePinia(createPinia())
     fake.rowsCalls.length = 0
+    fake.digestCalls.length = 0
     fake.rowsListener = null
   })
 
-  it('a change told before an older page arrives is read again and kept', async () => {
+  it('a change told before an older digest arrives is read again and kept', async () => {
     const bulk = useBulkStore()
     await bulk.init()
     void bulk.openRun('run-1')
-    const firstPage = await nextRowsCall()
-    // Main answered the page, then the payee check landed on row 15 and was told: the telling
-    // arrives first, the older page after it.
+    const digest = await nextDigestCall()
+    // Main answered the digest, then the payee check landed on row 15 and was told: the telling
+    // arrives first, the older digest after it.
     const checked = row(15, { tripwires: [{ kind: 'new_account' }] as unknown as RunRow['tripwires'] })
     fake.rowsListener?.({ runId: 'run-1', rows: [checked] })
-    firstPage.answer(Array.from({ length: 20 }, (_, index) => row(index)))
+    digest(digestOf(Array.from({ length: 20 }, (_, index) => row(index))))
     const again = await nextRowsCall()
     expect(again).toMatchObject({ offset: 15, limit: 1 })
     again.answer([checked])
     await settle()
-    expect(bulk.rows[15]?.tripwires).toEqual([{ kind: 'new_account' }])
-    expect(bulk.rows).toHaveLength(20)
+    // The flagged row is kept whole, and its code says so: the review's counts see it.
+    expect(bulk.keptRows.map((kept) => kept.index)).toEqual([15])
+    expect(bulk.rowAt(15)?.tripwires).toEqual([{ kind: 'new_account' }])
+    expect(bulk.codes).toHaveLength(20)
+    expect(bulk.codes[15]).toBe(rowCode(checked))
   })
 
   it('with nothing told while reading, the run is read once', async () => {
     const bulk = useBulkStore()
     await bulk.init()
     void bulk.openRun('run-1')
-    ;(await nextRowsCall()).answer(Array.from({ length: 20 }, (_, index) => row(index)))
+    ;(await nextDigestCall())(digestOf(Array.from({ length: 20 }, (_, index) => row(index))))
     await settle()
     await settle()
     expect(fake.rowsCalls).toHaveLength(0)
-    // A change told once the run is open is put in place as told.
-    fake.rowsListener?.({ runId: 'run-1', rows: [row(3, { status: 'success' } as Partial<RunRow>)] })
-    expect(bulk.rows[3]?.status).toBe('success')
+    // A change told once the run is open is put in place as told: its code (the chips count it).
+    const paid = row(3, { status: 'success' } as Partial<RunRow>)
+    fake.rowsListener?.({ runId: 'run-1', rows: [paid] })
+    expect(bulk.codes[3]).toBe(rowCode(paid))
     await settle()
     expect(fake.rowsCalls).toHaveLength(0)
   })

@@ -60,7 +60,7 @@ export function toTsv(rows: readonly (readonly string[])[]): string {
 /** A block laid on the grid from one cell: rows down the rows shown, cells across the editable columns. */
 export function pasteEdits(
   block: readonly (readonly string[])[],
-  rowsFrom: readonly (RunRow | undefined)[],
+  rowsFrom: readonly (Pick<RunRow, 'index'> | undefined)[],
   fieldsFrom: readonly BulkField[],
 ): CellEdit[] {
   const edits: CellEdit[] = []
@@ -87,31 +87,5 @@ export function fillDownEdits(rows: readonly RunRow[], fields: readonly BulkFiel
   return edits
 }
 
-export interface ReplaceAsked {
-  field: BulkField
-  find: string
-  replace: string
-  /** Only cells whose whole value is `find` (ignoring case and surrounding spaces). */
-  wholeCell: boolean
-}
-
-/**
- * Find and replace in one column, ignoring case: the cells that would change, to what. What to
- * find is taken as typed, spaces too (a space inside account numbers, "0123 456 789", is found);
- * only "Whole cell only" ignores the spaces around a cell's value.
- */
-export function replaceEdits(rows: readonly RunRow[], asked: ReplaceAsked): CellEdit[] {
-  const find = asked.wholeCell ? asked.find.trim() : asked.find
-  if (find === '') return []
-  const edits: CellEdit[] = []
-  const needle = find.toLowerCase()
-  const pattern = new RegExp(find.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi')
-  for (const row of rows) {
-    const value = row.item[asked.field] ?? ''
-    let next: string
-    if (asked.wholeCell) next = value.trim().toLowerCase() === needle ? asked.replace : value
-    else next = value.toLowerCase().includes(needle) ? value.replace(pattern, () => asked.replace) : value
-    if (next !== value) edits.push({ index: row.index, field: asked.field, value: next })
-  }
-  return edits
-}
+// Find and replace is planned by main over every row of the run (bulk:findRows), with this rule.
+export { replaceEdits, type ReplaceAsked } from '../../../../shared/bulk/replace-cells'

@@ -1,4 +1,4 @@
-/** `bulk:rows` reads a run's rows in pages: what its input accepts. */
+/** `bulk:rows` reads a run's rows in pages, `bulk:rowsDigest` and `bulk:findRows` the rest: what their inputs accept. */
 import { describe, expect, it } from 'vitest'
 import { channels } from '../../../../shared/ipc/contract'
 
@@ -19,5 +19,29 @@ describe('bulk:rows input', () => {
     expect(input.safeParse({ runId, limit: 0 }).success).toBe(false)
     expect(input.safeParse({ runId, limit: 100_001 }).success).toBe(false)
     expect(input.safeParse({ runId, page: 2 }).success).toBe(false)
+  })
+})
+
+describe('bulk:rowsDigest and bulk:findRows inputs', () => {
+  const digest = channels['bulk:rowsDigest'].input
+  const find = channels['bulk:findRows'].input
+
+  it('take a run, and one thing to find', () => {
+    expect(digest.safeParse({ runId }).success).toBe(true)
+    expect(find.safeParse({ runId, find: { kind: 'reference', reference: 'PAY-1' } }).success).toBe(true)
+    expect(find.safeParse({ runId, find: { kind: 'paid' } }).success).toBe(true)
+    const replace = { kind: 'replace', field: 'bank_code', find: 'gtb', replace: '058', wholeCell: true }
+    expect(find.safeParse({ runId, find: replace }).success).toBe(true)
+  })
+
+  it('refuse what is not one of them, an empty find, a field not of the sheet, and anything more', () => {
+    expect(digest.safeParse({ runId, offset: 0 }).success).toBe(false)
+    expect(find.safeParse({ runId, find: { kind: 'sort', by: 'amount' } }).success).toBe(false)
+    expect(find.safeParse({ runId, find: { kind: 'reference', reference: '' } }).success).toBe(false)
+    const replace = { kind: 'replace', field: 'bank_code', find: '', replace: '058', wholeCell: true }
+    expect(find.safeParse({ runId, find: replace }).success).toBe(false)
+    expect(find.safeParse({ runId, find: { ...replace, find: 'x', field: 'fee' } }).success).toBe(false)
+    expect(find.safeParse({ runId, find: { kind: 'paid', rows: 5 } }).success).toBe(false)
+    expect(find.safeParse({ runId: 'x', find: { kind: 'paid' } }).success).toBe(false)
   })
 })

@@ -26,6 +26,10 @@ export interface GridEditingParts {
   editable(): boolean
   currency(): BulkCurrency
   rowAt(position: number): RunRow | undefined
+  /** The run index of the row shown at a position, held or not. */
+  indexAt(position: number): number | undefined
+  /** The rows at these positions whole, read from main for those not held (a range beyond the window). */
+  rowsAt(positions: number[]): Promise<(RunRow | undefined)[]>
   bankLabel(code: string): string
   selection: GridSelection
   scroller: Ref<HTMLElement | null>
@@ -106,28 +110,31 @@ export function useGridEditing(parts: GridEditingParts) {
     if (parts.editable() && edits.length > 0) parts.emitEdits(kind, edits)
   }
 
-  /** Ctrl+D: the range's first row copied down it; a single row takes the row above's values. */
-  function fillDown(): void {
-    const { top } = range.value
-    const rows = anchor.value && range.value.bottom > top ? selection.rangeRows() : [rowAt(top - 1), rowAt(top)]
-    changeCells(
-      'fill',
-      fillDownEdits(
-        rows.filter((row): row is RunRow => row !== undefined),
-        selection.rangeFields(),
-      ),
-    )
+  /** The selected range's rows whole (read from main for those beyond the pages held). */
+  async function rangeRows(): Promise<RunRow[]> {
+    const { top, bottom } = range.value
+    const positions = Array.from({ length: bottom - top + 1 }, (_, i) => top + i)
+    return (await parts.rowsAt(positions)).filter((row): row is RunRow => row !== undefined)
   }
 
-  function clearRange(): void {
+  /** Ctrl+D: the range's first row copied down it; a single row takes the row above's values. */
+  async function fillDown(): Promise<void> {
+    const { top } = range.value
+    const fields = selection.rangeFields()
+    const rows =
+      anchor.value && range.value.bottom > top
+        ? await rangeRows()
+        : (await parts.rowsAt([top - 1, top])).filter((row): row is RunRow => row !== undefined)
+    changeCells('fill', fillDownEdits(rows, fields))
+  }
+
+  async function clearRange(): Promise<void> {
     const fields = selection.rangeFields()
     changeCells(
       'edit',
-      selection
-        .rangeRows()
-        .flatMap((row) =>
-          fields.filter((field) => row.item[field] !== '').map((field) => ({ index: row.index, field, value: '' })),
-        ),
+      (await rangeRows()).flatMap((row) =>
+        fields.filter((field) => row.item[field] !== '').map((field) => ({ index: row.index, field, value: '' })),
+      ),
     )
   }
 
@@ -141,23 +148,31 @@ export function useGridEditing(parts: GridEditingParts) {
     const first = FIELD_COLS.findIndex((c) => c >= active.value.col)
     if (first < 0) return
     const fields = FIELD_COLS.slice(first).map((c) => columns[c]!.field!)
-    const rows = block.map((_, r) => rowAt(active.value.row + r))
+    // By index: a block longer than the pages held pastes down the rows shown all the same.
+    const rows = block.map((_, r) => {
+      const index = parts.indexAt(active.value.row + r)
+      return index === undefined ? undefined : { index }
+    })
     changeCells('paste', pasteEdits(block, rows, fields))
   }
 
   /** Ctrl+C: the selected range (or the active cell) as tab-separated text, as a spreadsheet copies. */
   function onCopy(event: ClipboardEvent): void {
     if (editing.value || (event.target as HTMLElement).tagName === 'INPUT') return
-    const { left, right } = range.value
-    const cells = selection
-      .rangeRows()
-      .map((row) =>
-        columns
-          .slice(left, right + 1)
-          .map((column) => (column.field ? (row.item[column.field] ?? '') : cellText(row, column, parts.bankLabel))),
+    const { left, right, top, bottom } = range.value
+    const text = (rows: readonly RunRow[]) =>
+      toTsv(
+        rows.map((row) =>
+          columns
+            .slice(left, right + 1)
+            .map((column) => (column.field ? (row.item[column.field] ?? '') : cellText(row, column, parts.bankLabel))),
+        ),
       )
-    event.clipboardData?.setData('text/plain', toTsv(cells))
     event.preventDefault()
+    const held = selection.rangeRows()
+    if (held.length === bottom - top + 1) event.clipboardData?.setData('text/plain', text(held))
+    // A range beyond the pages held: its rows read from main first, then written to the clipboard.
+    else void rangeRows().then((rows) => navigator.clipboard.writeText(text(rows)))
   }
 
   function toggleExcluded(position: number): void {
@@ -169,8 +184,8 @@ export function useGridEditing(parts: GridEditingParts) {
    * Space on a selection of several rows: every row of it excluded, or, when all of them are
    * excluded already, every one included again (as a spreadsheet toggles a range of checkboxes).
    */
-  function toggleSelectedRows(): void {
-    const rows = selection.rangeRows()
+  async function toggleSelectedRows(): Promise<void> {
+    const rows = await rangeRows()
     if (!parts.editable() || rows.length === 0) return
     const exclude = rows.some((row) => !row.excluded)
     const changing = rows.filter((row) => row.excluded !== exclude).map((row) => row.index)

@@ -33,7 +33,7 @@ export function useGridInput(parts: GridInputParts) {
     const key = event.key.toLowerCase()
     if (key === 'z') return event.shiftKey ? parts.redo : parts.undo
     if (key === 'y') return parts.redo
-    if (key === 'd') return edit.fillDown
+    if (key === 'd') return () => void edit.fillDown()
     return undefined
   }
 
@@ -55,10 +55,10 @@ export function useGridInput(parts: GridInputParts) {
       End: () => (event.ctrlKey ? moveTo(last, columns.length - 1) : moveTo(row, columns.length - 1)),
       Enter: () => edit.startEdit(),
       F2: () => edit.startEdit(),
-      Delete: edit.clearRange,
-      Backspace: edit.clearRange,
+      Delete: () => void edit.clearRange(),
+      Backspace: () => void edit.clearRange(),
       ' ': () => {
-        if (selection.severalRows()) edit.toggleSelectedRows()
+        if (selection.severalRows()) void edit.toggleSelectedRows()
         else if (columns[col]?.key === 'include') edit.toggleExcluded(row)
         else edit.startEdit(' ')
       },

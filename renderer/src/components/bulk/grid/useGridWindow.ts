@@ -5,11 +5,17 @@
  * only the rows that come into view); but when the window jumps to rows none of which were shown
  * (a fast scroll, a drag of the scroll bar, Ctrl+End), the rows already in the DOM are reused in
  * place, their text patched, instead of all of them being unmounted and as many mounted.
+ *
+ * The renderer holds every row's code and only the pages the grid shows (issue 28 §3): which rows
+ * are shown comes from the codes; the window's pages, and those ahead of the scroll, are read from
+ * main (stores/row-pages.ts), and a row whose page is still being read shows empty until it comes.
  */
-import { computed, type ComputedRef, type Ref } from 'vue'
+import { computed, watch, type ComputedRef, type Ref } from 'vue'
 import { useVirtualizer } from '@tanstack/vue-virtual'
 import type { RunRow } from '../../../../../shared/domain/bulk-run'
-import { rowShown, type GridFilter } from '../grid-filters'
+import { codeShown } from '../../../../../shared/bulk/row-codes'
+import type { GridFilter } from '../grid-filters'
+import type { RowPages } from '../../../stores/row-pages'
 import { columns, OVERSCAN, ROW_HEIGHT } from './grid-columns'
 import { cellStates, cellText, rowClass, type CellState } from './grid-cells'
 
@@ -17,19 +23,31 @@ export interface RowView {
   key: number
   position: number
   start: number
-  row: RunRow
+  /** Null while the row's page is being read. */
+  row: RunRow | null
   rowClass: string
   texts: string[]
   states: CellState[]
 }
 
+/** Rows ahead of a filtered window whose pages are read before they scroll into it. */
+const AHEAD_SHOWN = 300
+const EMPTY_TEXTS: string[] = columns.map(() => '')
+const EMPTY_STATES: CellState[] = columns.map(() => null)
+
 export interface GridWindowSource {
-  /** Every row of the run, at its index. Changed rows are put in place: `version` counts the changes. */
-  rows(): readonly RunRow[]
+  /** Every row's code, at its index (shared/bulk/row-codes.ts). `version` counts the changes. */
+  codes(): Uint32Array
+  /** The row at an index, when held; undefined while its page is read. */
+  row(index: number): RunRow | undefined
+  /** The pages held of the run's rows: the window's are wanted, and those ahead of the scroll. */
+  pages: RowPages
   version(): number
+  /** Counts the pages come in: the window redraws, which rows are shown does not change. */
+  pagesVersion(): number
   filter(): GridFilter
-  /** Shows only the rows this keeps (the review's "Show them"); null: the filter alone. */
-  only(): ((row: RunRow) => boolean) | null
+  /** Shows only the rows of these indexes (the review's "Show them", "Show it"); null: the filter alone. */
+  only(): ReadonlySet<number> | null
   /** Read when the rows are drawn: bank names that come in later redraw them. */
   bankNames(): unknown
   bankLabel(code: string): string
@@ -46,24 +64,28 @@ export function useGridWindow(source: GridWindowSource) {
     const filter = source.filter()
     const only = source.only()
     if (filter === 'all' && !only) return null
-    const rows = source.rows()
-    const list = new Int32Array(rows.length)
+    const codes = source.codes()
+    const list = new Int32Array(only ? only.size : codes.length)
     let count = 0
-    for (let i = 0; i < rows.length; i++) {
-      const row = rows[i]!
-      if (!rowShown(row, filter)) continue
-      if (only && !only(row)) continue
-      list[count++] = row.index
-    }
+    if (only) {
+      for (const index of [...only].sort((a, b) => a - b))
+        if (index < codes.length && codeShown(codes[index]!, filter)) list[count++] = index
+    } else for (let i = 0; i < codes.length; i++) if (codeShown(codes[i]!, filter)) list[count++] = i
     return list.subarray(0, count)
   })
   /** How many rows are shown; its own computed so the virtualizer hears of a change of count only. */
-  const rowCount = computed(() => shown.value?.length ?? source.rows().length)
+  const rowCount = computed(() => shown.value?.length ?? source.codes().length)
+
+  /** The run index of the row shown at a position (whether or not its page is held). */
+  function indexAt(position: number): number | undefined {
+    const list = shown.value
+    if (list) return list[position]
+    return position >= 0 && position < source.codes().length ? position : undefined
+  }
 
   function rowAt(position: number): RunRow | undefined {
-    const list = shown.value
-    const index = list ? list[position] : position
-    return index === undefined ? undefined : source.rows()[index]
+    const index = indexAt(position)
+    return index === undefined ? undefined : source.row(index)
   }
 
   const virtualizer = useVirtualizer(
@@ -79,6 +101,25 @@ export function useGridWindow(source: GridWindowSource) {
     })),
   )
   const totalSize = computed(() => virtualizer.value.getTotalSize())
+
+  // The window's pages are wanted as it moves, with those ahead of the scroll (read before they show).
+  watch(
+    () => {
+      const items = virtualizer.value.getVirtualItems()
+      return [items[0]?.index ?? 0, items.at(-1)?.index ?? -1, shown.value, source.codes()] as const
+    },
+    ([first, last, list]) => {
+      if (last < first) return
+      if (!list) return source.pages.wantAround(first, last)
+      const at = (from: number, to: number) => {
+        const indexes: number[] = []
+        for (let p = Math.max(0, from); p <= Math.min(to, list.length - 1); p++) indexes.push(list[p]!)
+        return indexes
+      }
+      source.pages.want(at(first, last), at(last + 1, last + AHEAD_SHOWN), at(first - AHEAD_SHOWN / 2, first - 1))
+    },
+    { immediate: true },
+  )
 
   /** Row position -> key of its element, for the window last rendered (in window order). */
   let keyOfPosition = new Map<number, number>()
@@ -101,6 +142,7 @@ export function useGridWindow(source: GridWindowSource) {
   /** What each row of the window shows. */
   const windowRows: ComputedRef<RowView[]> = computed<RowView[]>(() => {
     void source.version()
+    void source.pagesVersion()
     void source.bankNames()
     const items = virtualizer.value.getVirtualItems()
     const keys = keysFor(items.map((item) => item.index))
@@ -108,7 +150,18 @@ export function useGridWindow(source: GridWindowSource) {
     for (let slot = 0; slot < items.length; slot++) {
       const item = items[slot]!
       const row = rowAt(item.index)
-      if (!row) continue
+      if (!row) {
+        views.push({
+          key: keys[slot]!,
+          position: item.index,
+          start: item.start,
+          row: null,
+          rowClass: 'bulk-grid__row bulk-grid__row--reading',
+          texts: EMPTY_TEXTS,
+          states: EMPTY_STATES,
+        })
+        continue
+      }
       views.push({
         key: keys[slot]!,
         position: item.index,
@@ -122,7 +175,7 @@ export function useGridWindow(source: GridWindowSource) {
     return views
   })
 
-  return { rowCount, rowAt, virtualizer, totalSize, windowRows }
+  return { rowCount, rowAt, indexAt, virtualizer, totalSize, windowRows }
 }
 
 export type GridWindow = ReturnType<typeof useGridWindow>

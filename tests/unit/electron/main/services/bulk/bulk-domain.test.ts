@@ -1,6 +1,7 @@
 /**
  * The bulk channels as the renderer calls them: they wait for start-up reconciliation before any
- * run is loaded or resumed, and an Import pressed twice makes one run.
+ * run is loaded or resumed, an Import pressed twice makes one run, and a run's rows are read as
+ * the renderer reads them (every row's code, the rows kept whole, what is found across them).
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -16,6 +17,7 @@ import { createReconciler } from '../../../../../../electron/main/services/journ
 import { createRedactingLog } from '../../../../../../electron/main/services/log/redacting-log'
 import type { ServiceContext } from '../../../../../../electron/main/services/service-context'
 import type { BulkOpened } from '../../../../../../shared/ipc/channels/bulk'
+import { filterCountsOf } from '../../../../../../shared/bulk/row-codes'
 
 const SECRET = 'sk_test_bulk_domain_0123456789'
 let sandbox: RunningSandbox
@@ -138,6 +140,58 @@ describe('the bulk channels', () => {
       ['DOM-ROW-0002', false, null],
     ])
     expect(rows[0]!.warnings.find((w) => w.code === 'already_paid')?.message).toContain('PD-EARLIER-1')
+    await domain.close?.()
+  })
+
+  it("answer every row's code and the rows kept whole, and find across every row; edits and undo show in them", async () => {
+    const domain = createBulkDomain(context)
+    domain.start?.()
+    const path = join(directory, 'codes.csv')
+    await writeFile(path, CSV)
+    const opened = (await domain.handlers['bulk:drop']({ file: { name: 'codes.csv', ref: path } })) as BulkOpened
+    const sheet = opened.summary.sheets[0]!
+    const answer = await domain.handlers['bulk:import']({
+      importId: opened.importId,
+      sheet: sheet.name,
+      headerRow: sheet.headerRow!,
+      mapping: [...sheet.mapping!],
+      currency: 'NGN',
+    })
+    if (answer.kind !== 'run') throw new Error('expected a run')
+    const runId = answer.run.id
+    const digest = () => domain.handlers['bulk:rowsDigest']({ runId })
+    const clean = await digest()
+    expect(clean.codes).toHaveLength(2)
+    expect(filterCountsOf(clean.codes).errors).toBe(0)
+
+    // Main plans a find and replace over every row; the plan applied is one change.
+    const found = await domain.handlers['bulk:findRows']({
+      runId,
+      find: { kind: 'replace', field: 'account_number', find: '20000000', replace: 'X', wholeCell: false },
+    })
+    expect(found.edits).toEqual([
+      { index: 0, field: 'account_number', value: 'X01' },
+      { index: 1, field: 'account_number', value: 'X02' },
+    ])
+    await domain.handlers['bulk:editCells']({ runId, kind: 'replace', edits: found.edits })
+    const edited = await digest()
+    // Both accounts are now wrong: both rows are in error, counted from their codes and kept whole.
+    expect(filterCountsOf(edited.codes).errors).toBe(2)
+    expect(edited.kept.map((row) => row.item.account_number)).toEqual(['X01', 'X02'])
+    expect(
+      await domain.handlers['bulk:findRows']({ runId, find: { kind: 'reference', reference: 'DOM-ROW-0002' } }),
+    ).toMatchObject({ indexes: [1] })
+
+    await domain.handlers['bulk:undo']({ runId })
+    // The accounts are back, in error no more (their names may be checked again meanwhile).
+    const undone = await digest()
+    expect(filterCountsOf(undone.codes).errors).toBe(0)
+    expect(undone.kept.every((row) => row.item.account_number.startsWith('2000000'))).toBe(true)
+    expect(await domain.handlers['bulk:findRows']({ runId, find: { kind: 'paid' } })).toEqual({
+      indexes: [],
+      edits: [],
+      rows: [],
+    })
     await domain.close?.()
   })
 })
