@@ -24,8 +24,9 @@ export interface ReviewTallies {
   unchecked: number
 }
 
-export function reviewTallies(rows: readonly RunRow[]): ReviewTallies {
-  const t: ReviewTallies = {
+/** Every review tally at zero: where both counts (over rows here, over codes in row-codes.ts) start. */
+export function emptyReviewTallies(): ReviewTallies {
+  return {
     duplicate_in_sheet: 0,
     already_paid: 0,
     by_hand: 0,
@@ -36,6 +37,10 @@ export function reviewTallies(rows: readonly RunRow[]): ReviewTallies {
     acknowledged: 0,
     unchecked: 0,
   }
+}
+
+export function reviewTallies(rows: readonly RunRow[]): ReviewTallies {
+  const t = emptyReviewTallies()
   for (const row of rows) {
     if (row.excluded) {
       t[row.excludedWhy ?? 'by_hand']++

@@ -12,7 +12,7 @@ import type { BulkField } from '../domain/bulk'
 import type { CellEdit } from '../domain/bulk-changes'
 import type { ExcludedWhy, ResolutionState, RowPayoutStatus, RunRow } from '../domain/bulk-run'
 import { isHeld } from './payee-holds'
-import type { ReviewTallies } from './review-figures'
+import { emptyReviewTallies, type ReviewTallies } from './review-figures'
 
 const STATUSES: readonly RowPayoutStatus[] = ['not_sent', 'pending', 'processing', 'success', 'failed', 'unknown']
 const WHYS: readonly ExcludedWhy[] = ['by_hand', 'duplicate_in_sheet', 'already_paid', 'not_in_new_sheet']
@@ -119,17 +119,7 @@ export function filterCountsOf(codes: ArrayLike<number>): FilterCounts {
 
 /** The review's counts (shared/bulk/review-figures.ts's reviewTallies) from every row's code. */
 export function reviewTalliesOf(codes: ArrayLike<number>): ReviewTallies {
-  const t: ReviewTallies = {
-    duplicate_in_sheet: 0,
-    already_paid: 0,
-    by_hand: 0,
-    not_in_new_sheet: 0,
-    match: 0,
-    close_match: 0,
-    no_match: 0,
-    acknowledged: 0,
-    unchecked: 0,
-  }
+  const t = emptyReviewTallies()
   for (let i = 0; i < codes.length; i++) {
     const code = codes[i]!
     if (codeExcluded(code)) {
