@@ -1,7 +1,7 @@
 /**
  * Find and replace in one column of a run (decision 40): which cells would change, to what. Main
  * plans it over every row of the run (bulk:findRows) and the grid applies it as one change
- * (bulk:editCells, one undo); the renderer holds only the rows it shows (issue 28 §3).
+ * (bulk:editCells, one undo); the renderer holds only the rows it shows (decision 154).
  */
 import type { BulkField } from '../domain/bulk'
 import type { CellEdit } from '../domain/bulk-changes'

@@ -1,5 +1,5 @@
 /**
- * A run's rows in a compact form (issue 28 §3, decision 154): one number per row saying what the
+ * A run's rows in a compact form (decision 154): one number per row saying what the
  * grid's chips, its filters and the review's counts need of it (payout status, excluded and why,
  * errors, warnings, name check, acknowledged, held), and whether the row is one the screens list
  * in full (`KEPT`: left out, in error or warned about, flagged by the payee book, held, or a name

@@ -1,5 +1,5 @@
 /**
- * A run of 100,000 rows (issue 28 §3): the renderer holds every row's code and only the pages the
+ * A run of 100,000 rows (decision 154): the renderer holds every row's code and only the pages the
  * grid shows, main holds the rows. The grid still edits a cell, pastes a block, undoes, scrolls to
  * the last row and back (the rows it shows are the right ones), and a find and replace changes rows
  * never shown; the chips count every row. The run is written to disk before the app starts.

@@ -33,7 +33,7 @@ export const useBulkStore = defineStore('bulk', () => {
   const runs = ref<RunSummary[]>([])
   const current = ref<RunView | null>(null)
   /**
-   * What the renderer holds of the current run's rows (issue 28 §3): every row's code, the rows the
+   * What the renderer holds of the current run's rows (decision 154): every row's code, the rows the
    * screens list whole (`keptRows`), and the pages the grid shows, read from main as it scrolls;
    * never reactive row by row. `rowsVersion` counts the changes, so whatever shows them recomputes.
    */

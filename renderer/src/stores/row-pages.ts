@@ -1,5 +1,5 @@
 /**
- * The pages of a run's rows the renderer holds whole (issue 28 §3, decision 154): the pages the
+ * The pages of a run's rows the renderer holds whole (decision 154): the pages the
  * grid shows and those around them, read ahead of the scroll, at most PAGES_KEPT of them; the page
  * wanted longest ago goes first. Main holds every row: a page read again is read from main.
  *

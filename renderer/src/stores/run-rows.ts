@@ -1,5 +1,5 @@
 /**
- * What the renderer holds of the open run's rows (issue 28 §3, decision 154): every row's code
+ * What the renderer holds of the open run's rows (decision 154): every row's code
  * (shared/bulk/row-codes.ts: what the chips, the filters and the review's counts need), the rows
  * the screens list whole (left out, in error or warned about, flagged, held, names that do not
  * match), and the pages the grid shows (row-pages.ts). Main holds every row: a change it tells

@@ -33,7 +33,7 @@ export const bulkRunChannels = {
   },
   /**
    * Every row's code (shared/bulk/row-codes.ts) and the rows the screens list whole: the renderer
-   * keeps these and reads the pages the grid shows with `bulk:rows` (issue 28 §3, decision 154).
+   * keeps these and reads the pages the grid shows with `bulk:rows` (decision 154).
    */
   'bulk:rowsDigest': { input: byRun, result: returns<RowsDigest>() },
   /** Looks across every row of the run (main holds them): a reference, a find and replace, the paid rows. */

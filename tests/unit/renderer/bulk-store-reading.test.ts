@@ -1,6 +1,6 @@
 /**
  * A run opened while main changes its rows (decision 147): a row main told changed while the run's
- * digest (every row's code and the rows kept whole: issue 28 §3) was being read ends as main has
+ * digest (every row's code and the rows kept whole: decision 154) was being read ends as main has
  * it, whichever arrived first, the telling or the older digest.
  */
 import { createPinia, setActivePinia } from 'pinia'

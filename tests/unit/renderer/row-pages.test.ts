@@ -1,5 +1,5 @@
 /**
- * The pages of a run's rows the renderer holds (issue 28 §3): the grid's window and the pages
+ * The pages of a run's rows the renderer holds (decision 154): the grid's window and the pages
  * ahead of the scroll are read from main, at most PAGES_KEPT are held (the page wanted longest ago
  * goes first), and a row main told changed while its page was read ends as main has it.
  */

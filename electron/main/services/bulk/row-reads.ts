@@ -1,5 +1,5 @@
 /**
- * What the renderer reads of a run's rows besides their pages (issue 28 §3, decision 154): every
+ * What the renderer reads of a run's rows besides their pages (decision 154): every
  * row's code with the rows the screens list whole (`bulk:rowsDigest`), and what is looked for
  * across every row (`bulk:findRows`). Main holds the rows; the renderer holds the pages it shows.
  */

@@ -1,5 +1,5 @@
 /**
- * Every row's code (issue 28 §3): the renderer counts the chips and the review from the codes of
+ * Every row's code (decision 154): the renderer counts the chips and the review from the codes of
  * every row, and shows a review's "Show them" from the rows kept whole. Over rows in every state
  * the codes carry, the counts are those of the rows themselves, and every row a review filter
  * shows is kept.

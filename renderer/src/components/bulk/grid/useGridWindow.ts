@@ -6,7 +6,7 @@
  * (a fast scroll, a drag of the scroll bar, Ctrl+End), the rows already in the DOM are reused in
  * place, their text patched, instead of all of them being unmounted and as many mounted.
  *
- * The renderer holds every row's code and only the pages the grid shows (issue 28 §3): which rows
+ * The renderer holds every row's code and only the pages the grid shows (decision 154): which rows
  * are shown comes from the codes; the window's pages, and those ahead of the scroll, are read from
  * main (stores/row-pages.ts), and a row whose page is still being read shows empty until it comes.
  */
