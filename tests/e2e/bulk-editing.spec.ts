@@ -14,7 +14,7 @@ import * as XLSX from 'xlsx'
 import { seriousViolations } from './axe'
 import { expect, test } from './fixtures'
 import type { AppFixture } from './fixtures'
-import { checkNamesOnScreen } from './bulk-screen'
+import { checkNamesOnScreen, pasteOnFocused } from './bulk-screen'
 
 const FIXTURE = resolve(__dirname, '../fixtures/sheets/messy-payroll.xlsx')
 
@@ -48,17 +48,6 @@ async function importPayroll(app: AppFixture): Promise<void> {
   await page.locator('.n-base-select-option', { hasText: 'First Bank of Nigeria (011)' }).first().click()
   await page.getByTestId('bulk-banks-confirm').click()
   await expect(page.getByTestId('bulk-grid')).toBeVisible({ timeout: 60_000 })
-}
-
-/** A paste as the browser fires it when a block copied from a spreadsheet is pasted on the focused cell. */
-async function pasteOnFocused(page: Page, text: string): Promise<void> {
-  await page.evaluate((tsv) => {
-    const data = new DataTransfer()
-    data.setData('text/plain', tsv)
-    document.activeElement!.dispatchEvent(
-      new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
-    )
-  }, text)
 }
 
 test('a messy payroll fixed like a spreadsheet, with undo; sent; its failed rows shown with their reason; archived', async ({

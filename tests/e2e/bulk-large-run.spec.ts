@@ -6,6 +6,7 @@
  */
 import type { Page } from '@playwright/test'
 import { expect, test } from './fixtures'
+import { pasteOnFocused } from './bulk-screen'
 import { GRID_RUN_ID, WARNED_EVERY, writeGridRun } from '../bench/grid-run'
 
 const ROWS = 100_000
@@ -18,17 +19,6 @@ test.use({
 
 const cell = (page: Page, row: number, field: string) =>
   page.getByTestId(`bulk-row-${row}`).locator(`[data-field="${field}"]`)
-
-/** A paste as the browser fires it when a block copied from a spreadsheet is pasted on the focused cell. */
-async function pasteOnFocused(page: Page, text: string): Promise<void> {
-  await page.evaluate((tsv) => {
-    const data = new DataTransfer()
-    data.setData('text/plain', tsv)
-    document.activeElement!.dispatchEvent(
-      new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
-    )
-  }, text)
-}
 
 /** Rows in the DOM that show another row's reference, and rows still waiting for their page. */
 function rowsOnScreen(page: Page): Promise<{ wrong: string[]; reading: number; shown: number }> {

@@ -38,3 +38,14 @@ export async function checkNamesOnScreen(page: Page): Promise<void> {
   }
   await expect(page.getByTestId('bulk-submit')).toBeEnabled()
 }
+
+/** A paste as the browser fires it when a block copied from a spreadsheet is pasted on the focused cell. */
+export async function pasteOnFocused(page: Page, text: string): Promise<void> {
+  await page.evaluate((tsv) => {
+    const data = new DataTransfer()
+    data.setData('text/plain', tsv)
+    document.activeElement!.dispatchEvent(
+      new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
+    )
+  }, text)
+}
