@@ -168,7 +168,6 @@ async function main(): Promise<void> {
   }
   // The payments client sends through node:http (decision 161): its requests are counted as they
   // leave, on Node's diagnostics channels (the bench's own calls to the bridge use fetch).
-  const realFetch = globalThis.fetch
   const sandboxHost = new URL(sandbox.url).host
   const counting = new WeakMap<object, { figures: StageFigures; group: string }>()
   const onRequest = (message: unknown): void => {
@@ -254,7 +253,7 @@ async function main(): Promise<void> {
   })
   const origin = new URL(app.bridge.url).origin
   const call = async <T>(channel: string, payload?: unknown): Promise<T> => {
-    const answer = await realFetch(`${origin}/ipc/${encodeURIComponent(channel)}`, {
+    const answer = await fetch(`${origin}/ipc/${encodeURIComponent(channel)}`, {
       method: 'POST',
       headers: { authorization: `Bearer ${app.bridge.token}`, 'content-type': 'application/json', origin },
       body: JSON.stringify({ payload }),
@@ -426,7 +425,7 @@ async function main(): Promise<void> {
       const url = new URL('/merchant/api/v1/payouts', sandbox.url)
       url.searchParams.set('limit', '100')
       if (after) url.searchParams.set('starting_after', after)
-      const page = (await (await realFetch(url, { headers: { authorization: `Bearer ${KEY}` } })).json()) as {
+      const page = (await (await fetch(url, { headers: { authorization: `Bearer ${KEY}` } })).json()) as {
         has_more: boolean
         data: Array<{ reference: string; status: string; pointer: string }>
       }
@@ -500,7 +499,6 @@ async function main(): Promise<void> {
     probing = false
     await probe.catch(() => undefined)
     await stopRenderer().catch(() => undefined)
-    globalThis.fetch = realFetch
     await app.close()
     await sandbox.close()
     await rm(dir, { recursive: true, force: true })
