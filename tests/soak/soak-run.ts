@@ -23,6 +23,8 @@ import { SoakUser } from './user'
 
 /** How many actions a desk armed for a checkpoint is left to reach it before random kills resume. */
 const ARMED_ACTIONS = 6
+/** The checkpoints a desk reaches from any state: the user can always import a sheet. */
+const IMPORT_CHECKPOINTS: readonly Checkpoint[] = CHECKPOINTS.filter((point) => point.startsWith('import:'))
 
 export interface SoakOptions {
   iterations: number
@@ -35,6 +37,12 @@ export interface SoakOptions {
    * kills the desk as often as it claims to).
    */
   minKills?: number
+  /**
+   * Kills at checkpoints the run makes at least: until it has, a desk armed for one is left twice
+   * as many actions to reach it before a random kill may take it first (a loaded machine spends
+   * actions waiting on imports, and random kills then took every armed desk early).
+   */
+  minCheckpointKills?: number
   /** Chance that a restarted desk is armed to kill itself at a checkpoint. */
   armChance?: number
   /** Chance per iteration that the user quits the app and opens it again. */
@@ -101,6 +109,7 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
   const user = new SoakUser(random, ledger, tag, join(dir, 'sheets'))
   const faults: Record<string, number> = {}
   const kills: SoakReport['kills'] = { randomInstant: 0, atCheckpoint: {}, total: 0 }
+  const checkpointKills = (): number => Object.values(kills.atCheckpoint).reduce((a, b) => a + (b ?? 0), 0)
   let restarts = 0
   let quits = 0
   /** The iteration now, and the one at which the desk running was armed for a checkpoint (or null). */
@@ -138,8 +147,11 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
     for (;;) {
       let killAt: Checkpoint | undefined
       if (armed && random.chance(options.armChance ?? 0.5)) {
-        const fewest = Math.min(...CHECKPOINTS.map((point) => kills.atCheckpoint[point] ?? 0))
-        killAt = random.pick(CHECKPOINTS.filter((point) => (kills.atCheckpoint[point] ?? 0) <= fewest + 1))
+        // Until the run has its least checkpoint kills, only those every state can reach (an
+        // import); then the ones least often hit.
+        const pool = checkpointKills() < (options.minCheckpointKills ?? 0) ? IMPORT_CHECKPOINTS : CHECKPOINTS
+        const fewest = Math.min(...pool.map((point) => kills.atCheckpoint[point] ?? 0))
+        killAt = random.pick(pool.filter((point) => (kills.atCheckpoint[point] ?? 0) <= fewest + 1))
       }
       const desk = await startDeskProcess({
         userDataDir,
@@ -182,7 +194,8 @@ export async function runSoak(options: SoakOptions): Promise<SoakReport> {
       const behind = kills.total < Math.floor(((iteration + 1) * (options.minKills ?? 0)) / options.iterations)
       // A desk armed for a checkpoint gets a few actions (the user heads for it) before a random
       // kill may take it first: with a fast desk, random kills alone took every armed one early.
-      const reachingItsCheckpoint = armedAt !== null && iteration - armedAt < ARMED_ACTIONS
+      const armedActions = checkpointKills() < (options.minCheckpointKills ?? 0) ? 2 * ARMED_ACTIONS : ARMED_ACTIONS
+      const reachingItsCheckpoint = armedAt !== null && iteration - armedAt < armedActions
       if (!reachingItsCheckpoint && (random.chance(options.killChance ?? 0.08) || behind)) {
         const current = desk
         setTimeout(() => current.kill(), random.int(0, 1200))

@@ -20,9 +20,10 @@ it(`a simulated user, faults and kills for ${ITERATIONS} iterations: nothing pai
     armChance: 0.9,
     settleSeconds: 45,
     minKills: 4,
+    minCheckpointKills: 1,
     rateLimit: { share: RATE_LIMITED, window: 1, perSecond: 3 },
   })
-  console.info(formatReport(report))
+  console.info(`seed ${seed}\n${formatReport(report)}`)
   expect(report.doublePayments).toEqual([])
   expect(report.lostPayouts).toEqual([])
   expect(report.disagreements).toEqual([])
