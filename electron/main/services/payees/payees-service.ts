@@ -169,9 +169,9 @@ export function createPayeesService(options: PayeesServiceOptions): PayeesServic
     let added = 0
     for (let start = 0; start < payments.length; start += PER_MESSAGE) {
       if (start > 0) await nextTurn()
-      options.checkpoint?.('payees:learning', scope.profileId)
+      options.checkpoint?.('payees:learning')
       added += await ask<'learn'>({ op: 'learn', scope, payments: payments.slice(start, start + PER_MESSAGE) })
-      options.checkpoint?.('payees:learnt', scope.profileId)
+      options.checkpoint?.('payees:learnt')
     }
     if (added > 0) options.onChanged?.(scope)
     return added
