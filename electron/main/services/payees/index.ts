@@ -3,7 +3,7 @@
  * payouts may use. The rules themselves (identity, account keys, the tripwires) are pure, in
  * shared/payees.
  */
-export { CLOSE_WAIT_MS, createPayeesService, MAX_LOADED_BOOKS } from './payees-service'
+export { createPayeesService, MAX_LOADED_BOOKS } from './payees-service'
 export type { CatchUpReport, FlaggedRow, PayeesService, PayeesServiceOptions } from './payees-service'
 export type { PayeeDetail, PayeesPage, PayeesQuery } from '../../../../shared/payees/payee-view'
 export type { PaidPayment } from './paid-payment'
