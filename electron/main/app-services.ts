@@ -16,7 +16,7 @@ import { createPaymentsApi } from './services/api'
 import { AdaptivePace } from './services/api/adaptive-pace'
 import { createPaymentsClient } from './services/api/payments-client'
 import { createProfileApis } from './services/api/profile-apis'
-import { createBulkDomain, RUNS_FOLDER } from './services/bulk/runs'
+import { createBulkDomain } from './services/bulk/runs'
 import {
   createPayeesDomain,
   createPayeesService,
@@ -193,16 +193,17 @@ export async function createAppServices(options: {
   }
   // One log line per money movement and state change, whichever domain moved it.
   journal = withMovementLog(journal, log)
-  // The payee book (decisions 109, 116): folds the desk's history in once, then learns each
-  // payout that succeeds (the journal wrapper) and each run's paid rows (the run hooks).
+  // The payee book (decisions 109, 116): learns each payout that succeeds (the journal wrapper)
+  // and each run's paid rows (the run hooks); each start learns what its record says it lacks of
+  // either, and a close waits a while for learns under way (decision 166).
   const payees = createPayeesService({
     directory: join(options.userDataDir, PAYEES_FOLDER),
-    runsFolder: join(options.userDataDir, RUNS_FOLDER),
     journal,
     // The multiple and the first-payment amounts are each profile's Settings (decision 128).
     settings: (scope) => controls.of(scope.profileId).payeeChecks,
     onDamaged: (what, error) => log.warn(`Payee book: ${what} could not be read whole`, error),
     onChanged: (scope) => options.emit('payees:changed', scope),
+    ...(options.checkpoints ? { checkpoint: options.checkpoints } : {}),
   })
   journal = withPaidPayees(journal, payees, log)
   const reconciler = createReconciler(journal, (report) => options.emit('journal:reconciled', report))

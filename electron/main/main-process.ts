@@ -42,6 +42,26 @@ import { refusedSwitches, refusedSwitchesMessage } from './security/refused-swit
 
 export const APP_NAME = 'Payout Desk'
 
+/** The longest a quit waits for the services to close before the app exits anyway. */
+export const QUIT_WAIT_MS = 10_000
+
+async function closeWithin(
+  services: Pick<AppServices, 'close'>,
+  waitMs: number,
+  log: { warn(message: string, detail?: unknown): void },
+): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const closing = services.close().catch((error: unknown) => log.warn('The services did not close cleanly', error))
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(() => {
+      log.warn(`The services had not closed after ${waitMs / 1000} s; the app exits anyway`)
+      resolve()
+    }, waitMs)
+  })
+  await Promise.race([closing, late])
+  clearTimeout(timer)
+}
+
 /** What main hands the services it starts (the same as createAppServices takes). */
 export interface ServiceStart {
   userDataDir: string
@@ -156,8 +176,15 @@ export function startMainProcess(electron: ElectronApi, options: MainProcessOpti
     if (BrowserWindow.getAllWindows().length === 0 && windowState) openMainWindow(windowState)
   })
 
-  app.on('will-quit', () => {
-    void services?.close()
+  // A quit waits for the services to close (at most QUIT_WAIT_MS), so what they have under way ends
+  // on disk: the payee book's learns are answered and recorded before its worker ends (decision
+  // 166). Then the app exits; a second quit meanwhile waits for the same close.
+  let quitting: Promise<void> | null = null
+  app.on('will-quit', (event) => {
+    const running = services
+    if (!running) return
+    event.preventDefault()
+    quitting ??= closeWithin(running, QUIT_WAIT_MS, log).then(() => app.exit(0))
   })
 
   const started = app

@@ -3,9 +3,8 @@
  * months, written as the ledger the desk keeps, and month eleven's sheet with 1% of each kind of
  * trouble planted. Shared by tests/bench/payee-checks.ts and whoever profiles the checks.
  */
-import { createWriteStream, writeFileSync } from 'node:fs'
+import { createWriteStream } from 'node:fs'
 import { mkdir } from 'node:fs/promises'
-import { join } from 'node:path'
 import { once } from 'node:events'
 import type { PaymentToCheck } from '../../shared/payees/tripwires'
 
@@ -22,7 +21,6 @@ export async function writeBook(directory: string): Promise<void> {
   const { encodePaid } = await import('../../electron/main/services/payees/paid-payment')
   const { ledgerFile } = await import('../../electron/main/services/payees/payee-ledger')
   await mkdir(directory, { recursive: true })
-  writeFileSync(join(directory, 'folded.json'), JSON.stringify({ version: 1, foldedAt: new Date().toISOString() }))
   const out = createWriteStream(ledgerFile(directory, SCOPE))
   for (let month = 0; month < MONTHS; month++) {
     const paidAt = new Date(Date.UTC(2025, month, 28, 10)).toISOString()

@@ -50,7 +50,7 @@ async function child(directory: string, checks: boolean): Promise<void> {
   const baseRssMb = rssMb()
   const loop = monitorEventLoopDelay({ resolution: 5 })
   loop.enable()
-  const payees = createPayeesService({ directory, runsFolder: join(directory, 'no-runs'), journal: { list: () => [] } })
+  const payees = createPayeesService({ directory, journal: { list: () => [] } })
   let started = performance.now()
   await payees.warm(SCOPE)
   const loadMs = performance.now() - started

@@ -16,6 +16,10 @@ export const CHECKPOINTS = [
   'send:intent-on-disk',
   /** The service answered a money movement (or failed to); the answer is not journaled yet. */
   'send:answer-received',
+  /** Paid payments are about to go to the payee book's worker (decision 166): nothing of them learnt yet. */
+  'payees:learning',
+  /** The payee book's worker learnt paid payments (its ledger fsynced); the learnt record is not written yet. */
+  'payees:learnt',
 ] as const
 export type Checkpoint = (typeof CHECKPOINTS)[number]
 

@@ -96,7 +96,12 @@ export function createBulkDomain(context: ServiceContext, hooks: BulkDomainOptio
   let started: () => void = () => undefined
   const startedUp = new Promise<void>((resolve) => (started = resolve))
   let loaded: Promise<void> | null = null
-  const ready = () => (loaded ??= startedUp.then(() => variance.load()).then(() => runs.resumeAll()))
+  // Once resumed, every run's paid rows are told to the payee book, which learns what it lacks (decision 166).
+  const ready = () =>
+    (loaded ??= startedUp
+      .then(() => variance.load())
+      .then(() => runs.resumeAll())
+      .then(() => payeeChecks?.tellEveryRun()))
 
   // A second Delete of the same run (a double click) joins the first.
   const removing = new InFlight<{ deleted: string }>()

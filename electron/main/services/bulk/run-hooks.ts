@@ -17,7 +17,10 @@ export interface PaidRun {
   currency: string
   /** The e-mail given to the whole run (decision 53): it identifies no one. */
   runWideEmail?: string
+  /** The rows told now: paid, and not told before in this session. */
   rows: readonly RunRow[]
+  /** How many of the run's rows were paid when these were told: each of them told in this session (decision 166). */
+  paidRows: number
 }
 
 export interface RunHooks {
@@ -47,7 +50,10 @@ export interface RunHooks {
     scope: { profileId: string; mode: ProfileMode },
     rows: readonly PaymentToCheck[],
   ): Promise<ReadonlyArray<{ index: number; tripwires: Tripwire[]; payee?: { key: string }; matchedPayee?: string }>>
-  /** Rows of a run reached paid: the payee book learns them (each reference once, decision 109). */
+  /**
+   * Rows of a run reached paid: the payee book learns them (each reference once, decision 109). At
+   * each start every run tells all its paid rows, so what a crash cut short is learnt (decision 166).
+   */
   rowsPaid?(scope: { profileId: string; mode: ProfileMode }, run: PaidRun): void
   /**
    * Confirmations of changed or shared accounts recorded in a run (decision 124): the payee book

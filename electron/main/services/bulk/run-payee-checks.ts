@@ -4,8 +4,9 @@
  * - a run's rows are checked at import, after each edit, and as the bank's names come in (a run's
  *   summary changed while it is in name checks or review); one check per run at a time, a change
  *   while it runs asks for one more after it; the findings go on the rows (RunService.setTripwires);
- * - rows that reached paid are told once each in this session (the book learns a reference once,
- *   so telling again after a restart costs only time).
+ * - rows that reached paid are told once each in this session, and at each start every run's paid
+ *   rows are told (`tellEveryRun`): the book keeps a record of what it holds of each run, passes
+ *   over a run it holds whole and learns what a close or crash cut short (decision 166).
  * - the confirmations recorded in a run are told to the book (decision 124), so a later run does not
  *   hold the same payee's account again.
  * A check that fails is logged and leaves the rows as they were. A flag never drops a row; a
@@ -36,6 +37,8 @@ export interface RunPayeeChecks {
   runChanged(summary: RunSummary): void
   /** Tells the book the run's confirmations it was not told yet (decision 124). */
   tellConfirmed(summary: Pick<RunSummary, 'id'>): void
+  /** At start, once the runs are loaded: every run's paid rows not told yet in this session (decision 166). */
+  tellEveryRun(): void
   /** Resolves once no check is running or waiting (tests). */
   idle(): Promise<void>
   /** The desk is closing: checks waiting are dropped, none starts again (a check mid-way ends unlogged). */
@@ -142,6 +145,7 @@ export function createRunPayeeChecks(
         currency: state.currency,
         ...(runWideEmail ? { runWideEmail } : {}),
         rows: paid,
+        paidRows: entry.told.size,
       },
     )
   }
@@ -172,6 +176,15 @@ export function createRunPayeeChecks(
   return {
     schedule,
     tellConfirmed,
+    tellEveryRun() {
+      for (const summary of runs().list()) {
+        try {
+          tellPaid(summary)
+        } catch (error) {
+          log.warn(`The payee book could not follow run ${summary.id}`, error)
+        }
+      }
+    },
     runChanged(summary) {
       try {
         tellConfirmed(summary)

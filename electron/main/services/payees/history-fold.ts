@@ -1,13 +1,9 @@
 /**
- * What this desk paid before the book existed, read from its records (decision 109): the
- * journal's single payouts that succeeded, and the paid rows of the bulk runs in
- * userData/bulk-runs (state.json for whose run and its currency, rows.json for each row's outcome:
- * the journal holds a batch as one movement, the rows hold each payout's own outcome and the
- * name the service resolved). Each payment keeps its profile and mode, so the fold-in fills each
- * profile's own book. Read file by file; a run that cannot be read is reported and skipped.
+ * What this desk paid, read from its records as the payee book learns it (decisions 109, 166): the
+ * journal's single payouts that succeeded, and a bulk run's paid rows (the journal holds a batch as
+ * one movement, the run's rows hold each payout's own outcome and the name the service resolved).
+ * Each payment keeps its profile and mode, so each profile's own book learns it.
  */
-import { readFile, readdir } from 'node:fs/promises'
-import { join } from 'node:path'
 import type { RunRow } from '../../../../shared/domain/bulk-run'
 import type { MovementView, ProfileScope } from '../../../../shared/domain/journal'
 import { sharedEmails } from '../../../../shared/payees/identity'
@@ -86,61 +82,31 @@ export function paidRunRows(
   })
 }
 
-interface RunStateFile {
-  id?: string
-  updatedAt?: string
-  profileId?: string
-  mode?: ProfileScope['mode']
-  currency?: string
-  imported?: { run_wide?: { customer_email?: { value?: string } } }
-}
-
-/** Every paid payment the journal and the runs folder hold, grouped by profile and mode. */
-export async function foldHistory(
+/**
+ * The journal's succeeded single payouts the book is not known to hold: those whose success was
+ * recorded after journal record `through` (every one when the journal's newest record is older than
+ * that: not the journal the record was made of), grouped by profile and mode; and the newest record
+ * read, through which the book holds them all once they are learnt (decision 166).
+ */
+export function payoutsToLearn(
   journal: { list(filter?: { kind?: 'payout' }): MovementView[] },
-  runsFolder: string,
-  onDamaged: (what: string, error: unknown) => void,
-): Promise<ScopedPayments[]> {
+  through: number,
+): { newest: number; scopes: ScopedPayments[] } {
+  const movements = journal.list({ kind: 'payout' })
+  let newest = 0
+  for (const movement of movements) newest = Math.max(newest, movement.timeline.at(-1)?.seq ?? 0)
+  const after = newest < through ? 0 : through
   const scopes = new Map<string, ScopedPayments>()
-  const into = (scope: ProfileScope, payments: PaidPayment[]): void => {
+  for (const movement of movements) {
+    const success = movement.timeline.find((event) => event.state === 'success')
+    if (!success || success.seq <= after) continue
+    const payment = paidSinglePayout(movement)
+    if (!payment) continue
+    const scope: ProfileScope = { profileId: movement.profileId, mode: movement.profileMode }
     const id = `${scope.profileId}\u0000${scope.mode}`
     const entry = scopes.get(id)
-    if (entry) entry.payments.push(...payments)
-    else scopes.set(id, { scope: { profileId: scope.profileId, mode: scope.mode }, payments: [...payments] })
+    if (entry) entry.payments.push(payment)
+    else scopes.set(id, { scope, payments: [payment] })
   }
-  for (const movement of journal.list({ kind: 'payout' })) {
-    const payment = paidSinglePayout(movement)
-    if (payment) into({ profileId: movement.profileId, mode: movement.profileMode }, [payment])
-  }
-  let names: string[] = []
-  try {
-    names = await readdir(runsFolder)
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') onDamaged(runsFolder, error)
-  }
-  for (const name of names) {
-    const folder = join(runsFolder, name)
-    try {
-      const state = JSON.parse(await readFile(join(folder, 'state.json'), 'utf8')) as RunStateFile
-      if (!state.profileId || !state.mode || !state.currency || !state.updatedAt)
-        throw new Error('state.json lacks its profile, mode, currency or time')
-      const rows = JSON.parse(await readFile(join(folder, 'rows.json'), 'utf8')) as RunRow[]
-      if (!Array.isArray(rows)) throw new Error('rows.json is not a list of rows')
-      const runWideEmail = state.imported?.run_wide?.customer_email?.value
-      const payments = paidRunRows(
-        {
-          id: state.id ?? name,
-          updatedAt: state.updatedAt,
-          currency: state.currency,
-          ...(runWideEmail ? { runWideEmail } : {}),
-        },
-        rows,
-      )
-      if (payments.length > 0) into({ profileId: state.profileId, mode: state.mode }, payments)
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') continue // a run folder being created
-      onDamaged(folder, error)
-    }
-  }
-  return [...scopes.values()]
+  return { newest, scopes: [...scopes.values()] }
 }

@@ -1,10 +1,10 @@
 /**
- * The payee book's public face (decisions 109, 116): what the app's wiring, bulk runs and single
+ * The payee book's public face (decisions 109, 116, 166): what the app's wiring, bulk runs and single
  * payouts may use. The rules themselves (identity, account keys, the tripwires) are pure, in
  * shared/payees.
  */
 export { createPayeesService, MAX_LOADED_BOOKS } from './payees-service'
-export type { FlaggedRow, FoldInReport, PayeesService, PayeesServiceOptions } from './payees-service'
+export type { CatchUpReport, FlaggedRow, PayeesService, PayeesServiceOptions } from './payees-service'
 export type { PayeeDetail, PayeesPage, PayeesQuery } from '../../../../shared/payees/payee-view'
 export type { PaidPayment } from './paid-payment'
 export type { PayeeSummary } from './payee-book'

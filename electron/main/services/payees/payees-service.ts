@@ -5,12 +5,14 @@
  * - `checkRows(scope, rows)`: the flagged rows of a sheet (each with its index);
  * - `checkPayout(scope, draft)`: the tripwires of one payout as its form is filled;
  * - `recordPaid(scope, payments)`: what completed, learnt into the book (once per reference);
+ *   `recordRunPaid(scope, run, payments)`: a bulk run's paid rows, the same way;
  * - `list(scope, query)`: the Payees list, with the desk's one search; `payee(scope, key)` one payee's payments.
- * Each profile in each mode has its own book: a rehearsal never feeds Live. On the first start the
- * desk's history (journal and bulk runs, read here in main) is folded in once; a marker file says so.
+ * Each profile in each mode has its own book: a rehearsal never feeds Live. What the book learnt
+ * from each source is recorded (learnt-record.ts); each start learns what the record lacks (the
+ * journal's single payouts here, the runs as they tell their paid rows), and a close waits a while
+ * for the learns under way (decision 166).
  */
 import type { PayeeConfirmation } from '../../../../shared/payees/confirmations'
-import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { setImmediate as nextTurn } from 'node:timers/promises'
 import type { Worker } from 'node:worker_threads'
@@ -21,12 +23,14 @@ import {
   type PaymentTripwires,
   type TripwireSettings,
 } from '../../../../shared/payees/tripwires'
-import { writeJsonAtomically } from '../settings'
+import type { Checkpoints } from '../checkpoints'
 import { startWorker } from '../worker-start'
 import type { BookAnswers, BookReply, BookRequest, BookWorkerData } from './book-worker-protocol'
-import { foldHistory } from './history-fold'
+import { payoutsToLearn } from './history-fold'
+import { LearntRecord } from './learnt-record'
 import type { PaidPayment } from './paid-payment'
 import type { FlaggedRow } from './payee-books'
+import { RunLearning, type RunPaidSoFar } from './run-learning'
 import {
   PAYEE_PAYMENTS_SHOWN,
   type PayeeDetail,
@@ -37,17 +41,17 @@ import {
 export { MAX_LOADED_BOOKS } from './payee-books'
 export type { FlaggedRow } from './payee-books'
 
-const FOLD_MARKER = 'folded.json'
 /** Rows or payments per message: a clone of this many takes main a few milliseconds. */
 const PER_MESSAGE = 5_000
+/** How long a close waits for the learns under way before it ends the worker (decision 166). */
+export const CLOSE_WAIT_MS = 5_000
 /** Heap the worker may use: a book past it ends the worker (and is said), not the app. */
 const WORKER_HEAP_MB = 1024
 
 export interface PayeesServiceOptions {
   /** userData/payees */
   directory: string
-  /** userData/bulk-runs, read once by the first start's fold-in. */
-  runsFolder: string
+  /** The journal, whose succeeded single payouts the book learns at each start if it lacks them. */
   journal: { list(filter?: { kind?: 'payout' }): MovementView[] }
   /** The tripwire settings of a profile (the multiple, the first-payment limits). */
   settings?: (scope: ProfileScope) => TripwireSettings
@@ -55,16 +59,21 @@ export interface PayeesServiceOptions {
   onDamaged?: (what: string, error: unknown) => void
   /** A book learnt payments or confirmations new to it (the Payees screen shows them without a reload). */
   onChanged?: (scope: ProfileScope) => void
+  /** Crash tests' kill points ('payees:learning', 'payees:learnt'); the app passes none. */
+  checkpoint?: Checkpoints
+  /** How long close() waits for learns under way (CLOSE_WAIT_MS). */
+  closeWaitMs?: number
 }
 
-export interface FoldInReport {
+/** What a start learnt that the book lacked: payments new to it, in how many books. */
+export interface CatchUpReport {
   scopes: number
   payments: number
 }
 
 export interface PayeesService {
-  /** Folds the history in on the first start (once); later starts return null. */
-  start(): Promise<FoldInReport | null>
+  /** Learns the journal's succeeded single payouts the record lacks (once per service; every use waits for it). */
+  start(): Promise<CatchUpReport>
   /** Loads a profile's book in the background, so its first check finds it ready. */
   warm(scope: ProfileScope): Promise<void>
   /** The rows the tripwires flagged, in order, each with its index in `rows`. */
@@ -72,13 +81,18 @@ export interface PayeesService {
   checkPayout(scope: ProfileScope, draft: PaymentToCheck): Promise<PaymentTripwires>
   /** Learns completed payments; answers how many were new to the book. */
   recordPaid(scope: ProfileScope, payments: readonly PaidPayment[]): Promise<number>
+  /**
+   * Learns a bulk run's rows told paid, unless the record says the book holds them (`payments` is
+   * then never made); answers how many were new to the book.
+   */
+  recordRunPaid(scope: ProfileScope, run: RunPaidSoFar, payments: () => readonly PaidPayment[]): Promise<number>
   /** Learns confirmations of changed or shared accounts (decision 124), once each; answers how many were new. */
   recordConfirmations(scope: ProfileScope, confirmations: readonly PayeeConfirmation[]): Promise<number>
   /** The payees that match the query, newest paid first, one page of them. */
   list(scope: ProfileScope, query?: PayeesQuery): Promise<PayeesPage>
   /** One payee with its payments (newest first, at most PAYEE_PAYMENTS_SHOWN); null when not in this book. */
   payee(scope: ProfileScope, key: string): Promise<PayeeDetail | null>
-  /** Ends the worker (the app quits; a test is done). */
+  /** Waits (at most closeWaitMs) for the learns under way, then ends the worker (the app quits; a test is done). */
   close(): Promise<void>
 }
 
@@ -96,8 +110,12 @@ export function createPayeesService(options: PayeesServiceOptions): PayeesServic
   let worker: Worker | null = null
   let nextId = 1
   const pending = new Map<number, Pending>()
-  let started: Promise<FoldInReport | null> | null = null
+  let started: Promise<CatchUpReport> | null = null
   let closed = false
+  let record: Promise<LearntRecord> | null = null
+  let runs: RunLearning | null = null
+  /** Learns asked and not answered yet: a close waits for them (decision 166). */
+  const learning = new Set<Promise<unknown>>()
 
   function theWorker(): Worker {
     if (worker) return worker
@@ -139,39 +157,47 @@ export function createPayeesService(options: PayeesServiceOptions): PayeesServic
 
   const settingsOf = (scope: ProfileScope): TripwireSettings => options.settings?.(scope) ?? DEFAULT_TRIPWIRE_SETTINGS
 
+  /** Work a close waits for (at most closeWaitMs). */
+  function tracked<T>(work: Promise<T>): Promise<T> {
+    learning.add(work)
+    const done = (): void => void learning.delete(work)
+    work.then(done, done)
+    return work
+  }
+
   async function learn(scope: ProfileScope, payments: readonly PaidPayment[]): Promise<number> {
     let added = 0
     for (let start = 0; start < payments.length; start += PER_MESSAGE) {
       if (start > 0) await nextTurn()
+      options.checkpoint?.('payees:learning')
       added += await ask<'learn'>({ op: 'learn', scope, payments: payments.slice(start, start + PER_MESSAGE) })
+      options.checkpoint?.('payees:learnt')
     }
     if (added > 0) options.onChanged?.(scope)
     return added
   }
 
-  async function foldIn(): Promise<FoldInReport | null> {
-    const marker = join(directory, FOLD_MARKER)
-    try {
-      await readFile(marker)
-      return null
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
-    }
-    const history = await foldHistory(options.journal, options.runsFolder, onDamaged)
-    let payments = 0
-    for (const { scope, payments: paid } of history) payments += await learn(scope, paid)
-    await writeJsonAtomically(marker, {
-      version: 1,
-      foldedAt: new Date().toISOString(),
-      scopes: history.length,
-      payments,
-    })
-    return { scopes: history.length, payments }
+  const theRecord = (): Promise<LearntRecord> => {
+    record ??= LearntRecord.open(directory, onDamaged)
+    return record
   }
 
-  const ready = (): Promise<FoldInReport | null> => {
-    started ??= foldIn()
-    started.catch(() => (started = null)) // a fold-in that failed is tried again by the next call
+  /** The journal's succeeded single payouts the record lacks, learnt; then the record says so. */
+  async function catchUp(): Promise<CatchUpReport> {
+    const learnt = await theRecord()
+    const { newest, scopes } = payoutsToLearn(options.journal, learnt.journalThrough)
+    let payments = 0
+    for (const { scope, payments: paid } of scopes) payments += await learn(scope, paid)
+    // An empty journal (or one another copy of the app holds) says nothing of what was learnt.
+    if (newest > 0) await learnt.noteJournal(newest)
+    return { scopes: scopes.length, payments }
+  }
+
+  const ready = (): Promise<CatchUpReport> => {
+    if (!started) {
+      started = tracked(catchUp())
+      started.catch(() => (started = null)) // a catch-up that failed is tried again by the next call
+    }
     return started
   }
 
@@ -217,17 +243,28 @@ export function createPayeesService(options: PayeesServiceOptions): PayeesServic
       return ask<'checkOne'>({ op: 'checkOne', scope, draft, settings: settingsOf(scope) })
     },
 
-    async recordPaid(scope, payments) {
-      await ready()
-      return learn(scope, payments)
+    recordPaid(scope, payments) {
+      return tracked(ready().then(() => learn(scope, payments)))
     },
 
-    async recordConfirmations(scope, confirmations) {
-      await ready()
-      if (confirmations.length === 0) return 0
-      const added = await ask<'confirm'>({ op: 'confirm', scope, confirmations: [...confirmations] })
-      if (added > 0) options.onChanged?.(scope)
-      return added
+    recordRunPaid(scope, run, payments) {
+      return tracked(
+        ready().then(async () => {
+          runs ??= new RunLearning(await theRecord(), learn)
+          return runs.learnRun(scope, run, payments)
+        }),
+      )
+    },
+
+    recordConfirmations(scope, confirmations) {
+      return tracked(
+        ready().then(async () => {
+          if (confirmations.length === 0) return 0
+          const added = await ask<'confirm'>({ op: 'confirm', scope, confirmations: [...confirmations] })
+          if (added > 0) options.onChanged?.(scope)
+          return added
+        }),
+      )
     },
 
     async list(scope, query = {}) {
@@ -251,6 +288,17 @@ export function createPayeesService(options: PayeesServiceOptions): PayeesServic
     },
 
     async close() {
+      // Learns asked before or during the wait are answered and recorded; past it, the next
+      // start learns what the record lacks (decision 166).
+      const until = Date.now() + (options.closeWaitMs ?? CLOSE_WAIT_MS)
+      while (learning.size > 0 && Date.now() < until) {
+        let timer: ReturnType<typeof setTimeout> | undefined
+        await Promise.race([
+          Promise.allSettled([...learning]),
+          new Promise((resolve) => (timer = setTimeout(resolve, until - Date.now()))),
+        ])
+        clearTimeout(timer)
+      }
       closed = true
       const ending = worker
       worker = null

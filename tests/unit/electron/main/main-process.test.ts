@@ -408,7 +408,27 @@ describe('with the real services', () => {
       ok: false,
       error: { code: 'bad_request', message: 'passwd: this screen opens .xlsx, .xls, .csv files.' },
     })
-    booted.rec.app.emit('will-quit')
-    await new Promise((resolve) => setTimeout(resolve, 300))
+    // A quit waits for the services to close (the payee book's learns under way, decision 166), then exits.
+    const quit = fakeEvent()
+    booted.rec.app.emit('will-quit', quit)
+    expect(quit.defaultPrevented).toBe(true)
+    for (let tries = 0; tries < 100 && booted.rec.app.exitCodes.length === 0; tries++)
+      await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(booted.rec.app.exitCodes).toEqual([0])
+  })
+})
+
+describe('quitting', () => {
+  it('waits for the services to close before the app exits, and a second quit meanwhile waits for the same close', async () => {
+    const booted = await boot()
+    await booted.ready()
+    const first = fakeEvent()
+    booted.rec.app.emit('will-quit', first)
+    const second = fakeEvent()
+    booted.rec.app.emit('will-quit', second)
+    expect([first.defaultPrevented, second.defaultPrevented]).toEqual([true, true])
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(booted.served.filter((call) => call === '(close)')).toHaveLength(1)
+    expect(booted.rec.app.exitCodes).toEqual([0])
   })
 })

@@ -50,7 +50,6 @@ async function desk() {
   const userData = await mkdtemp(join(tmpdir(), 'payees-domain-'))
   const payees = createPayeesService({
     directory: join(userData, 'payees'),
-    runsFolder: join(userData, 'bulk-runs'),
     journal: { list: () => [] },
   })
   services.push(payees)

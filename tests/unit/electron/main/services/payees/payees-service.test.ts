@@ -1,10 +1,10 @@
 /**
- * The payee book on real files: the first start folds in the desk's history (a real journal's
- * single payouts, the bulk runs' paid rows), each profile and mode keeps its own book (a Sandbox or
+ * The payee book on real files: a start learns the desk's history the book lacks (a real journal's
+ * single payouts; the bulk runs' paid rows as the runs tell them), each profile and mode keeps its own book (a Sandbox or
  * test-mode rehearsal never feeds Live), payments are learnt once and survive a restart, and a torn
  * last line loses nothing after it.
  */
-import { appendFile, mkdir, mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises'
+import { appendFile, mkdtemp, readFile, readdir } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -12,6 +12,7 @@ import type { RunRow } from '../../../../../../shared/domain/bulk-run'
 import { openJournal, type Journal, type NewIntent } from '../../../../../../electron/main/services/journal/journal'
 import {
   createPayeesService,
+  paidRunRows,
   type PaidPayment,
   type PayeesService,
   type PaymentToCheck,
@@ -38,7 +39,6 @@ async function desk(): Promise<{ userData: string; journal: Journal }> {
 function service(userData: string, journal: Pick<Journal, 'list'>): PayeesService {
   const payees = createPayeesService({
     directory: join(userData, 'payees'),
-    runsFolder: join(userData, 'bulk-runs'),
     journal,
   })
   services.push(payees)
@@ -101,32 +101,16 @@ function runRow(index: number, name: string, account: string, status: RunRow['st
   }
 }
 
-/** A run folder as the bulk run store writes it: state.json and rows.json. */
-async function writeRun(
-  userData: string,
+/** A run's paid rows as its run tells them (bulk/run-payee-checks.ts): all of them, at a start. */
+function tellRun(
+  payees: PayeesService,
+  scope: { profileId: string; mode: 'live' | 'test' | 'sandbox' },
   id: string,
-  scope: { profileId: string; mode: string },
   rows: RunRow[],
-): Promise<void> {
-  const folder = join(userData, 'bulk-runs', id)
-  await mkdir(folder, { recursive: true })
-  const state = {
-    version: 1,
-    id,
-    createdAt: '2026-01-30T08:00:00.000Z',
-    updatedAt: '2026-01-31T10:00:00.000Z',
-    profileId: scope.profileId,
-    mode: scope.mode,
-    currency: 'NGN',
-    stage: 'completed',
-    imported: {
-      skipped: [],
-      bank_names: [],
-      run_wide: { customer_email: { value: 'payroll@acme.ng', rows: rows.length } },
-    },
-  }
-  await writeFile(join(folder, 'state.json'), JSON.stringify(state))
-  await writeFile(join(folder, 'rows.json'), JSON.stringify(rows))
+) {
+  const run = { id, updatedAt: '2026-01-31T10:00:00.000Z', currency: 'NGN', runWideEmail: 'payroll@acme.ng' }
+  const paid = rows.filter((each) => each.status === 'success')
+  return payees.recordRunPaid(scope, { id, paidRows: paid.length }, () => paidRunRows(run, paid))
 }
 
 const row = (name: string, account: string, extra: Partial<PaymentToCheck> = {}): PaymentToCheck => ({
@@ -137,22 +121,23 @@ const row = (name: string, account: string, extra: Partial<PaymentToCheck> = {})
   ...extra,
 })
 
-describe('first start: the history is folded in', () => {
+describe('at start: the history the book lacks is learnt', () => {
   it('learns the journal single payouts that succeeded and the runs paid rows, each into its own profile and mode', async () => {
     const { userData, journal } = await desk()
     await paySingle(journal, payoutIntent('PAY-LIVE-1', LIVE, 'Musa Bello', '0011223344'), 'success')
     await paySingle(journal, payoutIntent('PAY-LIVE-2', LIVE, 'Failed Vendor', '0099999999'), 'failed')
     await paySingle(journal, payoutIntent('PAY-LIVE-3', LIVE, 'Open Vendor', '0088888888'), 'processing')
     await paySingle(journal, payoutIntent('PAY-SBX-1', SANDBOX, 'Rehearsed Vendor', '0077777777'), 'success')
-    await writeRun(userData, 'run-live', LIVE, [
-      runRow(0, 'Ada Obi', '0123456789', 'success', 'OBI ADA'),
-      runRow(1, 'Chidi Eze', '0234567890', 'success'),
-      runRow(2, 'Unpaid Person', '0345678901', 'failed'),
-    ])
-    await writeRun(userData, 'run-test', ACME_TEST, [runRow(0, 'Test Person', '0456789012', 'success')])
-
     const payees = service(userData, journal)
-    expect(await payees.start()).toEqual({ scopes: 3, payments: 5 })
+    expect(await payees.start()).toEqual({ scopes: 2, payments: 2 })
+    expect(
+      await tellRun(payees, LIVE, 'run-live', [
+        runRow(0, 'Ada Obi', '0123456789', 'success', 'OBI ADA'),
+        runRow(1, 'Chidi Eze', '0234567890', 'success'),
+        runRow(2, 'Unpaid Person', '0345678901', 'failed'),
+      ]),
+    ).toBe(2)
+    expect(await tellRun(payees, ACME_TEST, 'run-test', [runRow(0, 'Test Person', '0456789012', 'success')])).toBe(1)
 
     const live = await payees.list(LIVE)
     expect(live.payees.map((payee) => payee.name).sort()).toEqual(['Ada Obi', 'Chidi Eze', 'Musa Bello'])
@@ -175,19 +160,9 @@ describe('first start: the history is folded in', () => {
     expect((await payees.list(SANDBOX)).payees.map((payee) => payee.name)).toEqual(['Rehearsed Vendor'])
     expect((await payees.list(ACME_TEST)).payees.map((payee) => payee.name)).toEqual(['Test Person'])
 
-    // the folded history drives the tripwires: Ada's account and her bank's name are known
+    // the history learnt drives the tripwires: Ada's account and her bank's name are known
     const [ada] = await payees.checkRows(LIVE, [row('Ada Obi', '0123456789', { resolvedName: 'MUSA BELLO' })])
     expect(ada?.tripwires.map((tripwire) => tripwire.kind)).toEqual(['name_drift'])
-  })
-
-  it('folds in once: a later start learns nothing again, and a new payout is learnt only by recordPaid', async () => {
-    const { userData, journal } = await desk()
-    await paySingle(journal, payoutIntent('PAY-1', LIVE, 'Musa Bello', '0011223344'), 'success')
-    expect(await service(userData, journal).start()).toEqual({ scopes: 1, payments: 1 })
-    await paySingle(journal, payoutIntent('PAY-2', LIVE, 'Ada Obi', '0123456789'), 'success')
-    const again = service(userData, journal)
-    expect(await again.start()).toBeNull()
-    expect((await again.list(LIVE)).total).toBe(1)
   })
 })
 
@@ -226,11 +201,7 @@ describe('kept current as payments complete', () => {
     expect(live?.tripwires.map((tripwire) => tripwire.kind)).toEqual(['new_account'])
     // test mode knows the account: nothing is flagged there
     expect(await payees.checkRows(ACME_TEST, [row('Ada Obi', '0123456789', { payeeId: 'E17' })])).toEqual([])
-    expect((await readdir(join(userData, 'payees'))).sort()).toEqual([
-      'acme-live.test.jsonl',
-      'folded.json',
-      'sandbox.sandbox.jsonl',
-    ])
+    expect((await readdir(join(userData, 'payees'))).sort()).toEqual(['acme-live.test.jsonl', 'sandbox.sandbox.jsonl'])
   })
 
   it('after a torn last line (a crash mid-write), keeps reading what comes after it', async () => {

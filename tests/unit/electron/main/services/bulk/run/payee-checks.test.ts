@@ -45,7 +45,6 @@ describe('the payee book in bulk runs', () => {
     const warnings: string[] = []
     const book = createPayeesService({
       directory: join(each.dir, 'payees'),
-      runsFolder: join(each.dir, 'bulk-runs'),
       journal: { list: () => [] },
     })
     payees = book
@@ -103,7 +102,7 @@ describe('the payee book in bulk runs', () => {
   it('a confirmed account is not asked again: a later run of the same profile shows it confirmed, and the book keeps it across a restart', async () => {
     const warnings: string[] = []
     const directory = join(each.dir, 'payees')
-    let book = createPayeesService({ directory, runsFolder: join(each.dir, 'bulk-runs'), journal: { list: () => [] } })
+    let book = createPayeesService({ directory, journal: { list: () => [] } })
     payees = book
     let checks: RunPayeeChecks | null = null
     const { service } = await each.open({
@@ -150,7 +149,7 @@ describe('the payee book in bulk runs', () => {
 
     // A rehearsal's confirmation stays in its own book; and the book keeps it across a restart.
     await book.close()
-    book = createPayeesService({ directory, runsFolder: join(each.dir, 'bulk-runs'), journal: { list: () => [] } })
+    book = createPayeesService({ directory, journal: { list: () => [] } })
     payees = book
     const draft = {
       payeeId: 'E2',
@@ -193,6 +192,53 @@ describe('the payee checks when the desk closes', () => {
     checks.schedule(run.id)
     await checks.idle()
     expect(asked).toEqual([])
+    expect(warnings).toEqual([])
+  })
+})
+
+describe('the payee book catching up at start (decision 166)', () => {
+  it("learns a paid run's rows the book never learnt when the runs are told at the next start, each once, and passes over a run it holds", async () => {
+    const warnings: string[] = []
+    const warn = { warn: (message: string) => warnings.push(message) }
+    // The desk that paid the run stopped before its book learnt the rows: no hooks told it anything.
+    const { service } = await each.open()
+    const sheet = month('K1')
+    const run = await service.create({ result: sheet, bytes: csvBytes(sheet), currency: 'NGN' })
+    await service.toReview(run.id)
+    await service.submit(run.id)
+    await service.idle()
+    expect(service.view(run.id).counts.success).toBe(4)
+
+    const book = createPayeesService({ directory: join(each.dir, 'payees'), journal: { list: () => [] } })
+    payees = book
+    let made = 0
+    const watched: PayeesService = {
+      ...book,
+      recordRunPaid: (scope, paid, payments) => book.recordRunPaid(scope, paid, () => (made++, payments())),
+    }
+    const atStart = () => createRunPayeeChecks(() => service, payeeRunHooks(watched, warn), warn).tellEveryRun()
+    atStart()
+    for (let tries = 0; tries < 100 && (await book.list(SANDBOX)).total < 4; tries++)
+      await new Promise((r) => setTimeout(r, 50))
+    const totals = async () => (await book.list(SANDBOX)).payees.map((payee) => payee.accounts[0]?.totals[0]?.count)
+    expect(await totals()).toEqual([1, 1, 1, 1])
+    expect(made).toBe(1)
+
+    // The next start tells the run again: the book's record says it holds it, so its rows are not even read.
+    atStart()
+    await new Promise((r) => setTimeout(r, 300))
+    expect(made).toBe(1)
+    expect(await totals()).toEqual([1, 1, 1, 1])
+    // What the book learnt drives the tripwires: E2 paid to another account is a changed account.
+    const e2 = sheet.items[1]!
+    const elsewhere = await book.checkPayout(SANDBOX, {
+      payeeId: 'E2',
+      name: e2.customer_name,
+      account: { type: 'bank_account', bank: '044', account: '2000000001' },
+      currency: 'NGN',
+      amount: e2.amount,
+    })
+    expect(elsewhere.tripwires.map((tripwire) => tripwire.kind)).toEqual(['account_changed', 'new_account'])
     expect(warnings).toEqual([])
   })
 })
