@@ -14,8 +14,9 @@ export interface RowFlags {
   payeeKey?: string
 }
 
+/** The same flags: none on either (most rows, looked at in a moment), or the same in words. */
 const sameFlags = (a: readonly Tripwire[] | undefined, b: readonly Tripwire[] | undefined): boolean =>
-  JSON.stringify(a ?? []) === JSON.stringify(b ?? [])
+  (a?.length ?? 0) === 0 && (b?.length ?? 0) === 0 ? true : JSON.stringify(a ?? []) === JSON.stringify(b ?? [])
 
 export function applyTripwires(rows: readonly RunRow[], flagged: readonly RowFlags[]): RunRow[] {
   const found = new Map<number, RowFlags>()
