@@ -20,7 +20,7 @@ import type { RunService } from './run/run-service'
 /** A burst of changes (name checks answering row by row) is checked once, this long after it began. */
 const SETTLE_MS = 400
 /** Rows made into payments to check in one turn of main's event loop. */
-const PAYMENTS_PER_TURN = 5_000
+const PAYMENTS_PER_TURN = 1_000
 
 interface RunChecks {
   running: boolean
