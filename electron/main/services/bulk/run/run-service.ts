@@ -590,8 +590,11 @@ export class RunService {
     const rows = indexes.map((index) => this.rowOf(run, index)).filter(needsNameAcknowledgement)
     if (rows.length === 0) return this.view(runId)
     const acknowledgement = { at: this.options.now().toISOString(), by: this.actor() }
+    // One record for every row it covers (frozen: a row's is replaced or removed, never changed),
+    // not a copy a row: 100,000 rows acknowledged at once held 4 MB of copies.
+    const shared = Object.freeze({ ...acknowledgement })
     for (const row of rows) {
-      row.acknowledged = { ...acknowledgement }
+      row.acknowledged = shared
       this.autosave.rowChanged(run, row)
     }
     run.state.nameAcknowledgements = [
