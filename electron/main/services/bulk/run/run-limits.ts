@@ -52,8 +52,7 @@ export function runLimits(
     failedPayouts,
     refusalOf(run) {
       const limits = gate()
-      // Asked at every look at a run before Send: its rows are gathered only when a limit is set.
-      if (!limits?.checks(scopeOf(run))) return null
+      if (!limits) return null
       const sendable = run.rows.filter(isSendable).map((row) => row.index)
       if (sendable.length === 0) return null
       return limits.refusal(scopeOf(run), additionOf(run, 'run', sendable), failedPayouts)

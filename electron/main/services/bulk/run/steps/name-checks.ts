@@ -45,7 +45,8 @@ export async function checkNames(run: LiveRun, context: RunStepContext, concurre
     }
     return answer
   }
-  const checked = (): void => {
+  const checked = (row: RunRow): void => {
+    autosave.rowChanged(run, row)
     autosave.scheduleRowsSave(run)
     meter.answered()
     done++
@@ -77,7 +78,7 @@ export async function checkNames(run: LiveRun, context: RunStepContext, concurre
       for (const row of rows) {
         if (run.cancelled || keyRefused()) return
         await checkRowName(run, row, context, resolveOnce)
-        checked()
+        checked(row)
       }
     },
     () => run.cancelled || keyRefused(),
@@ -89,14 +90,11 @@ export async function checkNames(run: LiveRun, context: RunStepContext, concurre
   await Promise.all([autosave.saveRowsNow(run), autosave.saveState(run)])
 }
 
-/**
- * Checks one row's account name (with the step's shared answers, or alone after an edit), and
- * tells the row changed as it changes (its figures never lag it: decision 164).
- */
+/** Checks one row's account name (with the step's shared answers, or alone after an edit). */
 export async function checkRowName(
   run: LiveRun,
   row: RunRow,
-  context: Pick<RunStepContext, 'apiFor' | 'autosave'>,
+  context: Pick<RunStepContext, 'apiFor'>,
   resolveBank?: ResolveBank,
 ): Promise<void> {
   try {
@@ -133,5 +131,4 @@ export async function checkRowName(
     }
   }
   revalidateRow(row, run.state.currency)
-  context.autosave.rowChanged(run, row)
 }
