@@ -261,3 +261,44 @@ test('a rehearsal sent with a changed account held: the sheet says the row is un
   // Held again in the new run until someone confirms the account.
   await expect(page.getByTestId('bulk-payee-held-count')).toHaveText('1', { timeout: 30_000 })
 })
+
+test('a confirmation main answers after its row was freed leaves the focus where the person moved it', async ({
+  app,
+}) => {
+  const { page } = app
+  const { handlers } = app.running.services
+  // Rows 4 and 7 share an account in this sheet: both held.
+  const run = await importOnScreen(app, 'february.csv', MONTH_2)
+  await handlers['bulk:resolve']({ runId: run })
+  await expect(page.getByTestId('bulk-payee-held-count')).toHaveText('2', { timeout: 60_000 })
+
+  // Main's answer to the first confirmation is late: its row event frees the row before it.
+  let release!: () => void
+  const released = new Promise<void>((resolve) => (release = resolve))
+  await page.route(
+    (url) => decodeURIComponent(url.pathname).endsWith('/ipc/bulk:confirmPayee'),
+    async (route) => {
+      const response = await route.fetch()
+      await released
+      await route.fulfill({ response })
+    },
+  )
+  await page.getByTestId('bulk-confirm-row-4').focus()
+  await page.keyboard.press('Enter')
+  await expect(page.getByTestId('bulk-confirm-method')).toBeFocused()
+  await page.getByTestId('bulk-confirm-method').selectOption('in_person')
+  await page.getByTestId('bulk-confirm-record').click()
+  await expect(page.getByTestId('bulk-held-4')).toHaveCount(0)
+
+  // The person moves on to row 7 before the answer comes; the answer must not take the focus away.
+  await page.getByTestId('bulk-confirm-row-7').focus()
+  const answered = page.waitForResponse((response) =>
+    decodeURIComponent(response.url()).endsWith('/ipc/bulk:confirmPayee'),
+  )
+  release()
+  await answered
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))))
+  await expect(page.getByTestId('bulk-confirm-row-7')).toBeFocused()
+  await page.keyboard.press('Enter')
+  await expect(page.getByTestId('bulk-confirm-method')).toBeFocused()
+})
