@@ -139,10 +139,22 @@ export function reviewTalliesOf(codes: ArrayLike<number>): ReviewTallies {
   return t
 }
 
-/** `bulk:rowsDigest`: every row's code, at its index, and the rows kept whole (KEPT), in order. */
+/**
+ * The rows kept whole one `bulk:rowsDigest` answer carries at most (some 0.6 MB): a run whose
+ * every row is kept (100,000 names that do not match) was one answer of 60 MB that main serialised
+ * in one go, every call of the screen waiting behind it (decision 165).
+ */
+export const DIGEST_KEPT_MAX = 1000
+
+/**
+ * `bulk:rowsDigest`: every row's code, at its index (in the first answer, from row 0), and the rows
+ * kept whole (KEPT) in order, at most DIGEST_KEPT_MAX from the row asked for; `next`: the row to ask
+ * from for the rest, null when none is left.
+ */
 export interface RowsDigest {
   codes: number[]
   kept: RunRow[]
+  next?: number | null
 }
 
 /**

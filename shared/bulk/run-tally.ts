@@ -71,8 +71,9 @@ const PLAIN_AMOUNT = /^\d{1,15}\.\d{2}$/
  * (such a row is counted, not added: the run summary and the report say so).
  */
 export function rowAmountMinor(amount: string): bigint {
-  // Amounts are normalised to "1000.50" on import: the reader is asked only about the others.
-  if (PLAIN_AMOUNT.test(amount)) return toMinorUnits(amount)
+  // Amounts are normalised to "1000.50" on import: its digits without the point are its minor
+  // units, exactly (a run's figures sum 100,000 of them at once); the reader is asked only about the others.
+  if (PLAIN_AMOUNT.test(amount)) return BigInt(amount.slice(0, -3) + amount.slice(-2))
   return amountProblemOf(amount) === null ? toMinorUnits(amount) : 0n
 }
 
@@ -108,17 +109,46 @@ export class RowTally {
   }
 
   finish(): RunTally {
-    const places = {} as Record<RowPlace, Tally>
-    for (const place of ROW_PLACES) {
-      const entry = this.counts.get(place)
-      places[place] = { rows: entry?.rows ?? 0, amount: formatMinorUnits(entry?.minor ?? 0n) }
-    }
-    return {
-      rows: this.rows,
-      places,
-      fees: { total: formatMinorUnits(this.fees), rows: this.feeRows, unread: this.unread },
-      charged: formatMinorUnits(this.paid + (this.merchantBearsCost ? this.fees : 0n)),
-    }
+    return tallyOfSums(
+      {
+        places: (place) => this.counts.get(place),
+        rows: this.rows,
+        fees: this.fees,
+        feeRows: this.feeRows,
+        unread: this.unread,
+        paid: this.paid,
+      },
+      this.merchantBearsCost,
+    )
+  }
+}
+
+/**
+ * What a tally is summed from: rows and minor units by place, the paid rows' fees in minor units
+ * (with how many were read and are not yet), and the paid rows' amounts. `RowTally` sums them in
+ * one pass; main's running sums of a run (row-sums.ts) keep them as its rows change.
+ */
+export interface TallySums {
+  places(place: RowPlace): { rows: number; minor: bigint } | undefined
+  rows: number
+  fees: bigint
+  feeRows: number
+  unread: number
+  paid: bigint
+}
+
+/** The tally in words of money: every place with its exact amount, the fees, what was charged. */
+export function tallyOfSums(sums: TallySums, merchantBearsCost: boolean): RunTally {
+  const places = {} as Record<RowPlace, Tally>
+  for (const place of ROW_PLACES) {
+    const entry = sums.places(place)
+    places[place] = { rows: entry?.rows ?? 0, amount: formatMinorUnits(entry?.minor ?? 0n) }
+  }
+  return {
+    rows: sums.rows,
+    places,
+    fees: { total: formatMinorUnits(sums.fees), rows: sums.feeRows, unread: sums.unread },
+    charged: formatMinorUnits(sums.paid + (merchantBearsCost ? sums.fees : 0n)),
   }
 }
 

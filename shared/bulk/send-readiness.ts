@@ -10,7 +10,7 @@ import type { ProfileMode } from '../domain/profiles'
 import { heldRows, type HeldRows } from './payee-holds'
 
 /** Sheet rows named in a message, at most. */
-const ROWS_NAMED = 10
+export const ROWS_NAMED = 10
 
 export interface SendReadiness {
   /** Rows that would be sent (not excluded, no error, not held). */
@@ -38,14 +38,23 @@ export function heldRefusal(held: HeldRows): string | null {
   return `${held.count} ${held.count === 1 ? 'row is' : 'rows are'} held for a changed or shared account (${sheetRowsWords(held.sheetRows, held.count)}): record how each account was confirmed, or exclude those rows, before sending a live run.`
 }
 
+/** What the readiness is worked out from: the rows that can be paid, and those held, unchecked or not acknowledged. */
+export interface ReadinessCounts {
+  /** Rows not excluded and without an error (held rows among them). */
+  payable: number
+  held: HeldRows
+  unchecked: { count: number; sheetRows: number[] }
+  unacknowledged: { count: number; sheetRows: number[] }
+}
+
 export function sendReadiness(rows: readonly RunRow[], mode?: ProfileMode): SendReadiness {
   const held = heldRows(rows, ROWS_NAMED)
-  let sendable = 0
+  let payable = 0
   const unchecked = { count: 0, sheetRows: [] as number[] }
   const unacknowledged = { count: 0, sheetRows: [] as number[] }
   for (const row of rows) {
     if (row.excluded || row.errors.length > 0) continue
-    sendable++
+    payable++
     if (row.resolution === 'unchecked') {
       unchecked.count++
       if (unchecked.sheetRows.length < ROWS_NAMED) unchecked.sheetRows.push(row.item.row)
@@ -54,6 +63,15 @@ export function sendReadiness(rows: readonly RunRow[], mode?: ProfileMode): Send
       if (unacknowledged.sheetRows.length < ROWS_NAMED) unacknowledged.sheetRows.push(row.item.row)
     }
   }
+  return readinessOfCounts({ payable, held, unchecked, unacknowledged }, mode)
+}
+
+/**
+ * The readiness from its counts (main keeps them as rows change: row-sums.ts), with the refusal in
+ * words; `sendReadiness` counts them in one pass over the rows.
+ */
+export function readinessOfCounts(counts: ReadinessCounts, mode?: ProfileMode): SendReadiness {
+  const { held, unchecked, unacknowledged } = counts
   const refusals: string[] = []
   if (unchecked.count > 0)
     refusals.push(
@@ -68,7 +86,7 @@ export function sendReadiness(rows: readonly RunRow[], mode?: ProfileMode): Send
     if (refusal) refusals.push(refusal)
   }
   return {
-    rows: sendable - held.count,
+    rows: counts.payable - held.count,
     held,
     unchecked,
     unacknowledged,

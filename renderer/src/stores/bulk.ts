@@ -191,9 +191,18 @@ export const useBulkStore = defineStore('bulk', () => {
     if (!(await underItsProfile(view.data)) || ticket !== openTicket) return stopReading(ticket)
     const digest = await track('rows', () => api.bulk.rowsDigest({ runId }))
     if (!digest.ok || ticket !== openTicket) return stopReading(ticket)
+    // The rows kept whole come a thousand an answer (decision 165); rows changed meanwhile are read again below.
+    const kept = [...digest.data.kept]
+    for (let next = digest.data.next; next;) {
+      const keptFrom = next
+      const more = await track('rows', () => api.bulk.rowsDigest({ runId, keptFrom }))
+      if (!more.ok || ticket !== openTicket) return stopReading(ticket)
+      kept.push(...more.data.kept)
+      next = more.data.next
+    }
     current.value = view.data
     progress.value = view.data.progress
-    runRows.take(digest.data)
+    runRows.take({ codes: digest.data.codes, kept })
     opened.value = null
     changes.value = null
     void loadChanges()

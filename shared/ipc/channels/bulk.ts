@@ -33,9 +33,14 @@ export const bulkRunChannels = {
   },
   /**
    * Every row's code (shared/bulk/row-codes.ts) and the rows the screens list whole: the renderer
-   * keeps these and reads the pages the grid shows with `bulk:rows` (decision 154).
+   * keeps these and reads the pages the grid shows with `bulk:rows` (decision 154). The kept rows
+   * come DIGEST_KEPT_MAX an answer: the next answer from `keptFrom`, the row the last one named
+   * (decision 165).
    */
-  'bulk:rowsDigest': { input: byRun, result: returns<RowsDigest>() },
+  'bulk:rowsDigest': {
+    input: z.strictObject({ runId, keptFrom: z.number().int().min(1).optional() }),
+    result: returns<RowsDigest>(),
+  },
   /** Looks across every row of the run (main holds them): a reference, a find and replace, the paid rows. */
   'bulk:findRows': {
     input: z.strictObject({

@@ -11,7 +11,8 @@ type Listener = (payload: { runId: string; rows: RunRow[] }) => void
 const fake = vi.hoisted(() => ({
   rowsListener: null as null | ((payload: { runId: string; rows: unknown[] }) => void),
   rowsCalls: [] as Array<{ offset: number; limit: number; answer: (rows: unknown[]) => void }>,
-  digestCalls: [] as Array<(digest: { codes: number[]; kept: unknown[] }) => void>,
+  digestCalls: [] as Array<(digest: { codes: number[]; kept: unknown[]; next?: number | null }) => void>,
+  digestAsked: [] as Array<{ runId: string; keptFrom?: number }>,
 }))
 
 vi.mock('../../../renderer/src/api', () => {
@@ -35,8 +36,10 @@ vi.mock('../../../renderer/src/api', () => {
         changes: () => ok({ changes: [], canUndo: false, canRedo: false }),
         run: ({ runId }: { runId: string }) =>
           ok({ id: runId, profileId: 'p1', mode: 'sandbox', rows: 20, progress: null, fileName: 'payroll.xlsx' }),
-        rowsDigest: () =>
-          new Promise((resolve) => fake.digestCalls.push((digest) => resolve({ ok: true, data: digest }))),
+        rowsDigest: (asked: { runId: string; keptFrom?: number }) => {
+          fake.digestAsked.push(asked)
+          return new Promise((resolve) => fake.digestCalls.push((digest) => resolve({ ok: true, data: digest })))
+        },
         rows: ({ offset, limit }: { offset: number; limit: number }) =>
           new Promise((resolve) =>
             fake.rowsCalls.push({ offset, limit, answer: (rows) => resolve({ ok: true, data: rows }) }),
@@ -70,7 +73,7 @@ const settle = async (): Promise<void> => {
 /** Main's digest of these rows, as `bulk:rowsDigest` answers it. */
 const digestOf = (rows: RunRow[]) => ({ codes: rows.map(rowCode), kept: rows.filter(rowKept) })
 
-async function nextDigestCall(): Promise<(digest: { codes: number[]; kept: unknown[] }) => void> {
+async function nextDigestCall(): Promise<(digest: { codes: number[]; kept: unknown[]; next?: number | null }) => void> {
   for (let i = 0; i < 50 && fake.digestCalls.length === 0; i++) await settle()
   const call = fake.digestCalls.shift()
   if (!call) throw new Error('the store asked for no digest')
@@ -89,6 +92,7 @@ describe('opening a run while main changes its rows', () => {
     setActivePinia(createPinia())
     fake.rowsCalls.length = 0
     fake.digestCalls.length = 0
+    fake.digestAsked.length = 0
     fake.rowsListener = null
   })
 
@@ -111,6 +115,26 @@ describe('opening a run while main changes its rows', () => {
     expect(bulk.rowAt(15)?.tripwires).toEqual([{ kind: 'new_account' }])
     expect(bulk.codes).toHaveLength(20)
     expect(bulk.codes[15]).toBe(rowCode(checked))
+  })
+
+  it('the rows kept whole come in several answers, each from the row the last one named (decision 165)', async () => {
+    const bulk = useBulkStore()
+    await bulk.init()
+    void bulk.openRun('run-1')
+    // Every row kept (names that do not match): the first answer has the codes and rows 0 to 7.
+    const rows = Array.from({ length: 20 }, (_, index) => row(index, { resolution: 'mismatch' } as Partial<RunRow>))
+    const all = digestOf(rows)
+    ;(await nextDigestCall())({ codes: all.codes, kept: all.kept.slice(0, 8), next: 8 })
+    ;(await nextDigestCall())({ codes: [], kept: all.kept.slice(8, 16), next: 16 })
+    ;(await nextDigestCall())({ codes: [], kept: all.kept.slice(16), next: null })
+    await settle()
+    expect(fake.digestAsked).toEqual([
+      { runId: 'run-1' },
+      { runId: 'run-1', keptFrom: 8 },
+      { runId: 'run-1', keptFrom: 16 },
+    ])
+    expect(bulk.keptRows.map((kept) => kept.index)).toEqual(rows.map((each) => each.index))
+    expect(bulk.codes).toHaveLength(20)
   })
 
   it('with nothing told while reading, the run is read once', async () => {

@@ -148,7 +148,7 @@ export function createBulkDomain(context: ServiceContext, hooks: BulkDomainOptio
         ? rows
         : rows.slice(offset, limit === undefined ? undefined : offset + limit)
     }),
-    'bulk:rowsDigest': whenReady(({ runId }) => rowsDigest(runs.rows(runId))),
+    'bulk:rowsDigest': whenReady(({ runId, keptFrom }) => rowsDigest(runs.rows(runId), keptFrom)),
     'bulk:findRows': whenReady(({ runId, find }) => findRows(runs.rows(runId), find)),
     'bulk:resolve': whenReady(({ runId }) => runs.startResolution(runId)),
     'bulk:cancel': whenReady(({ runId }) => runs.cancel(runId)),

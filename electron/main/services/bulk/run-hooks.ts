@@ -44,11 +44,13 @@ export interface RunHooks {
   holdOnResume?(runId: string): Promise<string | null>
   /**
    * The payee book's tripwires of a run's rows (decision 108): the flagged ones only, each with its
-   * index in `rows`. Asked at import, after each edit and once the bank's names are in.
+   * index in `rows`. Asked at import, after each edit and once the bank's names are in. `signal`
+   * aborts a check whose answer is no longer wanted (the run has left names and review).
    */
   checkPayees?(
     scope: { profileId: string; mode: ProfileMode },
     rows: readonly PaymentToCheck[],
+    signal?: AbortSignal,
   ): Promise<ReadonlyArray<{ index: number; tripwires: Tripwire[]; payee?: { key: string }; matchedPayee?: string }>>
   /**
    * Rows of a run reached paid: the payee book learns them (each reference once, decision 109). At

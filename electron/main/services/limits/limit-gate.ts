@@ -15,6 +15,11 @@ import { sentToday, TODAY_LOOKBACK_MS, type FailedPayoutsOf } from './sent-today
 export interface LimitGate {
   /** What `scope` already sent today in `currency`, from the records and the reservations. */
   sentToday(scope: ProfileScope, currency: string, failedPayouts?: FailedPayoutsOf): SentTally
+  /**
+   * Whether any limit applies to the profile (a rule or sending hours): none set, nothing can be
+   * refused, and a caller need not gather an addition (a run's every sendable amount) to ask.
+   */
+  checks(scope: ProfileScope): boolean
   /** The refusal of `addition` now, or null (nothing is reserved). */
   refusal(scope: ProfileScope, addition: Addition, failedPayouts?: FailedPayoutsOf): LimitRefusal | null
   /**
@@ -71,13 +76,19 @@ export function createLimitGate(deps: {
     return sent
   }
 
+  function checks(scope: ProfileScope): boolean {
+    const { limits } = deps.controls.of(scope.profileId)
+    return limits.rules.length > 0 || !!limits.hours
+  }
+
   function refusal(scope: ProfileScope, addition: Addition, failedPayouts: FailedPayoutsOf): LimitRefusal | null {
     const { limits } = deps.controls.of(scope.profileId)
-    if (limits.rules.length === 0 && !limits.hours) return null
+    if (!checks(scope)) return null
     return limitRefusal(limits, tally(scope, addition.currency, failedPayouts), addition, deps.now())
   }
 
   return {
+    checks,
     sentToday: (scope, currency, failedPayouts = noFailures) => tally(scope, currency, failedPayouts),
     refusal: (scope, addition, failedPayouts = noFailures) => refusal(scope, addition, failedPayouts),
     admit(scope, addition, references, failedPayouts = noFailures) {

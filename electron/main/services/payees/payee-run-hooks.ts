@@ -13,7 +13,7 @@ export function payeeRunHooks(
   log: { warn(message: string, error?: unknown): void },
 ): Required<Pick<RunHooks, 'checkPayees' | 'rowsPaid' | 'payeesConfirmed'>> {
   return {
-    checkPayees: (scope, rows) => payees.checkRows(scope, rows),
+    checkPayees: (scope, rows, signal) => payees.checkRows(scope, rows, signal),
     // The run keeps its confirmations; the book learns them so a later run does not ask again (decision 124).
     async payeesConfirmed(scope, confirmations) {
       await payees.recordConfirmations(scope, confirmations)

@@ -1,6 +1,7 @@
 /**
- * Main's heap policy: with it, V8 collects when the old generation is twice what is live, where by
- * default it lets the heap grow to about four times (what took main to 1.2 GB at 100,000 rows).
+ * Main's heap policy: with it, V8 collects when the old generation is one and a half times what is
+ * live (decision 167; twice before), where by default it lets the heap grow to about four times
+ * (what took main to 1.2 GB at 100,000 rows).
  * Measured in child processes (a fresh V8 each): a live set held, then garbage made at a steady
  * rate, and the highest heap seen against what is live at the end.
  */
@@ -40,11 +41,12 @@ function peakOverLive(withPolicy: boolean): number {
 }
 
 describe('main heap policy', () => {
-  it('keeps the heap near twice what is live, where V8 alone lets it grow to four or five times', () => {
+  it('keeps the heap near one and a half times what is live, where V8 alone lets it grow to four or five times', () => {
     const alone = peakOverLive(false)
     const kept = peakOverLive(true)
-    // Measured here: alone 4.8 to 5.7, with the policy 2.5 to 2.9 (its factor 2, plus the young generation).
-    expect(kept, `with the policy ${kept.toFixed(2)}x`).toBeLessThan(3.5)
+    // Measured here: alone 4.8 to 5.7; with the policy 1.96 (its factor 1.5, plus the young
+    // generation), where a factor 2 (decision 46) measured 2.5 to 2.9.
+    expect(kept, `with the policy ${kept.toFixed(2)}x`).toBeLessThan(2.4)
     expect(kept, `with the policy ${kept.toFixed(2)}x, alone ${alone.toFixed(2)}x`).toBeLessThan(alone * 0.75)
     // The limit only catches a hang: the measure is a fixed amount of work, not a time, and two
     // fresh V8s under a loaded CI machine (2 cores shared with other test files) take up to a minute.

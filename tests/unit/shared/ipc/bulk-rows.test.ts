@@ -28,6 +28,8 @@ describe('bulk:rowsDigest and bulk:findRows inputs', () => {
 
   it('take a run, and one thing to find', () => {
     expect(digest.safeParse({ runId }).success).toBe(true)
+    // The rest of the rows kept whole, from the row the last answer named (decision 165).
+    expect(digest.safeParse({ runId, keptFrom: 1000 }).success).toBe(true)
     expect(find.safeParse({ runId, find: { kind: 'reference', reference: 'PAY-1' } }).success).toBe(true)
     expect(find.safeParse({ runId, find: { kind: 'paid' } }).success).toBe(true)
     const replace = { kind: 'replace', field: 'bank_code', find: 'gtb', replace: '058', wholeCell: true }
@@ -36,6 +38,8 @@ describe('bulk:rowsDigest and bulk:findRows inputs', () => {
 
   it('refuse what is not one of them, an empty find, a field not of the sheet, and anything more', () => {
     expect(digest.safeParse({ runId, offset: 0 }).success).toBe(false)
+    expect(digest.safeParse({ runId, keptFrom: 0 }).success).toBe(false)
+    expect(digest.safeParse({ runId, keptFrom: 2.5 }).success).toBe(false)
     expect(find.safeParse({ runId, find: { kind: 'sort', by: 'amount' } }).success).toBe(false)
     expect(find.safeParse({ runId, find: { kind: 'reference', reference: '' } }).success).toBe(false)
     const replace = { kind: 'replace', field: 'bank_code', find: '', replace: '058', wholeCell: true }

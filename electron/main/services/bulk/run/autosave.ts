@@ -45,9 +45,13 @@ export const PROGRESS_EVERY_MS = 100
 export class RunAutosave {
   constructor(private readonly options: RunAutosaveOptions) {}
 
-  /** A row changed: it goes to the screen with the next group, and to disk with the next save. */
+  /**
+   * A row changed: the run's figures move by it (row-sums.ts), and it goes to the screen with the
+   * next group and to disk with the next save. Every change of a row is told here.
+   */
   rowChanged(run: LiveRun, row: RunRow): void {
     run.rowsVersion++
+    run.sums.rowChanged(row)
     run.pendingRowEvents.set(row.index, row)
     run.rowsDirty = true
     // A full group goes at the next turn: a change to many rows at once is told a group a turn.

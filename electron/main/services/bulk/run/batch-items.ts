@@ -26,7 +26,7 @@ export function isItemStatus(status: string): status is ItemStatus {
 }
 
 /**
- * The one copy of a text many rows carry (a status, the service's "Payout successful"): each
+ * The one copy of a text many rows carry (a status, a fee, the service's "Payout successful"): each
  * answer parsed is a new string, and a 100,000-row run would keep 100,000 copies of each.
  * Bounded: texts beyond the first thousand distinct ones are kept as they came.
  */
@@ -160,7 +160,7 @@ async function readDetails(bulk: BulkEndpoints, row: RunRow, changed: (row: RunR
   const detail = await bulk.transaction(row.item.reference)
   if (isItemStatus(detail.status)) row.status = shared(detail.status) as RowPayoutStatus
   if (isFinalRow(row)) {
-    if (detail.fee !== undefined && detail.fee !== null) row.fee = formatMinorUnits(toMinorUnits(detail.fee))
+    if (detail.fee !== undefined && detail.fee !== null) row.fee = shared(formatMinorUnits(toMinorUnits(detail.fee)))
     if (detail.trace_id) row.traceId = detail.trace_id
     if (detail.message) row.message = shared(detail.message)
   }

@@ -8,6 +8,7 @@ import type { BankResolution } from '../../../../../shared/domain/lookups'
 import type { BulkEndpoints } from '../../api'
 import type { LookupEndpoints, PaceGauge } from '../../api'
 import type { RunState } from './run-store'
+import { RowSums } from './row-sums'
 
 export interface LiveRun {
   state: RunState
@@ -30,6 +31,8 @@ export interface LiveRun {
   progressTimer: ReturnType<typeof setTimeout> | null
   /** When progress was last told (epoch ms). */
   progressToldAt: number
+  /** The figures of the rows, kept as each changes (row-sums.ts, decision 164). */
+  sums: RowSums
 }
 
 /** The profile's identity, its bulk endpoints and the account-name check (spec 4.1). */
@@ -50,7 +53,7 @@ export interface RunLog {
 }
 
 export function liveRun(state: RunState, rows: RunRow[]): LiveRun {
-  return {
+  const run: LiveRun = {
     state,
     rows,
     progress: null,
@@ -65,7 +68,9 @@ export function liveRun(state: RunState, rows: RunRow[]): LiveRun {
     rowsVersion: 0,
     progressTimer: null,
     progressToldAt: 0,
+    sums: new RowSums(() => run.rows),
   }
+  return run
 }
 
 /** Each planned row carries its batch's reference (the plan in state.json is the source). */

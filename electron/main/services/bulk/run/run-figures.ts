@@ -2,16 +2,16 @@
  * The figures a run's screen, the runs list and the notification show, worked out from the rows
  * (decision 48): the tally of every row with its amount and what the paid rows were charged, the
  * sheet's status across the run and its retries, the headline of a finished run, and whether the
- * names allow Send (decision 50). Each is kept until the rows it came from change
- * (`LiveRun.rowsVersion`), so a run looked at several times a second while it is paid is counted
- * once per change, not once per look.
+ * names allow Send (decision 50). A run's own figures come from its sums, kept as each row changes
+ * (row-sums.ts, decision 164); each is kept until the rows it came from change
+ * (`LiveRun.rowsVersion`), so a run looked at several times a second while it is paid puts its
+ * figures in words once per change, not once per look. A sheet sent in several runs (a retry) is
+ * counted across them from their rows.
  */
 import type { RunOutcome, SheetStatus } from '../../../../../shared/bulk/run-outcome'
 import { runOutcomeOf, sheetStatusOf, sheetStatusOfOneRun } from '../../../../../shared/bulk/run-outcome'
 import type { RunTally } from '../../../../../shared/bulk/run-tally'
-import { tallyRows } from '../../../../../shared/bulk/run-tally'
 import type { SendReadiness } from '../../../../../shared/bulk/send-readiness'
-import { sendReadiness } from '../../../../../shared/bulk/send-readiness'
 import type { LiveRun } from './live-run'
 import { chainOf } from './run-family'
 
@@ -26,7 +26,7 @@ export class RunFigures {
     const kept = this.tallies.get(run)
     if (kept && kept.version === run.rowsVersion && kept.merchantBearsCost === run.state.merchantBearsCost)
       return kept.tally
-    const tally = tallyRows(run.rows, run.state.merchantBearsCost)
+    const tally = run.sums.tally(run.state.merchantBearsCost)
     this.tallies.set(run, { version: run.rowsVersion, merchantBearsCost: run.state.merchantBearsCost, tally })
     return tally
   }
@@ -56,7 +56,7 @@ export class RunFigures {
     if (run.state.stage !== 'resolving' && run.state.stage !== 'review') return null
     const kept = this.readiness.get(run)
     if (kept && kept.version === run.rowsVersion) return kept.readiness
-    const readiness = sendReadiness(run.rows, run.state.mode)
+    const readiness = run.sums.readiness(run.state.mode)
     this.readiness.set(run, { version: run.rowsVersion, readiness })
     return readiness
   }

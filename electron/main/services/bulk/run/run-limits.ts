@@ -52,7 +52,8 @@ export function runLimits(
     failedPayouts,
     refusalOf(run) {
       const limits = gate()
-      if (!limits) return null
+      // Asked at every look at a run before Send: its rows are gathered only when a limit is set.
+      if (!limits?.checks(scopeOf(run))) return null
       const sendable = run.rows.filter(isSendable).map((row) => row.index)
       if (sendable.length === 0) return null
       return limits.refusal(scopeOf(run), additionOf(run, 'run', sendable), failedPayouts)

@@ -157,18 +157,40 @@ export function isSendable(row: RunRow): boolean {
   return isPayable(row) && !isHeld(row)
 }
 
+/** Where a row counts among a run's counts, as bits: its one kind, whether warned, its payout's state. */
+const COUNT_KIND = 0b11
+const COUNT_KINDS = ['valid', 'errors', 'excluded', 'held'] as const
+const COUNT_WARNED = 1 << 2
+const COUNT_STATUS_SHIFT = 3
+const COUNT_STATUSES = [null, 'success', 'failed', 'open'] as const
+
+/**
+ * Where `row` counts in RunCounts (countRows), as a number: excluded, in error, held or valid;
+ * warned or not; paid, failed, open or not sent. Main keeps each row's (row-sums.ts) to move the
+ * counts by a row's change instead of counting every row again.
+ */
+export function countBitsOf(row: RunRow): number {
+  const kind = row.excluded ? 2 : row.errors.length > 0 ? 1 : row.status === 'not_sent' && isHeld(row) ? 3 : 0
+  const warned = !row.excluded && row.warnings.length > 0 ? COUNT_WARNED : 0
+  const status = row.status === 'success' ? 1 : row.status === 'failed' ? 2 : row.status !== 'not_sent' ? 3 : 0
+  return kind | warned | (status << COUNT_STATUS_SHIFT)
+}
+
+/** Adds (`sign` 1) or takes away (-1) a row counted as `bits` (countBitsOf). */
+export function addCountBits(counts: RunCounts, bits: number, sign: 1 | -1): void {
+  counts[COUNT_KINDS[bits & COUNT_KIND]!] += sign
+  if (bits & COUNT_WARNED) counts.warnings += sign
+  const status = COUNT_STATUSES[bits >> COUNT_STATUS_SHIFT]
+  if (status) counts[status] += sign
+}
+
+export function emptyCounts(): RunCounts {
+  return { valid: 0, errors: 0, warnings: 0, excluded: 0, held: 0, success: 0, failed: 0, open: 0 }
+}
+
 export function countRows(rows: readonly RunRow[]): RunCounts {
-  const counts: RunCounts = { valid: 0, errors: 0, warnings: 0, excluded: 0, held: 0, success: 0, failed: 0, open: 0 }
-  for (const row of rows) {
-    if (row.excluded) counts.excluded++
-    else if (row.errors.length > 0) counts.errors++
-    else if (row.status === 'not_sent' && isHeld(row)) counts.held++
-    else counts.valid++
-    if (!row.excluded && row.warnings.length > 0) counts.warnings++
-    if (row.status === 'success') counts.success++
-    else if (row.status === 'failed') counts.failed++
-    else if (row.status !== 'not_sent') counts.open++
-  }
+  const counts = emptyCounts()
+  for (const row of rows) addCountBits(counts, countBitsOf(row), 1)
   return counts
 }
 
@@ -193,11 +215,19 @@ function plannedAmount(batches: readonly RunBatch[], rows: readonly RunRow[]): {
   return known
 }
 
-export function totalsOf(state: RunState, rows: readonly RunRow[]): RunTotals {
-  // Once planned, the batches say what is sent; before, the sendable rows do.
+/**
+ * What the run pays: once planned, what the batches say; before, the sendable rows (`sendable`: their
+ * sum as main keeps it, row-sums.ts; without it they are summed here).
+ */
+export function totalsOf(
+  state: RunState,
+  rows: readonly RunRow[],
+  sendable?: { rows: number; amount: bigint },
+): RunTotals {
   let amount = 0n
   let count = 0
   if (state.batches.length > 0) ({ amount, rows: count } = plannedAmount(state.batches, rows))
+  else if (sendable) ({ amount, rows: count } = sendable)
   else
     for (const row of rows)
       if (isSendable(row)) {

@@ -67,7 +67,11 @@ export class RunTasks {
     this.start(run, () => this.send(run))
   }
 
-  /** These rows' names checked with the bank now (an edit, a question answered), with the checks' concurrency. */
+  /**
+   * These rows' names checked with the bank now (an edit, a question answered, a refresh), with the
+   * checks' concurrency; each row checked is told as changed (its figures, the screen, the next
+   * save: checkRowName tells it).
+   */
   async checkRowNames(run: LiveRun, rows: RunRow[]): Promise<void> {
     // A profile whose API cannot be had now (no key yet) checks with fixed lanes: each row then
     // says why it stayed unchecked, as before.

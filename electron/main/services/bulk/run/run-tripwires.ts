@@ -14,12 +14,19 @@ export interface RowFlags {
   payeeKey?: string
 }
 
+/** The same flags: none on either (most rows, looked at in a moment), or the same in words. */
 const sameFlags = (a: readonly Tripwire[] | undefined, b: readonly Tripwire[] | undefined): boolean =>
-  JSON.stringify(a ?? []) === JSON.stringify(b ?? [])
+  (a?.length ?? 0) === 0 && (b?.length ?? 0) === 0 ? true : JSON.stringify(a ?? []) === JSON.stringify(b ?? [])
 
-export function applyTripwires(rows: readonly RunRow[], flagged: readonly RowFlags[]): RunRow[] {
+/** The flags found, by row index (rows without a flag are left out). */
+export function flagsByIndex(flagged: readonly RowFlags[]): Map<number, RowFlags> {
   const found = new Map<number, RowFlags>()
   for (const flags of flagged) if (flags.tripwires.length > 0) found.set(flags.index, flags)
+  return found
+}
+
+/** The findings put on `rows` (a run's, or a slice of them): the rows whose flags changed. */
+export function applyTripwires(rows: readonly RunRow[], found: ReadonlyMap<number, RowFlags>): RunRow[] {
   const changed: RunRow[] = []
   for (const row of rows) {
     const next = found.get(row.index)

@@ -15,7 +15,6 @@ import { isHeldByLimits } from '../limit-stop'
 import type { LiveRun } from '../live-run'
 import { pacedLanes, runPool } from '../pool'
 import { followingInWords } from '../run-pace'
-import { countRows } from '../run-rows'
 import { moveTo } from '../stages'
 import type { RunStepContext } from './step-context'
 
@@ -42,7 +41,7 @@ export async function monitorBatches(run: LiveRun, context: RunStepContext, opti
   let saidAt = 0
   const sayProgress = (): void => {
     saidAt = Date.now()
-    const counts = countRows(run.rows)
+    const counts = run.sums.runCounts()
     autosave.setProgress(run, {
       step: 'monitoring',
       done: counts.success + counts.failed,

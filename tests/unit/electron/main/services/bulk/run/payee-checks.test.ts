@@ -242,3 +242,40 @@ describe('the payee book catching up at start (decision 166)', () => {
     expect(warnings).toEqual([])
   })
 })
+
+describe('a check under way when the run is sent', () => {
+  it('is stopped: the book is told to stop, nothing is put on the rows, nothing is logged', async () => {
+    const warnings: string[] = []
+    const signals: AbortSignal[] = []
+    let release: () => void = () => undefined
+    const { service } = await each.open()
+    const sheet = month('S1')
+    const run = await service.create({ result: sheet, bytes: csvBytes(sheet), currency: 'NGN' })
+    await service.toReview(run.id)
+    const checks = createRunPayeeChecks(
+      () => service,
+      {
+        // The book's answer comes only once released: the run is sent meanwhile.
+        checkPayees: async (_scope, rows, signal) => {
+          if (signal) signals.push(signal)
+          await new Promise<void>((resolve) => (release = resolve))
+          return rows.map((_row, index) => ({ index, tripwires: [{ kind: 'new_account' as const, account: 'x' }] }))
+        },
+      },
+      { warn: (message) => warnings.push(message) },
+    )
+    checks.schedule(run.id)
+    for (let tries = 0; tries < 100 && signals.length === 0; tries++) await new Promise((r) => setTimeout(r, 20))
+    expect(signals).toHaveLength(1)
+    expect(signals[0]!.aborted).toBe(false)
+    // Send: the run leaves review, and its summary says so to the checks.
+    const sent = await service.submit(run.id)
+    checks.runChanged(sent)
+    expect(signals[0]!.aborted).toBe(true)
+    release()
+    await checks.idle()
+    await service.idle()
+    expect(service.rows(run.id).map((row) => row.tripwires)).toEqual([undefined, undefined, undefined, undefined])
+    expect(warnings).toEqual([])
+  })
+})
