@@ -34,6 +34,8 @@ export interface BulkDomainOptions extends RunHooks {
   limits?: LimitGate
   /** A profile's percentage for the variance review of repeats (repeat-variance-setting.ts). */
   variancePercent?: (profileId: string) => string
+  /** Resolves once a run's payee checks are current (run-payee-checks.ts): Send waits for it (decision 169). */
+  payeesChecked?: (runId: string) => Promise<void>
 }
 
 export function createBulkRunService(context: ServiceContext, options: BulkDomainOptions = {}): RunService {
@@ -62,6 +64,7 @@ export function createBulkRunService(context: ServiceContext, options: BulkDomai
     ...(options.holdOnResume ? { holdOnResume: options.holdOnResume } : {}),
     ...(options.limits ? { limits: options.limits } : {}),
     ...(options.variancePercent ? { variancePercent: options.variancePercent } : {}),
+    ...(options.payeesChecked ? { payeesChecked: options.payeesChecked } : {}),
   })
 }
 
@@ -80,6 +83,7 @@ export function createBulkDomain(context: ServiceContext, hooks: BulkDomainOptio
     ...hooks,
     onRunChanged: (summary) => payeeChecks?.runChanged(summary),
     variancePercent: (profileId) => variance.percentOf(profileId),
+    payeesChecked: (runId) => payeeChecks?.settled(runId) ?? Promise.resolve(),
   })
   payeeChecks = createRunPayeeChecks(() => runs, hooks, context.log)
   // A batch the service never received is sent again by its run when runs resume, same references.

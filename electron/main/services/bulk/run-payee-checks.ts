@@ -11,6 +11,8 @@
  *   hold the same payee's account again.
  * A check that fails is logged and leaves the rows as they were. A flag never drops a row; a
  * changed or shared account holds it until confirmed (shared/bulk/payee-holds.ts).
+ * Send waits for the check of the run's last change (`settled`, decision 169): a row the tripwires
+ * hold is never sent because Send came before its check.
  * A check under way when the run leaves names and review (Send) is stopped: its findings would be
  * dropped (a run sent keeps the flags it was sent with), and a check of 100,000 rows holds some
  * 50 MB in main and more in the book's worker while the run starts sending.
@@ -30,6 +32,8 @@ interface RunChecks {
   running: boolean
   /** Stops the check under way (the run has left names and review). */
   stop: AbortController | null
+  /** The check under way, ended (with or without findings) when it resolves. */
+  work: Promise<void> | null
   again: boolean
   timer: ReturnType<typeof setTimeout> | null
   /** Paid rows already told, by row index. */
@@ -47,6 +51,11 @@ export interface RunPayeeChecks {
   tellConfirmed(summary: Pick<RunSummary, 'id'>): void
   /** At start, once the runs are loaded: every run's paid rows not told yet in this session (decision 166). */
   tellEveryRun(): void
+  /**
+   * Resolves once the run's rows carry the findings of its last change (decision 169): a check
+   * waiting for its burst to settle starts now, one under way is waited for. Send asks it.
+   */
+  settled(runId: string): Promise<void>
   /** Resolves once no check is running or waiting (tests). */
   idle(): Promise<void>
   /** The desk is closing: checks waiting are dropped, none starts again (a check mid-way ends unlogged). */
@@ -80,7 +89,15 @@ export function createRunPayeeChecks(
     if (!entry)
       checks.set(
         runId,
-        (entry = { running: false, stop: null, again: false, timer: null, told: new Set(), confirmationsTold: 0 }),
+        (entry = {
+          running: false,
+          stop: null,
+          work: null,
+          again: false,
+          timer: null,
+          told: new Set(),
+          confirmationsTold: 0,
+        }),
       )
     return entry
   }
@@ -134,8 +151,10 @@ export function createRunPayeeChecks(
         running.delete(work)
         entry.running = false
         entry.stop = null
+        entry.work = null
         if (entry.again) schedule(runId)
       })
+    entry.work = work
     running.add(work)
   }
 
@@ -225,6 +244,20 @@ export function createRunPayeeChecks(
         entry.timer = null
         entry.again = false
         entry.stop?.abort()
+      }
+    },
+    async settled(runId) {
+      const entry = checks.get(runId)
+      if (!entry || !hooks.checkPayees) return
+      // A check's findings change the run, which asks for one more check; that one finds the same
+      // and changes nothing, so this ends.
+      for (;;) {
+        if (entry.timer && !closed) {
+          clearTimeout(entry.timer)
+          start(runId)
+        }
+        if (!entry.work) return
+        await entry.work
       }
     },
     async idle() {

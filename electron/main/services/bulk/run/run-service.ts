@@ -129,6 +129,11 @@ export interface RunServiceOptions {
   limits?: LimitGate
   /** The percentage an amount of a repeat may move by before the variance review lists it, per profile (decision 130). */
   variancePercent?: (profileId: string) => string
+  /**
+   * Resolves once the run's rows carry the payee checks of its last change (decision 169): Send
+   * waits for it, so a row the tripwires hold is never sent because Send came before its check.
+   */
+  payeesChecked?: (runId: string) => Promise<void>
 }
 
 export interface CreateRunInput {
@@ -398,6 +403,9 @@ export class RunService {
   /** Name checks for every row not yet checked, with bounded concurrency; Cancel stops them. */
   async startResolution(runId: string): Promise<RunView> {
     const run = this.get(runId)
+    // Name checks that have just finished (the run is in review) are still writing their last
+    // state: wait for them, as Send does, rather than refuse a run the screen shows in review.
+    if (run.state.stage === 'review' && run.task) await run.task
     // Asked again while the checks run (a double click): they are under way.
     if (run.state.stage === 'resolving' && run.state.resolving) return this.view(runId)
     assertCan(this.factsOf(run), 'checkNames')
@@ -760,6 +768,8 @@ export class RunService {
     assertCan(this.factsOf(run), 'submit')
     // Name checks that have just finished (the run is in review) are still closing: wait for them.
     if (run.task) await run.task
+    // Then the payee checks of the rows as they are now: Send reads their holds (decision 169).
+    await this.options.payeesChecked?.(runId)
     // Sent meanwhile (the other click of a double click): that is this send.
     if (run.state.batches.length > 0) return this.view(runId)
     if (run.task || run.state.stage !== 'review') throw new AppFailure('conflict', 'This run is already working.')

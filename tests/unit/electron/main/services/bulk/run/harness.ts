@@ -56,6 +56,8 @@ export async function openHarness(options: {
   }
   /** A profile's percentage for a repeat's variance review (decision 130). */
   variancePercent?: (profileId: string) => string
+  /** Resolves once a run's payee checks are current: Send waits for it (decision 169). */
+  payeesChecked?: (runId: string) => Promise<void>
   /** Told when a run could not be read at start (it must never happen). */
   onWarning?: (message: string) => void
   /** Told each summary of a run as the screen is told it. */
@@ -113,6 +115,7 @@ export async function openHarness(options: {
     ...(options.limits ? { limits: options.limits(journal) } : {}),
     ...(options.feePayer ? { feePayer: options.feePayer } : {}),
     ...(options.variancePercent ? { variancePercent: options.variancePercent } : {}),
+    ...(options.payeesChecked ? { payeesChecked: options.payeesChecked } : {}),
     log: {
       warn: (message) => options.onWarning?.(message),
       error: (message) => options.onWarning?.(message),

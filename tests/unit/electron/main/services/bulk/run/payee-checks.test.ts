@@ -17,7 +17,7 @@ import {
   payeeRunHooks,
   type PayeesService,
 } from '../../../../../../../electron/main/services/payees'
-import { csvBytes, sheetOf } from './harness'
+import { csvBytes, sheetOf, simulatorPayouts } from './harness'
 import { sandboxPerTest } from './sandbox-per-test'
 
 const KEY = 'sk_test_payee_checks'
@@ -276,6 +276,59 @@ describe('a check under way when the run is sent', () => {
     await checks.idle()
     await service.idle()
     expect(service.rows(run.id).map((row) => row.tripwires)).toEqual([undefined, undefined, undefined, undefined])
+    expect(warnings).toEqual([])
+  })
+})
+
+describe('Send right after the names are checked (decision 169)', () => {
+  it('waits for the payee check of the rows as they are: a changed account is held, never sent unconfirmed', async () => {
+    const warnings: string[] = []
+    const book = createPayeesService({ directory: join(each.dir, 'payees'), journal: { list: () => [] } })
+    payees = book
+    let checks: RunPayeeChecks | null = null
+    let answered = 0
+    const hooks = payeeRunHooks(book, { warn: (m) => warnings.push(m) })
+    const { service } = await each.open({
+      onRunChanged: (summary) => checks?.runChanged(summary),
+      payeesChecked: (runId) => checks!.settled(runId),
+    })
+    checks = createRunPayeeChecks(
+      () => service,
+      {
+        ...hooks,
+        // The book answers slowly, as a check of a large run does.
+        checkPayees: async (scope, rows, signal) => {
+          await new Promise((resolve) => setTimeout(resolve, 300))
+          const flagged = await hooks.checkPayees!(scope, rows, signal)
+          answered++
+          return flagged
+        },
+      },
+      { warn: (message) => warnings.push(message) },
+    )
+    const first = month('W1')
+    const january = await service.create({ result: first, bytes: csvBytes(first), currency: 'NGN' })
+    await service.toReview(january.id)
+    await service.submit(january.id)
+    await service.idle()
+    const learnt = async () => (await book.list(SANDBOX)).total
+    for (let tries = 0; tries < 100 && (await learnt()) < 4; tries++) await new Promise((r) => setTimeout(r, 50))
+
+    // February: E2's "new bank details". Its names are checked, and Send comes at once.
+    const second = month('W2')
+    second.items[1]!.account_number = '2000000001'
+    const february = await service.create({ result: second, bytes: csvBytes(second), currency: 'NGN' })
+    await service.startResolution(february.id)
+    while (service.view(february.id).stage !== 'review') await new Promise((resolve) => setImmediate(resolve))
+    const before = answered
+    const sent = await service.submit(february.id)
+    // Send waited for the check of the rows as the names left them, and left the held row out.
+    expect(answered).toBeGreaterThan(before)
+    expect(kinds(service.rows(february.id))[1]).toEqual(['account_changed', 'new_account'])
+    expect(sent.batches.flatMap((batch) => batch.rows)).toEqual([0, 2, 3])
+    await service.idle()
+    const paid = (await simulatorPayouts(each.sandbox.url, KEY)).map((payout) => payout.reference)
+    expect(paid).not.toContain(second.items[1]!.reference)
     expect(warnings).toEqual([])
   })
 })

@@ -127,4 +127,22 @@ describe("what a run allows, as main's summaries and views say and its checks re
     expect(cancelled.can).toMatchObject({ cancelChecks: false, delete: true, checkNames: true })
     expect(await service.remove(view.id)).toEqual({ deleted: view.id })
   })
+
+  it('name checks that have just finished (in review, their last state being written) are waited for by Check names, as by Send', async () => {
+    const harness = await each.open()
+    const { service } = harness
+    const sheet = sheetOf(30)
+    const view = await service.create({ result: sheet, bytes: csvBytes(sheet), currency: 'NGN' })
+    await service.startResolution(view.id)
+    // The stage says review from the moment the checks end; the step still writes the rows and state.
+    while (service.view(view.id).stage !== 'review') await new Promise((resolve) => setImmediate(resolve))
+    expect(service.view(view.id).can.checkNames).toBe(false)
+    const again = await service.startResolution(view.id)
+    expect(again.stage).toBe('resolving')
+    await service.idle()
+    expect(service.view(view.id).stage).toBe('review')
+    await service.submit(view.id)
+    await service.idle()
+    expect(service.view(view.id).stage).toBe('completed')
+  })
 })
