@@ -184,6 +184,13 @@ test('a run’s summary, the advice of a paid row and the ZIP of every paid row�
   // The runs list has the search and days every list has.
   await page.getByTestId('bulk-runs-search').fill('march')
   await expect(page.getByTestId('bulk-runs-count')).toHaveText('1 run')
+  // The paid rows the advice picker offers are read from main only while its list is open
+  // (decision 168): each read carries every paid row, and a run of 100,000 is read for nobody.
+  let paidReads = 0
+  page.on('request', (request) => {
+    const asksPaid = /"kind":\s*"paid"/.test(request.postData() ?? '')
+    if (decodeURIComponent(request.url()).endsWith('/ipc/bulk:findRows') && asksPaid) paidReads++
+  })
   await page.getByTestId(`bulk-open-run-${view.id}`).click()
   const section = page.getByTestId('bulk-documents')
   await expect(section).toBeVisible()
@@ -194,7 +201,8 @@ test('a run’s summary, the advice of a paid row and the ZIP of every paid row�
   await section.getByTestId('bulk-summary-save').click()
   await expect(section.getByTestId('bulk-summary-done')).toHaveText(`Saved to ${summaryPath}`)
   const summary = pdfPages(await readFile(summaryPath))
-  expect(summary).toHaveLength(2)
+  // Send waited for the payee checks (decision 169): the third page says what they found.
+  expect(summary).toHaveLength(3)
   for (const line of [
     `Source file march.csv (sheet ${sheet.name})`,
     `SHA-256 of the file ${opened.summary.sha256}`,
@@ -212,10 +220,15 @@ test('a run’s summary, the advice of a paid row and the ZIP of every paid row�
   expect(summary[1]).toContain(
     'Page total: 2,550.75 NGN (3 rows) Running total: 2,550.75 NGN Paid so far: 2,250.75 NGN',
   )
+  expect(summary[2]).toContain(`Payee checks and confirmations of run ${view.id} 3 rows flagged or confirmed`)
+  expect(summary[2]).toContain('New account: nothing was paid to 058 ••••••6791 before')
   for (const rendered of await renderPages(await readFile(summaryPath))) expect(rendered.ink).toBeGreaterThan(0.01)
 
-  // The advice of one paid row.
+  // The advice of one paid row: the list, once open, offers the paid rows only.
+  expect(paidReads).toBe(0)
   await section.getByTestId('bulk-advice-row').click()
+  await expect(page.locator('.n-base-select-option')).toHaveText([/RUNDOC-0001/, /RUNDOC-0003/])
+  expect(paidReads).toBeGreaterThan(0)
   await page.locator('.n-base-select-option', { hasText: 'RUNDOC-0003' }).click()
   const rowPath = join(dir, 'row.pdf')
   running.desktop.queueSavePath(rowPath)

@@ -25,6 +25,7 @@ export type BookRequest =
   | { id: number; op: 'list'; scope: ProfileScope; query: Required<Omit<PayeesQuery, 'from' | 'to'>> & PayeesQuery }
   | { id: number; op: 'payee'; scope: ProfileScope; key: string; shown: number }
   | { id: number; op: 'cancel' }
+  | { id: number; op: 'heap' }
 
 /** What each request answers. */
 export interface BookAnswers {
@@ -35,6 +36,8 @@ export interface BookAnswers {
   checkOne: PaymentTripwires
   list: PayeesPage
   payee: PayeeDetail | null
+  /** The worker's V8 heap in use, in bytes. */
+  heap: number
 }
 
 export type BookReply =

@@ -7,7 +7,7 @@
  * it some 150 MB, and an idle worker allocates nothing, so V8 never collected it: the worker held
  * that memory (main's RSS) for the rest of the run, idle.
  */
-import { setFlagsFromString } from 'node:v8'
+import { getHeapStatistics, setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { parentPort, workerData } from 'node:worker_threads'
 import type { PaymentToCheck } from '../../../../shared/payees/tripwires'
@@ -58,6 +58,8 @@ async function answer(request: Exclude<BookRequest, { op: 'rows' | 'cancel' }>):
       return books.list(request.scope, request.query)
     case 'payee':
       return books.payee(request.scope, request.key, request.shown)
+    case 'heap':
+      return getHeapStatistics().used_heap_size
   }
 }
 

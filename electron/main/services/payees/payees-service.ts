@@ -92,6 +92,8 @@ export interface PayeesService {
   list(scope: ProfileScope, query?: PayeesQuery): Promise<PayeesPage>
   /** One payee with its payments (newest first, at most PAYEE_PAYMENTS_SHOWN); null when not in this book. */
   payee(scope: ProfileScope, key: string): Promise<PayeeDetail | null>
+  /** The book worker's V8 heap in use, in bytes (what a check leaves behind: decision 168). */
+  workerHeapUsed(): Promise<number>
   /** Waits (at most closeWaitMs) for the learns under way, then ends the worker (the app quits; a test is done). */
   close(): Promise<void>
 }
@@ -285,6 +287,10 @@ export function createPayeesService(options: PayeesServiceOptions): PayeesServic
     async payee(scope, key) {
       await ready()
       return ask<'payee'>({ op: 'payee', scope, key, shown: PAYEE_PAYMENTS_SHOWN })
+    },
+
+    workerHeapUsed() {
+      return ask<'heap'>({ op: 'heap' })
     },
 
     async close() {
