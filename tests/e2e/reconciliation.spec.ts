@@ -248,7 +248,8 @@ testAfterAKillBeforeSend(
 
 const RUN_CSV = [
   'Reference,Amount,Bank code,Account number,Customer name,Customer email,Narration',
-  'SHOWRUN-0001,1000.50,044,0123456789,Ada Obi,ada@example.com,March salary',
+  // Ada as the single payout paid her (the same e-mail): the payee book knows her, nothing is held.
+  'SHOWRUN-0001,1000.50,044,0123456789,Ada Obi,payee@example.com,March salary',
   'SHOWRUN-0002,1250.25,058,0123456791,Chidinma Okonkwo,chi@example.com,March salary',
 ].join('\r\n')
 
