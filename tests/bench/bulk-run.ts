@@ -421,7 +421,10 @@ async function main(): Promise<void> {
     if (indexes.length > 0) await call('bulk:acknowledgeNames', { runId, indexes })
 
     enter('submission')
+    // Send waits for the payee checks of the rows as they are (decision 169): printed apart.
+    const sendAsked = performance.now()
     await call('bulk:submit', { runId })
+    const sendAnsweredMs = performance.now() - sendAsked
     await waitForStage(['monitoring', 'completed', 'attention'], runId)
 
     enter('monitoring')
@@ -502,6 +505,9 @@ async function main(): Promise<void> {
           `IPC p99 ${p99(f.probes).toFixed(1)} ms (max ${Math.max(0, ...f.probes).toFixed(0)} ms, ${f.probes.length} calls)`,
       )
     }
+    console.log(
+      `bulk-run: Send answered in ${(sendAnsweredMs / 1000).toFixed(2)} s (within submission: the payee checks of the rows as acknowledged, then the plan written)`,
+    )
     console.log(
       `bulk-run: throughout main peak RSS ${(peakRss / MB).toFixed(0)} MB (target < 600); IPC p99 ${p99(allProbes).toFixed(1)} ms (target < 50) over ${allProbes.length} calls`,
     )
