@@ -5,43 +5,20 @@
  * payment learnt twice (the record lost) counts once in the payee's totals and usual amount; a close
  * waits for the learns under way, and past its bound the next start learns what they missed.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
-import { openJournal, type Journal } from '../../../../../../electron/main/services/journal/journal'
+import { describe, expect, it } from 'vitest'
+import type { Journal } from '../../../../../../electron/main/services/journal/journal'
 import {
-  createPayeesService,
   type PaidPayment,
   type PayeesService,
   type PaymentToCheck,
 } from '../../../../../../electron/main/services/payees'
+import { payeeDesks } from './payee-desk'
 
 const LIVE = { profileId: 'acme-live', mode: 'live' as const }
 
-const journals: Journal[] = []
-const services: PayeesService[] = []
-afterEach(async () => {
-  for (const journal of journals.splice(0)) await journal.close()
-  for (const payees of services.splice(0)) await payees.close()
-})
-
-async function desk(): Promise<{ userData: string; journal: Journal }> {
-  const userData = await mkdtemp(join(tmpdir(), 'payee-catch-up-'))
-  const journal = await openJournal(join(userData, 'journal'))
-  journals.push(journal)
-  return { userData, journal }
-}
-
-function service(userData: string, journal: Pick<Journal, 'list'>, closeWaitMs?: number): PayeesService {
-  const payees = createPayeesService({
-    directory: join(userData, 'payees'),
-    journal,
-    ...(closeWaitMs !== undefined ? { closeWaitMs } : {}),
-  })
-  services.push(payees)
-  return payees
-}
+const { desk, service } = payeeDesks('payee-catch-up-')
 
 /** A single payout that succeeded, in the journal only: the desk stopped before the book learnt it. */
 async function paidInJournalOnly(journal: Journal, reference: string, name: string, account: string) {

@@ -4,46 +4,24 @@
  * test-mode rehearsal never feeds Live), payments are learnt once and survive a restart, and a torn
  * last line loses nothing after it.
  */
-import { appendFile, mkdtemp, readFile, readdir } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { appendFile, readFile, readdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { RunRow } from '../../../../../../shared/domain/bulk-run'
-import { openJournal, type Journal, type NewIntent } from '../../../../../../electron/main/services/journal/journal'
+import type { Journal, NewIntent } from '../../../../../../electron/main/services/journal/journal'
 import {
-  createPayeesService,
   paidRunRows,
   type PaidPayment,
   type PayeesService,
   type PaymentToCheck,
 } from '../../../../../../electron/main/services/payees'
+import { payeeDesks } from './payee-desk'
 
 const LIVE = { profileId: 'acme-live', mode: 'live' as const }
 const SANDBOX = { profileId: 'sandbox', mode: 'sandbox' as const }
 const ACME_TEST = { profileId: 'acme-live', mode: 'test' as const }
 
-const journals: Journal[] = []
-const services: PayeesService[] = []
-afterEach(async () => {
-  for (const journal of journals.splice(0)) await journal.close()
-  for (const payees of services.splice(0)) await payees.close()
-})
-
-async function desk(): Promise<{ userData: string; journal: Journal }> {
-  const userData = await mkdtemp(join(tmpdir(), 'payees-'))
-  const journal = await openJournal(join(userData, 'journal'))
-  journals.push(journal)
-  return { userData, journal }
-}
-
-function service(userData: string, journal: Pick<Journal, 'list'>): PayeesService {
-  const payees = createPayeesService({
-    directory: join(userData, 'payees'),
-    journal,
-  })
-  services.push(payees)
-  return payees
-}
+const { desk, service } = payeeDesks('payees-')
 
 function payoutIntent(
   reference: string,
