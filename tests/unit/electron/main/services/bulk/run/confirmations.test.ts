@@ -13,31 +13,17 @@ import { join } from 'node:path'
 import { unzipSync, strFromU8 } from 'fflate'
 import * as XLSX from 'xlsx'
 import { describe, expect, it } from 'vitest'
-import type { Tripwire } from '../../../../../../../shared/payees/tripwires'
 import { evidencePack, reportTable } from '../../../../../../../electron/main/services/bulk/run/run-report'
 import { journaledConfirmation } from '../../../../../../../electron/main/services/bulk/run/batch-sender'
 import { tableToCsv } from '../../../../../../../electron/main/services/export'
 import { writeExportTable } from '../../../../../../../electron/main/services/export/table-export'
 import { csvBytes, openHarness, sheetOf, simulatorPayouts } from './harness'
 import { sandboxPerTest } from './sandbox-per-test'
+import { CHANGED, NEW, SHARED } from './sample-tripwires'
 
 const KEY = 'sk_test_confirmations'
 const each = sandboxPerTest(KEY)
 const CHILD = join(__dirname, 'kill-child.ts')
-
-const CHANGED: Tripwire = {
-  kind: 'account_changed',
-  account: '044 1000000007',
-  lastAccounts: ['044 2000000001'],
-  lastPaidAt: '2026-10-31T10:00:00.000Z',
-  identifiedBy: 'id',
-}
-const SHARED: Tripwire = {
-  kind: 'shared_account',
-  account: '044 1000000014',
-  others: [{ name: 'Somebody Else', where: 'book' }],
-}
-const NEW: Tripwire = { kind: 'new_account', account: '044 1000000021' }
 
 /** A run of four rows: row 1 held for a changed account, row 2 for a shared one, row 3 only new. */
 async function heldRun(service: Awaited<ReturnType<typeof each.open>>['service'], tag: string) {

@@ -12,36 +12,15 @@ import { needsNameAcknowledgement } from '../../../../../../../shared/domain/bul
 import { isHeld } from '../../../../../../../shared/bulk/payee-holds'
 import { tallyRows } from '../../../../../../../shared/bulk/run-tally'
 import { sendReadiness } from '../../../../../../../shared/bulk/send-readiness'
-import type { Tripwire } from '../../../../../../../shared/payees/tripwires'
 import { countRows, totalsOf } from '../../../../../../../electron/main/services/bulk/run/run-rows'
 import type { RunService } from '../../../../../../../electron/main/services/bulk/run/run-service'
 import { csvBytes, sheetOf } from './harness'
 import { sandboxPerTest } from './sandbox-per-test'
+import { CHANGED, NEW, SHARED } from './sample-tripwires'
+import { Random } from '../../../../../../soak/random'
 
 const KEY = 'sk_test_figures_truth'
 const each = sandboxPerTest(KEY, 150)
-
-const CHANGED: Tripwire = {
-  kind: 'account_changed',
-  account: '044 1000000007',
-  lastAccounts: ['044 2000000001'],
-  lastPaidAt: '2026-10-31T10:00:00.000Z',
-  identifiedBy: 'id',
-}
-const SHARED: Tripwire = { kind: 'shared_account', account: '044 1000000014', others: [{ name: 'B', where: 'book' }] }
-const NEW: Tripwire = { kind: 'new_account', account: '044 1000000021' }
-
-/** mulberry32: a failure names its seed. */
-function randomOf(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
 
 /** The run's figures as the desk shows them, against a count of its rows as they are now. */
 function expectFiguresOfRecords(service: RunService, runId: string, where: string): void {
@@ -138,7 +117,8 @@ describe('the figures of a run are the figures of its records', () => {
       },
     })
     for (const seed of [11, 12]) {
-      const random = randomOf(seed)
+      const seeded = new Random(seed)
+      const random = () => seeded.next()
       const sheet = sheetOf(24, new Set([3, 9, 17]), `S${seed}`)
       // Rows the importer asks about (a second payment to the same account): Send waits for an answer.
       sheet.errors = [5, 12, 20].map((i) => ({

@@ -12,18 +12,7 @@ import { RowSums } from '../../../../../../../electron/main/services/bulk/run/ro
 import { countRows, rowsFromImport, totalsOf } from '../../../../../../../electron/main/services/bulk/run/run-rows'
 import type { RunState } from '../../../../../../../electron/main/services/bulk/run/run-store'
 import { sheetOf } from './harness'
-
-/** A small seeded generator (mulberry32): a failure names its seed and can be run again. */
-function randomOf(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+import { Random } from '../../../../../../soak/random'
 
 const STATE = { currency: 'NGN', batches: [] } as unknown as RunState
 
@@ -128,7 +117,8 @@ function expectEqualToAPass(sums: RowSums, rows: RunRow[], seed: number, step: n
 describe("a run's figures kept as rows change", () => {
   it('equal a pass over every row after random changes, each told as it is made', () => {
     for (const seed of [1, 2, 3, 4, 5, 6, 7, 8]) {
-      const random = randomOf(seed)
+      const seeded = new Random(seed)
+      const random = () => seeded.next()
       const rows = rowsFromImport(sheetOf(40))
       const sums = new RowSums(() => rows)
       expectEqualToAPass(sums, rows, seed, 0)
