@@ -12,6 +12,7 @@ import type { BulkField } from '../domain/bulk'
 import type { CellEdit } from '../domain/bulk-changes'
 import type { ExcludedWhy, ResolutionState, RowPayoutStatus, RunRow } from '../domain/bulk-run'
 import { isHeld } from './payee-holds'
+import { TRIPWIRE_KINDS, type TripwireKind } from '../payees/tripwires'
 import { emptyReviewTallies, type ReviewTallies } from './review-figures'
 
 const STATUSES: readonly RowPayoutStatus[] = ['not_sent', 'pending', 'processing', 'success', 'failed', 'unknown']
@@ -19,7 +20,8 @@ const WHYS: readonly ExcludedWhy[] = ['by_hand', 'duplicate_in_sheet', 'already_
 const RESOLUTIONS: readonly ResolutionState[] = ['unchecked', 'matched', 'mismatch', 'unresolvable']
 
 // Bits 0-2: the payout status; 3: excluded; 4-5: why; 6: errors; 7: warnings; 8-9: the name
-// check's resolution; 10: a close match; 11: acknowledged; 12: held; 13: tripwires; 14: kept.
+// check's resolution; 10: a close match; 11: acknowledged; 12: held; 13: tripwires; 14: kept;
+// 15-19: each kind of tripwire the row carries (TRIPWIRE_KINDS' order), so "Show them" needs no row.
 const STATUS_MASK = 0b111
 const EXCLUDED = 1 << 3
 const WHY_SHIFT = 4
@@ -31,6 +33,8 @@ const ACKNOWLEDGED = 1 << 11
 const HELD = 1 << 12
 const TRIPWIRES = 1 << 13
 export const KEPT = 1 << 14
+const TRIPWIRE_SHIFT = 15
+const tripwireBit = (kind: TripwireKind): number => 1 << (TRIPWIRE_SHIFT + TRIPWIRE_KINDS.indexOf(kind))
 
 /** Whether the screens list this row in full (the review, the questions, the holds, left out rows). */
 export function rowKept(row: RunRow): boolean {
@@ -54,7 +58,10 @@ export function rowCode(row: RunRow): number {
   if (row.nameCheck === 'close_match') code |= CLOSE_MATCH
   if (row.acknowledged) code |= ACKNOWLEDGED
   if (isHeld(row)) code |= HELD
-  if ((row.tripwires?.length ?? 0) > 0) code |= TRIPWIRES
+  if ((row.tripwires?.length ?? 0) > 0) {
+    code |= TRIPWIRES
+    for (const tripwire of row.tripwires!) code |= tripwireBit(tripwire.kind)
+  }
   if (rowKept(row)) code |= KEPT
   return code
 }
@@ -70,6 +77,8 @@ export const codeCloseMatch = (code: number): boolean => (code & CLOSE_MATCH) !=
 export const codeAcknowledged = (code: number): boolean => (code & ACKNOWLEDGED) !== 0
 export const codeHeld = (code: number): boolean => (code & HELD) !== 0
 export const codeKept = (code: number): boolean => (code & KEPT) !== 0
+/** The row carries a tripwire of `kind` (excluded or not). */
+export const codeTripwire = (code: number, kind: TripwireKind): boolean => (code & tripwireBit(kind)) !== 0
 
 export const GRID_FILTERS = ['all', 'failed', 'unknown', 'paid', 'excluded', 'warnings', 'errors'] as const
 /** A chip, or `problems`: rows with an error or a warning ("Show only rows with problems"). */

@@ -4,8 +4,12 @@
  */
 import { describe, expect, it } from 'vitest'
 import type { RunRow } from '../../../shared/domain/bulk-run'
+import { rowCode } from '../../../shared/bulk/row-codes'
+import type { Tripwire } from '../../../shared/payees/tripwires'
 import {
+  REVIEW_FILTER_WORDS,
   reviewFilterMatches,
+  reviewFilterMatchesCode,
   reviewTallies,
   type ReviewFilter,
 } from '../../../renderer/src/components/bulk/review-filters'
@@ -68,5 +72,54 @@ describe('the review tallies and filters', () => {
     ['no_match', [2, 3]],
   ])('"Show them" for %s keeps rows %j', (filter, indexes) => {
     expect(ROWS.filter((r) => reviewFilterMatches(filter, r)).map((r) => r.index)).toEqual(indexes)
+  })
+})
+
+const CHANGED: Tripwire = {
+  kind: 'account_changed',
+  account: '044 1000000007',
+  lastAccounts: ['044 2000000001'],
+  lastPaidAt: '2026-10-31T10:00:00.000Z',
+  identifiedBy: 'id',
+}
+const NEW: Tripwire = { kind: 'new_account', account: '044 1000000021' }
+const DRIFT: Tripwire = {
+  kind: 'name_drift',
+  account: '044 1000000021',
+  resolvedNow: 'A',
+  lastResolved: 'B',
+  lastResolvedAt: '2026-10-01T00:00:00.000Z',
+}
+
+describe('"Show them" from the rows\' codes alone (no row kept whole)', () => {
+  const flagged: RunRow[] = [
+    ...ROWS,
+    // Held for a changed account, and new.
+    row(9, { resolution: 'matched', tripwires: [CHANGED, NEW] }),
+    // The same, confirmed: flagged, no longer held.
+    row(10, {
+      resolution: 'matched',
+      tripwires: [
+        { ...CHANGED, confirmed: { method: 'in_person', at: '2026-11-01T10:00:00Z', by: 'ada' } } as Tripwire,
+      ],
+    }),
+    // Flagged but excluded: no filter of the rows to be sent keeps it.
+    row(11, { excluded: true, excludedWhy: 'by_hand', tripwires: [NEW, DRIFT] }),
+    // Flagged with an error: not held (it is not sent), still flagged.
+    row(12, { tripwires: [CHANGED], errors: [{ row: 14, column: 'amount', code: 'amount', message: 'bad' }] }),
+    row(13, { resolution: 'mismatch', nameCheck: 'no_match', tripwires: [DRIFT, { ...NEW }] }),
+  ]
+  it.each(Object.keys(REVIEW_FILTER_WORDS) as ReviewFilter[])('%s keeps the rows it keeps from the rows', (filter) => {
+    const fromRows = flagged.filter((r) => reviewFilterMatches(filter, r)).map((r) => r.index)
+    const fromCodes = flagged.filter((r) => reviewFilterMatchesCode(filter, rowCode(r))).map((r) => r.index)
+    expect(fromCodes).toEqual(fromRows)
+  })
+  it('keeps the flagged rows by kind', () => {
+    const keeps = (filter: ReviewFilter) =>
+      flagged.filter((r) => reviewFilterMatchesCode(filter, rowCode(r))).map((r) => r.index)
+    expect(keeps('account_changed')).toEqual([9, 10, 12])
+    expect(keeps('new_account')).toEqual([9, 13])
+    expect(keeps('name_drift')).toEqual([13])
+    expect(keeps('held')).toEqual([9])
   })
 })

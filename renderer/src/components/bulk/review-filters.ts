@@ -6,6 +6,14 @@ import type { RunRow } from '../../../../shared/domain/bulk-run'
 import { rowHasTripwire } from '../../../../shared/bulk/payee-flags'
 import { isHeld } from '../../../../shared/bulk/payee-holds'
 import type { TripwireKind } from '../../../../shared/payees/tripwires'
+import {
+  codeCloseMatch,
+  codeExcluded,
+  codeHeld,
+  codeResolution,
+  codeTripwire,
+  codeWhy,
+} from '../../../../shared/bulk/row-codes'
 
 export type ReviewFilter =
   | 'duplicate_in_sheet'
@@ -48,6 +56,24 @@ export function reviewFilterMatches(filter: ReviewFilter, row: RunRow): boolean 
       return isHeld(row)
     default:
       return rowHasTripwire(row, filter)
+  }
+}
+
+/** The same as reviewFilterMatches, from the row's code alone (shared/bulk/row-codes.ts): every row has one. */
+export function reviewFilterMatchesCode(filter: ReviewFilter, code: number): boolean {
+  switch (filter) {
+    case 'duplicate_in_sheet':
+    case 'already_paid':
+    case 'by_hand':
+      return codeExcluded(code) && codeWhy(code) === filter
+    case 'close_match':
+      return !codeExcluded(code) && codeResolution(code) === 'mismatch' && codeCloseMatch(code)
+    case 'no_match':
+      return !codeExcluded(code) && codeResolution(code) === 'mismatch' && !codeCloseMatch(code)
+    case 'held':
+      return codeHeld(code)
+    default:
+      return !codeExcluded(code) && codeTripwire(code, filter)
   }
 }
 
