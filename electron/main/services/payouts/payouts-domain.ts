@@ -3,7 +3,7 @@
  * (journal first), follows it to completion with the watcher, announces the end on the desktop,
  * and tells the renderer of every change. Open payouts are resumed after start-up reconciliation.
  */
-import { randomBytes } from 'node:crypto'
+import { newPayoutReference } from './payout-reference'
 import type { MovementView } from '../../../../shared/domain/journal'
 import { OPEN_STATES } from '../../../../shared/domain/journal'
 import type { PayoutBody } from '../../../../shared/domain/payouts'
@@ -130,10 +130,7 @@ export function createPayoutDomain(
 
   function newReference(): string {
     const day = context.now().toISOString().slice(0, 10).replaceAll('-', '')
-    for (;;) {
-      const reference = `PD-${day}-${randomBytes(5).toString('hex').toUpperCase()}`
-      if (!journal.has(reference)) return reference
-    }
+    return newPayoutReference(day, (reference) => journal.has(reference))
   }
 
   return {
