@@ -29,10 +29,9 @@ const SETTLE_MS = 400
 const PAYMENTS_PER_TURN = 1_000
 
 interface RunChecks {
-  running: boolean
   /** Stops the check under way (the run has left names and review). */
   stop: AbortController | null
-  /** The check under way, ended (with or without findings) when it resolves. */
+  /** The check under way (null when none), ended (with or without findings) when it resolves. */
   work: Promise<void> | null
   again: boolean
   timer: ReturnType<typeof setTimeout> | null
@@ -90,7 +89,6 @@ export function createRunPayeeChecks(
       checks.set(
         runId,
         (entry = {
-          running: false,
           stop: null,
           work: null,
           again: false,
@@ -136,11 +134,10 @@ export function createRunPayeeChecks(
   function start(runId: string): void {
     const entry = entryOf(runId)
     entry.timer = null
-    if (entry.running) {
+    if (entry.work) {
       entry.again = true
       return
     }
-    entry.running = true
     entry.again = false
     const stop = (entry.stop = new AbortController())
     const work = check(runId, stop.signal)
@@ -149,7 +146,6 @@ export function createRunPayeeChecks(
       })
       .finally(() => {
         running.delete(work)
-        entry.running = false
         entry.stop = null
         entry.work = null
         if (entry.again) schedule(runId)
@@ -261,7 +257,7 @@ export function createRunPayeeChecks(
       }
     },
     async idle() {
-      while (running.size > 0 || [...checks.values()].some((entry) => entry.timer || entry.running))
+      while (running.size > 0 || [...checks.values()].some((entry) => entry.timer || entry.work))
         await (running.size > 0 ? Promise.all(running) : new Promise((resolve) => setTimeout(resolve, SETTLE_MS)))
     },
   }
