@@ -20,7 +20,10 @@ import { payeeChecksStory, rowPayeesOf, rowPayeesStory } from './team-row-payees
 
 export interface TeamSubmissionDeps {
   team: Pick<TeamService, 'withDesk' | 'isTeamMode'>
-  runs: Pick<RunService, 'stateOf' | 'rows' | 'view' | 'contentOf' | 'assertAllowed' | 'allows' | 'adoptConfirmations'>
+  runs: Pick<
+    RunService,
+    'stateOf' | 'rows' | 'view' | 'contentOf' | 'assertAllowed' | 'allows' | 'adoptConfirmations' | 'checksSettled'
+  >
 }
 
 export type TeamSubmission = ReturnType<typeof createTeamSubmission>
@@ -50,6 +53,10 @@ export function createTeamSubmission(deps: TeamSubmissionDeps) {
 
   /** Shares a local run with the team for approval: created, or revised when its content or review changed. */
   async function submitForApproval(runId: string): Promise<TeamRun> {
+    deps.runs.assertAllowed(runId, 'share')
+    // The version carries the payee checks of the rows as they are: a share read before the book's
+    // check had landed carried none, and the next share looked changed (decision 169).
+    await deps.runs.checksSettled(runId)
     deps.runs.assertAllowed(runId, 'share')
     const state = deps.runs.stateOf(runId)
     const rows = deps.runs.rows(runId)

@@ -766,10 +766,8 @@ export class RunService {
     // Sent already (a second click, or a click after a restart): sending is under way or done.
     if (run.state.stage !== 'review' && run.state.batches.length > 0) return this.view(runId)
     assertCan(this.factsOf(run), 'submit')
-    // Name checks that have just finished (the run is in review) are still closing: wait for them.
-    if (run.task) await run.task
-    // Then the payee checks of the rows as they are now: Send reads their holds (decision 169).
-    await this.options.payeesChecked?.(runId)
+    // Send reads the holds of the rows as they are now (decision 169).
+    await this.checksSettled(runId)
     // Sent meanwhile (the other click of a double click): that is this send.
     if (run.state.batches.length > 0) return this.view(runId)
     if (run.task || run.state.stage !== 'review') throw new AppFailure('conflict', 'This run is already working.')
@@ -1030,6 +1028,17 @@ export class RunService {
 
   private assertEditable(run: LiveRun): void {
     assertCan(this.factsOf(run), 'edit')
+  }
+
+  /**
+   * Once the checks of a run in review have seen its rows as they are (decision 169): name checks
+   * that have just finished still closing, then the payee book's checks. What reads the holds
+   * waits for this first: Send, and the version shared with the team (its payee checks).
+   */
+  async checksSettled(runId: string): Promise<void> {
+    const run = this.get(runId)
+    if (run.task && run.state.stage === 'review') await run.task
+    await this.options.payeesChecked?.(runId)
   }
 
   /** Refuses `action` with its reason when the run does not allow it now (run-actions.ts, decision 096). */

@@ -32,8 +32,14 @@ const draftFor = (member: TeamMemberLogin): TeamConnectionDraft => ({
   caFile: null,
 })
 
-async function desk(member: TeamMemberLogin): Promise<ReleaseDesk> {
-  const made = await releaseDesk({ member, draft: draftFor(member), sandboxUrl: sandbox.url, secretKey: KEY })
+async function desk(member: TeamMemberLogin, payeesChecked?: (runId: string) => Promise<void>): Promise<ReleaseDesk> {
+  const made = await releaseDesk({
+    member,
+    draft: draftFor(member),
+    sandboxUrl: sandbox.url,
+    secretKey: KEY,
+    ...(payeesChecked ? { payeesChecked } : {}),
+  })
   opened.push(made)
   return made
 }
@@ -159,5 +165,39 @@ describe('a changed account in a team run, from the desks', () => {
     expect((refused as AppFailure).message).toMatch(
       /submit the run for approval, and another member confirms sheet row \d+/,
     )
+  }, 60_000)
+
+  it("a run shared while the payee book is still checking it carries the book's checks, so a rejected version is not sent again unchanged (decision 169)", async () => {
+    // The book's check of the run lands a moment after the names are back, as on a busy desk.
+    let landed: () => void = () => undefined
+    const checking = new Promise<void>((resolve) => (landed = resolve))
+    const prep = await desk(alice, () => checking)
+    const appr = await desk(bob)
+    const sheet = sheetOf(3, new Set(), 'PL')
+    const view = await prep.runs.service.create({ result: sheet, bytes: csvBytes(sheet), currency: 'NGN' })
+    const runId = view.id
+    await prep.runs.service.toReview(runId)
+    const sharing = prep.submission.submitForApproval(runId)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    await prep.runs.service.setTripwires(runId, [
+      {
+        index: 2,
+        tripwires: [
+          { kind: 'shared_account', account: '044 1000000003', others: [{ name: 'Payee 9', where: 'book' }] },
+        ],
+      },
+    ])
+    landed()
+    const shared = await sharing
+    expect(shared.state).toBe('awaiting_approval')
+    expect(shared.payeeChecks).toMatchObject({ held: 1, flaggedRows: 1 })
+
+    await appr.use(({ operations }) => operations.rejectRun({ runId, version: shared.version, reason: 'Wrong month' }))
+    // Nothing changed since: the rejected version is refused, not shared again as a new one.
+    const refused = await prep.submission.submitForApproval(runId).catch((error: unknown) => error)
+    expect(refused).toBeInstanceOf(AppFailure)
+    expect((refused as AppFailure).code).toBe('conflict')
+    const seen = await appr.use(({ operations }) => operations.run(runId))
+    expect(seen).toMatchObject({ version: shared.version, state: 'rejected' })
   }, 60_000)
 })

@@ -45,6 +45,8 @@ export async function releaseDesk(options: {
   recordEveryMs?: number
   /** The team connection's timing (default: the tests' fast health checks). */
   timing?: Partial<TeamTiming>
+  /** The payee book's checks of a run, as the desk's bulk domain gives them (decision 169). */
+  payeesChecked?: (runId: string) => Promise<void>
   /** Wraps the claim seam (a test stops a desk there). */
   wrapHook?: (hook: (runId: string, batch: string) => Promise<void>) => (runId: string, batch: string) => Promise<void>
 }): Promise<ReleaseDesk> {
@@ -59,6 +61,7 @@ export async function releaseDesk(options: {
     mode: 'test',
     pollMs: options.pollMs ?? 100,
     ...(options.submitConcurrency ? { submitConcurrency: options.submitConcurrency } : {}),
+    ...(options.payeesChecked ? { payeesChecked: options.payeesChecked } : {}),
     beforeBatchLeaves: options.wrapHook ? options.wrapHook(hook) : hook,
   })
   const claimMs: number[] = []
