@@ -60,6 +60,9 @@ async function stageOnDisk(): Promise<string> {
 /** The steps a kill is aimed at, in turn; the kill lands at a random moment after the step shows. */
 const TARGETS = ['resolving', 'submitting', 'monitoring'] as const
 
+/** A run's stages in the order it passes them (as state.json names them). */
+const STAGES = ['none', 'resolving', 'review', 'submitting', 'monitoring', 'completed']
+
 /** Batch requests that left and whose answer never came back: the kill landed mid-send. */
 function inFlightAtKill(out: string): string[] {
   const open = new Set<string>()
@@ -116,13 +119,21 @@ describe('a bulk run killed at random moments', () => {
     const stagesAtKill: string[] = []
     let killedMidSend = 0
     for (let kill = 0; kill < KILLS && !finishedEarly; kill++) {
-      const child = startChild()
       // The kills are spread over the steps in order (a third each), at a random moment of each;
       // during the submission, as a batch request leaves (so it lands between intent and answer).
-      const target = TARGETS[Math.min(TARGETS.length - 1, Math.floor((kill * TARGETS.length) / KILLS))]!
+      // A run already past its planned step (the last kill landed late) is killed in the step it is
+      // in: a restart never shows a step it has passed, and the kill would never come.
+      const planned = TARGETS[Math.min(TARGETS.length - 1, Math.floor((kill * TARGETS.length) / KILLS))]!
+      const onDisk = STAGES.indexOf(await stageOnDisk())
+      const target =
+        TARGETS.find((step) => STAGES.indexOf(step) >= Math.max(onDisk, STAGES.indexOf(planned))) ?? planned
+      const child = startChild()
       let timer: ReturnType<typeof setTimeout> | undefined
+      // (A submission whose last batch has left moves on to the monitoring: the kill lands there.)
       if (target === 'submitting')
-        void child.sending().then(() => (timer = setTimeout(() => child.kill(), Math.floor(Math.random() * 40))))
+        void Promise.race([child.sending().then(() => 40), child.reached('monitoring').then(() => 400)]).then(
+          (within) => (timer = setTimeout(() => child.kill(), Math.floor(Math.random() * within))),
+        )
       else
         void child.reached(target).then(() => (timer = setTimeout(() => child.kill(), Math.floor(Math.random() * 400))))
       const result = await child.exit
