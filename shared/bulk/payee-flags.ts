@@ -28,18 +28,25 @@ export type TripwireCounts = Readonly<Record<TripwireKind, number>>
 
 /** How many rows to be sent carry each kind of flag; a row is counted once per kind. */
 export function tripwireCounts(rows: readonly RunRow[]): TripwireCounts {
-  const counts = Object.fromEntries(TRIPWIRE_KINDS.map((kind) => [kind, 0])) as Record<TripwireKind, number>
-  for (const row of rows) {
-    if (row.excluded || !row.tripwires) continue
-    let seen = 0
-    for (const tripwire of row.tripwires) {
-      const bit = 1 << TRIPWIRE_KINDS.indexOf(tripwire.kind)
-      if (seen & bit) continue
-      seen |= bit
-      counts[tripwire.kind]++
-    }
-  }
+  const counts = noTripwires()
+  for (const row of rows) countTripwiresOf(counts, row)
   return counts
+}
+
+/** Every kind at zero. */
+export const noTripwires = (): Record<TripwireKind, number> =>
+  Object.fromEntries(TRIPWIRE_KINDS.map((kind) => [kind, 0])) as Record<TripwireKind, number>
+
+/** One row's kinds counted, each once, when the row is to be sent. */
+export function countTripwiresOf(counts: Record<TripwireKind, number>, row: RunRow): void {
+  if (row.excluded || !row.tripwires) return
+  let seen = 0
+  for (const tripwire of row.tripwires) {
+    const bit = 1 << TRIPWIRE_KINDS.indexOf(tripwire.kind)
+    if (seen & bit) continue
+    seen |= bit
+    counts[tripwire.kind]++
+  }
 }
 
 /** Whether a row to be sent carries a flag of `kind`. */

@@ -56,17 +56,23 @@ export interface HeldRows {
 }
 
 export function heldRows(rows: readonly RunRow[], named = 10): HeldRows {
-  const held: HeldRows = { count: 0, accountChanged: 0, sharedAccount: 0, sheetRows: [] }
-  for (const row of rows) {
-    if (row.excluded || row.errors.length > 0 || !row.tripwires) continue
-    const holding = holdingTripwires(row)
-    if (holding.length === 0) continue
-    held.count++
-    if (holding.some((tripwire) => tripwire.kind === 'account_changed')) held.accountChanged++
-    if (holding.some((tripwire) => tripwire.kind === 'shared_account')) held.sharedAccount++
-    if (held.sheetRows.length < named) held.sheetRows.push(row.item.row)
-  }
+  const held = noHeldRows()
+  for (const row of rows) countHeld(held, row, named)
   return held
+}
+
+export const noHeldRows = (): HeldRows => ({ count: 0, accountChanged: 0, sharedAccount: 0, sheetRows: [] })
+
+/** One row counted when held (the first `named` named by their sheet row); whether it is. */
+export function countHeld(held: HeldRows, row: RunRow, named = 10): boolean {
+  if (row.excluded || row.errors.length > 0 || !row.tripwires) return false
+  const holding = holdingTripwires(row)
+  if (holding.length === 0) return false
+  held.count++
+  if (holding.some((tripwire) => tripwire.kind === 'account_changed')) held.accountChanged++
+  if (holding.some((tripwire) => tripwire.kind === 'shared_account')) held.sharedAccount++
+  if (held.sheetRows.length < named) held.sheetRows.push(row.item.row)
+  return true
 }
 
 /** "account changed", "shared account" or both: why the row is held, for its Status and Problem. */

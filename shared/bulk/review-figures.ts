@@ -41,21 +41,24 @@ export function emptyReviewTallies(): ReviewTallies {
 
 export function reviewTallies(rows: readonly RunRow[]): ReviewTallies {
   const t = emptyReviewTallies()
-  for (const row of rows) {
-    if (row.excluded) {
-      t[row.excludedWhy ?? 'by_hand']++
-      continue
-    }
-    if (row.resolution === 'matched') t.match++
-    else if (row.resolution === 'mismatch') {
-      if (row.nameCheck === 'close_match') t.close_match++
-      else {
-        t.no_match++
-        if (row.acknowledged) t.acknowledged++
-      }
-    } else if (row.resolution === 'unchecked' && row.errors.length === 0) t.unchecked++
-  }
+  for (const row of rows) tallyRow(t, row)
   return t
+}
+
+/** One row counted: left out by its reason, else by its name check. */
+export function tallyRow(t: ReviewTallies, row: RunRow): void {
+  if (row.excluded) {
+    t[row.excludedWhy ?? 'by_hand']++
+    return
+  }
+  if (row.resolution === 'matched') t.match++
+  else if (row.resolution === 'mismatch') {
+    if (row.nameCheck === 'close_match') t.close_match++
+    else {
+      t.no_match++
+      if (row.acknowledged) t.acknowledged++
+    }
+  } else if (row.resolution === 'unchecked' && row.errors.length === 0) t.unchecked++
 }
 
 /** At most this many no-match names (and skipped rows) travel with a version; the counts are whole. */
@@ -104,14 +107,20 @@ export function reviewOfRun(
   rows: readonly RunRow[],
   tallies: ReviewTallies = reviewTallies(rows),
 ): RunReviewFigures {
-  const t = tallies
-  const skipped = run.imported?.skipped ?? []
-  const noMatch: ReviewNoMatch[] = []
-  const byWho = new Map<string, { at: string; rows: number }>()
-  for (const row of rows) {
-    if (row.excluded || row.resolution !== 'mismatch' || row.nameCheck === 'close_match') continue
-    if (noMatch.length < REVIEW_LIST_MAX)
-      noMatch.push({
+  const names = new ReviewNames()
+  for (const row of rows) names.add(row)
+  return reviewFigures(run, tallies, names)
+}
+
+/** The no-match names a review lists (the first REVIEW_LIST_MAX), and who acknowledged how many: row by row. */
+export class ReviewNames {
+  readonly noMatch: ReviewNoMatch[] = []
+  readonly byWho = new Map<string, { at: string; rows: number }>()
+
+  add(row: RunRow): void {
+    if (row.excluded || row.resolution !== 'mismatch' || row.nameCheck === 'close_match') return
+    if (this.noMatch.length < REVIEW_LIST_MAX)
+      this.noMatch.push({
         reference: row.item.reference,
         row: row.item.row,
         sheetName: row.item.customer_name,
@@ -119,13 +128,20 @@ export function reviewOfRun(
         acknowledged: row.acknowledged ? { by: row.acknowledged.by, at: row.acknowledged.at } : null,
       })
     if (row.acknowledged) {
-      const seen = byWho.get(row.acknowledged.by)
-      byWho.set(row.acknowledged.by, {
+      const seen = this.byWho.get(row.acknowledged.by)
+      this.byWho.set(row.acknowledged.by, {
         at: seen && seen.at > row.acknowledged.at ? seen.at : row.acknowledged.at,
         rows: (seen?.rows ?? 0) + 1,
       })
     }
   }
+}
+
+/** A review's figures from the run's view, its tallies and its names (counted row by row). */
+export function reviewFigures(run: RunView, tallies: ReviewTallies, names: ReviewNames): RunReviewFigures {
+  const t = tallies
+  const skipped = run.imported?.skipped ?? []
+  const { noMatch, byWho } = names
   return {
     mode: run.mode,
     controlTotal: run.imported?.control_total ?? null,

@@ -1,27 +1,26 @@
 /**
  * A run's rows in a compact form (decision 154): one number per row saying what the
- * grid's chips, its filters and the review's counts need of it (payout status, excluded and why,
- * errors, warnings, name check, acknowledged, held), and whether the row is one the screens list
- * in full (`KEPT`: left out, in error or warned about, flagged by the payee book, held, or a name
- * that does not match). Main computes the codes from its rows (`bulk:rowsDigest`); the renderer
- * keeps them for every row, with the kept rows whole and the pages the grid shows, and computes a
- * changed row's code with the same function. The counts below count every row's code: a figure of
- * the records, never of the pages the renderer happens to hold.
+ * grid's chips, its filters and the review's "Show them" need of it (payout status, excluded and
+ * why, errors, warnings, name check, acknowledged, held, the payee book's flags). Main computes the
+ * codes from its rows (`bulk:rowsDigest`); the renderer keeps them for every row, with the pages the
+ * grid shows, and computes a changed row's code with the same function. What the panels list is
+ * main's to say (run-panels.ts, decision 171). The counts below count every row's code: a figure
+ * of the records, never of the pages the renderer happens to hold.
  */
 import type { BulkField } from '../domain/bulk'
 import type { CellEdit } from '../domain/bulk-changes'
 import type { ExcludedWhy, ResolutionState, RowPayoutStatus, RunRow } from '../domain/bulk-run'
 import { isHeld } from './payee-holds'
 import { TRIPWIRE_KINDS, type TripwireKind } from '../payees/tripwires'
-import { emptyReviewTallies, type ReviewTallies } from './review-figures'
 
 const STATUSES: readonly RowPayoutStatus[] = ['not_sent', 'pending', 'processing', 'success', 'failed', 'unknown']
 const WHYS: readonly ExcludedWhy[] = ['by_hand', 'duplicate_in_sheet', 'already_paid', 'not_in_new_sheet']
 const RESOLUTIONS: readonly ResolutionState[] = ['unchecked', 'matched', 'mismatch', 'unresolvable']
 
 // Bits 0-2: the payout status; 3: excluded; 4-5: why; 6: errors; 7: warnings; 8-9: the name
-// check's resolution; 10: a close match; 11: acknowledged; 12: held; 13: tripwires; 14: kept;
-// 15-19: each kind of tripwire the row carries (TRIPWIRE_KINDS' order), so "Show them" needs no row.
+// check's resolution; 10: a close match; 11: acknowledged; 12: held; 13: tripwires; (14: once the
+// rows the renderer kept whole, decision 171); 15-19: each kind of tripwire the row carries
+// (TRIPWIRE_KINDS' order), so "Show them" needs no row.
 const STATUS_MASK = 0b111
 const EXCLUDED = 1 << 3
 const WHY_SHIFT = 4
@@ -32,22 +31,8 @@ const CLOSE_MATCH = 1 << 10
 const ACKNOWLEDGED = 1 << 11
 const HELD = 1 << 12
 const TRIPWIRES = 1 << 13
-export const KEPT = 1 << 14
 const TRIPWIRE_SHIFT = 15
 const tripwireBit = (kind: TripwireKind): number => 1 << (TRIPWIRE_SHIFT + TRIPWIRE_KINDS.indexOf(kind))
-
-/** Whether the screens list this row in full (the review, the questions, the holds, left out rows). */
-export function rowKept(row: RunRow): boolean {
-  return (
-    row.excluded ||
-    row.errors.length > 0 ||
-    row.warnings.length > 0 ||
-    (row.tripwires?.length ?? 0) > 0 ||
-    row.confirmation !== undefined ||
-    row.resolution === 'mismatch' ||
-    row.acknowledged !== undefined
-  )
-}
 
 export function rowCode(row: RunRow): number {
   let code = Math.max(0, STATUSES.indexOf(row.status))
@@ -62,7 +47,6 @@ export function rowCode(row: RunRow): number {
     code |= TRIPWIRES
     for (const tripwire of row.tripwires!) code |= tripwireBit(tripwire.kind)
   }
-  if (rowKept(row)) code |= KEPT
   return code
 }
 
@@ -76,7 +60,6 @@ export const codeResolution = (code: number): ResolutionState =>
 export const codeCloseMatch = (code: number): boolean => (code & CLOSE_MATCH) !== 0
 export const codeAcknowledged = (code: number): boolean => (code & ACKNOWLEDGED) !== 0
 export const codeHeld = (code: number): boolean => (code & HELD) !== 0
-export const codeKept = (code: number): boolean => (code & KEPT) !== 0
 /** The row carries a tripwire of `kind` (excluded or not). */
 export const codeTripwire = (code: number, kind: TripwireKind): boolean => (code & tripwireBit(kind)) !== 0
 
@@ -126,44 +109,9 @@ export function filterCountsOf(codes: ArrayLike<number>): FilterCounts {
   return counts
 }
 
-/** The review's counts (shared/bulk/review-figures.ts's reviewTallies) from every row's code. */
-export function reviewTalliesOf(codes: ArrayLike<number>): ReviewTallies {
-  const t = emptyReviewTallies()
-  for (let i = 0; i < codes.length; i++) {
-    const code = codes[i]!
-    if (codeExcluded(code)) {
-      t[codeWhy(code)]++
-      continue
-    }
-    const resolution = codeResolution(code)
-    if (resolution === 'matched') t.match++
-    else if (resolution === 'mismatch') {
-      if (codeCloseMatch(code)) t.close_match++
-      else {
-        t.no_match++
-        if (codeAcknowledged(code)) t.acknowledged++
-      }
-    } else if (resolution === 'unchecked' && !codeErrors(code)) t.unchecked++
-  }
-  return t
-}
-
-/**
- * The rows kept whole one `bulk:rowsDigest` answer carries at most (some 0.6 MB): a run whose
- * every row is kept (100,000 names that do not match) was one answer of 60 MB that main serialised
- * in one go, every call of the screen waiting behind it (decision 165).
- */
-export const DIGEST_KEPT_MAX = 1000
-
-/**
- * `bulk:rowsDigest`: every row's code, at its index (in the first answer, from row 0), and the rows
- * kept whole (KEPT) in order, at most DIGEST_KEPT_MAX from the row asked for; `next`: the row to ask
- * from for the rest, null when none is left.
- */
+/** `bulk:rowsDigest`: every row's code, at its index. */
 export interface RowsDigest {
   codes: number[]
-  kept: RunRow[]
-  next?: number | null
 }
 
 /**

@@ -1,6 +1,6 @@
 // Size: the store of the bulk:* channels: each action a thin call whose answer updates the open run
-// and what the renderer holds of its rows (run-rows.ts: codes, kept rows, pages; patched by
-// events); the import steps share it because their last step opens the run they made.
+// and what the renderer holds of its rows (run-rows.ts: codes and pages, patched by events;
+// run-panels.ts: what the panels list, as main says); the import steps share it because their last step opens the run they made.
 import { defineStore } from 'pinia'
 import type { ConfirmationInput } from '../../../shared/payees/confirmations'
 import { computed, markRaw, ref, watch } from 'vue'
@@ -23,6 +23,7 @@ import { useProfilesStore } from './profiles'
 import { MODE_NAMES } from '../../../shared/words/profile-modes'
 import { MAX_ROUNDS, RowsChangedWhileReading } from './rows-read-again'
 import { useRunRows } from './run-rows'
+import { useRunPanels } from './run-panels'
 import type { FindRows, FoundRows } from '../../../shared/bulk/row-codes'
 
 /**
@@ -33,9 +34,10 @@ export const useBulkStore = defineStore('bulk', () => {
   const runs = ref<RunSummary[]>([])
   const current = ref<RunView | null>(null)
   /**
-   * What the renderer holds of the current run's rows (decision 154): every row's code, the rows the
-   * screens list whole (`keptRows`), and the pages the grid shows, read from main as it scrolls;
-   * never reactive row by row. `rowsVersion` counts the changes, so whatever shows them recomputes.
+   * What the renderer holds of the current run's rows (decision 154): every row's code and the
+   * pages the grid shows, read from main as it scrolls; never reactive row by row. `rowsVersion`
+   * counts the changes, so whatever shows them recomputes. What the panels list (the review, the
+   * questions, the holds, the rows left out) main says (`bulk:panels`, decision 171).
    */
   const runRows = useRunRows(async (offset, limit) => {
     const runId = currentId.value
@@ -45,6 +47,10 @@ export const useBulkStore = defineStore('bulk', () => {
     return page.ok && runId === currentId.value ? page.data : null
   })
   const rowsVersion = runRows.version
+  const runPanels = useRunPanels(async (runId) => {
+    const answer = await callApi(() => api.bulk.panels({ runId }))
+    return answer.ok ? answer.data : null
+  })
   /** The current run's changes (latest first) and what can be undone and redone. */
   const changes = ref<RunChangesView | null>(null)
   const progress = ref<RunProgress | null>(null)
@@ -112,9 +118,10 @@ export const useBulkStore = defineStore('bulk', () => {
     return loadRuns()
   }
 
-  /** Changed rows in place, by index: their codes, and the rows held whole (a page not held is read as main has it). */
+  /** Changed rows in place, by index: their codes and the pages held; the panels read again. */
   function putRows(changed: readonly RunRow[]): void {
     runRows.put(changed)
+    runPanels.changed()
   }
 
   function dispose(): void {
@@ -136,6 +143,8 @@ export const useBulkStore = defineStore('bulk', () => {
     if (result.ok && ticket === viewRequest && id === currentId.value) {
       current.value = result.data
       progress.value = result.data.progress
+      // The review's fees and readiness are the view's: the panels say them as the view does.
+      runPanels.changed()
     }
   }
 
@@ -189,20 +198,17 @@ export const useBulkStore = defineStore('bulk', () => {
     const view = await track('open-run', () => api.bulk.run({ runId }))
     if (!view.ok || ticket !== openTicket) return stopReading(ticket)
     if (!(await underItsProfile(view.data)) || ticket !== openTicket) return stopReading(ticket)
-    const digest = await track('rows', () => api.bulk.rowsDigest({ runId }))
-    if (!digest.ok || ticket !== openTicket) return stopReading(ticket)
-    // The rows kept whole come a thousand an answer (decision 165); rows changed meanwhile are read again below.
-    const kept = [...digest.data.kept]
-    for (let next = digest.data.next; next;) {
-      const keptFrom = next
-      const more = await track('rows', () => api.bulk.rowsDigest({ runId, keptFrom }))
-      if (!more.ok || ticket !== openTicket) return stopReading(ticket)
-      kept.push(...more.data.kept)
-      next = more.data.next
-    }
+    // Rows changed meanwhile are read again below, and the panels with them.
+    const [digest, panels] = await Promise.all([
+      track('rows', () => api.bulk.rowsDigest({ runId })),
+      callApi(() => api.bulk.panels({ runId })),
+    ])
+    if (!panels.ok) lastError.value = panels.error
+    if (!digest.ok || !panels.ok || ticket !== openTicket) return stopReading(ticket)
     current.value = view.data
     progress.value = view.data.progress
-    runRows.take({ codes: digest.data.codes, kept })
+    runRows.take(digest.data)
+    runPanels.follow(runId, digest.data.codes.length, panels.data)
     opened.value = null
     changes.value = null
     void loadChanges()
@@ -241,6 +247,7 @@ export const useBulkStore = defineStore('bulk', () => {
     current.value = null
     changes.value = null
     runRows.clear()
+    runPanels.follow(null, 0, null)
     progress.value = null
   }
 
@@ -493,9 +500,11 @@ export const useBulkStore = defineStore('bulk', () => {
     current,
     /** Every row's code, at its index (shared/bulk/row-codes.ts). */
     codes: runRows.codes,
-    /** The rows the screens list whole (left out, with problems, flagged, held, names that differ). */
-    keptRows: runRows.kept,
-    /** The row at an index, when held (a page the grid shows, or kept whole). */
+    /** What the open run's panels list, as main says (decision 171); null until read. */
+    panels: runPanels.panels,
+    /** Settles once the panels are read as main last told a change (tests wait for it). */
+    panelsSettled: runPanels.settled,
+    /** The row at an index, when a page the grid shows holds it. */
     rowAt: runRows.row,
     /** The pages of the open run's rows held, read ahead of the grid's window. */
     rowPages: markRaw(runRows.pages),

@@ -8,6 +8,7 @@ import type { ExportResult } from '../../domain/export'
 import { CELL_EDIT_KINDS } from '../../domain/bulk-changes'
 import type { RunChangesView, RunEditAnswer } from '../../domain/bulk-changes'
 import type { FoundRows, RowsDigest } from '../../bulk/row-codes'
+import type { RunPanels } from '../../bulk/run-panels'
 import { droppedFile, noInput, returns } from '../define'
 import { IMPORT_LIMITS } from '../../bulk/limits'
 import { checkConfirmationNote, confirmationFields } from '../../payees/confirmations'
@@ -32,14 +33,21 @@ export const bulkRunChannels = {
     result: returns<RunRow[]>(),
   },
   /**
-   * Every row's code (shared/bulk/row-codes.ts) and the rows the screens list whole: the renderer
-   * keeps these and reads the pages the grid shows with `bulk:rows` (decision 154). The kept rows
-   * come DIGEST_KEPT_MAX an answer: the next answer from `keptFrom`, the row the last one named
-   * (decision 165).
+   * Every row's code (shared/bulk/row-codes.ts): the renderer keeps these and reads the pages the
+   * grid shows with `bulk:rows` (decision 154).
    */
   'bulk:rowsDigest': {
-    input: z.strictObject({ runId, keptFrom: z.number().int().min(1).optional() }),
+    input: z.strictObject({ runId }),
     result: returns<RowsDigest>(),
+  },
+  /**
+   * What the open run's panels list (shared/bulk/run-panels.ts, decision 171): the review's
+   * figures, the rows left out, the questions, the payee book's flags and the rows held, each with
+   * its first rows whole and whole counts. The renderer asks again as main tells rows changed.
+   */
+  'bulk:panels': {
+    input: z.strictObject({ runId }),
+    result: returns<RunPanels>(),
   },
   /** Looks across every row of the run (main holds them): a reference, a find and replace, the paid rows. */
   'bulk:findRows': {

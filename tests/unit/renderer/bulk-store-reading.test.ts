@@ -1,7 +1,8 @@
 /**
  * A run opened while main changes its rows (decision 147): a row main told changed while the run's
- * digest (every row's code and the rows kept whole: decision 154) was being read ends as main has
- * it, whichever arrived first, the telling or the older digest.
+ * digest (every row's code: decision 154) was being read ends as main has it, whichever arrived
+ * first, the telling or the older digest; what the panels list is read from main with the run and
+ * again after a change (decision 171), never derived from rows the renderer holds.
  */
 import { createPinia, setActivePinia } from 'pinia'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
@@ -11,8 +12,9 @@ type Listener = (payload: { runId: string; rows: RunRow[] }) => void
 const fake = vi.hoisted(() => ({
   rowsListener: null as null | ((payload: { runId: string; rows: unknown[] }) => void),
   rowsCalls: [] as Array<{ offset: number; limit: number; answer: (rows: unknown[]) => void }>,
-  digestCalls: [] as Array<(digest: { codes: number[]; kept: unknown[]; next?: number | null }) => void>,
-  digestAsked: [] as Array<{ runId: string; keptFrom?: number }>,
+  digestCalls: [] as Array<(digest: { codes: number[] }) => void>,
+  /** Each `bulk:panels` read, answered with how many reads came before it. */
+  panelsAsked: [] as string[],
 }))
 
 vi.mock('../../../renderer/src/api', () => {
@@ -36,9 +38,11 @@ vi.mock('../../../renderer/src/api', () => {
         changes: () => ok({ changes: [], canUndo: false, canRedo: false }),
         run: ({ runId }: { runId: string }) =>
           ok({ id: runId, profileId: 'p1', mode: 'sandbox', rows: 20, progress: null, fileName: 'payroll.xlsx' }),
-        rowsDigest: (asked: { runId: string; keptFrom?: number }) => {
-          fake.digestAsked.push(asked)
-          return new Promise((resolve) => fake.digestCalls.push((digest) => resolve({ ok: true, data: digest })))
+        rowsDigest: () =>
+          new Promise((resolve) => fake.digestCalls.push((digest) => resolve({ ok: true, data: digest }))),
+        panels: ({ runId }: { runId: string }) => {
+          fake.panelsAsked.push(runId)
+          return ok({ read: fake.panelsAsked.length })
         },
         rows: ({ offset, limit }: { offset: number; limit: number }) =>
           new Promise((resolve) =>
@@ -50,7 +54,7 @@ vi.mock('../../../renderer/src/api', () => {
 })
 
 const { useBulkStore } = await import('../../../renderer/src/stores/bulk')
-const { rowCode, rowKept } = await import('../../../shared/bulk/row-codes')
+const { rowCode } = await import('../../../shared/bulk/row-codes')
 
 function row(index: number, patch: Partial<RunRow> = {}): RunRow {
   return {
@@ -71,9 +75,9 @@ const settle = async (): Promise<void> => {
 }
 
 /** Main's digest of these rows, as `bulk:rowsDigest` answers it. */
-const digestOf = (rows: RunRow[]) => ({ codes: rows.map(rowCode), kept: rows.filter(rowKept) })
+const digestOf = (rows: RunRow[]) => ({ codes: rows.map(rowCode) })
 
-async function nextDigestCall(): Promise<(digest: { codes: number[]; kept: unknown[]; next?: number | null }) => void> {
+async function nextDigestCall(): Promise<(digest: { codes: number[] }) => void> {
   for (let i = 0; i < 50 && fake.digestCalls.length === 0; i++) await settle()
   const call = fake.digestCalls.shift()
   if (!call) throw new Error('the store asked for no digest')
@@ -92,7 +96,7 @@ describe('opening a run while main changes its rows', () => {
     setActivePinia(createPinia())
     fake.rowsCalls.length = 0
     fake.digestCalls.length = 0
-    fake.digestAsked.length = 0
+    fake.panelsAsked.length = 0
     fake.rowsListener = null
   })
 
@@ -110,31 +114,12 @@ describe('opening a run while main changes its rows', () => {
     expect(again).toMatchObject({ offset: 15, limit: 1 })
     again.answer([checked])
     await settle()
-    // The flagged row is kept whole, and its code says so: the review's counts see it.
-    expect(bulk.keptRows.map((kept) => kept.index)).toEqual([15])
-    expect(bulk.rowAt(15)?.tripwires).toEqual([{ kind: 'new_account' }])
+    // The flagged row's code says so ("Show them" finds it), and the panels are main's of after it.
     expect(bulk.codes).toHaveLength(20)
     expect(bulk.codes[15]).toBe(rowCode(checked))
-  })
-
-  it('the rows kept whole come in several answers, each from the row the last one named (decision 165)', async () => {
-    const bulk = useBulkStore()
-    await bulk.init()
-    void bulk.openRun('run-1')
-    // Every row kept (names that do not match): the first answer has the codes and rows 0 to 7.
-    const rows = Array.from({ length: 20 }, (_, index) => row(index, { resolution: 'mismatch' } as Partial<RunRow>))
-    const all = digestOf(rows)
-    ;(await nextDigestCall())({ codes: all.codes, kept: all.kept.slice(0, 8), next: 8 })
-    ;(await nextDigestCall())({ codes: [], kept: all.kept.slice(8, 16), next: 16 })
-    ;(await nextDigestCall())({ codes: [], kept: all.kept.slice(16), next: null })
-    await settle()
-    expect(fake.digestAsked).toEqual([
-      { runId: 'run-1' },
-      { runId: 'run-1', keptFrom: 8 },
-      { runId: 'run-1', keptFrom: 16 },
-    ])
-    expect(bulk.keptRows.map((kept) => kept.index)).toEqual(rows.map((each) => each.index))
-    expect(bulk.codes).toHaveLength(20)
+    await bulk.panelsSettled()
+    expect(fake.panelsAsked).toEqual(['run-1', 'run-1'])
+    expect(bulk.panels).toEqual({ read: 2 })
   })
 
   it('with nothing told while reading, the run is read once', async () => {
@@ -151,5 +136,29 @@ describe('opening a run while main changes its rows', () => {
     expect(bulk.codes[3]).toBe(rowCode(paid))
     await settle()
     expect(fake.rowsCalls).toHaveLength(0)
+    // The panels were read with the run, and once more after the change.
+    await bulk.panelsSettled()
+    expect(fake.panelsAsked).toHaveLength(2)
+    expect(bulk.panels).toEqual({ read: 2 })
+  })
+
+  it('many changes told while the panels are read make one read more, not one a change', async () => {
+    const bulk = useBulkStore()
+    await bulk.init()
+    void bulk.openRun('run-1')
+    ;(await nextDigestCall())(digestOf(Array.from({ length: 20 }, (_, index) => row(index))))
+    await settle()
+    for (let i = 0; i < 20; i++)
+      fake.rowsListener?.({ runId: 'run-1', rows: [row(i, { status: 'success' } as Partial<RunRow>)] })
+    await bulk.panelsSettled()
+    // The open's read, the first change's, and one for the 19 told while it was under way.
+    expect(fake.panelsAsked).toHaveLength(3)
+    expect(bulk.panels).toEqual({ read: 3 })
+    // A closed run's panels are gone, and a change told for it reads nothing.
+    bulk.closeRun()
+    fake.rowsListener?.({ runId: 'run-1', rows: [row(0)] })
+    await settle()
+    expect(bulk.panels).toBeNull()
+    expect(fake.panelsAsked).toHaveLength(3)
   })
 })

@@ -23,7 +23,7 @@ import { createRunPayeeChecks, type RunPayeeChecks } from './run-payee-checks'
 import type { RunSummary } from '../../../../shared/domain/bulk-run'
 import type { LimitGate } from '../limits'
 import { RepeatVarianceSetting } from './repeat-variance-setting'
-import { findRows, rowsDigest } from './row-reads'
+import { findRows, rowsDigest, runPanels } from './row-reads'
 
 export interface BulkDomainOptions extends RunHooks {
   /** How often monitoring asks the service about open batches. */
@@ -152,7 +152,8 @@ export function createBulkDomain(context: ServiceContext, hooks: BulkDomainOptio
         ? rows
         : rows.slice(offset, limit === undefined ? undefined : offset + limit)
     }),
-    'bulk:rowsDigest': whenReady(({ runId, keptFrom }) => rowsDigest(runs.rows(runId), keptFrom)),
+    'bulk:rowsDigest': whenReady(({ runId }) => rowsDigest(runs.rows(runId))),
+    'bulk:panels': whenReady(({ runId }) => runPanels(runs.rows(runId), () => runs.view(runId))),
     'bulk:findRows': whenReady(({ runId, find }) => findRows(runs.rows(runId), find)),
     'bulk:resolve': whenReady(({ runId }) => runs.startResolution(runId)),
     'bulk:cancel': whenReady(({ runId }) => runs.cancel(runId)),

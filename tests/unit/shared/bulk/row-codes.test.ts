@@ -1,29 +1,19 @@
 /**
- * Every row's code (decision 154): the renderer counts the chips and the review from the codes of
- * every row, and shows a review's "Show them" from the rows kept whole. Over rows in every state
- * the codes carry, the counts are those of the rows themselves, and every row a review filter
- * shows is kept.
+ * Every row's code (decision 154): the renderer counts the chips from the codes of every row, and
+ * shows a review's "Show them" from them. Over rows in every state the codes carry, the counts are
+ * those of the rows themselves.
  */
 import { describe, expect, it } from 'vitest'
 import type { ExcludedWhy, ResolutionState, RowPayoutStatus, RunRow } from '../../../../shared/domain/bulk-run'
 import {
   codeShown,
   codeHeld,
-  codeKept,
   filterCountsOf,
   GRID_FILTERS,
-  reviewTalliesOf,
   rowCode,
-  rowKept,
   type GridFilter,
 } from '../../../../shared/bulk/row-codes'
-import { reviewTallies } from '../../../../shared/bulk/review-figures'
 import { isHeld } from '../../../../shared/bulk/payee-holds'
-import {
-  REVIEW_FILTER_WORDS,
-  reviewFilterMatches,
-  type ReviewFilter,
-} from '../../../../renderer/src/components/bulk/review-filters'
 import type { Tripwire } from '../../../../shared/payees/tripwires'
 
 const finding = { row: 2, column: 'amount' as const, code: 'x', message: 'x' }
@@ -112,23 +102,8 @@ describe('row codes', () => {
       )
   })
 
-  it('count the review as reviewTallies counts the rows themselves', () => {
-    expect(reviewTalliesOf(codes)).toEqual(reviewTallies(rows))
-  })
-
-  it('say which rows are held, and keep whole every row a review filter shows', () => {
+  it('say which rows are held', () => {
     expect(rows.filter((row, i) => codeHeld(codes[i]!)).length).toBe(rows.filter(isHeld).length)
     expect(rows.filter(isHeld).length).toBeGreaterThan(0)
-    for (const filter of Object.keys(REVIEW_FILTER_WORDS) as ReviewFilter[]) {
-      const shown = rows.filter((row) => reviewFilterMatches(filter, row))
-      expect(
-        shown.every((row) => codeKept(codes[row.index]!) && rowKept(row)),
-        filter,
-      ).toBe(true)
-    }
-    // A plain row, matched or not checked, is not kept: those are the 100,000 the renderer does not hold.
-    const plain = rows.filter((row) => !rowKept(row))
-    expect(plain.length).toBeGreaterThan(0)
-    expect(plain.every((row) => !row.excluded && row.errors.length === 0 && row.resolution !== 'mismatch')).toBe(true)
   })
 })

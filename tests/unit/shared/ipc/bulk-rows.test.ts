@@ -1,4 +1,4 @@
-/** `bulk:rows` reads a run's rows in pages, `bulk:rowsDigest` and `bulk:findRows` the rest: what their inputs accept. */
+/** `bulk:rows` reads a run's rows in pages, `bulk:rowsDigest`, `bulk:panels` and `bulk:findRows` the rest: what their inputs accept. */
 import { describe, expect, it } from 'vitest'
 import { channels } from '../../../../shared/ipc/contract'
 
@@ -28,8 +28,7 @@ describe('bulk:rowsDigest and bulk:findRows inputs', () => {
 
   it('take a run, and one thing to find', () => {
     expect(digest.safeParse({ runId }).success).toBe(true)
-    // The rest of the rows kept whole, from the row the last answer named (decision 165).
-    expect(digest.safeParse({ runId, keptFrom: 1000 }).success).toBe(true)
+    expect(channels['bulk:panels'].input.safeParse({ runId }).success).toBe(true)
     expect(find.safeParse({ runId, find: { kind: 'reference', reference: 'PAY-1' } }).success).toBe(true)
     expect(find.safeParse({ runId, find: { kind: 'paid' } }).success).toBe(true)
     const replace = { kind: 'replace', field: 'bank_code', find: 'gtb', replace: '058', wholeCell: true }
@@ -38,8 +37,10 @@ describe('bulk:rowsDigest and bulk:findRows inputs', () => {
 
   it('refuse what is not one of them, an empty find, a field not of the sheet, and anything more', () => {
     expect(digest.safeParse({ runId, offset: 0 }).success).toBe(false)
-    expect(digest.safeParse({ runId, keptFrom: 0 }).success).toBe(false)
-    expect(digest.safeParse({ runId, keptFrom: 2.5 }).success).toBe(false)
+    // Once the rest of the rows kept whole (decision 165); the digest is codes alone (decision 171).
+    expect(digest.safeParse({ runId, keptFrom: 1000 }).success).toBe(false)
+    expect(channels['bulk:panels'].input.safeParse({ runId, offset: 0 }).success).toBe(false)
+    expect(channels['bulk:panels'].input.safeParse({ runId: 'x' }).success).toBe(false)
     expect(find.safeParse({ runId, find: { kind: 'sort', by: 'amount' } }).success).toBe(false)
     expect(find.safeParse({ runId, find: { kind: 'reference', reference: '' } }).success).toBe(false)
     const replace = { kind: 'replace', field: 'bank_code', find: '', replace: '058', wholeCell: true }

@@ -1,0 +1,69 @@
+/**
+ * What the open run's panels list, as main says it (`bulk:panels`, shared/bulk/run-panels.ts,
+ * decision 171): read with the run, and again as main tells its rows or its view changed. At most
+ * one read is under way; changes told meanwhile ask for one more, a gap after it that grows with
+ * the run (a 100,000-row run being checked reads them about once a second, not once an event).
+ */
+import { shallowRef } from 'vue'
+import type { RunPanels } from '../../../shared/bulk/run-panels'
+
+/** The least time between two reads, and what each 1,000 rows of the run add to it. */
+export const PANELS_GAP_MS = 200
+export const PANELS_GAP_PER_THOUSAND_ROWS_MS = 10
+
+export type ReadPanels = (runId: string) => Promise<RunPanels | null>
+
+export function useRunPanels(read: ReadPanels) {
+  const panels = shallowRef<RunPanels | null>(null)
+  /** The run followed, and how many rows it has (the gap between reads grows with it). */
+  let runId: string | null = null
+  let rows = 0
+  let reading: Promise<void> | null = null
+  let again = false
+  let timer: ReturnType<typeof setTimeout> | null = null
+
+  const gapMs = (): number => PANELS_GAP_MS + Math.floor(rows / 1000) * PANELS_GAP_PER_THOUSAND_ROWS_MS
+
+  /** Follows another run (null: none), with its panels read already (or null until read). */
+  function follow(id: string | null, rowCount: number, first: RunPanels | null): void {
+    runId = id
+    rows = rowCount
+    panels.value = first
+    again = false
+    if (timer) clearTimeout(timer)
+    timer = null
+  }
+
+  /** Main told the run's rows or view changed: its panels are read again, now or after the gap. */
+  function changed(): void {
+    if (!runId) return
+    if (reading || timer) {
+      again = true
+      return
+    }
+    reading = readNow(runId)
+  }
+
+  async function readNow(id: string): Promise<void> {
+    try {
+      const next = await read(id)
+      if (next && id === runId) panels.value = next
+    } finally {
+      reading = null
+      if (again && id === runId) {
+        again = false
+        timer = setTimeout(() => {
+          timer = null
+          changed()
+        }, gapMs())
+      }
+    }
+  }
+
+  /** Settles once no read is under way or waiting (tests and the benchmark wait for it). */
+  async function settled(): Promise<void> {
+    while (reading || timer) await (reading ?? new Promise((resolve) => setTimeout(resolve, gapMs())))
+  }
+
+  return { panels, follow, changed, settled }
+}
