@@ -47,10 +47,17 @@ export const useBulkStore = defineStore('bulk', () => {
     return page.ok && runId === currentId.value ? page.data : null
   })
   const rowsVersion = runRows.version
-  const runPanels = useRunPanels(async (runId) => {
-    const answer = await callApi(() => api.bulk.panels({ runId }))
-    return answer.ok ? answer.data : null
-  })
+  const runPanels = useRunPanels(
+    async (runId) => {
+      const answer = await callApi(() => api.bulk.panels({ runId }))
+      return answer.ok ? answer.data : null
+    },
+    // The panels show while a run can be edited, and in its name checks and review (BulkRunScreen).
+    () => {
+      const run = current.value
+      return Boolean(run && (run.can.edit || run.stage === 'review' || run.stage === 'resolving'))
+    },
+  )
   /** The current run's changes (latest first) and what can be undone and redone. */
   const changes = ref<RunChangesView | null>(null)
   const progress = ref<RunProgress | null>(null)

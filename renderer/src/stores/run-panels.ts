@@ -13,7 +13,11 @@ export const PANELS_GAP_PER_THOUSAND_ROWS_MS = 10
 
 export type ReadPanels = (runId: string) => Promise<RunPanels | null>
 
-export function useRunPanels(read: ReadPanels) {
+/**
+ * `shown`: whether the run shows any panel now (a run being sent or followed shows none, and its
+ * rows change by the thousand): changes told while it shows none read nothing.
+ */
+export function useRunPanels(read: ReadPanels, shown: () => boolean = () => true) {
   const panels = shallowRef<RunPanels | null>(null)
   /** The run followed, and how many rows it has (the gap between reads grows with it). */
   let runId: string | null = null
@@ -36,7 +40,7 @@ export function useRunPanels(read: ReadPanels) {
 
   /** Main told the run's rows or view changed: its panels are read again, now or after the gap. */
   function changed(): void {
-    if (!runId) return
+    if (!runId || !shown()) return
     if (reading || timer) {
       again = true
       return

@@ -15,6 +15,8 @@ const fake = vi.hoisted(() => ({
   digestCalls: [] as Array<(digest: { codes: number[] }) => void>,
   /** Each `bulk:panels` read, answered with how many reads came before it. */
   panelsAsked: [] as string[],
+  /** The run's stage and what it can do, as main's view says. */
+  stage: { stage: 'review', can: { edit: true } } as { stage: string; can: { edit: boolean } },
 }))
 
 vi.mock('../../../renderer/src/api', () => {
@@ -37,7 +39,15 @@ vi.mock('../../../renderer/src/api', () => {
         runs: () => ok([]),
         changes: () => ok({ changes: [], canUndo: false, canRedo: false }),
         run: ({ runId }: { runId: string }) =>
-          ok({ id: runId, profileId: 'p1', mode: 'sandbox', rows: 20, progress: null, fileName: 'payroll.xlsx' }),
+          ok({
+            id: runId,
+            profileId: 'p1',
+            mode: 'sandbox',
+            rows: 20,
+            progress: null,
+            fileName: 'payroll.xlsx',
+            ...fake.stage,
+          }),
         rowsDigest: () =>
           new Promise((resolve) => fake.digestCalls.push((digest) => resolve({ ok: true, data: digest }))),
         panels: ({ runId }: { runId: string }) => {
@@ -97,6 +107,7 @@ describe('opening a run while main changes its rows', () => {
     fake.rowsCalls.length = 0
     fake.digestCalls.length = 0
     fake.panelsAsked.length = 0
+    fake.stage = { stage: 'review', can: { edit: true } }
     fake.rowsListener = null
   })
 
@@ -160,5 +171,20 @@ describe('opening a run while main changes its rows', () => {
     await settle()
     expect(bulk.panels).toBeNull()
     expect(fake.panelsAsked).toHaveLength(3)
+  })
+
+  it('a run being sent shows no panel: its rows changing by the thousand read none', async () => {
+    fake.stage = { stage: 'submitting', can: { edit: false } }
+    const bulk = useBulkStore()
+    await bulk.init()
+    void bulk.openRun('run-1')
+    ;(await nextDigestCall())(digestOf(Array.from({ length: 20 }, (_, index) => row(index))))
+    await settle()
+    for (let i = 0; i < 20; i++)
+      fake.rowsListener?.({ runId: 'run-1', rows: [row(i, { status: 'processing' } as Partial<RunRow>)] })
+    await bulk.panelsSettled()
+    // Read with the run only; the changes of its rows read nothing.
+    expect(fake.panelsAsked).toEqual(['run-1'])
+    expect(bulk.codes[19]).toBe(rowCode(row(19, { status: 'processing' } as Partial<RunRow>)))
   })
 })
