@@ -28,8 +28,8 @@ import { parseArgs } from 'node:util'
 import diagnostics from 'node:diagnostics_channel'
 import type { ClientRequest, IncomingMessage } from 'node:http'
 import type { EventName } from '../../shared/ipc/contract'
-import type { RunRow, RunSummary, RunView } from '../../shared/domain/bulk-run'
-import { needsNameAcknowledgement } from '../../shared/domain/bulk-run'
+import type { RunSummary, RunView } from '../../shared/domain/bulk-run'
+import type { RunPanels } from '../../shared/bulk/run-panels'
 import type { BulkImportAnswer, BulkOpened } from '../../shared/ipc/channels/bulk'
 import { bulkEvents } from '../../shared/ipc/channels/bulk'
 import { startBridgeApp } from '../../electron/main/bridge-app'
@@ -63,8 +63,6 @@ const KEY = 'sk_test_bench_bulk_run_0001'
 /** The bulk events main sends towards the renderer (the bridge's IPC answers share its onResponse). */
 const BULK_EVENTS = new Set<string>(Object.keys(bulkEvents))
 const MB = 1024 * 1024
-/** Rows read a call when the bench looks for the names to acknowledge. */
-const ACKNOWLEDGE_PAGE = 2000
 
 class MemoryKeychain implements SecretStore {
   private readonly values = new Map<string, string>()
@@ -271,13 +269,9 @@ async function main(): Promise<void> {
    * in one answer) stayed alive for the rest of the run beside main's own, with the answer's one
    * string of some 60 MB at 100,000 rows. The screen reads no more than pages either.
    */
-  const toAcknowledge = async (runId: string, total: number): Promise<number[]> => {
-    const indexes: number[] = []
-    for (let offset = 0; offset < total; offset += ACKNOWLEDGE_PAGE)
-      for (const row of await call<RunRow[]>('bulk:rows', { runId, offset, limit: ACKNOWLEDGE_PAGE }))
-        if (needsNameAcknowledgement(row)) indexes.push(row.index)
-    return indexes
-  }
+  // The names to acknowledge, as the review's button has them: main's panels (decision 171).
+  const toAcknowledge = async (runId: string): Promise<number[]> =>
+    (await call<RunPanels>('bulk:panels', { runId })).toAcknowledge.indexes
 
   // IPC latency and main's memory, sampled every 50 ms while the run works.
   const probeFailures: string[] = []
@@ -415,9 +409,9 @@ async function main(): Promise<void> {
       throw new Error(`name checks ended in ${reviewed.stage}: ${reviewed.message ?? ''}`)
 
     // The review's "I have checked these names" for the no-match names (the Sandbox's names are
-    // made up), as a person does before Send (decision 50), read a page at a time as the screen
-    // reads them (decision 165).
-    const indexes = await toAcknowledge(runId, reviewed.rows)
+    // made up), as a person does before Send (decision 50), with the indexes the screen's button
+    // sends: main's panels (decision 171), never every row read into this process (main's).
+    const indexes = await toAcknowledge(runId)
     if (indexes.length > 0) await call('bulk:acknowledgeNames', { runId, indexes })
 
     enter('submission')
