@@ -1,7 +1,7 @@
 /**
  * The payout rows of a sheet a run leaves out, with their amounts (decision 57): listed beside the
  * control total, so the sheet's total can be reconciled with what the run pays ("row 9, left out
- * by hand: 250,000.00 NGN"). One pass over the rows; at most `max` are listed, the count is whole.
+ * by hand: 250,000.00 NGN"). Counted row by row; at most `max` are listed, the count is whole.
  */
 import type { ExcludedWhy, RunRow } from '../domain/bulk-run'
 import { formatMinorUnits, toMinorUnits } from '../money'
@@ -19,12 +19,6 @@ export interface LeftOutRows {
   count: number
   /** The sum of the amounts that read (exact, two decimals). */
   total: string
-}
-
-export function leftOutRows(rows: readonly RunRow[], max = 20): LeftOutRows {
-  const tally = new LeftOutTally(max)
-  for (const row of rows) tally.add(row)
-  return tally.result()
 }
 
 /** The rows left out, counted row by row. */

@@ -27,12 +27,6 @@ export const TRIPWIRE_MEANINGS: Readonly<Record<TripwireKind, string>> = {
 export type TripwireCounts = Readonly<Record<TripwireKind, number>>
 
 /** How many rows to be sent carry each kind of flag; a row is counted once per kind. */
-export function tripwireCounts(rows: readonly RunRow[]): TripwireCounts {
-  const counts = noTripwires()
-  for (const row of rows) countTripwiresOf(counts, row)
-  return counts
-}
-
 /** Every kind at zero. */
 export const noTripwires = (): Record<TripwireKind, number> =>
   Object.fromEntries(TRIPWIRE_KINDS.map((kind) => [kind, 0])) as Record<TripwireKind, number>
@@ -47,11 +41,6 @@ export function countTripwiresOf(counts: Record<TripwireKind, number>, row: RunR
     seen |= bit
     counts[tripwire.kind]++
   }
-}
-
-/** Whether a row to be sent carries a flag of `kind`. */
-export function rowHasTripwire(row: RunRow, kind: TripwireKind): boolean {
-  return !row.excluded && (row.tripwires?.some((tripwire) => tripwire.kind === kind) ?? false)
 }
 
 /** The row's badge: its kinds in words ("Account changed, New account"), '' when none. */

@@ -62,7 +62,7 @@ export function rowListed(row: RunRow): boolean {
 }
 
 /** A row the question is asked of: in the run, with that question as one of its errors. */
-export const isAsked = (row: RunRow, question: RowQuestion): boolean =>
+const isAsked = (row: RunRow, question: RowQuestion): boolean =>
   !row.excluded && row.errors.some((error) => error.code === question)
 
 /** Rows that answer one test: every index, the first `max` whole. */

@@ -101,6 +101,16 @@ async function nextRowsCall(): Promise<(typeof fake.rowsCalls)[number]> {
   return call
 }
 
+/** The store with run-1 open: its digest of 20 rows answered. */
+async function openedRun(): Promise<ReturnType<typeof useBulkStore>> {
+  const bulk = useBulkStore()
+  await bulk.init()
+  void bulk.openRun('run-1')
+  ;(await nextDigestCall())(digestOf(Array.from({ length: 20 }, (_, index) => row(index))))
+  await settle()
+  return bulk
+}
+
 describe('opening a run while main changes its rows', () => {
   beforeEach(() => {
     setActivePinia(createPinia())
@@ -134,11 +144,7 @@ describe('opening a run while main changes its rows', () => {
   })
 
   it('with nothing told while reading, the run is read once', async () => {
-    const bulk = useBulkStore()
-    await bulk.init()
-    void bulk.openRun('run-1')
-    ;(await nextDigestCall())(digestOf(Array.from({ length: 20 }, (_, index) => row(index))))
-    await settle()
+    const bulk = await openedRun()
     await settle()
     expect(fake.rowsCalls).toHaveLength(0)
     // A change told once the run is open is put in place as told: its code (the chips count it).
@@ -154,11 +160,7 @@ describe('opening a run while main changes its rows', () => {
   })
 
   it('many changes told while the panels are read make one read more, not one a change', async () => {
-    const bulk = useBulkStore()
-    await bulk.init()
-    void bulk.openRun('run-1')
-    ;(await nextDigestCall())(digestOf(Array.from({ length: 20 }, (_, index) => row(index))))
-    await settle()
+    const bulk = await openedRun()
     for (let i = 0; i < 20; i++)
       fake.rowsListener?.({ runId: 'run-1', rows: [row(i, { status: 'success' } as Partial<RunRow>)] })
     await bulk.panelsSettled()
@@ -175,11 +177,7 @@ describe('opening a run while main changes its rows', () => {
 
   it('a run being sent shows no panel: its rows changing by the thousand read none', async () => {
     fake.stage = { stage: 'submitting', can: { edit: false } }
-    const bulk = useBulkStore()
-    await bulk.init()
-    void bulk.openRun('run-1')
-    ;(await nextDigestCall())(digestOf(Array.from({ length: 20 }, (_, index) => row(index))))
-    await settle()
+    const bulk = await openedRun()
     for (let i = 0; i < 20; i++)
       fake.rowsListener?.({ runId: 'run-1', rows: [row(i, { status: 'processing' } as Partial<RunRow>)] })
     await bulk.panelsSettled()

@@ -6,13 +6,32 @@ import { describe, expect, it } from 'vitest'
 import type { RunRow } from '../../../shared/domain/bulk-run'
 import { rowCode } from '../../../shared/bulk/row-codes'
 import type { Tripwire } from '../../../shared/payees/tripwires'
+import { isHeld } from '../../../shared/bulk/payee-holds'
+import { reviewTallies } from '../../../shared/bulk/review-figures'
 import {
   REVIEW_FILTER_WORDS,
-  reviewFilterMatches,
   reviewFilterMatchesCode,
-  reviewTallies,
   type ReviewFilter,
 } from '../../../renderer/src/components/bulk/review-filters'
+
+/** What each filter means, said over the rows themselves: the codes must keep the same rows. */
+function reviewFilterMatches(filter: ReviewFilter, row: RunRow): boolean {
+  switch (filter) {
+    case 'duplicate_in_sheet':
+    case 'already_paid':
+      return row.excluded && row.excludedWhy === filter
+    case 'by_hand':
+      return row.excluded && (row.excludedWhy ?? 'by_hand') === 'by_hand'
+    case 'close_match':
+      return !row.excluded && row.resolution === 'mismatch' && row.nameCheck === 'close_match'
+    case 'no_match':
+      return !row.excluded && row.resolution === 'mismatch' && row.nameCheck !== 'close_match'
+    case 'held':
+      return isHeld(row)
+    default:
+      return !row.excluded && (row.tripwires?.some((tripwire) => tripwire.kind === filter) ?? false)
+  }
+}
 
 function row(index: number, patch: Partial<RunRow>): RunRow {
   return {

@@ -1,10 +1,7 @@
 /**
- * What the review counts, and the rows each count's "Show them" filters the grid to: one pass over
- * the rows (a run may hold 100,000) for every figure, and one predicate per filter.
+ * The rows each of the review's counts filters the grid to ("Show them"), from every row's code
+ * (decision 170): one predicate per filter. The counts themselves are main's (decision 171).
  */
-import type { RunRow } from '../../../../shared/domain/bulk-run'
-import { rowHasTripwire } from '../../../../shared/bulk/payee-flags'
-import { isHeld } from '../../../../shared/bulk/payee-holds'
 import type { TripwireKind } from '../../../../shared/payees/tripwires'
 import {
   codeCloseMatch,
@@ -40,26 +37,7 @@ export const REVIEW_FILTER_WORDS: Readonly<Record<ReviewFilter, string>> = {
   held: 'rows held until their account is confirmed',
 }
 
-/** Whether `row` is one of the rows `filter` shows. */
-export function reviewFilterMatches(filter: ReviewFilter, row: RunRow): boolean {
-  switch (filter) {
-    case 'duplicate_in_sheet':
-    case 'already_paid':
-      return row.excluded && row.excludedWhy === filter
-    case 'by_hand':
-      return row.excluded && (row.excludedWhy ?? 'by_hand') === 'by_hand'
-    case 'close_match':
-      return !row.excluded && row.resolution === 'mismatch' && row.nameCheck === 'close_match'
-    case 'no_match':
-      return !row.excluded && row.resolution === 'mismatch' && row.nameCheck !== 'close_match'
-    case 'held':
-      return isHeld(row)
-    default:
-      return rowHasTripwire(row, filter)
-  }
-}
-
-/** The same as reviewFilterMatches, from the row's code alone (shared/bulk/row-codes.ts): every row has one. */
+/** Whether a row of this code is one of the rows `filter` shows (shared/bulk/row-codes.ts): every row has a code. */
 export function reviewFilterMatchesCode(filter: ReviewFilter, code: number): boolean {
   switch (filter) {
     case 'duplicate_in_sheet':
@@ -76,6 +54,3 @@ export function reviewFilterMatchesCode(filter: ReviewFilter, code: number): boo
       return !codeExcluded(code) && codeTripwire(code, filter)
   }
 }
-
-// The counts themselves are shared with the team's copy of a review (shared/bulk/review-figures.ts).
-export { reviewTallies, type ReviewTallies } from '../../../../shared/bulk/review-figures'
