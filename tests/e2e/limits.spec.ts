@@ -67,3 +67,31 @@ test('a daily total set in Settings refuses a payout with its words, and a runâ€
     { timeout: 30_000 },
   )
 })
+
+test('the limits take no typing until the profileâ€™s limits are read, so what is typed is what is saved', async ({
+  app,
+}) => {
+  const { page } = app
+  // Main's answer with the profile's limits comes late, as on a busy desk.
+  let release: () => void = () => undefined
+  const released = new Promise<void>((resolve) => (release = resolve))
+  await page.route(
+    (url) => decodeURIComponent(url.pathname).endsWith('/ipc/limits:get'),
+    async (route) => {
+      const response = await route.fetch()
+      await released
+      await route.fulfill({ response })
+    },
+  )
+  await page.getByTestId('nav-settings').click()
+  const daily = page.getByTestId('limit-NGN-daily_total')
+  await expect(daily).toBeDisabled()
+  await expect(page.getByTestId('limits-save')).toBeDisabled()
+  release()
+  await expect(daily).toBeEnabled()
+  await daily.fill('7,500')
+  await page.getByTestId('limits-save').click()
+  await expect(page.getByTestId('limits-saved')).toBeVisible()
+  await expect(page.getByTestId('limit-change').first()).toContainText('7,500.00')
+  await expect(daily).toHaveValue('7500')
+})
