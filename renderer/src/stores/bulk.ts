@@ -147,12 +147,17 @@ export const useBulkStore = defineStore('bulk', () => {
     if (!id) return
     const ticket = ++viewRequest
     const result = await callApi(() => api.bulk.run({ runId: id }))
-    if (result.ok && ticket === viewRequest && id === currentId.value) {
-      current.value = result.data
-      progress.value = result.data.progress
-      // The review's fees and readiness are the view's: the panels say them as the view does.
-      runPanels.changed()
+    if (!result.ok || ticket !== viewRequest || id !== currentId.value) return
+    // A run that moved to another stage (its review opens) shows with its panels read after the
+    // move: a read made before the last names came back would offer to acknowledge too few.
+    if (result.data.stage !== current.value?.stage) {
+      await runPanels.now()
+      if (ticket !== viewRequest || id !== currentId.value) return
     }
+    current.value = result.data
+    progress.value = result.data.progress
+    // The review's fees and readiness are the view's: the panels say them as the view does.
+    runPanels.changed()
   }
 
   /** Counts the opening of runs: a page that comes back for a run no longer open is dropped. */

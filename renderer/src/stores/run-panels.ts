@@ -24,6 +24,9 @@ export function useRunPanels(read: ReadPanels, shown: () => boolean = () => true
   let rows = 0
   let reading: Promise<void> | null = null
   let again = false
+  /** Reads are numbered: an answer older than the one shown is dropped (a read asked now can pass one under way). */
+  let asked = 0
+  let shownTicket = 0
   let timer: ReturnType<typeof setTimeout> | null = null
 
   const gapMs = (): number => PANELS_GAP_MS + Math.floor(rows / 1000) * PANELS_GAP_PER_THOUSAND_ROWS_MS
@@ -48,10 +51,19 @@ export function useRunPanels(read: ReadPanels, shown: () => boolean = () => true
     reading = readNow(runId)
   }
 
+  /** One read, shown when it is the latest answered of the run followed. */
+  async function readOnce(id: string): Promise<void> {
+    const ticket = ++asked
+    const next = await read(id)
+    if (next && id === runId && ticket > shownTicket) {
+      shownTicket = ticket
+      panels.value = next
+    }
+  }
+
   async function readNow(id: string): Promise<void> {
     try {
-      const next = await read(id)
-      if (next && id === runId) panels.value = next
+      await readOnce(id)
     } finally {
       reading = null
       if (again && id === runId) {
@@ -64,10 +76,19 @@ export function useRunPanels(read: ReadPanels, shown: () => boolean = () => true
     }
   }
 
+  /**
+   * Reads them now, whatever is under way, and settles once they are shown: the run's stage changed
+   * (its review opens), and what it lists must be the rows as main has them, not a read made before
+   * the last names came back.
+   */
+  async function now(): Promise<void> {
+    if (runId) await readOnce(runId)
+  }
+
   /** Settles once no read is under way or waiting (tests and the benchmark wait for it). */
   async function settled(): Promise<void> {
     while (reading || timer) await (reading ?? new Promise((resolve) => setTimeout(resolve, gapMs())))
   }
 
-  return { panels, follow, changed, settled }
+  return { panels, follow, changed, now, settled }
 }
