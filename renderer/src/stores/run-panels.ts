@@ -36,6 +36,8 @@ export function useRunPanels(read: ReadPanels, shown: () => boolean = () => true
     runId = id
     rows = rowCount
     panels.value = first
+    // A read asked before (of this run reopened, or of the last one) is older than `first`.
+    shownTicket = asked
     again = false
     if (timer) clearTimeout(timer)
     timer = null
@@ -66,7 +68,8 @@ export function useRunPanels(read: ReadPanels, shown: () => boolean = () => true
       await readOnce(id)
     } finally {
       reading = null
-      if (again && id === runId) {
+      // Changes told meanwhile are read for the run followed now (another may have opened).
+      if (again && runId !== null) {
         again = false
         timer = setTimeout(() => {
           timer = null

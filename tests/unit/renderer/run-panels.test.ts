@@ -23,4 +23,23 @@ describe('the panels followed', () => {
     await new Promise((resolve) => setTimeout(resolve, 0))
     expect(held.panels.value).toBe(newer)
   })
+
+  it('a run opened again drops a read asked before, and a change told during it is read for the run open', async () => {
+    const answers: Array<(panels: RunPanels) => void> = []
+    const held = useRunPanels(() => new Promise<RunPanels | null>((resolve) => answers.push(resolve)))
+    held.follow('run-1', 20, null)
+    held.changed() // read 1 under way
+    const opened = { read: 'with the run opened again' } as unknown as RunPanels
+    held.follow('run-1', 20, opened)
+    held.changed() // told while read 1 is under way: one more read after it
+    answers[0]!({ read: 'asked before the open' } as unknown as RunPanels)
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    expect(held.panels.value).toBe(opened)
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    expect(answers).toHaveLength(2)
+    const latest = { read: 'after the change' } as unknown as RunPanels
+    answers[1]!(latest)
+    await held.settled()
+    expect(held.panels.value).toBe(latest)
+  })
 })
