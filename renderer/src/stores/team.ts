@@ -20,6 +20,7 @@ import type { RunView } from '../../../shared/domain/bulk-run'
 import type { ConfirmationInput } from '../../../shared/payees/confirmations'
 import type { TeamLimitChangeInput, TeamLimitSubject, TeamLimitsView } from '../../../shared/limits/team-limits'
 import { callApi } from './call'
+import { latestRead } from './latest-read'
 
 /**
  * Team mode as Settings shows it (decision 38): the active profile's team connection, its state as
@@ -40,8 +41,6 @@ export const useTeamStore = defineStore('team', () => {
   const payouts = ref<TeamRecentPayoutsPage | null>(null)
   const payoutsError = ref<string | null>(null)
   let payoutsWanted: { offset: number; limit: number } | null = null
-  let payoutsLoading: Promise<void> | null = null
-  let payoutsAgain = false
   let unsubscribe: Unsubscribe | null = null
   let unsubscribeChanges: Unsubscribe | null = null
 
@@ -63,38 +62,32 @@ export const useTeamStore = defineStore('team', () => {
     if (connected()) await loadRuns()
   }
 
-  async function loadRuns(): Promise<void> {
+  /** Reads the team's runs; a change heard during a read reads again after it (decision 172). */
+  const loadRuns = latestRead(async () => {
     if (!connected()) return
     const result = await callApi(() => api.team.runs({ filter: 'all' }))
     if (result.ok) {
       runs.value = result.data
       runsError.value = null
     } else runsError.value = result.error.message
-  }
+  })
 
+  const readPayouts = latestRead(async () => {
+    const wanted = payoutsWanted
+    if (!wanted || !connected()) return
+    const result = await callApi(() => api.team.recentPayouts(wanted))
+    if (result.ok) {
+      payouts.value = result.data
+      payoutsError.value = null
+    } else payoutsError.value = result.error.message
+  })
   /**
    * Reads the page of payouts a screen shows (asked for with `offset` and `limit`; again when a
    * desk records results). Calls never overlap: a change heard meanwhile reads once more after.
    */
-  async function loadPayouts(page?: { offset: number; limit: number }): Promise<void> {
+  function loadPayouts(page?: { offset: number; limit: number }): Promise<void> {
     if (page) payoutsWanted = page
-    if (!payoutsWanted || !connected()) return
-    if (payoutsLoading) {
-      payoutsAgain = true
-      return payoutsLoading
-    }
-    payoutsLoading = (async () => {
-      do {
-        payoutsAgain = false
-        const wanted = payoutsWanted!
-        const result = await callApi(() => api.team.recentPayouts(wanted))
-        if (result.ok) {
-          payouts.value = result.data
-          payoutsError.value = null
-        } else payoutsError.value = result.error.message
-      } while (payoutsAgain)
-    })().finally(() => (payoutsLoading = null))
-    return payoutsLoading
+    return readPayouts()
   }
 
   async function load(): Promise<Result<TeamStatus>> {
