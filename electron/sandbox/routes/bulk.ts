@@ -160,10 +160,10 @@ function initiate(body: Record<string, unknown>, context: SandboxContext): Batch
       plannedTraceId: state.newTraceId(),
       traceId: null,
     }
-    state.payouts.set(payout.reference, payout)
+    state.addPayout(payout)
     batch.payoutReferences.push(payout.reference)
   }
-  state.batches.set(batch.reference, batch)
+  state.addBatch(batch)
   return batch
 }
 

@@ -145,7 +145,7 @@ function createCard(body: Record<string, unknown>, context: SandboxContext): Car
     createdAt: now,
     activateAt: now + settleMs,
   }
-  state.cards.set(card.reference, card)
+  state.addCard(card)
   return card
 }
 

@@ -176,7 +176,7 @@ export function disburse(body: Record<string, unknown>, context: SandboxContext)
     plannedTraceId: state.newTraceId(),
     traceId: null,
   }
-  state.payouts.set(payout.reference, payout)
+  state.addPayout(payout)
   return payout
 }
 
