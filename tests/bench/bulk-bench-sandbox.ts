@@ -3,11 +3,25 @@
  * CPU time then does not share the event loop with the run being measured.
  */
 import { spawn } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 
 export interface BenchSandbox {
   url: string
+  /** The simulator process's CPU time so far, in seconds (user and system; null where /proc is not). */
+  cpuSeconds(): number | null
   close(): Promise<void>
+}
+
+/** A process's CPU time from /proc/<pid>/stat (utime and stime, fields 14 and 15, in clock ticks of 1/100 s). */
+function cpuSecondsOf(pid: number | undefined): number | null {
+  if (pid === undefined) return null
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
+    return (Number(fields[11]) + Number(fields[12])) / 100
+  } catch {
+    return null
+  }
 }
 
 export async function startBenchSandbox(secretKey: string, settleMs: number): Promise<BenchSandbox> {
@@ -38,6 +52,7 @@ export async function startBenchSandbox(secretKey: string, settleMs: number): Pr
   })
   return {
     url,
+    cpuSeconds: () => cpuSecondsOf(child.pid),
     close: () =>
       new Promise<void>((resolve) => {
         child.on('exit', () => resolve())

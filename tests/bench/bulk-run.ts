@@ -10,19 +10,20 @@
  * pace's ceiling and, rate-limited, requests / R, counting the requests the stage must send (one
  * name check per distinct account, one request per batch, and in monitoring one record per batch
  * and one single-transaction view per row, the only one with its fee: spec 2.12); what it sent is
- * printed beside (counted as they leave, 429s included, by kind in monitoring), the 429s met, the pace in the run's words every 10 s, main's CPU time and peak memory (this
+ * printed beside (counted as they leave, 429s included, by kind in monitoring), the 429s met, the pace in the run's words every 10 s, main's CPU time and peak memory and the Sandbox's CPU time (this
  * process is main: services, router, bridge), the bytes of bulk events main sent towards the
  * renderer, and throughout, the p99 latency of a cheap IPC call (`app:info`, every 50 ms, through
  * the bridge and the router) while the run works. With --renderer (the default) the built
  * renderer runs in Debian's Chromium on the run's screen and its JS heap is sampled.
  *
  * Run: npm run bench:bulk-run -- [--rows 100000] [--accounts N] [--latency-ms 100] [--no-renderer]
- *      [--rate-limit R] [--no-retry-after]
+ *      [--rate-limit R] [--no-retry-after] [--heap-snapshot 'name checks'|submission|monitoring]
  * (build first: npm run build, for the renderer)
  */
 import { writeFile, mkdtemp, rm } from 'node:fs/promises'
 import { existsSync } from 'node:fs'
 import { tmpdir } from 'node:os'
+import { writeHeapSnapshot } from 'node:v8'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import diagnostics from 'node:diagnostics_channel'
@@ -49,6 +50,7 @@ const { values: flags } = parseArgs({
     'no-renderer': { type: 'boolean', default: false },
     'rate-limit': { type: 'string' },
     'no-retry-after': { type: 'boolean', default: false },
+    'heap-snapshot': { type: 'string' },
   },
 })
 const RATE_LIMIT = flags['rate-limit'] === undefined ? null : Number(flags['rate-limit'])
@@ -89,6 +91,8 @@ interface StageFigures {
   /** Monitoring's requests by kind: batch records, listing pages, single-transaction views. */
   byKind: Record<string, number>
   cpuUser: number
+  /** The Sandbox process's CPU seconds in the stage (null where /proc is not). */
+  sandboxCpu: number | null
   cpuSystem: number
   peakRss: number
   peakHeap: number
@@ -140,6 +144,7 @@ async function main(): Promise<void> {
     limited: 0,
     byKind: {},
     cpuUser: 0,
+    sandboxCpu: null,
     cpuSystem: 0,
     peakRss: 0,
     peakHeap: 0,
@@ -150,9 +155,13 @@ async function main(): Promise<void> {
   })
   let current = fresh()
   let cpuAtStart = process.cpuUsage()
+  let sandboxCpuAtStart = sandbox.cpuSeconds()
   const enter = (next: Stage): void => {
     const cpu = process.cpuUsage(cpuAtStart)
     current.cpuUser = cpu.user / 1000
+    const sandboxCpu = sandbox.cpuSeconds()
+    current.sandboxCpu = sandboxCpu === null || sandboxCpuAtStart === null ? null : sandboxCpu - sandboxCpuAtStart
+    sandboxCpuAtStart = sandboxCpu
     current.cpuSystem = cpu.system / 1000
     current.ended = performance.now()
     figures.set(stage, current)
@@ -162,6 +171,11 @@ async function main(): Promise<void> {
         `(${current.requests} requests, ${current.limited} answered 429, main peak RSS ${(current.peakRss / MB).toFixed(0)} MB, ` +
         `IPC p99 ${p99(current.probes).toFixed(1)} ms); ${next}`,
     )
+    // What main holds as a stage ends, for a heap profiler (Chrome's Memory tab opens the file).
+    if (flags['heap-snapshot'] === stage)
+      console.error(
+        `bulk-run: main's heap as ${stage} ended: ${writeHeapSnapshot(join(tmpdir(), `bulk-run-${stage.replace(' ', '-')}.heapsnapshot`))}`,
+      )
     stage = next
     current = fresh()
     cpuAtStart = process.cpuUsage()
@@ -494,7 +508,9 @@ async function main(): Promise<void> {
               `ratio ${(wall / bound).toFixed(2)} (target <= ${target.toFixed(2)}); ` +
               `sent ${f.requests}${kinds ? ` (${kinds})` : ''}, ${f.limited} answered 429 (${((f.limited / Math.max(1, f.requests)) * 100).toFixed(2)}%); ` +
               `the old fixed ${fixed} lanes' bound ${((must * LATENCY_MS) / fixed / 1000).toFixed(1)} s; `) +
-          `main CPU ${((f.cpuUser + f.cpuSystem) / 1000).toFixed(1)} s; main peak RSS ${(f.peakRss / MB).toFixed(0)} MB (heap ${(f.peakHeap / MB).toFixed(0)} MB); ` +
+          `main CPU ${((f.cpuUser + f.cpuSystem) / 1000).toFixed(1)} s; ` +
+          (f.sandboxCpu === null ? '' : `the Sandbox's CPU ${f.sandboxCpu.toFixed(1)} s; `) +
+          `main peak RSS ${(f.peakRss / MB).toFixed(0)} MB (heap ${(f.peakHeap / MB).toFixed(0)} MB); ` +
           `bulk events ${f.events} carrying ${f.rowsInEvents} rows, ${(f.eventBytes / MB).toFixed(2)} MB; ` +
           `IPC p99 ${p99(f.probes).toFixed(1)} ms (max ${Math.max(0, ...f.probes).toFixed(0)} ms, ${f.probes.length} calls)`,
       )
