@@ -57,6 +57,15 @@ export interface PaymentToCheck extends PayeeFields {
   row?: number
 }
 
+/**
+ * The payments of a check, read a slice at a time (an array is one): a run's 100,000 rows are made
+ * into payments as each message to the book's worker is sent, so main never holds them all.
+ */
+export interface PaymentsToCheck {
+  readonly length: number
+  slice(start: number, end: number): PaymentToCheck[]
+}
+
 /** A payee as the book knows it. */
 export interface KnownPayee {
   key: string

@@ -6,7 +6,7 @@
 import type { PriorPayout } from '../../../../shared/domain/bulk'
 import type { RunRow } from '../../../../shared/domain/bulk-run'
 import type { ProfileMode } from '../../../../shared/domain/profiles'
-import type { PaymentToCheck, Tripwire } from '../../../../shared/payees/tripwires'
+import type { PaymentsToCheck, Tripwire } from '../../../../shared/payees/tripwires'
 import type { ConfirmationInput, PayeeConfirmation } from '../../../../shared/payees/confirmations'
 
 /** A run's rows that were paid, as the payee book learns them (decision 109). */
@@ -44,12 +44,12 @@ export interface RunHooks {
   holdOnResume?(runId: string): Promise<string | null>
   /**
    * The payee book's tripwires of a run's rows (decision 108): the flagged ones only, each with its
-   * index in `rows`. Asked at import, after each edit and once the bank's names are in. `signal`
+   * index in `rows` (read a slice at a time). Asked at import, after each edit and once the bank's names are in. `signal`
    * aborts a check whose answer is no longer wanted (the run has left names and review).
    */
   checkPayees?(
     scope: { profileId: string; mode: ProfileMode },
-    rows: readonly PaymentToCheck[],
+    rows: PaymentsToCheck,
     signal?: AbortSignal,
   ): Promise<ReadonlyArray<{ index: number; tripwires: Tripwire[]; payee?: { key: string }; matchedPayee?: string }>>
   /**

@@ -20,6 +20,7 @@ import type { MovementView, ProfileScope } from '../../../../shared/domain/journ
 import {
   DEFAULT_TRIPWIRE_SETTINGS,
   type PaymentToCheck,
+  type PaymentsToCheck,
   type PaymentTripwires,
   type TripwireSettings,
 } from '../../../../shared/payees/tripwires'
@@ -77,7 +78,7 @@ export interface PayeesService {
   /** Loads a profile's book in the background, so its first check finds it ready. */
   warm(scope: ProfileScope): Promise<void>
   /** The rows the tripwires flagged, in order, each with its index in `rows`. */
-  checkRows(scope: ProfileScope, rows: readonly PaymentToCheck[], signal?: AbortSignal): Promise<FlaggedRow[]>
+  checkRows(scope: ProfileScope, rows: PaymentsToCheck, signal?: AbortSignal): Promise<FlaggedRow[]>
   checkPayout(scope: ProfileScope, draft: PaymentToCheck): Promise<PaymentTripwires>
   /** Learns completed payments; answers how many were new to the book. */
   recordPaid(scope: ProfileScope, payments: readonly PaidPayment[]): Promise<number>

@@ -221,6 +221,44 @@ describe('closing the book', () => {
 })
 
 describe('the worker after a check', () => {
+  it("reads a check's payments a slice at a time, never all at once, and each flag lands on its row", async () => {
+    const { userData, journal } = await desk()
+    const payees = service(userData, journal)
+    await payees.recordPaid(LIVE, [
+      {
+        reference: 'FEB-1',
+        paidAt: '2026-02-27T10:00:00.000Z',
+        runId: 'february',
+        name: 'Ada Obi',
+        payeeId: 'E17',
+        account: { type: 'bank_account', bank: '044', account: '0123456789' },
+        currency: 'NGN',
+        amount: '150000.00',
+      },
+    ])
+    // 12,000 payments made as they are asked for: E17 (known, a changed account) is the 11,000th.
+    const asked: Array<[number, number]> = []
+    const made = (index: number): PaymentToCheck =>
+      index === 10_999
+        ? row('Ada Obi', '0999999999', { payeeId: 'E17', row: index + 2 })
+        : row(`Payee ${index}`, String(2_000_000_000 + index), { payeeId: `N${index}`, row: index + 2 })
+    const flagged = await payees.checkRows(LIVE, {
+      length: 12_000,
+      slice: (start, end) => {
+        asked.push([start, end])
+        return Array.from({ length: Math.min(end, 12_000) - start }, (_, offset) => made(start + offset))
+      },
+    })
+    expect(asked.length).toBeGreaterThan(1)
+    expect(Math.max(...asked.map(([start, end]) => Math.min(end, 12_000) - start))).toBeLessThanOrEqual(5_000)
+    expect(asked.map(([start]) => start)).toEqual(asked.map((_, n) => n * 5_000))
+    const changed = flagged.find((flags) => flags.tripwires.some((tripwire) => tripwire.kind === 'account_changed'))
+    expect(changed?.index).toBe(10_999)
+    expect(
+      flagged.filter((flags) => flags.tripwires.some((tripwire) => tripwire.kind === 'account_changed')),
+    ).toHaveLength(1)
+  })
+
   it('gives back what a check of many rows took, instead of holding it idle for the rest of the run (decision 168)', async () => {
     const { userData, journal } = await desk()
     const payees = service(userData, journal)

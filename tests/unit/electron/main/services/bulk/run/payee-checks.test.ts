@@ -259,7 +259,9 @@ describe('a check under way when the run is sent', () => {
         checkPayees: async (_scope, rows, signal) => {
           if (signal) signals.push(signal)
           await new Promise<void>((resolve) => (release = resolve))
-          return rows.map((_row, index) => ({ index, tripwires: [{ kind: 'new_account' as const, account: 'x' }] }))
+          return rows
+            .slice(0, rows.length)
+            .map((_row, index) => ({ index, tripwires: [{ kind: 'new_account' as const, account: 'x' }] }))
         },
       },
       { warn: (message) => warnings.push(message) },
