@@ -11,8 +11,8 @@ import { getHeapStatistics, setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { parentPort, workerData } from 'node:worker_threads'
 import type { PaymentToCheck } from '../../../../shared/payees/tripwires'
-import type { BookReply, BookRequest, BookWorkerData } from './book-worker-protocol'
-import { PayeeBooks } from './payee-books'
+import { PER_MESSAGE, type BookReply, type BookRequest, type BookWorkerData } from './book-worker-protocol'
+import { PayeeBooks, type FlaggedRow } from './payee-books'
 
 const post = (reply: BookReply): void => parentPort?.postMessage(reply)
 const books = new PayeeBooks((workerData as BookWorkerData).directory, (what, message) =>
@@ -76,7 +76,18 @@ parentPort?.on('message', (request: BookRequest) => {
     return
   }
   answer(request).then(
-    (value) => post({ type: 'answer', id: request.id, value }),
+    (value) => {
+      // A check's flagged rows go back a slice a message: main reads each in a task of its own.
+      let rest = value
+      if (request.op === 'check' && Array.isArray(value) && value.length > PER_MESSAGE) {
+        const flagged = value as FlaggedRow[]
+        let start = 0
+        for (; flagged.length - start > PER_MESSAGE; start += PER_MESSAGE)
+          post({ type: 'part', id: request.id, value: flagged.slice(start, start + PER_MESSAGE) })
+        rest = flagged.slice(start)
+      }
+      post({ type: 'answer', id: request.id, value: rest })
+    },
     (error: unknown) =>
       post({
         type: 'failed',

@@ -26,7 +26,13 @@ import {
 } from '../../../../shared/payees/tripwires'
 import type { Checkpoints } from '../checkpoints'
 import { startWorker } from '../worker-start'
-import type { BookAnswers, BookReply, BookRequest, BookWorkerData } from './book-worker-protocol'
+import {
+  PER_MESSAGE,
+  type BookAnswers,
+  type BookReply,
+  type BookRequest,
+  type BookWorkerData,
+} from './book-worker-protocol'
 import { payoutsToLearn } from './history-fold'
 import { LearntRecord } from './learnt-record'
 import type { PaidPayment } from './paid-payment'
@@ -42,8 +48,6 @@ import {
 export { MAX_LOADED_BOOKS } from './payee-books'
 export type { FlaggedRow } from './payee-books'
 
-/** Rows or payments per message: a clone of this many takes main a few milliseconds. */
-const PER_MESSAGE = 5_000
 /** How long a close waits for the learns under way before it ends the worker (decision 166). */
 export const CLOSE_WAIT_MS = 5_000
 /** Heap the worker may use: a book past it ends the worker (and is said), not the app. */
@@ -113,6 +117,8 @@ export function createPayeesService(options: PayeesServiceOptions): PayeesServic
   let worker: Worker | null = null
   let nextId = 1
   const pending = new Map<number, Pending>()
+  /** The flagged rows of a check come back a slice a message (its `part`s), gathered here until its answer. */
+  const parts = new Map<number, FlaggedRow[]>()
   let started: Promise<CatchUpReport> | null = null
   let closed = false
   let record: Promise<LearntRecord> | null = null
@@ -127,16 +133,28 @@ export function createPayeesService(options: PayeesServiceOptions): PayeesServic
       if (reply.type === 'damaged') return onDamaged(reply.what, new Error(reply.message))
       const waiting = pending.get(reply.id)
       if (!waiting) return
+      if (reply.type === 'part') {
+        const gathered = parts.get(reply.id)
+        if (gathered) for (const flagged of reply.value) gathered.push(flagged)
+        else parts.set(reply.id, reply.value)
+        return
+      }
       pending.delete(reply.id)
+      const before = parts.get(reply.id)
+      parts.delete(reply.id)
       // Idle, the worker does not keep the process alive (a quit, a test's end); asked, it does.
       if (pending.size === 0) started.unref()
-      if (reply.type === 'answer') waiting.resolve(reply.value)
-      else waiting.reject(Object.assign(new Error(reply.message), { name: reply.name }))
+      if (reply.type === 'failed') waiting.reject(Object.assign(new Error(reply.message), { name: reply.name }))
+      else if (before && Array.isArray(reply.value)) {
+        for (const flagged of reply.value as FlaggedRow[]) before.push(flagged)
+        waiting.resolve(before)
+      } else waiting.resolve(reply.value)
     })
     const ended = (error: Error): void => {
       if (worker === started) worker = null
       for (const waiting of pending.values()) waiting.reject(error)
       pending.clear()
+      parts.clear()
     }
     started.on('error', ended)
     started.on('exit', (code) => ended(new Error(`The payee book's worker stopped (exit code ${code})`)))
