@@ -17,7 +17,8 @@
  * renderer runs in Debian's Chromium on the run's screen and its JS heap is sampled.
  *
  * Run: npm run bench:bulk-run -- [--rows 100000] [--accounts N] [--latency-ms 100] [--no-renderer]
- *      [--rate-limit R] [--no-retry-after] [--heap-snapshot 'name checks'|submission|monitoring]
+ *      [--rate-limit R] [--no-retry-after] [--heap-snapshot STAGE] [--stop-after STAGE]
+ *      (STAGE: 'name checks', submission or monitoring: main's heap written as it ends; the run stopped there)
  * (build first: npm run build, for the renderer)
  */
 import { writeFile, mkdtemp, rm } from 'node:fs/promises'
@@ -51,6 +52,7 @@ const { values: flags } = parseArgs({
     'rate-limit': { type: 'string' },
     'no-retry-after': { type: 'boolean', default: false },
     'heap-snapshot': { type: 'string' },
+    'stop-after': { type: 'string' },
   },
 })
 const RATE_LIMIT = flags['rate-limit'] === undefined ? null : Number(flags['rate-limit'])
@@ -176,6 +178,11 @@ async function main(): Promise<void> {
       console.error(
         `bulk-run: main's heap as ${stage} ended: ${writeHeapSnapshot(join(tmpdir(), `bulk-run-${stage.replace(' ', '-')}.heapsnapshot`))}`,
       )
+    // A profile of the stages up to one (node --cpu-prof writes it as the process exits).
+    if (flags['stop-after'] === stage) {
+      console.error(`bulk-run: stopped after ${stage} (--stop-after)`)
+      process.exit(0)
+    }
     stage = next
     current = fresh()
     cpuAtStart = process.cpuUsage()
