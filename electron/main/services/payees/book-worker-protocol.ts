@@ -2,8 +2,9 @@
  * What main and the payee book's worker say to each other (decision 116). Rows to check go in
  * slices (`rows`, then `check`), so main never clones 100,000 rows in one go; a `cancel` is read
  * between the worker's slices. A check's flagged rows come back the same way (`part`s, then the
- * `answer` with the last slice): one answer of 100,000 flagged rows held main some 150 ms while it
- * was read, in one task.
+ * `answer` with the last slice), each asked for by main (`more`) after it read the one before: one
+ * answer of 100,000 flagged rows held main some 150 ms while it was read, and parts sent together
+ * are read together (a port reads every message waiting in one task).
  */
 import type { ProfileScope } from '../../../../shared/domain/journal'
 import type { PaymentToCheck, PaymentTripwires, TripwireSettings } from '../../../../shared/payees/tripwires'
@@ -30,6 +31,8 @@ export type BookRequest =
   | { id: number; op: 'list'; scope: ProfileScope; query: Required<Omit<PayeesQuery, 'from' | 'to'>> & PayeesQuery }
   | { id: number; op: 'payee'; scope: ProfileScope; key: string; shown: number }
   | { id: number; op: 'cancel' }
+  /** The next slice of a check's flagged rows (after a `part`). */
+  | { id: number; op: 'more' }
   | { id: number; op: 'heap' }
 
 /** What each request answers. */
@@ -47,7 +50,7 @@ export interface BookAnswers {
 
 export type BookReply =
   | { type: 'answer'; id: number; value: unknown }
-  /** A slice of a check's flagged rows, before its answer (which carries the last slice). */
+  /** A slice of a check's flagged rows, before its answer (which carries the last slice); main asks `more`. */
   | { type: 'part'; id: number; value: FlaggedRow[] }
   | { type: 'failed'; id: number; name: string; message: string }
   | { type: 'damaged'; what: string; message: string }

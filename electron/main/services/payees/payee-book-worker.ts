@@ -21,6 +21,23 @@ const books = new PayeeBooks((workerData as BookWorkerData).directory, (what, me
 /** Rows gathered for a check, by its id; and the checks cancelled. */
 const gathered = new Map<number, PaymentToCheck[]>()
 const cancelled = new Set<number>()
+/** A check's flagged rows not sent yet, by its id: main asks for each next slice (`more`). */
+const unsent = new Map<number, { flagged: FlaggedRow[]; next: number }>()
+
+/** The next slice of a check's flagged rows: a `part` while more follow, else the answer. */
+function sendFlagged(id: number): void {
+  const left = unsent.get(id)
+  if (!left) return
+  const { flagged, next } = left
+  const value = flagged.slice(next, next + PER_MESSAGE)
+  if (next + PER_MESSAGE < flagged.length) {
+    left.next = next + PER_MESSAGE
+    post({ type: 'part', id, value })
+  } else {
+    unsent.delete(id)
+    post({ type: 'answer', id, value })
+  }
+}
 
 /**
  * V8's full collection, from a context made once `--expose-gc` is set (at run time, as main's heap
@@ -34,7 +51,7 @@ function collectSoon(): void {
   setTimeout(collect, 1000).unref()
 }
 
-async function answer(request: Exclude<BookRequest, { op: 'rows' | 'cancel' }>): Promise<unknown> {
+async function answer(request: Exclude<BookRequest, { op: 'rows' | 'cancel' | 'more' }>): Promise<unknown> {
   switch (request.op) {
     case 'warm':
       return books.warm(request.scope)
@@ -73,20 +90,19 @@ parentPort?.on('message', (request: BookRequest) => {
   if (request.op === 'cancel') {
     cancelled.add(request.id)
     gathered.delete(request.id)
+    // A check cancelled while its flagged rows go back ends with no answer (as one cancelled mid-way).
+    if (unsent.delete(request.id)) post({ type: 'answer', id: request.id, value: null })
     return
   }
+  if (request.op === 'more') return sendFlagged(request.id)
   answer(request).then(
     (value) => {
-      // A check's flagged rows go back a slice a message: main reads each in a task of its own.
-      let rest = value
+      // A check's flagged rows go back a slice a message, the next when main asks for it: sent
+      // together, main's port read them all in one task (some 150 ms at 100,000 rows).
       if (request.op === 'check' && Array.isArray(value) && value.length > PER_MESSAGE) {
-        const flagged = value as FlaggedRow[]
-        let start = 0
-        for (; flagged.length - start > PER_MESSAGE; start += PER_MESSAGE)
-          post({ type: 'part', id: request.id, value: flagged.slice(start, start + PER_MESSAGE) })
-        rest = flagged.slice(start)
-      }
-      post({ type: 'answer', id: request.id, value: rest })
+        unsent.set(request.id, { flagged: value as FlaggedRow[], next: 0 })
+        sendFlagged(request.id)
+      } else post({ type: 'answer', id: request.id, value })
     },
     (error: unknown) =>
       post({

@@ -137,6 +137,10 @@ export function createPayeesService(options: PayeesServiceOptions): PayeesServic
         const gathered = parts.get(reply.id)
         if (gathered) for (const flagged of reply.value) gathered.push(flagged)
         else parts.set(reply.id, reply.value)
+        // The next slice after a turn of main's event loop: what waits meanwhile is answered.
+        setImmediate(() => {
+          if (pending.has(reply.id)) started.postMessage({ id: reply.id, op: 'more' } satisfies BookRequest)
+        })
         return
       }
       pending.delete(reply.id)

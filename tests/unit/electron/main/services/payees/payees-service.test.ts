@@ -221,6 +221,26 @@ describe('closing the book', () => {
 })
 
 describe('the worker after a check', () => {
+  it('a check stopped at any point ends, whatever it was doing, and the book answers the next one', async () => {
+    const { userData, journal } = await desk()
+    const payees = service(userData, journal)
+    const rows = Array.from({ length: 30_000 }, (_, index) =>
+      row(`Payee ${index}`, String(3_000_000_000 + index), { payeeId: `S${index}`, row: index + 2 }),
+    )
+    // Stopped while its rows go to the worker, while it checks, and while its flags come back.
+    for (const afterMs of [0, 5, 20, 60, 150, 400]) {
+      const stop = new AbortController()
+      const timer = setTimeout(() => stop.abort(), afterMs)
+      const ended = await payees.checkRows(LIVE, rows, stop.signal).then(
+        (flagged) => `answered ${flagged.length}`,
+        (error: Error) => error.name,
+      )
+      clearTimeout(timer)
+      expect(['AbortError', 'answered 30000']).toContain(ended)
+    }
+    expect(await payees.checkRows(LIVE, rows.slice(0, 3))).toHaveLength(3)
+  }, 60_000)
+
   it("reads a check's payments a slice at a time and answers its flags the same way, each on its row", async () => {
     const { userData, journal } = await desk()
     const payees = service(userData, journal)
