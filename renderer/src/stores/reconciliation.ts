@@ -8,6 +8,7 @@ import type { ExplanationReason } from '../../../shared/reconciliation/period-cl
 import type { ReconciliationExport, ReconciliationView } from '../../../shared/reconciliation/reconciliation-view'
 import type { AppError, Result } from '../../../shared/result'
 import { callApi } from './call'
+import { latestRead } from './latest-read'
 import { dayBounds } from '../composables/useListFilter'
 import type { DayRange } from '../composables/useListFilter'
 
@@ -53,22 +54,10 @@ export const useReconciliationStore = defineStore('reconciliation', () => {
    * Main's view again, without the busy state (progress events come often): one ask at a time, and
    * one more after it when events came meanwhile, so the last event's view is never missed.
    */
-  let refreshing: Promise<void> | null = null
-  let again = false
-  function refresh(): Promise<void> {
-    if (refreshing) {
-      again = true
-      return refreshing
-    }
-    refreshing = (async () => {
-      do {
-        again = false
-        const answer = await callApi(() => api.reconciliation.state())
-        if (answer.ok) view.value = answer.data
-      } while (again)
-    })().finally(() => (refreshing = null))
-    return refreshing
-  }
+  const refresh = latestRead(async () => {
+    const answer = await callApi(() => api.reconciliation.state())
+    if (answer.ok) view.value = answer.data
+  })
 
   async function attach(): Promise<void> {
     unsubscribe ??= api.reconciliation.onProgress((progress) => {

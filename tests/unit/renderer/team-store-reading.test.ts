@@ -58,6 +58,16 @@ const change = (kind: string, seq: number): TeamChange => ({
 const teamRun = (version: number, approve: boolean): TeamRun =>
   ({ runId: 'BR1', version, state: approve ? 'submitted' : 'rejected', can: { approve } }) as unknown as TeamRun
 
+/** The store of a connected desk, its first read of the team's runs answered with `runs`. */
+async function connected(runs: TeamRun[]): Promise<ReturnType<typeof useTeamStore>> {
+  const team = useTeamStore()
+  const ready = team.init()
+  await settle()
+  fake.runsCalls.shift()!(runs)
+  await ready
+  return team
+}
+
 describe("the team's runs read while desks change them", () => {
   beforeEach(() => {
     setActivePinia(createPinia())
@@ -67,11 +77,7 @@ describe("the team's runs read while desks change them", () => {
   })
 
   it('a read answering late never puts an older state back: the run shared again stays offered', async () => {
-    const team = useTeamStore()
-    const ready = team.init()
-    await settle()
-    fake.runsCalls.shift()!([teamRun(1, false)])
-    await ready
+    const team = await connected([teamRun(1, false)])
     // The run is shared again as version 2 and the payee checks land on it: two changes, heard
     // while the first read is in flight.
     fake.changed!(change('run_submitted', 2))
@@ -92,11 +98,7 @@ describe("the team's runs read while desks change them", () => {
   })
 
   it('a burst of changes during one read is one read more, and each caller waits for the read after its ask', async () => {
-    const team = useTeamStore()
-    const ready = team.init()
-    await settle()
-    fake.runsCalls.shift()!([teamRun(1, false)])
-    await ready
+    const team = await connected([teamRun(1, false)])
     const first = team.loadRuns()
     await settle()
     let secondDone = false
@@ -113,11 +115,7 @@ describe("the team's runs read while desks change them", () => {
   })
 
   it('the page of payouts asked last is the one on screen, whatever answers first', async () => {
-    const team = useTeamStore()
-    const ready = team.init()
-    await settle()
-    fake.runsCalls.shift()!([])
-    await ready
+    const team = await connected([])
     void team.loadPayouts({ offset: 0, limit: 50 })
     await settle()
     void team.loadPayouts({ offset: 50, limit: 50 })

@@ -91,6 +91,18 @@ function tellRun(
   return payees.recordRunPaid(scope, { id, paidRows: paid.length }, () => paidRunRows(run, paid))
 }
 
+/** Ada Obi (payee id E17) paid 150,000.00 to her account 0123456789 (bank 044). */
+const adaPaid = (reference: string, paidAt: string, runId: string): PaidPayment => ({
+  reference,
+  paidAt,
+  runId,
+  name: 'Ada Obi',
+  payeeId: 'E17',
+  account: { type: 'bank_account', bank: '044', account: '0123456789' },
+  currency: 'NGN',
+  amount: '150000.00',
+})
+
 const row = (name: string, account: string, extra: Partial<PaymentToCheck> = {}): PaymentToCheck => ({
   name,
   account: { type: 'bank_account', bank: '044', account },
@@ -244,18 +256,7 @@ describe('the worker after a check', () => {
   it("reads a check's payments a slice at a time and answers its flags the same way, each on its row", async () => {
     const { userData, journal } = await desk()
     const payees = service(userData, journal)
-    await payees.recordPaid(LIVE, [
-      {
-        reference: 'FEB-1',
-        paidAt: '2026-02-27T10:00:00.000Z',
-        runId: 'february',
-        name: 'Ada Obi',
-        payeeId: 'E17',
-        account: { type: 'bank_account', bank: '044', account: '0123456789' },
-        currency: 'NGN',
-        amount: '150000.00',
-      },
-    ])
+    await payees.recordPaid(LIVE, [adaPaid('FEB-1', '2026-02-27T10:00:00.000Z', 'february')])
     // 12,000 payments made as they are asked for: E17 (known, a changed account) is the 11,000th.
     const asked: Array<[number, number]> = []
     const made = (index: number): PaymentToCheck =>
@@ -284,18 +285,7 @@ describe('the worker after a check', () => {
   it('gives back what a check of many rows took, instead of holding it idle for the rest of the run (decision 168)', async () => {
     const { userData, journal } = await desk()
     const payees = service(userData, journal)
-    await payees.recordPaid(LIVE, [
-      {
-        reference: 'JAN-1',
-        paidAt: '2026-01-27T10:00:00.000Z',
-        runId: 'january',
-        name: 'Ada Obi',
-        payeeId: 'E17',
-        account: { type: 'bank_account', bank: '044', account: '0123456789' },
-        currency: 'NGN',
-        amount: '150000.00',
-      },
-    ])
+    await payees.recordPaid(LIVE, [adaPaid('JAN-1', '2026-01-27T10:00:00.000Z', 'january')])
     const before = await payees.workerHeapUsed()
     const rows = Array.from({ length: 60_000 }, (_, index) =>
       row(`Payee ${index}`, String(1_000_000_000 + index), { payeeId: `E${index}`, row: index + 2 }),
