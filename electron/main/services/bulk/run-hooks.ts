@@ -53,6 +53,12 @@ export interface RunHooks {
     signal?: AbortSignal,
   ): Promise<ReadonlyArray<{ index: number; tripwires: Tripwire[]; payee?: { key: string }; matchedPayee?: string }>>
   /**
+   * What the payee checks of `scope` read besides a run's rows (the book's changes, the tripwire
+   * settings), as a token: a run in review whose rows and token are those of its last check is not
+   * checked again (decision 174). Without it every change is checked.
+   */
+  payeeCheckBasis?(scope: { profileId: string; mode: ProfileMode }): string
+  /**
    * Rows of a run reached paid: the payee book learns them (each reference once, decision 109). At
    * each start every run tells all its paid rows, so what a crash cut short is learnt (decision 166).
    */

@@ -13,12 +13,16 @@
  * changed or shared account holds it until confirmed (shared/bulk/payee-holds.ts).
  * Send waits for the check of the run's last change (`settled`, decision 169): a row the tripwires
  * hold is never sent because Send came before its check.
+ * A check in review whose inputs are those of the last check that landed (an acknowledgement, a
+ * note, the findings themselves changed the run, not what the check reads) is not made again
+ * (decision 174: payee-check-inputs.ts); Send then waits only for the reading of the rows.
  * A check under way when the run leaves names and review (Send) is stopped: its findings would be
  * dropped (a run sent keeps the flags it was sent with), and a check of 100,000 rows holds some
  * 50 MB in main and more in the book's worker while the run starts sending.
  */
 import type { RunRow, RunSummary } from '../../../../shared/domain/bulk-run'
 import type { PaymentToCheck, PaymentsToCheck } from '../../../../shared/payees/tripwires'
+import { CheckInputs, inputsDigest } from './payee-check-inputs'
 import type { RunHooks } from './run-hooks'
 import type { RunService } from './run/run-service'
 
@@ -36,6 +40,8 @@ interface RunChecks {
   told: Set<number>
   /** The run's confirmations already told to the book (its list only grows). */
   confirmationsTold: number
+  /** The digest of what the last check that landed read (decision 174); null while none holds. */
+  checked: string | null
 }
 
 export interface RunPayeeChecks {
@@ -58,7 +64,7 @@ export interface RunPayeeChecks {
   close(): void
 }
 
-function paymentOf(row: RunRow, currency: string, runWideEmail: string | undefined): PaymentToCheck {
+function paymentFrom(row: RunRow, currency: string, runWideEmail: string | undefined): PaymentToCheck {
   const email = row.item.customer_email.trim()
   return {
     row: row.item.row,
@@ -74,7 +80,7 @@ function paymentOf(row: RunRow, currency: string, runWideEmail: string | undefin
 
 export function createRunPayeeChecks(
   runs: () => RunService,
-  hooks: Pick<RunHooks, 'checkPayees' | 'rowsPaid' | 'payeesConfirmed'>,
+  hooks: Pick<RunHooks, 'checkPayees' | 'payeeCheckBasis' | 'rowsPaid' | 'payeesConfirmed'>,
   log: { warn(message: string, error?: unknown): void },
 ): RunPayeeChecks {
   const checks = new Map<string, RunChecks>()
@@ -92,6 +98,7 @@ export function createRunPayeeChecks(
           timer: null,
           told: new Set(),
           confirmationsTold: 0,
+          checked: null,
         }),
       )
     return entry
@@ -103,15 +110,32 @@ export function createRunPayeeChecks(
     const service = runs()
     const state = service.stateOf(runId)
     if (state.stage !== 'resolving' && state.stage !== 'review') return
+    const entry = entryOf(runId)
+    const scope = { profileId: state.profileId, mode: state.mode }
     const runWide = state.imported?.run_wide?.customer_email?.value?.trim().toLowerCase()
     const rows = service.rows(runId).filter((row) => !row.excluded)
+    const paymentOf = (row: RunRow) => paymentFrom(row, state.currency, runWide)
+    // Read before anything of the check leaves: a learn asked meanwhile changes the basis.
+    const basis = hooks.payeeCheckBasis ? `${scope.profileId} ${scope.mode} ${hooks.payeeCheckBasis(scope)}` : null
+    // In review the names are in: a change since the last check may be one it does not read.
+    if (basis !== null && entry.checked !== null && state.stage === 'review') {
+      const now = await inputsDigest(basis, rows, paymentOf, signal)
+      if (now === null || now === entry.checked) return
+    }
+    entry.checked = null
+    const inputs = new CheckInputs(basis ?? '')
     // Made into payments a slice at a time, as the book's worker is sent them (a turn each): made
     // all at once they held main some 50 ms (decision 165) and 40 MB for the whole check.
     const payments: PaymentsToCheck = {
       length: rows.length,
-      slice: (start, end) => rows.slice(start, end).map((row) => paymentOf(row, state.currency, runWide)),
+      slice: (start, end) => {
+        const slice = rows.slice(start, end)
+        const made = slice.map(paymentOf)
+        inputs.take(start, slice, made)
+        return made
+      },
     }
-    const flagged = await checkPayees({ profileId: state.profileId, mode: state.mode }, payments, signal)
+    const flagged = await checkPayees(scope, payments, signal)
     if (signal.aborted) return
     await service.setTripwires(
       runId,
@@ -124,6 +148,10 @@ export function createRunPayeeChecks(
         }
       }),
     )
+    // Every finding is on the rows only while the run is still in names or review (setTripwires).
+    const stage = service.stateOf(runId).stage
+    if (basis !== null && !signal.aborted && (stage === 'resolving' || stage === 'review'))
+      entry.checked = inputs.digest(rows.length)
   }
 
   function start(runId: string): void {
@@ -240,8 +268,8 @@ export function createRunPayeeChecks(
     async settled(runId) {
       const entry = checks.get(runId)
       if (!entry || !hooks.checkPayees) return
-      // A check's findings change the run, which asks for one more check; that one finds the same
-      // and changes nothing, so this ends.
+      // A check's findings change the run, which asks for one more check; that one reads what the
+      // last read (it is not made: decision 174), or finds the same and changes nothing, so this ends.
       for (;;) {
         if (entry.timer && !closed) {
           clearTimeout(entry.timer)

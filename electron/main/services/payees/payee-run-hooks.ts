@@ -11,9 +11,10 @@ import type { PayeesService } from './payees-service'
 export function payeeRunHooks(
   payees: PayeesService,
   log: { warn(message: string, error?: unknown): void },
-): Required<Pick<RunHooks, 'checkPayees' | 'rowsPaid' | 'payeesConfirmed'>> {
+): Required<Pick<RunHooks, 'checkPayees' | 'payeeCheckBasis' | 'rowsPaid' | 'payeesConfirmed'>> {
   return {
     checkPayees: (scope, rows, signal) => payees.checkRows(scope, rows, signal),
+    payeeCheckBasis: (scope) => payees.checkBasis(scope),
     // The run keeps its confirmations; the book learns them so a later run does not ask again (decision 124).
     async payeesConfirmed(scope, confirmations) {
       await payees.recordConfirmations(scope, confirmations)

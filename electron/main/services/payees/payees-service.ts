@@ -84,6 +84,12 @@ export interface PayeesService {
   /** The rows the tripwires flagged, in order, each with its index in `rows`. */
   checkRows(scope: ProfileScope, rows: PaymentsToCheck, signal?: AbortSignal): Promise<FlaggedRow[]>
   checkPayout(scope: ProfileScope, draft: PaymentToCheck): Promise<PaymentTripwires>
+  /**
+   * What a check of `scope` reads besides its rows, as a token (decision 174): the tripwire
+   * settings and a count of the books' changes (each learn and confirmation as it is asked and as
+   * it is answered, and each end of the worker). The same token and the same rows: the same findings.
+   */
+  checkBasis(scope: ProfileScope): string
   /** Learns completed payments; answers how many were new to the book. */
   recordPaid(scope: ProfileScope, payments: readonly PaidPayment[]): Promise<number>
   /**
@@ -125,6 +131,8 @@ export function createPayeesService(options: PayeesServiceOptions): PayeesServic
   let runs: RunLearning | null = null
   /** Learns asked and not answered yet: a close waits for them (decision 166). */
   const learning = new Set<Promise<unknown>>()
+  /** The books' changes asked and answered, and the worker's ends: a part of checkBasis. */
+  let changes = 0
 
   function theWorker(): Worker {
     if (worker) return worker
@@ -155,6 +163,7 @@ export function createPayeesService(options: PayeesServiceOptions): PayeesServic
       } else waiting.resolve(reply.value)
     })
     const ended = (error: Error): void => {
+      changes++
       if (worker === started) worker = null
       for (const waiting of pending.values()) waiting.reject(error)
       pending.clear()
@@ -180,6 +189,15 @@ export function createPayeesService(options: PayeesServiceOptions): PayeesServic
     })
   }
 
+  /**
+   * A request that changes a book (a learn, a confirmation: the only two), counted before the
+   * worker can take it and once answered, so a check's basis read on either side of it differs.
+   */
+  function changing<T>(asked: () => Promise<T>): Promise<T> {
+    changes++
+    return asked().finally(() => changes++)
+  }
+
   const settingsOf = (scope: ProfileScope): TripwireSettings => options.settings?.(scope) ?? DEFAULT_TRIPWIRE_SETTINGS
 
   /** Work a close waits for (at most closeWaitMs). */
@@ -195,7 +213,9 @@ export function createPayeesService(options: PayeesServiceOptions): PayeesServic
     for (let start = 0; start < payments.length; start += PER_MESSAGE) {
       if (start > 0) await nextTurn()
       options.checkpoint?.('payees:learning')
-      added += await ask<'learn'>({ op: 'learn', scope, payments: payments.slice(start, start + PER_MESSAGE) })
+      added += await changing(() =>
+        ask<'learn'>({ op: 'learn', scope, payments: payments.slice(start, start + PER_MESSAGE) }),
+      )
       options.checkpoint?.('payees:learnt')
     }
     if (added > 0) options.onChanged?.(scope)
@@ -263,6 +283,10 @@ export function createPayeesService(options: PayeesServiceOptions): PayeesServic
       }
     },
 
+    checkBasis(scope) {
+      return `${changes} ${JSON.stringify(settingsOf(scope))}`
+    },
+
     async checkPayout(scope, draft) {
       await ready()
       return ask<'checkOne'>({ op: 'checkOne', scope, draft, settings: settingsOf(scope) })
@@ -285,7 +309,9 @@ export function createPayeesService(options: PayeesServiceOptions): PayeesServic
       return tracked(
         ready().then(async () => {
           if (confirmations.length === 0) return 0
-          const added = await ask<'confirm'>({ op: 'confirm', scope, confirmations: [...confirmations] })
+          const added = await changing(() =>
+            ask<'confirm'>({ op: 'confirm', scope, confirmations: [...confirmations] }),
+          )
           if (added > 0) options.onChanged?.(scope)
           return added
         }),

@@ -17,6 +17,7 @@ import {
   payeeRunHooks,
   type PayeesService,
 } from '../../../../../../../electron/main/services/payees'
+import type { TripwireSettings } from '../../../../../../../shared/payees/tripwires'
 import { csvBytes, sheetOf, simulatorPayouts } from './harness'
 import { sandboxPerTest } from './sandbox-per-test'
 
@@ -331,6 +332,96 @@ describe('Send right after the names are checked (decision 169)', () => {
     await service.idle()
     const paid = (await simulatorPayouts(each.sandbox.url, KEY)).map((payout) => payout.reference)
     expect(paid).not.toContain(second.items[1]!.reference)
+    expect(warnings).toEqual([])
+  })
+})
+
+describe('a check whose inputs did not change (decision 174)', () => {
+  it('is not made again in review, and is made again for a change of the rows, the book or the settings', async () => {
+    const warnings: string[] = []
+    let settings: TripwireSettings = { multiple: '3', firstPaymentLimits: {} }
+    const book = createPayeesService({
+      directory: join(each.dir, 'payees'),
+      journal: { list: () => [] },
+      settings: () => settings,
+    })
+    payees = book
+    let checks: RunPayeeChecks | null = null
+    let made = 0
+    const hooks = payeeRunHooks(book, { warn: (m) => warnings.push(m) })
+    const { service } = await each.open({
+      onRunChanged: (summary) => checks?.runChanged(summary),
+      payeesChecked: (runId) => checks!.settled(runId),
+    })
+    checks = createRunPayeeChecks(
+      () => service,
+      {
+        ...hooks,
+        checkPayees: (scope, rows, signal) => (made++, hooks.checkPayees(scope, rows, signal)),
+      },
+      { warn: (message) => warnings.push(message) },
+    )
+    const sheet = month('F1')
+    const run = await service.create({ result: sheet, bytes: csvBytes(sheet), currency: 'NGN' })
+    await service.toReview(run.id)
+    await checks.idle()
+    const checked = made
+    expect(checked).toBeGreaterThan(0)
+    expect(kinds(service.rows(run.id))).toEqual([['new_account'], ['new_account'], ['new_account'], ['new_account']])
+
+    // A change the checks do not read (the run's description): the run changed, nothing is checked.
+    await service.setOptions(run.id, { description: 'March payroll' })
+    await checks.idle()
+    expect(made).toBe(checked)
+
+    // A row left out, then back: checked each time, and the row back has its flag again.
+    await service.setExcluded(run.id, [2], true)
+    await checks.idle()
+    expect(made).toBe(checked + 1)
+    expect(kinds(service.rows(run.id))[2]).toEqual([])
+    await service.setExcluded(run.id, [2], false)
+    await checks.idle()
+    expect(made).toBe(checked + 2)
+    expect(kinds(service.rows(run.id))[2]).toEqual(['new_account'])
+
+    // An account changed and put back: checked each time.
+    const account = sheet.items[1]!.account_number
+    await service.editCells(run.id, [{ index: 1, field: 'account_number', value: '2000000009' }], 'edit')
+    await checks.idle()
+    await service.editCells(run.id, [{ index: 1, field: 'account_number', value: account }], 'edit')
+    await checks.idle()
+    expect(made).toBe(checked + 4)
+
+    // The book learns E1 paid: the next change, though the checks do not read it, is checked
+    // against the book as it is now, and E1's account is no longer new.
+    const e1 = sheet.items[0]!
+    await book.recordPaid(SANDBOX, [
+      {
+        reference: 'earlier-payout-e1',
+        payeeId: 'E1',
+        name: e1.customer_name,
+        account: { type: 'bank_account', bank: e1.bank_code, account: e1.account_number },
+        currency: 'NGN',
+        amount: e1.amount,
+        paidAt: '2026-10-31T12:00:00.000Z',
+      },
+    ])
+    await service.setOptions(run.id, { description: 'March payroll, again' })
+    await checks.idle()
+    expect(made).toBe(checked + 5)
+    expect(kinds(service.rows(run.id))[0]).toEqual([])
+
+    // The settings change: checked again.
+    settings = { multiple: '5', firstPaymentLimits: {} }
+    await service.setOptions(run.id, { description: 'March payroll, final' })
+    await checks.idle()
+    expect(made).toBe(checked + 6)
+
+    // Send waits for no check of its own: nothing it reads changed since the last.
+    const sent = await service.submit(run.id)
+    expect(made).toBe(checked + 6)
+    expect(sent.batches.flatMap((batch) => batch.rows)).toEqual([0, 1, 2, 3])
+    await service.idle()
     expect(warnings).toEqual([])
   })
 })
