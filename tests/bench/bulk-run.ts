@@ -17,12 +17,13 @@
  * renderer runs in Debian's Chromium on the run's screen and its JS heap is sampled.
  *
  * Run: npm run bench:bulk-run -- [--rows 100000] [--accounts N] [--latency-ms 100] [--no-renderer]
- *      [--rate-limit R] [--no-retry-after] [--heap-snapshot STAGE] [--stop-after STAGE]
- *      (STAGE: 'name checks', submission or monitoring: main's heap written as it ends; the run stopped there)
+ *      [--rate-limit R] [--no-retry-after] [--heap-snapshot STAGE] [--stop-after STAGE] [--memory-trace FILE]
+ *      (STAGE: 'name checks', submission or monitoring: main's heap written as it ends; the run stopped there;
+ *      FILE: main's memory at each probe, as CSV: seconds, stage, RSS, heap used, heap total, external, in MB)
  * (build first: npm run build, for the renderer)
  */
 import { writeFile, mkdtemp, rm } from 'node:fs/promises'
-import { existsSync } from 'node:fs'
+import { existsSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { writeHeapSnapshot } from 'node:v8'
 import { join, resolve } from 'node:path'
@@ -53,6 +54,7 @@ const { values: flags } = parseArgs({
     'no-retry-after': { type: 'boolean', default: false },
     'heap-snapshot': { type: 'string' },
     'stop-after': { type: 'string' },
+    'memory-trace': { type: 'string' },
   },
 })
 const RATE_LIMIT = flags['rate-limit'] === undefined ? null : Number(flags['rate-limit'])
@@ -136,6 +138,13 @@ async function main(): Promise<void> {
 
   // Requests to the service, counted as they leave this process (the payments client uses fetch).
   let stage: Stage = 'setup'
+  /** --memory-trace: main's memory at each probe (every 50 ms), written when the run ends or stops. */
+  const memoryTrace: string[] | null = flags['memory-trace']
+    ? ['seconds,stage,rss,heap_used,heap_total,external']
+    : null
+  const writeMemoryTrace = (): void => {
+    if (memoryTrace && flags['memory-trace']) writeFileSync(flags['memory-trace'], memoryTrace.join('\n') + '\n')
+  }
   const figures = new Map<Stage, StageFigures>()
   const fresh = (): StageFigures => ({
     started: performance.now(),
@@ -181,6 +190,7 @@ async function main(): Promise<void> {
     // A profile of the stages up to one (node --cpu-prof writes it as the process exits).
     if (flags['stop-after'] === stage) {
       console.error(`bulk-run: stopped after ${stage} (--stop-after)`)
+      writeMemoryTrace()
       process.exit(0)
     }
     stage = next
@@ -255,7 +265,7 @@ async function main(): Promise<void> {
       // A stage's end is seen as main says it (the run's summary), not at the next look every 500 ms.
       if (event === 'bulk:runChanged') for (const wake of stageWaiters.splice(0)) wake()
       current.events++
-      if (event === 'bulk:rowsChanged') current.rowsInEvents += (payload as { rows: unknown[] }).rows.length
+      if (event === 'bulk:rowsChanged') current.rowsInEvents += (payload as { indexes: unknown[] }).indexes.length
       if (event === 'bulk:progress') {
         const { progress } = payload as {
           progress: { step: string; done: number; total: number; pace?: string } | null
@@ -310,6 +320,12 @@ async function main(): Promise<void> {
       const memory = process.memoryUsage()
       current.peakRss = Math.max(current.peakRss, memory.rss)
       current.peakHeap = Math.max(current.peakHeap, memory.heapUsed)
+      if (memoryTrace)
+        memoryTrace.push(
+          [(performance.now() / 1000).toFixed(2), JSON.stringify(stage)]
+            .concat([memory.rss, memory.heapUsed, memory.heapTotal, memory.external].map((b) => (b / MB).toFixed(0)))
+            .join(','),
+        )
       await new Promise((r) => setTimeout(r, 50))
     }
   })()
@@ -537,6 +553,7 @@ async function main(): Promise<void> {
   } finally {
     probing = false
     await probe.catch(() => undefined)
+    writeMemoryTrace()
     await stopRenderer().catch(() => undefined)
     await app.close()
     await sandbox.close()

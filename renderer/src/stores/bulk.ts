@@ -113,9 +113,11 @@ export const useBulkStore = defineStore('bulk', () => {
           else runs.value.unshift(summary)
           if (summary.id === currentId.value) void refreshView()
         }),
-        api.bulk.onRowsChanged(({ runId, rows: changed }) => {
-          changedWhileReading.note(runId, changed)
-          if (runId === currentId.value) putRows(changed)
+        api.bulk.onRowsChanged(({ runId, indexes, codes: changedCodes }) => {
+          changedWhileReading.note(runId, indexes)
+          if (runId !== currentId.value) return
+          runRows.told(indexes, changedCodes)
+          runPanels.changed()
         }),
         api.bulk.onProgress(({ runId, progress: next }) => {
           if (runId === currentId.value) progress.value = next
@@ -125,7 +127,7 @@ export const useBulkStore = defineStore('bulk', () => {
     return loadRuns()
   }
 
-  /** Changed rows in place, by index: their codes and the pages held; the panels read again. */
+  /** Rows read again whole, in place by index: their codes and the pages held; the panels read again. */
   function putRows(changed: readonly RunRow[]): void {
     runRows.put(changed)
     runPanels.changed()

@@ -3,8 +3,10 @@
  * grid shows and those around them, read ahead of the scroll, at most PAGES_KEPT of them; the page
  * wanted longest ago goes first. Main holds every row: a page read again is read from main.
  *
- * A row main tells changed while its page is being read is put on the page when it arrives: the
- * page may have been answered before the change (decision 147).
+ * Main tells which rows changed, not the rows (decision 175): a page held that holds one is stale,
+ * and read again while the grid wants it (those it shows first); a page being read when told is read
+ * once more when it comes, as it may have been answered before the change (decision 147). A row
+ * read again whole (the run's open, decision 147) is put on its page as it comes.
  */
 import type { RunRow } from '../../../shared/domain/bulk-run'
 
@@ -22,8 +24,12 @@ export type ReadPage = (offset: number, limit: number) => Promise<RunRow[] | nul
 export class RowPages {
   /** Page number -> its rows; in order of want, the least recently wanted first. */
   private readonly pages = new Map<number, RunRow[]>()
-  /** Pages being read -> rows told changed meanwhile, to put on the page when it arrives. */
+  /** Pages being read -> rows read again whole meanwhile, to put on the page when it arrives. */
   private readonly reading = new Map<number, Map<number, RunRow>>()
+  /** Pages held or being read that a change told since their read began makes old: read again. */
+  private readonly stale = new Set<number>()
+  /** The pages the grid wants now, the nearest first (what `want` was last told). */
+  private wanted: number[] = []
   private queue: number[] = []
   /** The pages of the rows the grid shows now: only their coming redraws it (not a page read ahead). */
   private shown = new Set<number>()
@@ -43,6 +49,8 @@ export class RowPages {
     this.generation++
     this.pages.clear()
     this.reading.clear()
+    this.stale.clear()
+    this.wanted = []
     this.queue = []
     this.shown = new Set()
     this.total = total
@@ -89,7 +97,15 @@ export class RowPages {
         this.pages.set(order[i]!, rows)
       }
     }
-    this.queue = order.filter((page) => !this.pages.has(page) && !this.reading.has(page))
+    this.wanted = order
+    this.requeue()
+  }
+
+  /** The pages wanted that are missing or stale, in the order wanted, read as reads free up. */
+  private requeue(): void {
+    this.queue = this.wanted.filter(
+      (page) => (!this.pages.has(page) || this.stale.has(page)) && !this.reading.has(page),
+    )
     this.pump()
   }
 
@@ -110,7 +126,26 @@ export class RowPages {
     this.want(shown, ahead, behind)
   }
 
-  /** Rows main told changed: put on the pages held, and on pages being read. */
+  /**
+   * Rows main told changed, by index: the pages holding them are stale, read again while wanted
+   * (the shown ones first, as `want` orders them); a page being read is read once more after.
+   */
+  changed(indexes: readonly number[]): void {
+    let last = -1
+    let any = false
+    for (const index of indexes) {
+      const page = Math.floor(index / PAGE_ROWS)
+      if (page === last) continue
+      last = page
+      if (this.pages.has(page) || this.reading.has(page)) {
+        this.stale.add(page)
+        any = true
+      }
+    }
+    if (any) this.requeue()
+  }
+
+  /** Rows read again whole: put on the pages held, and on pages being read. */
   put(rows: readonly RunRow[]): void {
     for (const row of rows) {
       const page = Math.floor(row.index / PAGE_ROWS)
@@ -129,7 +164,7 @@ export class RowPages {
     for (const index of indexes) {
       const page = Math.floor(index / PAGE_ROWS)
       if (got.has(page)) continue
-      const held = this.pages.get(page)
+      const held = this.stale.has(page) ? undefined : this.pages.get(page)
       got.set(page, held ?? (await this.readPage(page * PAGE_ROWS, PAGE_ROWS)))
     }
     return indexes.map((index) => got.get(Math.floor(index / PAGE_ROWS))?.[index % PAGE_ROWS])
@@ -143,6 +178,8 @@ export class RowPages {
     const generation = this.generation
     const told = new Map<number, RunRow>()
     this.reading.set(page, told)
+    // A change told from here on may be after main's answer: it marks the page stale again.
+    this.stale.delete(page)
     let rows: RunRow[] | null = null
     try {
       rows = await this.readPage(page * PAGE_ROWS, PAGE_ROWS)
@@ -154,9 +191,15 @@ export class RowPages {
       for (const [index, row] of told) if (rows[index % PAGE_ROWS]?.index === index) rows[index % PAGE_ROWS] = row
       this.pages.delete(page)
       this.pages.set(page, rows)
-      while (this.pages.size > this.capacity) this.pages.delete(this.pages.keys().next().value!)
+      while (this.pages.size > this.capacity) {
+        const dropped = this.pages.keys().next().value!
+        this.pages.delete(dropped)
+        this.stale.delete(dropped)
+      }
       if (this.shown.has(page)) this.onPage()
-    }
+      // Told changed while it was read: read once more (a failed read waits for the next want).
+      if (this.stale.has(page)) return this.requeue()
+    } else if (!this.pages.has(page)) this.stale.delete(page)
     this.pump()
   }
 }

@@ -8,8 +8,6 @@
  * until a read ends with no change told during it (at most MAX_ROUNDS: after that the rows are read
  * together with main's telling, which then arrives in order with nothing older in flight).
  */
-import type { RunRow } from '../../../shared/domain/bulk-run'
-
 /** Rounds of reading again after the run's pages are in. */
 export const MAX_ROUNDS = 5
 /** Changed rows this close together are read in one span (one call rather than many small ones). */
@@ -30,10 +28,10 @@ export class RowsChangedWhileReading {
     this.indexes.clear()
   }
 
-  /** Main told these rows changed. */
-  note(runId: string, rows: readonly Pick<RunRow, 'index'>[]): void {
+  /** Main told the rows at these indexes changed. */
+  note(runId: string, indexes: readonly number[]): void {
     if (runId !== this.runId) return
-    for (const row of rows) this.indexes.add(row.index)
+    for (const index of indexes) this.indexes.add(index)
   }
 
   reading(runId: string): boolean {

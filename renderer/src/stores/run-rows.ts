@@ -2,7 +2,8 @@
  * What the renderer holds of the open run's rows (decision 154): every row's code
  * (shared/bulk/row-codes.ts: what the chips, the filters and "Show them" need), and the pages the
  * grid shows (row-pages.ts). Main holds every row, and says what the panels list (decision 171):
- * a change it tells updates the code and any page held. At 100,000 rows this is some megabytes
+ * a change it tells (by index, with the code: decision 175) updates the code, and a page held
+ * holding the row is read again. At 100,000 rows this is some megabytes
  * where every row whole was hundreds.
  */
 import { ref, shallowRef } from 'vue'
@@ -26,7 +27,19 @@ export function useRunRows(readPage: ReadPage) {
     version.value++
   }
 
-  /** Rows main told changed (or read again): codes and pages held. */
+  /** Rows main told changed (decision 175): their codes now, and the pages holding them read again. */
+  function told(indexes: readonly number[], changedCodes: readonly number[]): void {
+    if (indexes.length === 0) return
+    const list = codes.value
+    for (let k = 0; k < indexes.length; k++) {
+      const index = indexes[k]!
+      if (index < list.length) list[index] = changedCodes[k]!
+    }
+    pages.changed(indexes)
+    version.value++
+  }
+
+  /** Rows read again whole (decision 147): codes and pages held. */
   function put(changed: readonly RunRow[]): void {
     if (changed.length === 0) return
     const list = codes.value
@@ -47,7 +60,7 @@ export function useRunRows(readPage: ReadPage) {
   /** The row at an index, from a page held; undefined while its page is read. */
   const row = (index: number): RunRow | undefined => pages.row(index)
 
-  return { codes, version, pagesVersion, pages, take, put, clear, row }
+  return { codes, version, pagesVersion, pages, take, told, put, clear, row }
 }
 
 export type RunRows = ReturnType<typeof useRunRows>

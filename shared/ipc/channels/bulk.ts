@@ -7,7 +7,7 @@ import { ROW_QUESTIONS } from '../../domain/bulk-run'
 import type { ExportResult } from '../../domain/export'
 import { CELL_EDIT_KINDS } from '../../domain/bulk-changes'
 import type { RunChangesView, RunEditAnswer } from '../../domain/bulk-changes'
-import type { FoundRows, RowsDigest } from '../../bulk/row-codes'
+import type { FoundRows, RowsChanged, RowsDigest } from '../../bulk/row-codes'
 import type { RunPanels } from '../../bulk/run-panels'
 import { droppedFile, noInput, returns } from '../define'
 import { IMPORT_LIMITS } from '../../bulk/limits'
@@ -261,8 +261,8 @@ export const bulkChannels = {
 export const bulkEvents = {
   /** A run's summary changed (stage, counts). */
   'bulk:runChanged': returns<RunSummary>(),
-  /** Rows whose checks or payout status changed (live status in the grid). */
-  'bulk:rowsChanged': returns<{ runId: string; rows: RunRow[] }>(),
+  /** Rows whose checks or payout status changed, by index with their codes (live status in the grid). */
+  'bulk:rowsChanged': returns<RowsChanged>(),
   /** Progress of the long step of a run; null when it ended. */
   'bulk:progress': returns<{ runId: string; progress: RunProgress | null }>(),
 } as const

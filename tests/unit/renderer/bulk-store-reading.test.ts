@@ -7,10 +7,11 @@
 import { createPinia, setActivePinia } from 'pinia'
 import { beforeEach, describe, expect, it, vi } from 'vitest'
 import type { RunRow } from '../../../shared/domain/bulk-run'
+import type { RowsChanged } from '../../../shared/bulk/row-codes'
 
-type Listener = (payload: { runId: string; rows: RunRow[] }) => void
+type Listener = (payload: RowsChanged) => void
 const fake = vi.hoisted(() => ({
-  rowsListener: null as null | ((payload: { runId: string; rows: unknown[] }) => void),
+  rowsListener: null as null | ((payload: { runId: string; indexes: number[]; codes: number[] }) => void),
   rowsCalls: [] as Array<{ offset: number; limit: number; answer: (rows: unknown[]) => void }>,
   digestCalls: [] as Array<(digest: { codes: number[] }) => void>,
   /** Each `bulk:panels` read, answered with how many reads came before it. */
@@ -64,7 +65,10 @@ vi.mock('../../../renderer/src/api', () => {
 })
 
 const { useBulkStore } = await import('../../../renderer/src/stores/bulk')
-const { rowCode } = await import('../../../shared/bulk/row-codes')
+const { rowCode, rowsChangedOf } = await import('../../../shared/bulk/row-codes')
+
+/** Main telling these rows of run-1 changed, as `bulk:rowsChanged` does. */
+const tell = (...rows: RunRow[]): void => fake.rowsListener?.(rowsChangedOf('run-1', rows))
 
 function row(index: number, patch: Partial<RunRow> = {}): RunRow {
   return {
@@ -129,7 +133,7 @@ describe('opening a run while main changes its rows', () => {
     // Main answered the digest, then the payee check landed on row 15 and was told: the telling
     // arrives first, the older digest after it.
     const checked = row(15, { tripwires: [{ kind: 'new_account' }] as unknown as RunRow['tripwires'] })
-    fake.rowsListener?.({ runId: 'run-1', rows: [checked] })
+    tell(checked)
     digest(digestOf(Array.from({ length: 20 }, (_, index) => row(index))))
     const again = await nextRowsCall()
     expect(again).toMatchObject({ offset: 15, limit: 1 })
@@ -149,7 +153,7 @@ describe('opening a run while main changes its rows', () => {
     expect(fake.rowsCalls).toHaveLength(0)
     // A change told once the run is open is put in place as told: its code (the chips count it).
     const paid = row(3, { status: 'success' } as Partial<RunRow>)
-    fake.rowsListener?.({ runId: 'run-1', rows: [paid] })
+    tell(paid)
     expect(bulk.codes[3]).toBe(rowCode(paid))
     await settle()
     expect(fake.rowsCalls).toHaveLength(0)
@@ -161,15 +165,14 @@ describe('opening a run while main changes its rows', () => {
 
   it('many changes told while the panels are read make one read more, not one a change', async () => {
     const bulk = await openedRun()
-    for (let i = 0; i < 20; i++)
-      fake.rowsListener?.({ runId: 'run-1', rows: [row(i, { status: 'success' } as Partial<RunRow>)] })
+    for (let i = 0; i < 20; i++) tell(row(i, { status: 'success' } as Partial<RunRow>))
     await bulk.panelsSettled()
     // The open's read, the first change's, and one for the 19 told while it was under way.
     expect(fake.panelsAsked).toHaveLength(3)
     expect(bulk.panels).toEqual({ read: 3 })
     // A closed run's panels are gone, and a change told for it reads nothing.
     bulk.closeRun()
-    fake.rowsListener?.({ runId: 'run-1', rows: [row(0)] })
+    tell(row(0))
     await settle()
     expect(bulk.panels).toBeNull()
     expect(fake.panelsAsked).toHaveLength(3)
@@ -178,8 +181,7 @@ describe('opening a run while main changes its rows', () => {
   it('a run being sent shows no panel: its rows changing by the thousand read none', async () => {
     fake.stage = { stage: 'submitting', can: { edit: false } }
     const bulk = await openedRun()
-    for (let i = 0; i < 20; i++)
-      fake.rowsListener?.({ runId: 'run-1', rows: [row(i, { status: 'processing' } as Partial<RunRow>)] })
+    for (let i = 0; i < 20; i++) tell(row(i, { status: 'processing' } as Partial<RunRow>))
     await bulk.panelsSettled()
     // Read with the run only; the changes of its rows read nothing.
     expect(fake.panelsAsked).toEqual(['run-1'])

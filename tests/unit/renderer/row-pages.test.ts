@@ -1,7 +1,8 @@
 /**
  * The pages of a run's rows the renderer holds (decision 154): the grid's window and the pages
  * ahead of the scroll are read from main, at most PAGES_KEPT are held (the page wanted longest ago
- * goes first), and a row main told changed while its page was read ends as main has it.
+ * goes first), and a page holding a row main told changed is read again, once more when told
+ * while it was read (decision 175), so the row ends as main has it.
  */
 import { describe, expect, it } from 'vitest'
 import type { RunRow } from '../../../shared/domain/bulk-run'
@@ -94,18 +95,76 @@ describe('the pages of rows the renderer holds', () => {
     expect(pages.row(0)?.index).toBe(0)
   })
 
-  it('puts a row told changed while its page was read on the page when it comes', async () => {
+  it('reads a page again when main tells a row of it changed, and once more when told while it was read', async () => {
+    const main = fakeMain()
+    let drawn = 0
+    const pages = new RowPages(main.read, () => drawn++)
+    pages.reset(TOTAL)
+    pages.wantAround(0, 30)
+    const first = main.asked.shift()!
+    expect(first.page).toBe(0)
+    // Main answered page 0, then row 7 was paid and told (by index, decision 175): the telling
+    // arrives first, the older page after it.
+    pages.changed([7])
+    first.answer()
+    await settle()
+    const again = main.asked.findIndex((asked) => asked.page === 0)
+    expect(again).toBeGreaterThanOrEqual(0)
+    main.asked
+      .splice(again, 1)[0]!
+      .answer(Array.from({ length: PAGE_ROWS }, (_, i) => row(i, i === 7 ? 'success' : 'not_sent')))
+    await settle()
+    expect(pages.row(7)?.status).toBe('success')
+    await answerAll(main)
+    // A change told once the page is held: the page shown is read again at once, and drawn.
+    const before = drawn
+    pages.changed([8, 9, 240])
+    expect(main.asked.map((asked) => asked.page)).toEqual([0])
+    main.asked.shift()!.answer(Array.from({ length: PAGE_ROWS }, (_, i) => row(i, i === 8 ? 'failed' : 'not_sent')))
+    await settle()
+    expect(pages.row(8)?.status).toBe('failed')
+    expect(drawn).toBe(before + 1)
+    // A row of a page neither held nor read reads nothing.
+    pages.changed([90_000])
+    expect(main.asked).toEqual([])
+  })
+
+  it('reads a stale page held but no longer wanted only when it is wanted again, and never answers a range from it', async () => {
+    const main = fakeMain()
+    const pages = new RowPages(main.read, () => undefined)
+    pages.reset(TOTAL)
+    pages.wantAround(0, 30)
+    await answerAll(main)
+    pages.wantAround(5_000, 5_030)
+    await answerAll(main)
+    expect(pages.held()).toContain(0)
+    pages.changed([3])
+    // Page 0 is held but not wanted: nothing is read for it now.
+    expect(main.asked).toEqual([])
+    // A range that takes in row 3 reads its page from main, not the stale page held.
+    const reading = pages.rowsAt([3])
+    await settle()
+    expect(main.asked.map((asked) => asked.page)).toEqual([0])
+    main.asked.shift()!.answer(Array.from({ length: PAGE_ROWS }, (_, i) => row(i, i === 3 ? 'success' : 'not_sent')))
+    expect((await reading)[0]?.status).toBe('success')
+    // Scrolled back: the stale page is read again before the grid uses it.
+    pages.wantAround(0, 30)
+    expect(main.asked[0]?.page).toBe(0)
+    main.asked.shift()!.answer(Array.from({ length: PAGE_ROWS }, (_, i) => row(i, i === 3 ? 'success' : 'not_sent')))
+    await settle()
+    expect(pages.row(3)?.status).toBe('success')
+  })
+
+  it('puts a row read again whole on its page held, and on its page being read when it comes', async () => {
     const main = fakeMain()
     const pages = new RowPages(main.read, () => undefined)
     pages.reset(TOTAL)
     pages.wantAround(0, 30)
     const first = main.asked.shift()!
-    // Main answered the page, then row 7 was paid and told: the telling arrives first.
     pages.put([row(7, 'success')])
     first.answer()
     await settle()
     expect(pages.row(7)?.status).toBe('success')
-    // A change told once the page is held is put in place.
     pages.put([row(8, 'failed')])
     expect(pages.row(8)?.status).toBe('failed')
   })

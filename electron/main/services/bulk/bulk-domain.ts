@@ -24,6 +24,7 @@ import type { RunSummary } from '../../../../shared/domain/bulk-run'
 import type { LimitGate } from '../limits'
 import { RepeatVarianceSetting } from './repeat-variance-setting'
 import { findRows, rowsDigest, runPanels } from './row-reads'
+import { rowsChangedOf } from '../../../../shared/bulk/row-codes'
 
 export interface BulkDomainOptions extends RunHooks {
   /** How often monitoring asks the service about open batches. */
@@ -51,7 +52,8 @@ export function createBulkRunService(context: ServiceContext, options: BulkDomai
         context.emit('bulk:runChanged', summary)
         options.onRunChanged?.(summary)
       },
-      rowsChanged: (runId, rows) => context.emit('bulk:rowsChanged', { runId, rows }),
+      // By index with their codes (decision 175): the screen reads the rows whole it shows.
+      rowsChanged: (runId, rows) => context.emit('bulk:rowsChanged', rowsChangedOf(runId, rows)),
       progress: (runId, progress) => context.emit('bulk:progress', { runId, progress }),
     },
     notify: (notice) => context.desktop.notifier.notify(notice),
