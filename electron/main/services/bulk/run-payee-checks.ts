@@ -123,7 +123,9 @@ export function createRunPayeeChecks(
       if (now === null || now === entry.checked) return
     }
     entry.checked = null
-    const inputs = new CheckInputs(basis ?? '')
+    // Digested in review only: while names come in the next check reads other names anyway (at
+    // 100,000 rows, digesting every check of the name checks cost main 0.8 s).
+    const inputs = basis !== null && state.stage === 'review' ? new CheckInputs(basis) : null
     // Made into payments a slice at a time, as the book's worker is sent them (a turn each): made
     // all at once they held main some 50 ms (decision 165) and 40 MB for the whole check.
     const payments: PaymentsToCheck = {
@@ -131,7 +133,7 @@ export function createRunPayeeChecks(
       slice: (start, end) => {
         const slice = rows.slice(start, end)
         const made = slice.map(paymentOf)
-        inputs.take(start, slice, made)
+        inputs?.take(start, slice, made)
         return made
       },
     }
@@ -150,8 +152,7 @@ export function createRunPayeeChecks(
     )
     // Every finding is on the rows only while the run is still in names or review (setTripwires).
     const stage = service.stateOf(runId).stage
-    if (basis !== null && !signal.aborted && (stage === 'resolving' || stage === 'review'))
-      entry.checked = inputs.digest(rows.length)
+    if (inputs && !signal.aborted && stage === 'review') entry.checked = inputs.digest(rows.length)
   }
 
   function start(runId: string): void {
