@@ -115,6 +115,14 @@ describe('a bulk run against the simulator', () => {
     expect(service.view(view.id).stage).toBe('review')
     // Nothing was journaled by the refused attempt.
     expect(harness!.journal.list({ runId: view.id })).toEqual([])
+    // A row left out: the total typed back is of the rows sent, not of the sheet.
+    await service.setExcluded(view.id, [0], true)
+    const sent = service.view(view.id).totals.amount
+    expect(sent).not.toBe('3004.50')
+    await expect(service.submit(view.id, { total: '3004.50' })).rejects.toThrow(/Type the total/)
+    const sending = await service.submit(view.id, { total: sent })
+    expect(sending.batches.flatMap((batch) => batch.rows)).toEqual([1, 2])
+    await service.idle()
   })
 
   it('pays every row exactly once through a 5xx after acceptance, a hang, a dropped connection and a rate limit', async () => {
