@@ -237,9 +237,12 @@ export function totalsOf(
   return { currency: state.currency, amount: formatMinorUnits(amount), rows: count }
 }
 
-/** The batches for the sendable rows, in row order; [] when fewer than two rows. */
-export function planBatches(runId: string, rows: readonly RunRow[]): RunBatch[] {
-  const sendable = rows.filter(isSendable).map((r) => r.index)
+/**
+ * The batches for the sendable rows, in row order; [] when fewer than two rows. `picked`: those
+ * rows, when the caller has just picked them from `rows` (Send: one pass over 100,000 rows fewer).
+ */
+export function planBatches(runId: string, rows: readonly RunRow[], picked?: readonly RunRow[]): RunBatch[] {
+  const sendable = (picked ?? rows.filter(isSendable)).map((r) => r.index)
   let offset = 0
   return planBatchSizes(sendable.length).map((size, index) => {
     const batch: RunBatch = {

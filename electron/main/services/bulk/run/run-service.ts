@@ -771,7 +771,7 @@ export class RunService {
     // Sent meanwhile (the other click of a double click): that is this send.
     if (run.state.batches.length > 0) return this.view(runId)
     if (run.task || run.state.stage !== 'review') throw new AppFailure('conflict', 'This run is already working.')
-    assertSendable(run, confirm, rules)
+    const sendable = assertSendable(run, confirm, rules)
     // A run that would break a limit is refused whole, before anything of it leaves (decision 127).
     const refused = this.limits.refusalOf(run)
     if (refused)
@@ -782,7 +782,8 @@ export class RunService {
     // A repeat is sent only once every difference from the run it repeats is acknowledged (decision 130).
     assertVarianceAcknowledged(this.varianceOfRun(run))
     moveTo(run.state, 'submitting', 'send')
-    run.state.batches = planBatches(run.state.id, run.rows)
+    // The rows assertSendable picked: nothing ran between that could change a row.
+    run.state.batches = planBatches(run.state.id, run.rows, sendable)
     markBatchReferences(run)
     delete run.state.message
     // The plan is in state.json (rows.json only repeats each row's batch reference, and is marked

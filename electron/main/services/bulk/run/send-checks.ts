@@ -9,15 +9,17 @@ import { heldRefusal, sendReadiness } from '../../../../../shared/bulk/send-read
 import { needsNameAcknowledgement } from '../../../../../shared/domain/bulk-run'
 import { formatMoney, toMinorUnits } from '../../../../../shared/money'
 import { AppFailure } from '../../../../../shared/result'
+import type { RunRow } from '../../../../../shared/domain/bulk-run'
 import type { LiveRun } from './live-run'
 import { explainVariance, type RunVariance } from '../../../../../shared/bulk/run-variance'
 import { isSendable, totalsOf } from './run-rows'
 
+/** Refuses a run that cannot be sent, naming why; answers the rows to send, in row order. */
 export function assertSendable(
   run: Pick<LiveRun, 'state' | 'rows'>,
   confirm: { total?: string },
   rules: { namesChecked?: boolean },
-): void {
+): readonly RunRow[] {
   const readiness = sendReadiness(run.rows, run.state.mode)
   // Live: nothing is sent while a changed or shared account waits for its confirmation (decision 124).
   const held = run.state.mode === 'live' ? heldRefusal(readiness.held) : null
@@ -73,6 +75,7 @@ export function assertSendable(
         `Type the total ${formatMoney(totals.amount, totals.currency)} exactly to confirm a live run.`,
       )
   }
+  return sendable
 }
 
 /**
