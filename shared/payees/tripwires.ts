@@ -210,15 +210,23 @@ function unusualAmount(
 
 /**
  * The checks of one sheet: its rows read and grouped by account (`prepare`, a slice at a time),
- * then each row checked on its own (`check(index)`), so main can check 100,000 rows in slices and
- * answer the screen between them.
+ * then checked a slice at a time (`checkSlice`), so a worker can check 100,000 rows in slices and
+ * read its messages between them, and let go of each slice once checked (`release`).
  */
 export interface SheetChecker {
   readonly size: number
   /** Reads the next `count` rows; true once every row is read. */
   prepare(count: number): boolean
-  /** The tripwires of one row: only once every row is read (a shared account needs them all). */
+  /** The tripwires of rows `start` to `end`: only once every row is read (a shared account needs them all). */
+  checkSlice(start: number, end: number): PaymentTripwires[]
+  /** The tripwires of one row (checkSlice of that row). */
   check(index: number): PaymentTripwires
+  /**
+   * Lets go of the rows before `end`, checked already (decision 176): with the rows given emptied
+   * once read, a check of 100,000 rows frees them as it goes, not all at its end. A row let go
+   * cannot be checked again.
+   */
+  release(end: number): void
 }
 
 /** One payee of an account in this sheet, with its rows. */
@@ -272,12 +280,27 @@ export function sheetChecker(
     }
   }
   const ambiguous = sharedEmails(rows)
-  const prepared: Prepared[] = []
+  // Read once: the caller may empty `rows` once every row is read (release).
+  const size = rows.length
+  const prepared: Array<Prepared | undefined> = []
   const byAccount: SheetAccounts = new Map()
+  let released = 0
+
+  const checkSlice = (start: number, end: number): PaymentTripwires[] => {
+    if (prepared.length < size) throw new Error('sheetChecker: a check before every row was prepared')
+    const found: PaymentTripwires[] = []
+    for (let index = start; index < end; index++) {
+      const row = prepared[index]
+      if (!row) throw new Error(`sheetChecker: row ${index} was let go (release) or is not in the sheet`)
+      found.push(checkRow(row, book, byAccount, multiple, settings))
+    }
+    return found
+  }
+
   return {
-    size: rows.length,
+    size,
     prepare(count) {
-      const end = Math.min(rows.length, prepared.length + count)
+      const end = Math.min(size, prepared.length + count)
       for (let index = prepared.length; index < end; index++) {
         const input = rows[index] as PaymentToCheck
         // A shared e-mail does not identify the row: it is read as if the row had none.
@@ -290,11 +313,12 @@ export function sheetChecker(
         prepared.push(row)
         noteSheetPayee(byAccount, row, input.row ?? index)
       }
-      return prepared.length === rows.length
+      return prepared.length === size
     },
-    check(index) {
-      if (prepared.length < rows.length) throw new Error('sheetChecker: check() before every row was prepared')
-      return checkRow(prepared[index] as Prepared, book, byAccount, multiple, settings)
+    checkSlice,
+    check: (index) => checkSlice(index, index + 1)[0] as PaymentTripwires,
+    release(end) {
+      for (; released < Math.min(end, prepared.length); released++) prepared[released] = undefined
     },
   }
 }
@@ -413,7 +437,7 @@ export function checkPayments(
 ): PaymentTripwires[] {
   const checker = sheetChecker(rows, book, settings)
   checker.prepare(rows.length)
-  return Array.from({ length: checker.size }, (_, index) => checker.check(index))
+  return checker.checkSlice(0, checker.size)
 }
 
 const day = (iso: string): string => iso.slice(0, 10)

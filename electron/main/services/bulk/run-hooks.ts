@@ -23,6 +23,14 @@ export interface PaidRun {
   paidRows: number
 }
 
+/** A payment the payee book's tripwires flagged: its index in the rows checked, and what was found. */
+export interface FlaggedPayment {
+  index: number
+  tripwires: Tripwire[]
+  payee?: { key: string }
+  matchedPayee?: string
+}
+
 export interface RunHooks {
   /**
    * Before each batch's request leaves, its intent already journaled: throwing stops sending and
@@ -45,13 +53,16 @@ export interface RunHooks {
   /**
    * The payee book's tripwires of a run's rows (decision 108): the flagged ones only, each with its
    * index in `rows` (read a slice at a time). Asked at import, after each edit and once the bank's names are in. `signal`
-   * aborts a check whose answer is no longer wanted (the run has left names and review).
+   * aborts a check whose answer is no longer wanted (the run has left names and review). `take`,
+   * when given, is told each slice of flagged rows as it comes, and the answer holds only those it
+   * was not told (decision 176: so main keeps what changed, not every flag of 100,000 rows).
    */
   checkPayees?(
     scope: { profileId: string; mode: ProfileMode },
     rows: PaymentsToCheck,
     signal?: AbortSignal,
-  ): Promise<ReadonlyArray<{ index: number; tripwires: Tripwire[]; payee?: { key: string }; matchedPayee?: string }>>
+    take?: (flagged: readonly FlaggedPayment[]) => void,
+  ): Promise<readonly FlaggedPayment[]>
   /**
    * What the payee checks of `scope` read besides a run's rows (the book's changes, the tripwire
    * settings), as a token: a run in review whose rows and token are those of its last check is not

@@ -1,10 +1,12 @@
 /**
  * What main and the payee book's worker say to each other (decision 116). Rows to check go in
  * slices (`rows`, then `check`), so main never clones 100,000 rows in one go; a `cancel` is read
- * between the worker's slices. A check's flagged rows come back the same way (`part`s, then the
- * `answer` with the last slice), each asked for by main (`more`) after it read the one before: one
- * answer of 100,000 flagged rows held main some 150 ms while it was read, and parts sent together
- * are read together (a port reads every message waiting in one task).
+ * between the worker's slices. A check's flagged rows come back a slice at a time as the worker
+ * finds them (`part`s, then an `answer` with none, or null when cancelled), each next slice checked
+ * once main asked for it (`more`) after it read the one before (decision 176): one answer of
+ * 100,000 flagged rows held main some 150 ms while it was read, parts sent together are read
+ * together (a port reads every message waiting in one task), and all the flags held by the worker
+ * until the check's end were some 30 MB of main's process at its peak.
  */
 import type { ProfileScope } from '../../../../shared/domain/journal'
 import type { PaymentToCheck, PaymentTripwires, TripwireSettings } from '../../../../shared/payees/tripwires'
@@ -40,7 +42,8 @@ export interface BookAnswers {
   warm: number
   learn: number
   confirm: number
-  check: FlaggedRow[] | null
+  /** Always none (or null when cancelled): the flagged rows came as `part`s. */
+  check: [] | null
   checkOne: PaymentTripwires
   list: PayeesPage
   payee: PayeeDetail | null
@@ -50,7 +53,7 @@ export interface BookAnswers {
 
 export type BookReply =
   | { type: 'answer'; id: number; value: unknown }
-  /** A slice of a check's flagged rows, before its answer (which carries the last slice); main asks `more`. */
+  /** A slice of a check's flagged rows, before its answer; main asks `more` for the next. */
   | { type: 'part'; id: number; value: FlaggedRow[] }
   | { type: 'failed'; id: number; name: string; message: string }
   | { type: 'damaged'; what: string; message: string }

@@ -6,13 +6,15 @@
  * After a check the worker collects its heap at once (decision 168): a check of 100,000 rows takes
  * it some 150 MB, and an idle worker allocates nothing, so V8 never collected it: the worker held
  * that memory (main's RSS) for the rest of the run, idle.
+ * A check's flagged rows go to main a slice at a time as they are found, each after main asked for
+ * it (`more`), and the rows checked are let go as it goes (decision 176).
  */
+import type { PaymentToCheck } from '../../../../shared/payees/tripwires'
 import { getHeapStatistics, setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { parentPort, workerData } from 'node:worker_threads'
-import type { PaymentToCheck } from '../../../../shared/payees/tripwires'
-import { PER_MESSAGE, type BookReply, type BookRequest, type BookWorkerData } from './book-worker-protocol'
-import { PayeeBooks, type FlaggedRow } from './payee-books'
+import { type BookReply, type BookRequest, type BookWorkerData } from './book-worker-protocol'
+import { PayeeBooks } from './payee-books'
 
 const post = (reply: BookReply): void => parentPort?.postMessage(reply)
 const books = new PayeeBooks((workerData as BookWorkerData).directory, (what, message) =>
@@ -21,23 +23,8 @@ const books = new PayeeBooks((workerData as BookWorkerData).directory, (what, me
 /** Rows gathered for a check, by its id; and the checks cancelled. */
 const gathered = new Map<number, PaymentToCheck[]>()
 const cancelled = new Set<number>()
-/** A check's flagged rows not sent yet, by its id: main asks for each next slice (`more`). */
-const unsent = new Map<number, { flagged: FlaggedRow[]; next: number }>()
-
-/** The next slice of a check's flagged rows: a `part` while more follow, else the answer. */
-function sendFlagged(id: number): void {
-  const left = unsent.get(id)
-  if (!left) return
-  const { flagged, next } = left
-  const value = flagged.slice(next, next + PER_MESSAGE)
-  if (next + PER_MESSAGE < flagged.length) {
-    left.next = next + PER_MESSAGE
-    post({ type: 'part', id, value })
-  } else {
-    unsent.delete(id)
-    post({ type: 'answer', id, value })
-  }
-}
+/** A check waiting for main to ask for its next slice (`more`) or to cancel it, by its id. */
+const waitingMore = new Map<number, () => void>()
 
 /**
  * V8's full collection, from a context made once `--expose-gc` is set (at run time, as main's heap
@@ -51,7 +38,41 @@ function collectSoon(): void {
   setTimeout(collect, 1000).unref()
 }
 
-async function answer(request: Exclude<BookRequest, { op: 'rows' | 'cancel' | 'more' }>): Promise<unknown> {
+/**
+ * A check of the rows gathered for it: each slice of flagged rows as a `part` once found, the next
+ * slice checked only once main asked for more (a port reads every message waiting in one task: 20
+ * parts of 5,000 flagged rows sent together held main some 150 ms), then the answer (null when
+ * cancelled). Slices with nothing flagged are not sent.
+ */
+async function check(request: Extract<BookRequest, { op: 'check' }>): Promise<void> {
+  const { id } = request
+  const rows = gathered.get(id) ?? []
+  gathered.delete(id)
+  const isCancelled = () => cancelled.has(id)
+  try {
+    for await (const flagged of books.checkSlices(request.scope, rows, request.settings, isCancelled)) {
+      if (flagged.length === 0) continue
+      const asked = new Promise<void>((resolve) => waitingMore.set(id, resolve))
+      post({ type: 'part', id, value: flagged })
+      await asked
+      if (isCancelled()) break
+    }
+    post({ type: 'answer', id, value: isCancelled() ? null : [] })
+  } catch (error) {
+    post({
+      type: 'failed',
+      id,
+      name: error instanceof Error ? error.name : 'Error',
+      message: error instanceof Error ? error.message : String(error),
+    })
+  } finally {
+    waitingMore.delete(id)
+    cancelled.delete(id)
+    collectSoon()
+  }
+}
+
+async function answer(request: Exclude<BookRequest, { op: 'rows' | 'cancel' | 'more' | 'check' }>): Promise<unknown> {
   switch (request.op) {
     case 'warm':
       return books.warm(request.scope)
@@ -59,16 +80,6 @@ async function answer(request: Exclude<BookRequest, { op: 'rows' | 'cancel' | 'm
       return books.learn(request.scope, request.payments)
     case 'confirm':
       return books.confirm(request.scope, request.confirmations)
-    case 'check': {
-      const rows = gathered.get(request.id) ?? []
-      gathered.delete(request.id)
-      try {
-        return await books.check(request.scope, rows, request.settings, () => cancelled.has(request.id))
-      } finally {
-        cancelled.delete(request.id)
-        collectSoon()
-      }
-    }
     case 'checkOne':
       return books.checkOne(request.scope, request.draft, request.settings)
     case 'list':
@@ -90,20 +101,14 @@ parentPort?.on('message', (request: BookRequest) => {
   if (request.op === 'cancel') {
     cancelled.add(request.id)
     gathered.delete(request.id)
-    // A check cancelled while its flagged rows go back ends with no answer (as one cancelled mid-way).
-    if (unsent.delete(request.id)) post({ type: 'answer', id: request.id, value: null })
+    // A check waiting for main to read its last part ends now, with no answer (as one cancelled mid-way).
+    waitingMore.get(request.id)?.()
     return
   }
-  if (request.op === 'more') return sendFlagged(request.id)
+  if (request.op === 'more') return waitingMore.get(request.id)?.()
+  if (request.op === 'check') return void check(request)
   answer(request).then(
-    (value) => {
-      // A check's flagged rows go back a slice a message, the next when main asks for it: sent
-      // together, main's port read them all in one task (some 150 ms at 100,000 rows).
-      if (request.op === 'check' && Array.isArray(value) && value.length > PER_MESSAGE) {
-        unsent.set(request.id, { flagged: value as FlaggedRow[], next: 0 })
-        sendFlagged(request.id)
-      } else post({ type: 'answer', id: request.id, value })
-    },
+    (value) => post({ type: 'answer', id: request.id, value }),
     (error: unknown) =>
       post({
         type: 'failed',

@@ -156,29 +156,39 @@ export class PayeeBooks {
     })
   }
 
-  /** The tripwires of `rows`: the flagged rows only, in order; `cancelled` is asked between slices. */
-  async check(
+  /**
+   * The tripwires of `rows`, the flagged rows only, in order: a slice a time, the flagged of each
+   * ROWS_PER_SLICE rows checked (an empty slice when none was). Ends early once `cancelled` (asked
+   * between slices). `rows` are the check's own: emptied once read, and each slice let go once
+   * checked, so a check of 100,000 rows does not hold them and all their flags at its end
+   * (decision 176).
+   */
+  async *checkSlices(
     scope: ProfileScope,
-    rows: readonly PaymentToCheck[],
+    rows: PaymentToCheck[],
     settings: TripwireSettings,
     cancelled: () => boolean = () => false,
-  ): Promise<FlaggedRow[] | null> {
+  ): AsyncGenerator<FlaggedRow[], void, void> {
     const { book } = await this.load(scope)
     const checker = sheetChecker(rows, book, settings)
     while (!checker.prepare(ROWS_PER_SLICE)) {
       await nextTurn()
-      if (cancelled()) return null
+      if (cancelled()) return
     }
-    const flagged: FlaggedRow[] = []
-    for (let index = 0; index < checker.size; index++) {
-      if (index > 0 && index % ROWS_PER_SLICE === 0) {
+    rows.length = 0
+    for (let start = 0; start < checker.size; start += ROWS_PER_SLICE) {
+      if (start > 0) {
         await nextTurn()
-        if (cancelled()) return null
+        if (cancelled()) return
       }
-      const result = checker.check(index)
-      if (result.tripwires.length > 0) flagged.push({ index, ...result })
+      const end = Math.min(checker.size, start + ROWS_PER_SLICE)
+      const flagged: FlaggedRow[] = []
+      checker.checkSlice(start, end).forEach((result, offset) => {
+        if (result.tripwires.length > 0) flagged.push({ index: start + offset, ...result })
+      })
+      checker.release(end)
+      yield flagged
     }
-    return flagged
   }
 
   /** One payment's tripwires, flagged or not (a single payout as its form is filled). */

@@ -13,7 +13,7 @@ export function payeeRunHooks(
   log: { warn(message: string, error?: unknown): void },
 ): Required<Pick<RunHooks, 'checkPayees' | 'payeeCheckBasis' | 'rowsPaid' | 'payeesConfirmed'>> {
   return {
-    checkPayees: (scope, rows, signal) => payees.checkRows(scope, rows, signal),
+    checkPayees: (scope, rows, signal, take) => payees.checkRows(scope, rows, signal, take),
     payeeCheckBasis: (scope) => payees.checkBasis(scope),
     // The run keeps its confirmations; the book learns them so a later run does not ask again (decision 124).
     async payeesConfirmed(scope, confirmations) {

@@ -82,7 +82,16 @@ export interface PayeesService {
   /** Loads a profile's book in the background, so its first check finds it ready. */
   warm(scope: ProfileScope): Promise<void>
   /** The rows the tripwires flagged, in order, each with its index in `rows`. */
-  checkRows(scope: ProfileScope, rows: PaymentsToCheck, signal?: AbortSignal): Promise<FlaggedRow[]>
+  /**
+   * The flagged rows of `rows`, in order. With `take`, each slice of them is told to it as it comes
+   * from the worker, and the answer is empty (decision 176).
+   */
+  checkRows(
+    scope: ProfileScope,
+    rows: PaymentsToCheck,
+    signal?: AbortSignal,
+    take?: (flagged: FlaggedRow[]) => void,
+  ): Promise<FlaggedRow[]>
   checkPayout(scope: ProfileScope, draft: PaymentToCheck): Promise<PaymentTripwires>
   /**
    * What a check of `scope` reads besides its rows, as a token (decision 174): the tripwire
@@ -112,7 +121,10 @@ export interface PayeesService {
 const startBook = (data: BookWorkerData): Worker =>
   startWorker(
     { built: 'payee-book-worker', source: join(__dirname, 'payee-book-worker.ts'), from: __dirname },
-    { workerData: data, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } },
+    {
+      workerData: data,
+      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
+    },
   )
 
 type Pending = { resolve: (value: unknown) => void; reject: (error: Error) => void }
@@ -123,8 +135,8 @@ export function createPayeesService(options: PayeesServiceOptions): PayeesServic
   let worker: Worker | null = null
   let nextId = 1
   const pending = new Map<number, Pending>()
-  /** The flagged rows of a check come back a slice a message (its `part`s), gathered here until its answer. */
-  const parts = new Map<number, FlaggedRow[]>()
+  /** The flagged rows of a check come back a slice a message (its `part`s), told to its taker here. */
+  const takers = new Map<number, (flagged: FlaggedRow[]) => void>()
   let started: Promise<CatchUpReport> | null = null
   let closed = false
   let record: Promise<LearntRecord> | null = null
@@ -142,9 +154,7 @@ export function createPayeesService(options: PayeesServiceOptions): PayeesServic
       const waiting = pending.get(reply.id)
       if (!waiting) return
       if (reply.type === 'part') {
-        const gathered = parts.get(reply.id)
-        if (gathered) for (const flagged of reply.value) gathered.push(flagged)
-        else parts.set(reply.id, reply.value)
+        takers.get(reply.id)?.(reply.value)
         // The next slice after a turn of main's event loop: what waits meanwhile is answered.
         setImmediate(() => {
           if (pending.has(reply.id)) started.postMessage({ id: reply.id, op: 'more' } satisfies BookRequest)
@@ -152,22 +162,18 @@ export function createPayeesService(options: PayeesServiceOptions): PayeesServic
         return
       }
       pending.delete(reply.id)
-      const before = parts.get(reply.id)
-      parts.delete(reply.id)
+      takers.delete(reply.id)
       // Idle, the worker does not keep the process alive (a quit, a test's end); asked, it does.
       if (pending.size === 0) started.unref()
       if (reply.type === 'failed') waiting.reject(Object.assign(new Error(reply.message), { name: reply.name }))
-      else if (before && Array.isArray(reply.value)) {
-        for (const flagged of reply.value as FlaggedRow[]) before.push(flagged)
-        waiting.resolve(before)
-      } else waiting.resolve(reply.value)
+      else waiting.resolve(reply.value)
     })
     const ended = (error: Error): void => {
       changes++
       if (worker === started) worker = null
       for (const waiting of pending.values()) waiting.reject(error)
       pending.clear()
-      parts.clear()
+      takers.clear()
     }
     started.on('error', ended)
     started.on('exit', (code) => ended(new Error(`The payee book's worker stopped (exit code ${code})`)))
@@ -259,7 +265,7 @@ export function createPayeesService(options: PayeesServiceOptions): PayeesServic
       }
     },
 
-    async checkRows(scope, rows, signal) {
+    async checkRows(scope, rows, signal, take) {
       signal?.throwIfAborted()
       await ready()
       const id = nextId++
@@ -274,11 +280,20 @@ export function createPayeesService(options: PayeesServiceOptions): PayeesServic
       }
       const cancel = (): void => target.postMessage({ id, op: 'cancel' } satisfies BookRequest)
       signal?.addEventListener('abort', cancel, { once: true })
+      const flagged: FlaggedRow[] = []
+      takers.set(
+        id,
+        take ??
+          ((slice) => {
+            for (const row of slice) flagged.push(row)
+          }),
+      )
       try {
-        const flagged = await ask<'check'>({ op: 'check', scope, settings: settingsOf(scope) }, id)
+        await ask<'check'>({ op: 'check', scope, settings: settingsOf(scope) }, id)
         signal?.throwIfAborted()
-        return flagged ?? []
+        return flagged
       } finally {
+        takers.delete(id)
         signal?.removeEventListener('abort', cancel)
       }
     },

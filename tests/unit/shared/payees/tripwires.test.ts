@@ -11,6 +11,7 @@ import { TripwireSettingError } from '../../../../shared/payees/amounts'
 import {
   checkPayments,
   explainTripwire,
+  sheetChecker,
   type PaymentToCheck,
   type Tripwire,
   type TripwireKind,
@@ -306,5 +307,42 @@ describe('unusual amount', () => {
     expect(() => checkPayments([], bookOf(), { multiple: '3', firstPaymentLimits: { KES: '1,000' } })).toThrow(
       /first-payment limit for KES \("1,000"\)/,
     )
+  })
+})
+
+describe('a sheet checked a slice at a time (decision 176)', () => {
+  // Rows 0 and 8 share payroll@ under two names, seven rows apart; rows 2 and 7 share an account.
+  const sheet = Array.from({ length: 10 }, (_, index) =>
+    index === 0 || index === 8
+      ? row(index === 0 ? 'Ada Obi' : 'Musa Bello', String(3_000_000_000 + index), {
+          email: 'payroll@acme.ng',
+          row: index + 2,
+        })
+      : index === 7
+        ? row('Thabo Nkosi', '2000000002', { row: index + 2 })
+        : row(`Payee ${index}`, String(2_000_000_000 + index), { row: index + 2 }),
+  )
+
+  it('finds what the whole sheet at once finds, a few rows read and checked at a time, and lets go of the rows checked', () => {
+    const rows = [...sheet]
+    const checker = sheetChecker(rows, bookOf())
+    while (!checker.prepare(3));
+    // the rows given are the checker's to empty once read; what it found is the same
+    rows.length = 0
+    const found = [...checker.checkSlice(0, 4), ...checker.checkSlice(4, 10)]
+    expect(found).toEqual(checkPayments(sheet, bookOf()))
+    // the shared e-mail, seven rows apart, identifies neither row; the shared account is seen
+    expect(found[0]?.payee.key).toBe('name:ada obi')
+    expect(kinds(found[2]?.tripwires ?? [])).toEqual(['new_account', 'shared_account'])
+    expect(checker.check(8)).toEqual(found[8])
+    checker.release(4)
+    expect(checker.check(4)).toEqual(found[4])
+    expect(() => checker.check(3)).toThrow('row 3 was let go')
+  })
+
+  it('refuses a check before every row was read', () => {
+    const checker = sheetChecker(sheet, bookOf())
+    checker.prepare(4)
+    expect(() => checker.checkSlice(0, 1)).toThrow('before every row was prepared')
   })
 })

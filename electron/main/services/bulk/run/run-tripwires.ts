@@ -14,9 +14,10 @@ export interface RowFlags {
   payeeKey?: string
 }
 
-/** The same flags: none on either (most rows, looked at in a moment), or the same in words. */
-const sameFlags = (a: readonly Tripwire[] | undefined, b: readonly Tripwire[] | undefined): boolean =>
-  (a?.length ?? 0) === 0 && (b?.length ?? 0) === 0 ? true : JSON.stringify(a ?? []) === JSON.stringify(b ?? [])
+/** The same flags: the same list, none on either (most rows, looked at in a moment), or the same in words. */
+export const sameFlags = (a: readonly Tripwire[] | undefined, b: readonly Tripwire[] | undefined): boolean =>
+  a === b ||
+  ((a?.length ?? 0) === 0 && (b?.length ?? 0) === 0 ? true : JSON.stringify(a ?? []) === JSON.stringify(b ?? []))
 
 /** The flags found, by row index (rows without a flag are left out). */
 export function flagsByIndex(flagged: readonly RowFlags[]): Map<number, RowFlags> {

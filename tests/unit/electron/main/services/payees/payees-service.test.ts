@@ -280,6 +280,27 @@ describe('the worker after a check', () => {
     expect(
       flagged.filter((flags) => flags.tripwires.some((tripwire) => tripwire.kind === 'account_changed')),
     ).toHaveLength(1)
+
+    // Taken as they come (decision 176): each slice of flags is told before the check ends, none
+    // larger than the rows checked between two of them, and the answer holds none of them.
+    const told: Array<{ indexes: number[]; ended: boolean }> = []
+    let ended = false
+    const answer = await payees
+      .checkRows(
+        LIVE,
+        {
+          length: 12_000,
+          slice: (start, end) =>
+            Array.from({ length: Math.min(end, 12_000) - start }, (_, offset) => made(start + offset)),
+        },
+        undefined,
+        (slice) => told.push({ indexes: slice.map((flags) => flags.index), ended }),
+      )
+      .finally(() => (ended = true))
+    expect(answer).toEqual([])
+    expect(told.length).toBe(3)
+    expect(told.every((slice) => !slice.ended && slice.indexes.length <= 5_000)).toBe(true)
+    expect(told.flatMap((slice) => slice.indexes)).toEqual(flagged.map((flags) => flags.index))
   })
 
   it('gives back what a check of many rows took, instead of holding it idle for the rest of the run (decision 168)', async () => {
