@@ -9,14 +9,22 @@
  * A check's flagged rows go to main a slice at a time as they are found, each after main asked for
  * it (`more`), and the rows checked are let go as it goes (decision 176).
  */
-import type { PaymentToCheck } from '../../../../shared/payees/tripwires'
 import { getHeapStatistics, setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { parentPort, workerData } from 'node:worker_threads'
+import type { PaymentToCheck } from '../../../../shared/payees/tripwires'
 import { type BookReply, type BookRequest, type BookWorkerData } from './book-worker-protocol'
 import { PayeeBooks } from './payee-books'
 
 const post = (reply: BookReply): void => parentPort?.postMessage(reply)
+/** A request that failed, said with the error's name and message. */
+const postFailed = (id: number, error: unknown): void =>
+  post({
+    type: 'failed',
+    id,
+    name: error instanceof Error ? error.name : 'Error',
+    message: error instanceof Error ? error.message : String(error),
+  })
 const books = new PayeeBooks((workerData as BookWorkerData).directory, (what, message) =>
   post({ type: 'damaged', what, message }),
 )
@@ -59,12 +67,7 @@ async function check(request: Extract<BookRequest, { op: 'check' }>): Promise<vo
     }
     post({ type: 'answer', id, value: isCancelled() ? null : [] })
   } catch (error) {
-    post({
-      type: 'failed',
-      id,
-      name: error instanceof Error ? error.name : 'Error',
-      message: error instanceof Error ? error.message : String(error),
-    })
+    postFailed(id, error)
   } finally {
     waitingMore.delete(id)
     cancelled.delete(id)
@@ -109,12 +112,6 @@ parentPort?.on('message', (request: BookRequest) => {
   if (request.op === 'check') return void check(request)
   answer(request).then(
     (value) => post({ type: 'answer', id: request.id, value }),
-    (error: unknown) =>
-      post({
-        type: 'failed',
-        id: request.id,
-        name: error instanceof Error ? error.name : 'Error',
-        message: error instanceof Error ? error.message : String(error),
-      }),
+    (error: unknown) => postFailed(request.id, error),
   )
 })
