@@ -7,7 +7,7 @@
 import type { RunRow } from '../domain/bulk-run'
 import { needsNameAcknowledgement } from '../domain/bulk-run'
 import type { ProfileMode } from '../domain/profiles'
-import { heldRows, type HeldRows } from './payee-holds'
+import { countHeld, noHeldRows, type HeldRows } from './payee-holds'
 
 /** Sheet rows named in a message, at most. */
 export const ROWS_NAMED = 10
@@ -48,13 +48,28 @@ export interface ReadinessCounts {
 }
 
 export function sendReadiness(rows: readonly RunRow[], mode?: ProfileMode): SendReadiness {
-  const held = heldRows(rows, ROWS_NAMED)
+  return readinessAndRowsToSend(rows, mode).readiness
+}
+
+/**
+ * The readiness and the rows Send would send (payable and not held), in row order, from one pass
+ * over the rows: Send's gate counts them from the records, not from the kept sums, and one pass
+ * where three were (holds, readiness, the rows to send) is a third of the time main holds the Send
+ * click for (some 125 ms at 100,000 rows).
+ */
+export function readinessAndRowsToSend(
+  rows: readonly RunRow[],
+  mode?: ProfileMode,
+): { readiness: SendReadiness; toSend: RunRow[] } {
+  const held = noHeldRows()
+  const toSend: RunRow[] = []
   let payable = 0
   const unchecked = { count: 0, sheetRows: [] as number[] }
   const unacknowledged = { count: 0, sheetRows: [] as number[] }
   for (const row of rows) {
     if (row.excluded || row.errors.length > 0) continue
     payable++
+    if (!countHeld(held, row, ROWS_NAMED)) toSend.push(row)
     if (row.resolution === 'unchecked') {
       unchecked.count++
       if (unchecked.sheetRows.length < ROWS_NAMED) unchecked.sheetRows.push(row.item.row)
@@ -63,7 +78,7 @@ export function sendReadiness(rows: readonly RunRow[], mode?: ProfileMode): Send
       if (unacknowledged.sheetRows.length < ROWS_NAMED) unacknowledged.sheetRows.push(row.item.row)
     }
   }
-  return readinessOfCounts({ payable, held, unchecked, unacknowledged }, mode)
+  return { readiness: readinessOfCounts({ payable, held, unchecked, unacknowledged }, mode), toSend }
 }
 
 /**

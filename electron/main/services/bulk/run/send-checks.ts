@@ -5,14 +5,14 @@
  * confirmation) and no row held for a changed or shared account (decision 124; a rehearsal leaves
  * held rows out instead). A refusal names the rows.
  */
-import { heldRefusal, sendReadiness } from '../../../../../shared/bulk/send-readiness'
+import { heldRefusal, readinessAndRowsToSend } from '../../../../../shared/bulk/send-readiness'
 import { needsNameAcknowledgement } from '../../../../../shared/domain/bulk-run'
 import { formatMoney, toMinorUnits } from '../../../../../shared/money'
 import { AppFailure } from '../../../../../shared/result'
 import type { RunRow } from '../../../../../shared/domain/bulk-run'
 import type { LiveRun } from './live-run'
 import { explainVariance, type RunVariance } from '../../../../../shared/bulk/run-variance'
-import { isSendable, totalsOf } from './run-rows'
+import { totalsOf } from './run-rows'
 
 /** Refuses a run that cannot be sent, naming why; answers the rows to send, in row order. */
 export function assertSendable(
@@ -20,12 +20,12 @@ export function assertSendable(
   confirm: { total?: string },
   rules: { namesChecked?: boolean },
 ): readonly RunRow[] {
-  const readiness = sendReadiness(run.rows, run.state.mode)
+  // One pass over the records (not the kept sums: this is the gate money passes).
+  const { readiness, toSend: sendable } = readinessAndRowsToSend(run.rows, run.state.mode)
   // Live: nothing is sent while a changed or shared account waits for its confirmation (decision 124).
   const held = run.state.mode === 'live' ? heldRefusal(readiness.held) : null
   if (held)
     throw new AppFailure('bad_request', held, { heldRows: readiness.held.sheetRows, held: readiness.held.count })
-  const sendable = run.rows.filter(isSendable)
   if (sendable.length === 0)
     throw new AppFailure(
       'bad_request',

@@ -6,10 +6,15 @@
 import { describe, expect, it } from 'vitest'
 import type { RunRow } from '../../../../../../../shared/domain/bulk-run'
 import { tallyRows } from '../../../../../../../shared/bulk/run-tally'
-import { sendReadiness } from '../../../../../../../shared/bulk/send-readiness'
+import { readinessAndRowsToSend, sendReadiness } from '../../../../../../../shared/bulk/send-readiness'
 import type { Tripwire } from '../../../../../../../shared/payees/tripwires'
 import { RowSums } from '../../../../../../../electron/main/services/bulk/run/row-sums'
-import { countRows, rowsFromImport, totalsOf } from '../../../../../../../electron/main/services/bulk/run/run-rows'
+import {
+  countRows,
+  isSendable,
+  rowsFromImport,
+  totalsOf,
+} from '../../../../../../../electron/main/services/bulk/run/run-rows'
 import type { RunState } from '../../../../../../../electron/main/services/bulk/run/run-store'
 import { sheetOf } from './harness'
 import { Random } from '../../../../../../soak/random'
@@ -112,6 +117,11 @@ function expectEqualToAPass(sums: RowSums, rows: RunRow[], seed: number, step: n
   for (const merchantBearsCost of [true, false])
     expect(sums.tally(merchantBearsCost), where).toEqual(tallyRows(rows, merchantBearsCost))
   for (const mode of ['live', 'test'] as const) expect(sums.readiness(mode), where).toEqual(sendReadiness(rows, mode))
+  // Send's gate counts from the records in one pass: the same readiness, and the rows a filter would pick.
+  const gate = readinessAndRowsToSend(rows, 'live')
+  expect(gate.readiness, where).toEqual(sums.readiness('live'))
+  expect(gate.toSend, where).toEqual(rows.filter(isSendable))
+  expect(gate.toSend.length, where).toBe(sums.sendable().rows)
 }
 
 describe("a run's figures kept as rows change", () => {
