@@ -39,12 +39,42 @@ function message(prior: PriorPayout, how: 'reference' | 'details'): string {
 
 const detailsKey = (bank: string, account: string, amount: string): string => `${bank}\u001f${account}\u001f${amount}`
 
+/** Items matched per slice by alreadyPaidWarningsInSlices (some 5 ms of main's time). */
+const ITEMS_PER_SLICE = 10_000
+
 /** Warnings `already_paid` for the items that match a prior payout; the column is null (the whole row). */
 export function alreadyPaidWarnings(
   items: readonly BulkItem[],
   prior: readonly PriorPayout[],
   now: Date,
 ): BulkFinding[] {
+  const findings: BulkFinding[] = []
+  for (const _slice of matchInSlices(items, prior, now, findings));
+  return findings
+}
+
+/**
+ * The same warnings, a slice of items a turn: main answers the screen between slices (a 100,000-row
+ * sheet against a long journal held it some 50 ms in one go).
+ */
+export async function alreadyPaidWarningsInSlices(
+  items: readonly BulkItem[],
+  prior: readonly PriorPayout[],
+  now: Date,
+  nextTurn: () => Promise<unknown>,
+): Promise<BulkFinding[]> {
+  const findings: BulkFinding[] = []
+  for (const _slice of matchInSlices(items, prior, now, findings)) await nextTurn()
+  return findings
+}
+
+/** Matches the items into `findings`, pausing (a yield) after each slice of ITEMS_PER_SLICE but the last. */
+function* matchInSlices(
+  items: readonly BulkItem[],
+  prior: readonly PriorPayout[],
+  now: Date,
+  findings: BulkFinding[],
+): Generator<void> {
   const byReference = new Map<string, PriorPayout>()
   const byDetails = new Map<string, PriorPayout>()
   const since = now.getTime() - ALREADY_PAID_WINDOW_DAYS * DAY_MS
@@ -58,8 +88,11 @@ export function alreadyPaidWarnings(
     // Name the most recent payment.
     if (!known || new Date(known.sentAt).getTime() < sent) byDetails.set(key, payout)
   }
-  const findings: BulkFinding[] = []
-  for (const item of items) {
+  // Nothing paid before: no item can match.
+  if (byReference.size === 0) return
+  for (let index = 0; index < items.length; index++) {
+    if (index > 0 && index % ITEMS_PER_SLICE === 0) yield
+    const item = items[index]!
     const sameReference = byReference.get(item.reference)
     const sameDetails = byDetails.get(detailsKey(item.bank_code, item.account_number, item.amount))
     if (sameReference)
@@ -67,5 +100,4 @@ export function alreadyPaidWarnings(
     else if (sameDetails)
       findings.push({ row: item.row, column: null, code: 'already_paid', message: message(sameDetails, 'details') })
   }
-  return findings
 }

@@ -14,7 +14,7 @@ import { bundledBanks } from '../../../../shared/banks/bank-list'
 import { applyBankChoices, bankNameProposals } from '../../../../shared/bulk/bank-choices'
 import { COUNTRY_OF_CURRENCY } from '../../../../shared/bulk/banks'
 import type { BulkCurrency, BulkImportResult, BulkWorkbookSummary, PriorPayout } from '../../../../shared/domain/bulk'
-import { alreadyPaidWarnings } from '../../../../shared/bulk/journal-match'
+import { alreadyPaidWarningsInSlices } from '../../../../shared/bulk/journal-match'
 import type { ProfileMode } from '../../../../shared/domain/profiles'
 import type { Bank } from '../../../../shared/domain/lookups'
 import type { BulkImportAnswer, BulkOpened } from '../../../../shared/ipc/channels/bulk'
@@ -77,7 +77,7 @@ export function bulkImportHandlers(
     } catch (error) {
       context.log.warn("The team's payouts could not be read; only this desk's were checked for already paid", error)
     }
-    const found = alreadyPaidWarnings(result.items, prior, context.now())
+    const found = await alreadyPaidWarningsInSlices(result.items, prior, context.now(), nextTurn)
     return found.length === 0 ? result : { ...result, warnings: [...result.warnings, ...found] }
   }
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import type { BulkItem } from '../../../../shared/domain/bulk'
 import { amountProblemOf, normaliseAmount, numberCellDecimal } from '../../../../shared/bulk/amount'
 import { OFFLINE_BANK_CODES } from '../../../../shared/bulk/banks'
-import { alreadyPaidWarnings } from '../../../../shared/bulk/journal-match'
+import { alreadyPaidWarnings, alreadyPaidWarningsInSlices } from '../../../../shared/bulk/journal-match'
 import { generatedReference } from '../../../../shared/bulk/references'
 import { itemFindings, sheetFindings } from '../../../../shared/bulk/validate'
 import { bundledBanks } from '../../../../shared/banks/bank-list'
@@ -224,5 +224,28 @@ describe('already paid (journal)', () => {
         message: 'Already paid in the 1 January 2025 run (same reference; reference REF-00009).',
       },
     ])
+  })
+
+  it('finds the same a slice at a time, letting main answer between slices of a long sheet', async () => {
+    // 25,000 rows: a row paid by reference and one by details in each slice, the last row too.
+    const items = Array.from({ length: 25_000 }, (_, i) =>
+      i % 9_999 === 0
+        ? item({ row: i + 2 })
+        : i % 7_001 === 0 || i === 24_999
+          ? item({ row: i + 2, reference: 'REF-00009' })
+          : item({ row: i + 2, reference: `NEW-${i}`, amount: '7.00' }),
+    )
+    let turns = 0
+    const sliced = await alreadyPaidWarningsInSlices(items, prior, now, async () => {
+      turns++
+    })
+    const whole = alreadyPaidWarnings(items, prior, now)
+    expect(sliced).toEqual(whole)
+    expect(whole.map((w) => w.row)).toEqual([2, 7003, 10001, 14004, 20000, 21005, 25001])
+    expect(turns).toBe(2)
+    // Nothing paid before: nothing found, and no turn waited for.
+    turns = 0
+    expect(await alreadyPaidWarningsInSlices(items, [], now, async () => void turns++)).toEqual([])
+    expect(turns).toBe(0)
   })
 })
