@@ -152,6 +152,9 @@ export interface CreateRunInput {
 /** Rows the payee book's findings are put on in one turn of main's event loop (setTripwires). */
 const TRIPWIRE_ROWS_PER_TURN = 500
 
+/** No-match names acknowledged in one turn of main's event loop (acknowledgeNames). */
+const ACKNOWLEDGED_ROWS_PER_TURN = 5_000
+
 /** Rows an answer frees that are checked with the bank at once; more wait for "Check account names". */
 const ANSWERED_CHECKED_AT_ONCE = 20
 
@@ -601,13 +604,27 @@ export class RunService {
     // One record for every row it covers (frozen: a row's is replaced or removed, never changed),
     // not a copy a row: 100,000 rows acknowledged at once held 4 MB of copies.
     const shared = Object.freeze({ ...acknowledgement })
-    for (const row of rows) {
-      row.acknowledged = shared
-      this.autosave.rowChanged(run, row)
+    // A slice of rows a turn (100,000 names acknowledged at once held main some 500 ms). Each row
+    // is looked at again as its turn comes: one acknowledged meanwhile (the other click of a
+    // double click) or changed is left to that; the run sent meanwhile is left as sent. The
+    // record names the rows this acknowledgement covered.
+    const covered: RunRow[] = []
+    for (let start = 0; start < rows.length; start += ACKNOWLEDGED_ROWS_PER_TURN) {
+      if (start > 0) {
+        await nextTurn()
+        if (refusalOf(this.factsOf(run), 'edit') !== null) break
+      }
+      for (const row of rows.slice(start, start + ACKNOWLEDGED_ROWS_PER_TURN)) {
+        if (!needsNameAcknowledgement(row)) continue
+        row.acknowledged = shared
+        this.autosave.rowChanged(run, row)
+        covered.push(row)
+      }
     }
+    if (covered.length === 0) return this.view(runId)
     run.state.nameAcknowledgements = [
       ...(run.state.nameAcknowledgements ?? []),
-      { ...acknowledgement, rows: rows.map((r) => r.item.row) },
+      { ...acknowledgement, rows: covered.map((r) => r.item.row) },
     ]
     await Promise.all([this.autosave.saveRowsNow(run), this.autosave.saveState(run)])
     return this.view(runId)
