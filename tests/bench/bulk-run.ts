@@ -18,6 +18,8 @@
  *
  * Run: npm run bench:bulk-run -- [--rows 100000] [--accounts N] [--latency-ms 100] [--no-renderer]
  *      [--rate-limit R] [--no-retry-after] [--heap-snapshot STAGE] [--stop-after STAGE] [--memory-trace FILE]
+ *      [--slow-calls] (each probe call over 50 ms printed with when it left on process.hrtime's clock, in
+ *      µs: the clock of a `node --cpu-prof` profile's timestamps, to find what main was doing then)
  *      (STAGE: 'name checks', submission or monitoring: main's heap written as it ends; the run stopped there;
  *      FILE: main's memory at each probe, as CSV: seconds, stage, RSS, heap used, heap total, external, in MB)
  * (build first: npm run build, for the renderer)
@@ -55,6 +57,7 @@ const { values: flags } = parseArgs({
     'heap-snapshot': { type: 'string' },
     'stop-after': { type: 'string' },
     'memory-trace': { type: 'string' },
+    'slow-calls': { type: 'boolean', default: false },
   },
 })
 const RATE_LIMIT = flags['rate-limit'] === undefined ? null : Number(flags['rate-limit'])
@@ -311,8 +314,12 @@ async function main(): Promise<void> {
     while (probing) {
       const started = performance.now()
       try {
+        const t0 = process.hrtime.bigint()
         await call('app:info')
         current.probes.push(performance.now() - started)
+        const took = performance.now() - started
+        if (flags['slow-calls'] && took > 50)
+          console.log(`bulk-run: slow call in ${stage}: ${took.toFixed(0)} ms from ${t0 / 1000n} µs (process.hrtime)`)
       } catch (error) {
         // A call that fails is counted and said, never taken for a fast one; the run goes on.
         probeFailures.push(`${((performance.now() - started) / 1000).toFixed(1)} s: ${(error as Error).message}`)
