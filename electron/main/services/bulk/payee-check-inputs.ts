@@ -27,8 +27,11 @@ export class CheckInputs {
   /** The payments of `rows`, which start at `start` of the check's rows. Out of order, the digest is none. */
   take(start: number, rows: readonly RunRow[], payments: readonly PaymentToCheck[]): void {
     if (start !== this.next) this.broken = true
-    for (let k = 0; k < payments.length; k++)
-      this.hash.update(`${(rows[k] as RunRow).index} ${JSON.stringify(payments[k])}\n`)
+    // One update a slice (the same digest as one a payment: a hash reads its input as one stream),
+    // not 5,000 calls into the hash a slice.
+    let lines = ''
+    for (let k = 0; k < payments.length; k++) lines += `${(rows[k] as RunRow).index} ${JSON.stringify(payments[k])}\n`
+    this.hash.update(lines)
     this.next = start + payments.length
   }
 
