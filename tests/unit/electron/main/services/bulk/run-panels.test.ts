@@ -10,7 +10,12 @@ import { rowCode } from '../../../../../../shared/bulk/row-codes'
 import { isHeld } from '../../../../../../shared/bulk/payee-holds'
 import { reviewOfRun, REVIEW_LIST_MAX } from '../../../../../../shared/bulk/review-figures'
 import { PANEL_LIST_MAX, runPanelsOf } from '../../../../../../shared/bulk/run-panels'
-import { PANELS_SLICE, rowsDigest, runPanels } from '../../../../../../electron/main/services/bulk/row-reads'
+import {
+  DIGEST_SLICE,
+  PANELS_SLICE,
+  rowsDigest,
+  runPanels,
+} from '../../../../../../electron/main/services/bulk/row-reads'
 import { rowsFromImport } from '../../../../../../electron/main/services/bulk/run/run-rows'
 import { sheetOf } from './run/harness'
 
@@ -126,8 +131,24 @@ describe('the panels of a run, from main', () => {
     expect(panels).toEqual(runPanelsOf(view, rows))
   })
 
-  it('the digest carries every row’s code and nothing else', () => {
+  it('the digest carries every row’s code and nothing else', async () => {
     const rows = monthEnd()
-    expect(rowsDigest(rows)).toEqual({ codes: rows.map(rowCode) })
+    expect(await rowsDigest(rows)).toEqual({ codes: rows.map(rowCode) })
+  })
+
+  it('main codes a large run a slice a turn, answering other calls meanwhile', async () => {
+    const rows = rowsFromImport(sheetOf(3 * DIGEST_SLICE + 10))
+    let turns = 0
+    let coding = true
+    const other = (): void => {
+      if (!coding) return
+      turns++
+      setImmediate(other)
+    }
+    setImmediate(other)
+    const digest = await rowsDigest(rows)
+    coding = false
+    expect(turns).toBeGreaterThanOrEqual(3)
+    expect(digest).toEqual({ codes: rows.map(rowCode) })
   })
 })
