@@ -20,9 +20,16 @@ export const sameFlags = (a: readonly Tripwire[] | undefined, b: readonly Tripwi
   ((a?.length ?? 0) === 0 && (b?.length ?? 0) === 0 ? true : JSON.stringify(a ?? []) === JSON.stringify(b ?? []))
 
 /** The flags found, by row index (rows without a flag are left out). */
-export function flagsByIndex(flagged: readonly RowFlags[]): Map<number, RowFlags> {
-  const found = new Map<number, RowFlags>()
-  for (const flags of flagged) if (flags.tripwires.length > 0) found.set(flags.index, flags)
+export function flagsByIndex(
+  flagged: readonly RowFlags[],
+  found = new Map<number, RowFlags>(),
+  from = 0,
+  to = flagged.length,
+): Map<number, RowFlags> {
+  for (let i = from; i < to; i++) {
+    const flags = flagged[i]!
+    if (flags.tripwires.length > 0) found.set(flags.index, flags)
+  }
   return found
 }
 

@@ -38,6 +38,22 @@ async function heldRun(service: Awaited<ReturnType<typeof each.open>>['service']
 }
 
 describe('rows held for a confirmation', () => {
+  it('the findings of a 45,000-row check land on their rows, indexed a slice at a time', async () => {
+    const { service } = await each.open()
+    const sheet = sheetOf(45_000, new Set(), 'BIG')
+    const run = await service.create({ result: sheet, bytes: csvBytes(sheet), currency: 'NGN' })
+    // Findings at either edge of each slice of 20,000, and rows found with nothing.
+    const held = [0, 19_999, 20_000, 39_999, 40_000, 44_999]
+    await service.setTripwires(run.id, [
+      ...held.map((index) => ({ index, tripwires: [CHANGED], payeeKey: `id:h${index}` })),
+      { index: 30_000, tripwires: [], payeeKey: 'id:none' },
+    ])
+    const rows = service.rows(run.id)
+    expect(rows.filter((row) => row.tripwires !== undefined).map((row) => row.index)).toEqual(held)
+    expect(rows[20_000]!.payeeKey).toBe('id:h20000')
+    expect(service.view(run.id).counts).toMatchObject({ held: held.length })
+  })
+
   it('a rehearsal leaves held rows out, pays the rest, and its headline counts them as held, not sent', async () => {
     const { service } = await each.open()
     const review = await heldRun(service, 'HOLD')
