@@ -19,12 +19,17 @@ export class SettingsFileError extends AppFailure {
   }
 }
 
-export async function writeJsonAtomically(file: string, value: unknown): Promise<void> {
+/**
+ * `indent`: 2 for a file a person may read (settings); 0 for one main rewrites often and large (a
+ * run's state while it is sent, once a second: its batches list every row's index, a line each
+ * when indented, twice the text and time).
+ */
+export async function writeJsonAtomically(file: string, value: unknown, indent: 0 | 2 = 2): Promise<void> {
   await mkdir(dirname(file), { recursive: true })
   const temporary = `${file}.${process.pid}.${Date.now()}.tmp`
   const handle = await open(temporary, 'w', 0o600)
   try {
-    await handle.writeFile(`${JSON.stringify(value, null, 2)}\n`, 'utf8')
+    await handle.writeFile(`${indent === 0 ? JSON.stringify(value) : JSON.stringify(value, null, indent)}\n`, 'utf8')
     await handle.sync()
   } finally {
     await handle.close()

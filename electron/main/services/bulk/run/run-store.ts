@@ -148,7 +148,8 @@ export class RunStore {
 
   saveState(state: RunState): Promise<void> {
     const file = join(this.folderOf(state.id), 'state.json')
-    return this.serialised(file, () => writeJsonAtomically(file, state))
+    // Written compact: rewritten once a second while a run is sent (writeJsonAtomically).
+    return this.serialised(file, () => writeJsonAtomically(file, state, 0))
   }
 
   saveRows(runId: string, rows: RunRow[]): Promise<void> {

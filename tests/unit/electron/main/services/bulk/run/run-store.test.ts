@@ -37,6 +37,8 @@ describe('run store', () => {
     const state = { version: 1, id: 'run', stage: 'review', batches: [] } as unknown as RunState
     await Promise.all([store.saveState(state), store.saveState({ ...state, stage: 'submitting' })])
     expect(JSON.parse(await readFile(join(dir, 'run', 'state.json'), 'utf8'))).toMatchObject({ stage: 'submitting' })
+    // One line: a run's state is rewritten once a second while it is sent, its batches naming every row.
+    expect((await readFile(join(dir, 'run', 'state.json'), 'utf8')).trimEnd().split('\n')).toHaveLength(1)
     // No temporary file is left behind.
     expect((await readdir(join(dir, 'run'))).sort()).toEqual(['rows.json', 'state.json'])
   })
