@@ -29,6 +29,21 @@ const view = {
   fees: { basis: 0, fees: null, debit: null, chargeable: null, perPayout: null, currency: 'NGN' },
 } as unknown as RunView
 
+/** The work's answer, and how many times other work had a turn of main while it ran. */
+async function withTurnsCounted<T>(work: () => Promise<T>): Promise<{ value: T; turns: number }> {
+  let turns = 0
+  let running = true
+  const other = (): void => {
+    if (!running) return
+    turns++
+    setImmediate(other)
+  }
+  setImmediate(other)
+  const value = await work()
+  running = false
+  return { value, turns }
+}
+
 const question = (row: RunRow, code: string): void => {
   row.errors.push({ row: row.item.row, column: null, code, message: `Asked: ${code} of row ${row.item.row}` })
 }
@@ -117,16 +132,7 @@ describe('the panels of a run, from main', () => {
       row.resolution = 'mismatch'
       row.resolvedName = `BANK NAME ${i}`
     })
-    let turns = 0
-    let counting = true
-    const other = (): void => {
-      if (!counting) return
-      turns++
-      setImmediate(other)
-    }
-    setImmediate(other)
-    const panels = await runPanels(rows, () => view)
-    counting = false
+    const { value: panels, turns } = await withTurnsCounted(() => runPanels(rows, () => view))
     expect(turns).toBeGreaterThanOrEqual(4)
     expect(panels).toEqual(runPanelsOf(view, rows))
   })
@@ -138,16 +144,7 @@ describe('the panels of a run, from main', () => {
 
   it('main codes a large run a slice a turn, answering other calls meanwhile', async () => {
     const rows = rowsFromImport(sheetOf(3 * DIGEST_SLICE + 10))
-    let turns = 0
-    let coding = true
-    const other = (): void => {
-      if (!coding) return
-      turns++
-      setImmediate(other)
-    }
-    setImmediate(other)
-    const digest = await rowsDigest(rows)
-    coding = false
+    const { value: digest, turns } = await withTurnsCounted(() => rowsDigest(rows))
     expect(turns).toBeGreaterThanOrEqual(3)
     expect(digest).toEqual({ codes: rows.map(rowCode) })
   })
