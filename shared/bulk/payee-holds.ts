@@ -55,12 +55,6 @@ export interface HeldRows {
   sheetRows: number[]
 }
 
-export function heldRows(rows: readonly RunRow[], named = 10): HeldRows {
-  const held = noHeldRows()
-  for (const row of rows) countHeld(held, row, named)
-  return held
-}
-
 export const noHeldRows = (): HeldRows => ({ count: 0, accountChanged: 0, sharedAccount: 0, sheetRows: [] })
 
 /** One row counted when held (the first `named` named by their sheet row); whether it is. */

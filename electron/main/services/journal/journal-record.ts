@@ -48,10 +48,6 @@ export type UnsealedRecord = Omit<IntentRecord, 'hash'> | Omit<EventRecord, 'has
 /** A record as written: its SHA-256 `hash`, and its seal `mac` when the journal is sealed (decision 107). */
 export type SealedRecord = JournalRecord & { hash: string; mac?: string }
 
-export function hashOf(unsealed: object): string {
-  return hashOfText(JSON.stringify(unsealed))
-}
-
 function hashOfText(text: string): string {
   return createHash('sha256').update(text).digest('hex')
 }

@@ -29,7 +29,7 @@ export async function writeJsonAtomically(file: string, value: unknown, indent: 
   const temporary = `${file}.${process.pid}.${Date.now()}.tmp`
   const handle = await open(temporary, 'w', 0o600)
   try {
-    await handle.writeFile(`${indent === 0 ? JSON.stringify(value) : JSON.stringify(value, null, indent)}\n`, 'utf8')
+    await handle.writeFile(`${JSON.stringify(value, null, indent)}\n`, 'utf8')
     await handle.sync()
   } finally {
     await handle.close()

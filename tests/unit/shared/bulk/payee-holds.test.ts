@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import type { RunRow } from '../../../../shared/domain/bulk-run'
-import { heldRows, holdWords, isHeld } from '../../../../shared/bulk/payee-holds'
+import { holdWords, isHeld } from '../../../../shared/bulk/payee-holds'
 import { sendReadiness } from '../../../../shared/bulk/send-readiness'
 import { tallyRows } from '../../../../shared/bulk/run-tally'
 import { runOutcomeOf } from '../../../../shared/bulk/run-outcome'
@@ -87,8 +87,8 @@ describe('which rows are held', () => {
 
   it('counts held rows by kind, and only a live run is refused for them', () => {
     const rows = [row(0, [CHANGED, NEW]), row(1, [SHARED]), row(2, [CHANGED, SHARED]), row(3, [NEW])]
-    expect(heldRows(rows)).toEqual({ count: 3, accountChanged: 2, sharedAccount: 2, sheetRows: [2, 3, 4] })
     const rehearsal = sendReadiness(rows, 'sandbox')
+    expect(rehearsal.held).toEqual({ count: 3, accountChanged: 2, sharedAccount: 2, sheetRows: [2, 3, 4] })
     expect(rehearsal.rows).toBe(1)
     expect(rehearsal.held.count).toBe(3)
     expect(rehearsal.refusal).toBeNull()
