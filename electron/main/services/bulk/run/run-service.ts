@@ -811,9 +811,11 @@ export class RunService {
     run.state.batches = planBatches(run.state.id, run.rows, sendable)
     markBatchReferences(run)
     delete run.state.message
-    // The plan is in state.json (rows.json only repeats each row's batch reference, and is marked
-    // again from the plan on load): both written together, before the first intent is journaled.
-    await Promise.all([this.autosave.saveRowsNow(run), this.autosave.saveState(run)])
+    // The plan is in state.json: rows.json only repeats each row's batch reference, and is marked
+    // again from the plan on load. So the plan is written with every change of the rows made before
+    // it on disk, before the first intent is journaled; rows.json is rewritten only for a change
+    // not on disk yet (decision 178).
+    await Promise.all([this.autosave.rowsOnDisk(run), this.autosave.saveState(run)])
     this.tasks.startSending(run)
     return this.view(runId)
   }

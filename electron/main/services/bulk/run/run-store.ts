@@ -157,6 +157,11 @@ export class RunStore {
     return this.serialised(file, () => writeRowsAtomically(file, rows))
   }
 
+  /** Resolves once the rows.json save under way or waiting, if any, has ended; rejects if it fails. */
+  rowsSaved(runId: string): Promise<void> {
+    return this.latest.get(join(this.folderOf(runId), 'rows.json')) ?? Promise.resolve()
+  }
+
   /**
    * Runs `write` after the file's previous save. A save asked for while another waits to start
    * joins it, and the last one asked for is what is written (serialised when it starts), so it

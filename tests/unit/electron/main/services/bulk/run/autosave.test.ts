@@ -1,4 +1,11 @@
-/** What the screen is told while a run works: changed rows in bounded groups, each once, never the whole run at once. */
+/**
+ * What the screen is told while a run works: changed rows in bounded groups, each once, never the
+ * whole run at once; and the rows on disk when something must not be lost.
+ */
+import { readFileSync } from 'node:fs'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { RunProgress, RunRow } from '../../../../../../../shared/domain/bulk-run'
 import {
@@ -10,7 +17,7 @@ import {
 import { liveRun } from '../../../../../../../electron/main/services/bulk/run/live-run'
 import type { LiveRun } from '../../../../../../../electron/main/services/bulk/run/live-run'
 import { rowsFromImport } from '../../../../../../../electron/main/services/bulk/run/run-rows'
-import type { RunState, RunStore } from '../../../../../../../electron/main/services/bulk/run/run-store'
+import { RunStore, type RunState } from '../../../../../../../electron/main/services/bulk/run/run-store'
 import { sheetOf } from './harness'
 
 /** One turn of main's event loop (what the screen's calls get between two groups of rows). */
@@ -147,5 +154,82 @@ describe("run autosave: a step's progress", () => {
     await new Promise((resolve) => setTimeout(resolve, PROGRESS_EVERY_MS + 50))
     expect(progress.at(-1)).toBeNull()
     expect(run.progressTimer).toBeNull()
+  })
+})
+
+describe('run autosave: rows on disk', () => {
+  /** An autosave over a real run folder, whose next write of rows.json can be made to fail. */
+  async function onAFolder() {
+    const dir = await mkdtemp(join(tmpdir(), 'autosave-'))
+    const store = new RunStore(dir)
+    let writes = 0
+    let failNext = false
+    const saveRows = store.saveRows.bind(store)
+    store.saveRows = (runId, rows) => {
+      if (failNext) {
+        failNext = false
+        return Promise.reject(new Error('The disk is full'))
+      }
+      writes++
+      return saveRows(runId, rows)
+    }
+    const autosave = new RunAutosave({
+      store,
+      now: () => new Date(),
+      events: { runChanged: () => undefined, rowsChanged: () => undefined, progress: () => undefined },
+      summary: () => {
+        throw new Error('not asked for here')
+      },
+    })
+    const run = liveRun({ id: 'run', batches: [] } as unknown as RunState, rowsFromImport(sheetOf(30)))
+    /** Each row's narration as rows.json holds it now. */
+    const onDisk = (): string[] =>
+      (JSON.parse(readFileSync(join(dir, 'run', 'rows.json'), 'utf8')) as RunRow[]).map((row) => row.item.narration)
+    const edit = (index: number, narration: string): void => {
+      run.rows[index]!.item.narration = narration
+      autosave.rowChanged(run, run.rows[index]!)
+    }
+    return {
+      autosave,
+      run,
+      writes: () => writes,
+      onDisk,
+      edit,
+      failNext: () => void (failNext = true),
+      remove: () => rm(dir, { recursive: true, force: true }),
+    }
+  }
+
+  it('writes the rows for what must be on disk only when a change is in no save yet, waits for a save under way, and makes a failed save again (decision 178)', async () => {
+    const folder = await onAFolder()
+    const { autosave, run, writes, onDisk, edit } = folder
+    try {
+      edit(3, 'first change')
+      await autosave.rowsOnDisk(run)
+      expect(writes()).toBe(1)
+      expect(onDisk()[3]).toBe('first change')
+      // Nothing changed since: nothing is written again.
+      await autosave.rowsOnDisk(run)
+      expect(writes()).toBe(1)
+
+      // A save under way holds the change: asked meanwhile, this waits for it rather than writing again.
+      edit(4, 'second change')
+      const saving = autosave.saveRowsNow(run)
+      const onDiskWhenAnswered = await autosave.rowsOnDisk(run).then(() => onDisk()[4])
+      await saving
+      expect(onDiskWhenAnswered).toBe('second change')
+      expect(writes()).toBe(2)
+
+      // A save that failed left the change off disk: the next ask writes it.
+      edit(5, 'third change')
+      folder.failNext()
+      await expect(autosave.saveRowsNow(run)).rejects.toThrow('The disk is full')
+      expect(onDisk()[5]).not.toBe('third change')
+      await autosave.rowsOnDisk(run)
+      expect(writes()).toBe(3)
+      expect(onDisk()[5]).toBe('third change')
+    } finally {
+      await folder.remove()
+    }
   })
 })

@@ -4,7 +4,7 @@
  * limit), monitoring to the end, retry of the failed rows, the report and the evidence pack. The
  * simulator is asked in the end that every row was paid exactly once.
  */
-import { readFileSync } from 'node:fs'
+import { readFileSync, statSync } from 'node:fs'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -14,7 +14,7 @@ import { planBatchSizes, retryReferenceOf } from '../../../../../../../shared/do
 import { startSandbox, type RunningSandbox } from '../../../../../../../electron/sandbox'
 import { evidencePack, reportTable } from '../../../../../../../electron/main/services/bulk/run/run-report'
 import { tableToCsv } from '../../../../../../../electron/main/services/export/table-export'
-import { sha256Hex } from '../../../../../../../electron/main/services/bulk/run/run-store'
+import { RUNS_FOLDER, sha256Hex } from '../../../../../../../electron/main/services/bulk/run/run-store'
 import { csvBytes, openHarness, sandboxAdmin, sheetOf, simulatorPayouts, waitFor, type Harness } from './harness'
 
 const KEY = 'sk_test_bulk_run'
@@ -327,6 +327,56 @@ describe('a bulk run against the simulator', () => {
     const records = onDisk()
     for (const batch of service.view(view.id).batches)
       expect(records.some((r) => r.reference === batch.reference && r.state === 'processing')).toBe(true)
+  })
+
+  it('puts Send’s plan on disk with every row change made before it, rewriting rows.json only for a change not on disk yet (decision 178)', async () => {
+    const runFile = (runId: string, name: string): string => join(dir, RUNS_FOLDER, runId, name)
+    const onDisk = <T>(runId: string, name: string): T => JSON.parse(readFileSync(runFile(runId, name), 'utf8')) as T
+    // Two runs in review, every change of them on disk (the desk closed and opened again).
+    let { service } = await open({ pollMs: 60_000 })
+    const sheets = [sheetOf(120, new Set(), 'A'), sheetOf(120, new Set(), 'B')]
+    const [kept, edited] = await Promise.all(
+      sheets.map((sheet) => service.create({ result: sheet, bytes: csvBytes(sheet), currency: 'NGN' })),
+    )
+    for (const run of [kept!, edited!]) await service.toReview(run.id)
+    await harness!.close()
+    // Saves far apart, and no batch leaves until the files are read: what a crash right after Send leaves.
+    let release!: () => void
+    const leave = new Promise<void>((resolve) => (release = resolve))
+    ;({ service } = await open({
+      pollMs: 60_000,
+      saveRowsEveryMs: 60_000,
+      beforeBatchLeaves: () => leave,
+    }))
+    await service.resumeAll()
+
+    // Nothing changed since the rows were written: Send leaves rows.json as it is (the same file).
+    const rowsFileBefore = statSync(runFile(kept!.id, 'rows.json')).ino
+    const sent = await service.submit(kept!.id)
+    expect(statSync(runFile(kept!.id, 'rows.json')).ino).toBe(rowsFileBefore)
+    const plan = onDisk<{ stage: string; batches: Array<{ reference: string; rows: number[] }> }>(
+      kept!.id,
+      'state.json',
+    )
+    expect(plan.stage).toBe('submitting')
+    expect(plan.batches.map((batch) => [batch.reference, batch.rows])).toEqual(
+      sent.batches.map((batch) => [batch.reference, batch.rows]),
+    )
+    expect(plan.batches.flatMap((batch) => batch.rows)).toHaveLength(120)
+
+    // A row edited just before Send, its save not due for a minute: Send writes it before the plan is used.
+    await service.editRow(edited!.id, 7, 'narration', 'Edited just before Send')
+    await service.submit(edited!.id)
+    expect(onDisk<Array<{ item: { narration: string } }>>(edited!.id, 'rows.json')[7]!.item.narration).toBe(
+      'Edited just before Send',
+    )
+
+    // Let the batches go: both runs are paid whole, once.
+    release()
+    for (const run of [kept!, edited!])
+      await waitFor(() => service.view(run.id).stage === 'monitoring', `run ${run.id} sent`)
+    const paid = (await simulatorPayouts(sandbox.url, KEY)).map((p) => p.reference).sort()
+    expect(paid).toEqual(sheets.flatMap((sheet) => sheet.items.map((item) => item.reference)).sort())
   })
 
   it('checks each distinct account once, with the country code the spec asks for', async () => {
