@@ -138,9 +138,43 @@ export class RunAutosave {
       clearTimeout(run.stateTimer)
       run.stateTimer = null
     }
+    await this.rowsFirst(run)
     run.state.updatedAt = this.options.now().toISOString()
     await this.options.store.saveState(run.state)
     this.changed(run)
+  }
+
+  /** Per run: rows that must be on disk before its state.json is written again (rowsBeforeState). */
+  private readonly rowsBeforeStates = new WeakMap<LiveRun, Promise<void>>()
+
+  /**
+   * The rows as they are now go to disk, and state.json is not written again until they are
+   * (decision 179): a step can move on at once (the run's answers written while monitoring starts)
+   * without state.json ever naming a stage whose rows are not on disk. A crash meanwhile finds the
+   * stage before, which rebuilds the rows from the journal.
+   */
+  rowsBeforeState(run: LiveRun): void {
+    const written = this.rowsOnDisk(run)
+    this.rowsBeforeStates.set(run, written)
+    written.then(
+      () => {
+        if (this.rowsBeforeStates.get(run) === written) this.rowsBeforeStates.delete(run)
+      },
+      // Left in place: the next state save writes the rows again first (rowsFirst).
+      () => undefined,
+    )
+  }
+
+  /** The rows a state save must follow, on disk: written again first if their write failed. */
+  private async rowsFirst(run: LiveRun): Promise<void> {
+    const pending = this.rowsBeforeStates.get(run)
+    if (!pending) return
+    try {
+      await pending
+    } catch {
+      await this.rowsOnDisk(run)
+    }
+    if (this.rowsBeforeStates.get(run) === pending) this.rowsBeforeStates.delete(run)
   }
 
   /** Batch states in state.json are a cache of the journal: written at most once a second while sending. */

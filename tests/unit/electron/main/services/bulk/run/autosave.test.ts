@@ -7,7 +7,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import type { RunProgress, RunRow } from '../../../../../../../shared/domain/bulk-run'
+import type { RunProgress, RunRow, RunSummary } from '../../../../../../../shared/domain/bulk-run'
 import {
   PROGRESS_EVERY_MS,
   ROW_EVENT_DELAY_MS,
@@ -177,14 +177,23 @@ describe('run autosave: rows on disk', () => {
       store,
       now: () => new Date(),
       events: { runChanged: () => undefined, rowsChanged: () => undefined, progress: () => undefined },
-      summary: () => {
-        throw new Error('not asked for here')
-      },
+      // What the screens are told of the run: not looked at here.
+      summary: () => ({}) as RunSummary,
     })
-    const run = liveRun({ id: 'run', batches: [] } as unknown as RunState, rowsFromImport(sheetOf(30)))
+    const run = liveRun(
+      { id: 'run', stage: 'submitting', batches: [] } as unknown as RunState,
+      rowsFromImport(sheetOf(30)),
+    )
     /** Each row's narration as rows.json holds it now. */
     const onDisk = (): string[] =>
       (JSON.parse(readFileSync(join(dir, 'run', 'rows.json'), 'utf8')) as RunRow[]).map((row) => row.item.narration)
+    /** Each state.json written: its stage, and the narrations rows.json held as it was written. */
+    const statesWritten: Array<{ stage: string; rows: string[] }> = []
+    const saveState = store.saveState.bind(store)
+    store.saveState = async (state) => {
+      await saveState(state)
+      statesWritten.push({ stage: state.stage, rows: onDisk() })
+    }
     const edit = (index: number, narration: string): void => {
       run.rows[index]!.item.narration = narration
       autosave.rowChanged(run, run.rows[index]!)
@@ -194,6 +203,7 @@ describe('run autosave: rows on disk', () => {
       run,
       writes: () => writes,
       onDisk,
+      statesWritten,
       edit,
       failNext: () => void (failNext = true),
       remove: () => rm(dir, { recursive: true, force: true }),
@@ -228,6 +238,31 @@ describe('run autosave: rows on disk', () => {
       await autosave.rowsOnDisk(run)
       expect(writes()).toBe(3)
       expect(onDisk()[5]).toBe('third change')
+    } finally {
+      await folder.remove()
+    }
+  })
+
+  it('writes state.json after the rows a step moved on from, when asked to, even through a failed write (decision 179)', async () => {
+    const folder = await onAFolder()
+    const { autosave, run, statesWritten, edit } = folder
+    try {
+      // The answers of a submission: every row changed, then the run moves on at once.
+      for (let i = 0; i < run.rows.length; i++) edit(i, `answered ${i}`)
+      run.state.stage = 'monitoring'
+      folder.failNext()
+      autosave.rowsBeforeState(run)
+      // Monitoring asks for state saves meanwhile; none is written before the rows are on disk.
+      await Promise.all([autosave.saveState(run), autosave.saveState(run)])
+      expect(statesWritten.length).toBeGreaterThan(0)
+      for (const written of statesWritten) {
+        expect(written.stage).toBe('monitoring')
+        expect(written.rows).toEqual(run.rows.map((row) => row.item.narration))
+      }
+      // Once the rows are on disk, state saves wait for nothing more.
+      const before = folder.writes()
+      await autosave.saveState(run)
+      expect(folder.writes()).toBe(before)
     } finally {
       await folder.remove()
     }
