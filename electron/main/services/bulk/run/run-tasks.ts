@@ -130,9 +130,8 @@ export class RunTasks {
       })
       // Stopped by a limit (decision 127): the batches before are followed to their end; the rest stay unsent.
       if (stop) run.state.message = limitStopMessage(run, stop)
-      if (this.closed) return
       const open = run.state.batches.filter((b) => !isSettled(b) && !isHeldByLimits(b))
-      if (open.length > 0) {
+      if (open.length > 0 || this.closed) {
         // The batches as answered (a cache of the journal, where every answer is by now) and the rows.
         await Promise.all([autosave.saveState(run), autosave.saveRowsNow(run)])
         if (this.closed) return
