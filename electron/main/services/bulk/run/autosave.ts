@@ -222,8 +222,8 @@ export class RunAutosave {
   /**
    * Every change of the rows made so far is on disk once this resolves (decision 178): written now
    * when one is in no save yet, else the save under way (which took them) is waited for. What
-   * must not be lost asks this (Send's plan), not a rewrite of every row: at 100,000 rows that is
-   * some 1.3 s of a person's wait for a file that already holds them.
+   * must not be lost asks this (Send's plan, a step moving on), not a rewrite of every row: at
+   * 100,000 rows that was over a second of a person's wait for a file that already held them.
    */
   async rowsOnDisk(run: LiveRun): Promise<void> {
     if (run.rowsDirty) return this.saveRowsNow(run)
