@@ -82,6 +82,8 @@ test('a limit proposed by one admin waits for a second, who approves it; every m
   // Ben approves it on his desk: in force, with who proposed and who approved it.
   await benPage.getByTestId('nav-settings').click()
   const benLimits = benPage.getByTestId('team-limits')
+  // The team's limits are read after Settings opens: axe looks at them once they are on screen.
+  await expect(benLimits.getByTestId('team-limit-change-daily_total:NGN')).toBeVisible()
   await axeClean(benPage)
   await benLimits.getByTestId('team-limit-change-daily_total:NGN').getByTestId('team-limit-change-approve').click()
   await expect(benLimits.getByTestId('team-limit-changes-none')).toHaveText('No change waits.')
