@@ -156,13 +156,8 @@ export class RunAutosave {
   rowsBeforeState(run: LiveRun): void {
     const written = this.rowsOnDisk(run)
     this.rowsBeforeStates.set(run, written)
-    written.then(
-      () => {
-        if (this.rowsBeforeStates.get(run) === written) this.rowsBeforeStates.delete(run)
-      },
-      // Left in place: the next state save writes the rows again first (rowsFirst).
-      () => undefined,
-    )
+    // A failure is met by the next state save, which writes the rows again first (rowsFirst).
+    written.catch(() => undefined)
   }
 
   /** The rows a state save must follow, on disk: written again first if their write failed. */
