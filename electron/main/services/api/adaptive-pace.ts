@@ -225,7 +225,13 @@ export class AdaptivePace implements PaceGauge {
       this.inFlight++
       chosen.inFlight++
       chosen.left(now)
-      chosen.nextLeaveAt = Math.max(now, chosen.nextLeaveAt) + this.gapOf(chosen)
+      // The next leaving time follows from this one's, not from when this one was let go (decision
+      // 180): Node's timers fire on whole milliseconds of the loop's clock, `Date.now()` counts
+      // whole milliseconds of another, and a busy loop wakes them late, so a bulk run's 2.6 ms
+      // between batches came out at 3 to 4.3 ms. Lateness up to half a gap is made up by the next
+      // gap, so the requests leave at the pace's rate; never two at the same moment.
+      const gap = this.gapOf(chosen)
+      chosen.nextLeaveAt = Math.max(now - gap / 2, chosen.nextLeaveAt) + gap
       waiter.wake({ leftAt: now, departure: chosen.departures })
     }
   }

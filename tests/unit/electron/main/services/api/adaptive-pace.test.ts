@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest'
 import { AdaptivePace, paceInWords } from '../../../../../../electron/main/services/api/adaptive-pace'
 import { ServiceLoad } from '../../../../../../electron/sandbox/rate-limit'
-import { SimulatedClock } from './simulated-clock'
+import { SimulatedClock, WholeMillisecondClock } from './simulated-clock'
 
 class RateLimited extends Error {
   constructor(readonly retryAfterSeconds: number | null) {
@@ -220,6 +220,35 @@ describe('the adaptive pace', { timeout: 90_000 }, () => {
     const unmetered = await runWith(false)
     expect(unmetered.limit).toBeLessThan(32)
     expect(unmetered.seconds).toBeGreaterThan(metered.seconds * 1.2)
+  })
+
+  it("sends at its pacing rate on Node's whole-millisecond timers, not a tick slower (decision 180)", async () => {
+    for (const clock of [new SimulatedClock(), new WholeMillisecondClock()]) {
+      const pace = new AdaptivePace({ start: 32, ceiling: 32, now: clock.now, sleep: clock.sleep })
+      // A round trip of 100 ms learnt, and slow start ended by an answer that was not flat: from
+      // here 32 in flight are spread over a round trip a fifth faster, one every 2.6 ms.
+      await clock.runUntil(
+        (async () => {
+          ;(await pace.begin())({ latencyMs: 100 })
+          ;(await pace.begin())({ latencyMs: 300 })
+        })(),
+      )
+      // Answered at once: only the pacing holds these back.
+      const from = clock.time
+      let next = 0
+      const lane = async (): Promise<void> => {
+        while (next < 1_000) {
+          next++
+          ;(await pace.begin())({ latencyMs: 100 })
+        }
+      }
+      await clock.runUntil(Promise.all(Array.from({ length: 32 }, lane)))
+      const paced = (1_000 * 100) / (1.2 * 32)
+      // Not a tick slower (3 ms a request, or 4 when a timer woke early: 1.15x to 1.5x) ...
+      expect((clock.time - from) / paced).toBeLessThan(1.02)
+      // ... and still paced, not let go as a crowd.
+      expect((clock.time - from) / paced).toBeGreaterThan(0.98)
+    }
   })
 
   it('says its pace in plain words', () => {

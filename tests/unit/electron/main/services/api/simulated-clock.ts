@@ -7,8 +7,10 @@ export class SimulatedClock {
   private timers: Array<{ at: number; order: number; wake: () => void }> = []
   private order = 0
   now = (): number => this.time
-  sleep = (ms: number): Promise<void> =>
-    new Promise((wake) => this.timers.push({ at: this.time + Math.max(0, ms), order: this.order++, wake }))
+  sleep = (ms: number): Promise<void> => this.sleepUntil(this.time + Math.max(0, ms))
+  protected sleepUntil(at: number): Promise<void> {
+    return new Promise((wake) => this.timers.push({ at, order: this.order++, wake }))
+  }
 
   /** Runs until `work` settles: lets every promise chain run, then jumps to the next timer. */
   async runUntil<T>(work: Promise<T>): Promise<T> {
@@ -24,4 +26,15 @@ export class SimulatedClock {
       next.wake()
     }
   }
+}
+
+/**
+ * The same time read and slept on as Node's are (decision 180): `now` counts whole milliseconds of
+ * the wall clock (`Date.now()`), half a millisecond out of step with the loop's own clock, and a
+ * timer fires on a whole millisecond of the loop's clock, `ceil(ms)` after the one it was set on:
+ * up to a millisecond before `ms` has passed, or after, as `now` reads it.
+ */
+export class WholeMillisecondClock extends SimulatedClock {
+  override now = (): number => Math.floor(this.time + 0.5)
+  override sleep = (ms: number): Promise<void> => this.sleepUntil(Math.floor(this.time) + Math.ceil(Math.max(0, ms)))
 }
