@@ -10,7 +10,7 @@
  * pace's ceiling and, rate-limited, requests / R, counting the requests the stage must send (one
  * name check per distinct account, one request per batch, and in monitoring one record per batch
  * and one single-transaction view per row, the only one with its fee: spec 2.12); what it sent is
- * printed beside (counted as they leave, 429s included, by kind in monitoring), the 429s met, the pace in the run's words every 10 s, main's CPU time and peak memory and the Sandbox's CPU time (this
+ * printed beside (counted as they leave, 429s included, by kind in monitoring), the 429s met, the pace in the run's words every 10 s, main's CPU time and peak memory, the Sandbox's CPU time and the renderer's main thread's busy time (this
  * process is main: services, router, bridge), the bytes of bulk events main sent towards the
  * renderer, and throughout, the p99 latency of a cheap IPC call (`app:info`, every 50 ms, through
  * the bridge and the router) while the run works. With --renderer (the default) the built
@@ -100,6 +100,8 @@ interface StageFigures {
   cpuUser: number
   /** The Sandbox process's CPU seconds in the stage (null where /proc is not). */
   sandboxCpu: number | null
+  /** Seconds the renderer's main thread ran tasks (CDP TaskDuration), null without a renderer. */
+  rendererBusy: number | null
   cpuSystem: number
   peakRss: number
   peakHeap: number
@@ -159,6 +161,7 @@ async function main(): Promise<void> {
     byKind: {},
     cpuUser: 0,
     sandboxCpu: null,
+    rendererBusy: null,
     cpuSystem: 0,
     peakRss: 0,
     peakHeap: 0,
@@ -170,12 +173,18 @@ async function main(): Promise<void> {
   let current = fresh()
   let cpuAtStart = process.cpuUsage()
   let sandboxCpuAtStart = sandbox.cpuSeconds()
+  // The renderer's main thread: seconds of tasks it ran (CDP Performance TaskDuration), as sampled.
+  let rendererTasks: number | null = null
+  let rendererTasksAtStart: number | null = null
   const enter = (next: Stage): void => {
     const cpu = process.cpuUsage(cpuAtStart)
     current.cpuUser = cpu.user / 1000
     const sandboxCpu = sandbox.cpuSeconds()
     current.sandboxCpu = sandboxCpu === null || sandboxCpuAtStart === null ? null : sandboxCpu - sandboxCpuAtStart
     sandboxCpuAtStart = sandboxCpu
+    current.rendererBusy =
+      rendererTasks === null || rendererTasksAtStart === null ? null : rendererTasks - rendererTasksAtStart
+    rendererTasksAtStart = rendererTasks
     current.cpuSystem = cpu.system / 1000
     current.ended = performance.now()
     figures.set(stage, current)
@@ -361,6 +370,11 @@ async function main(): Promise<void> {
             const { metrics } = await cdp.send('Performance.getMetrics')
             const used = metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? 0
             rendererPeak = Math.max(rendererPeak, used)
+            const tasks = metrics.find((m) => m.name === 'TaskDuration')?.value
+            if (tasks !== undefined) {
+              rendererTasksAtStart ??= tasks
+              rendererTasks = tasks
+            }
           } catch {
             // the page is busy or closing: the next sample counts
           }
@@ -540,6 +554,7 @@ async function main(): Promise<void> {
               `the old fixed ${fixed} lanes' bound ${((must * LATENCY_MS) / fixed / 1000).toFixed(1)} s; `) +
           `main CPU ${((f.cpuUser + f.cpuSystem) / 1000).toFixed(1)} s; ` +
           (f.sandboxCpu === null ? '' : `the Sandbox's CPU ${f.sandboxCpu.toFixed(1)} s; `) +
+          (f.rendererBusy === null ? '' : `the renderer's main thread busy ${f.rendererBusy.toFixed(1)} s; `) +
           `main peak RSS ${(f.peakRss / MB).toFixed(0)} MB (heap ${(f.peakHeap / MB).toFixed(0)} MB); ` +
           `bulk events ${f.events} carrying ${f.rowsInEvents} rows, ${(f.eventBytes / MB).toFixed(2)} MB; ` +
           `IPC p99 ${p99(f.probes).toFixed(1)} ms (max ${Math.max(0, ...f.probes).toFixed(0)} ms, ${f.probes.length} calls)`,
