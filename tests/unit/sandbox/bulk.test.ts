@@ -312,6 +312,68 @@ describe('bulk payout: limits at their edges and per-item outcomes', () => {
     expect(await ngnBalance()).toBe('9999990.00')
   })
 
+  it('moves each payout at its own time, batches and single payouts made at different times alike', async () => {
+    // settleMs 1000: a batch's items are picked up at +500 and settle at +1000; a single payout
+    // processes at once and settles at +1000. Made at 0, 300 and 700, their times interleave.
+    const single = (reference: string) => ({
+      reference,
+      destination: {
+        type: 'bank_account',
+        amount: 40,
+        currency: 'NGN',
+        bank_account: { bank: '033', account: '0123456789' },
+        customer: { email: 'x@example.com' },
+      },
+    })
+    await t.api('POST', BULK, batch('batch-early', [item('early-01', 100), item('early-02', 10, '0000000000')]))
+    t.clock.advance(300)
+    await t.api('POST', '/merchant/api/v1/transactions/disburse', single('single-mid'))
+    t.clock.advance(400)
+    expect(
+      (await t.api('POST', BULK, batch('batch-late', [item('late-01', 100), item('late-02', 100)]))).body,
+    ).toMatchObject({ status: true })
+    const statusOf = async (reference: string) =>
+      (await t.api('GET', `/api/v1/transactions/${reference}`)).body.data.status as string
+    const batchOf = async (reference: string) =>
+      (await t.api('GET', `/api/v1/transactions/bulk/${reference}`)).body.data
+    const seen = async () => ({
+      early: (await batchOf('batch-early')).status,
+      early01: await statusOf('early-01'),
+      early02: await statusOf('early-02'),
+      single: await statusOf('single-mid'),
+      late: (await batchOf('batch-late')).status,
+      late01: await statusOf('late-01'),
+    })
+    // At 700: the early batch's items picked up (500), the single processing, the late one queued.
+    expect(await seen()).toEqual({
+      early: 'pending',
+      early01: 'processing',
+      early02: 'processing',
+      single: 'processing',
+      late: 'pending',
+      late01: 'pending',
+    })
+    t.clock.advance(299) // 999: nothing has settled yet
+    expect((await seen()).early01).toBe('processing')
+    t.clock.advance(1) // 1000: the early batch settles, one item failed, and the batch is complete
+    expect(await seen()).toEqual({
+      early: 'complete',
+      early01: 'success',
+      early02: 'failed',
+      single: 'processing',
+      late: 'pending',
+      late01: 'pending',
+    })
+    t.clock.advance(300) // 1300: the single settles; the late item is picked up (1200)
+    expect(await seen()).toMatchObject({ single: 'success', late: 'pending', late01: 'processing' })
+    t.clock.advance(400) // 1700: the late batch completes with its items
+    expect(await seen()).toMatchObject({ late: 'complete', late01: 'success' })
+    // The failed item's 10.00 was refunded once, however often the state was looked at: the
+    // batches' amounts are charged (the customer bears their fees), the single's with its 1%.
+    const charged = 100 + 40 + 0.4 + 2 * 100
+    expect(await ngnBalance()).toBe((10_000_000 - charged).toFixed(2))
+  })
+
   it('shows a single payout in the single-transaction view with batch_reference null', async () => {
     await t.api('POST', '/merchant/api/v1/transactions/disburse', {
       reference: 'single-in-view',
