@@ -44,6 +44,20 @@ test('a rate-limited run says its pace in words while the names are checked', as
   const said = Number(/about (\d+)/.exec((await pace.textContent()) ?? '')?.[1])
   expect(said).toBeGreaterThan(0)
   expect(said).toBeLessThanOrEqual(25)
+  // The bar steps with each progress main tells (decision 181): naive-ui's slide of its width ran
+  // one into the next, and the screen drew a frame every 16 ms for the whole of a long step.
+  // (The tests ask for reduced motion, which stops every transition: this look asks for none.)
+  await page.emulateMedia({ reducedMotion: 'no-preference' })
+  const bar = page.getByTestId('bulk-progress')
+  const before = await bar.getByRole('progressbar').getAttribute('aria-label')
+  const running: number[] = []
+  for (let look = 0; look < 20; look++) {
+    running.push(await bar.evaluate((element) => element.getAnimations({ subtree: true }).length))
+    await page.waitForTimeout(50)
+  }
+  expect(await bar.getByRole('progressbar').getAttribute('aria-label')).not.toBe(before)
+  expect(running.every((count) => count === 0)).toBe(true)
+  await page.emulateMedia({ reducedMotion: 'reduce' })
   await expect(page.getByTestId('bulk-review')).toBeVisible({ timeout: 120_000 })
   await expect(pace).toHaveCount(0)
   await sandboxAdmin(app, 'DELETE', '/__sandbox/rate-limit')
