@@ -192,7 +192,12 @@ async function main(): Promise<void> {
     console.error(
       `bulk-run: ${new Date().toISOString()} ${stage} done in ${((current.ended - current.started) / 1000).toFixed(1)} s ` +
         `(${current.requests} requests, ${current.limited} answered 429, main peak RSS ${(current.peakRss / MB).toFixed(0)} MB, ` +
-        `IPC p99 ${p99(current.probes).toFixed(1)} ms); ${next}`,
+        `IPC p99 ${p99(current.probes).toFixed(1)} ms; main CPU ${((current.cpuUser + current.cpuSystem) / 1000).toFixed(1)} s` +
+        (current.sandboxCpu === null ? '' : `, the Sandbox's ${current.sandboxCpu.toFixed(1)} s`) +
+        (current.rendererBusy === null
+          ? ''
+          : `, the renderer's main thread busy ${current.rendererBusy.toFixed(1)} s`) +
+        `; ${current.events} bulk events); ${next}`,
     )
     // What main holds as a stage ends, for a heap profiler (Chrome's Memory tab opens the file).
     if (flags['heap-snapshot'] === stage)
