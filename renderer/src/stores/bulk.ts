@@ -30,6 +30,11 @@ import type { FindRows, FoundRows } from '../../../shared/bulk/row-codes'
  * Bulk runs as the Bulk screen shows them. Main keeps every run; this store asks for the state on
  * mount and follows main's events (run changes, row changes, progress) from then on.
  */
+/** Whether the run's screen shows its panels: while it can be edited, and in its name checks and review (BulkRunScreen). */
+function showsPanels(run: RunView | null | undefined): boolean {
+  return Boolean(run && (run.can.edit || run.stage === 'review' || run.stage === 'resolving'))
+}
+
 export const useBulkStore = defineStore('bulk', () => {
   const runs = ref<RunSummary[]>([])
   const current = ref<RunView | null>(null)
@@ -53,10 +58,7 @@ export const useBulkStore = defineStore('bulk', () => {
       return answer.ok ? answer.data : null
     },
     // The panels show while a run can be edited, and in its name checks and review (BulkRunScreen).
-    () => {
-      const run = current.value
-      return Boolean(run && (run.can.edit || run.stage === 'review' || run.stage === 'resolving'))
-    },
+    () => showsPanels(current.value),
   )
   /** The current run's changes (latest first) and what can be undone and redone. */
   const changes = ref<RunChangesView | null>(null)
@@ -151,8 +153,10 @@ export const useBulkStore = defineStore('bulk', () => {
     const result = await callApi(() => api.bulk.run({ runId: id }))
     if (!result.ok || ticket !== viewRequest || id !== currentId.value) return
     // A run that moved to another stage (its review opens) shows with its panels read after the
-    // move: a read made before the last names came back would offer to acknowledge too few.
-    if (result.data.stage !== current.value?.stage) {
+    // move: a read made before the last names came back would offer to acknowledge too few. A run
+    // that moved where it shows none (sent) reads none: at 100,000 rows a read is some 50 ms of
+    // main's time while it sends (decision 181).
+    if (result.data.stage !== current.value?.stage && showsPanels(result.data)) {
       await runPanels.now()
       if (ticket !== viewRequest || id !== currentId.value) return
     }

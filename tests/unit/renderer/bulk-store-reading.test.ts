@@ -12,6 +12,8 @@ import type { RowsChanged } from '../../../shared/bulk/row-codes'
 type Listener = (payload: RowsChanged) => void
 const fake = vi.hoisted(() => ({
   rowsListener: null as null | ((payload: { runId: string; indexes: number[]; codes: number[] }) => void),
+  /** Main telling a run's summary changed (`bulk:runChanged`): the store reads the run again. */
+  runListener: null as null | ((summary: { id: string }) => void),
   rowsCalls: [] as Array<{ offset: number; limit: number; answer: (rows: unknown[]) => void }>,
   digestCalls: [] as Array<(digest: { codes: number[] }) => void>,
   /** Each `bulk:panels` read, answered with how many reads came before it. */
@@ -31,7 +33,10 @@ vi.mock('../../../renderer/src/api', () => {
         list: () => ok({ activeId: 'p1', profiles: [{ id: 'p1', name: 'Acme', mode: 'sandbox' }] }),
       },
       bulk: {
-        onRunChanged: none,
+        onRunChanged: (listener: (summary: { id: string }) => void) => {
+          fake.runListener = listener
+          return () => undefined
+        },
         onProgress: none,
         onRowsChanged: (listener: Listener) => {
           fake.rowsListener = listener as typeof fake.rowsListener
@@ -176,6 +181,29 @@ describe('opening a run while main changes its rows', () => {
     await settle()
     expect(bulk.panels).toBeNull()
     expect(fake.panelsAsked).toHaveLength(3)
+  })
+
+  it('a run that moves into its review reads its panels again; one that moves on to be sent reads none', async () => {
+    fake.stage = { stage: 'resolving', can: { edit: false } }
+    const bulk = await openedRun()
+    await bulk.panelsSettled()
+    expect(fake.panelsAsked).toHaveLength(1)
+    // The last names came back: the review shows the panels as main has them after the move.
+    fake.stage = { stage: 'review', can: { edit: true } }
+    fake.runListener?.({ id: 'run-1' })
+    await settle()
+    await bulk.panelsSettled()
+    const inReview = fake.panelsAsked.length
+    expect(inReview).toBeGreaterThan(1)
+    expect(bulk.current?.stage).toBe('review')
+    // Sent: the screen shows no panel, and at 100,000 rows a read is main's time while it sends
+    // (decision 181).
+    fake.stage = { stage: 'submitting', can: { edit: false } }
+    fake.runListener?.({ id: 'run-1' })
+    await settle()
+    await bulk.panelsSettled()
+    expect(bulk.current?.stage).toBe('submitting')
+    expect(fake.panelsAsked).toHaveLength(inReview)
   })
 
   it('a run being sent shows no panel: its rows changing by the thousand read none', async () => {
