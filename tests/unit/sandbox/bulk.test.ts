@@ -20,6 +20,20 @@ const batch = (reference: string, payouts: unknown[], merchant_bears_cost?: bool
   payouts,
 })
 
+const DISBURSE = '/merchant/api/v1/transactions/disburse'
+
+/** A single payout of 40.00 to a test bank account (it succeeds). */
+const singlePayout = (reference: string) => ({
+  reference,
+  destination: {
+    type: 'bank_account',
+    amount: 40,
+    currency: 'NGN',
+    bank_account: { bank: '033', account: '0123456789' },
+    customer: { email: 'x@example.com' },
+  },
+})
+
 let t: TestSandbox
 beforeEach(async () => {
   t = await startTestSandbox({ settleMs: 1000 })
@@ -315,19 +329,9 @@ describe('bulk payout: limits at their edges and per-item outcomes', () => {
   it('moves each payout at its own time, batches and single payouts made at different times alike', async () => {
     // settleMs 1000: a batch's items are picked up at +500 and settle at +1000; a single payout
     // processes at once and settles at +1000. Made at 0, 300 and 700, their times interleave.
-    const single = (reference: string) => ({
-      reference,
-      destination: {
-        type: 'bank_account',
-        amount: 40,
-        currency: 'NGN',
-        bank_account: { bank: '033', account: '0123456789' },
-        customer: { email: 'x@example.com' },
-      },
-    })
     await t.api('POST', BULK, batch('batch-early', [item('early-01', 100), item('early-02', 10, '0000000000')]))
     t.clock.advance(300)
-    await t.api('POST', '/merchant/api/v1/transactions/disburse', single('single-mid'))
+    await t.api('POST', DISBURSE, singlePayout('single-mid'))
     t.clock.advance(400)
     expect(
       (await t.api('POST', BULK, batch('batch-late', [item('late-01', 100), item('late-02', 100)]))).body,
@@ -375,16 +379,7 @@ describe('bulk payout: limits at their edges and per-item outcomes', () => {
   })
 
   it('shows a single payout in the single-transaction view with batch_reference null', async () => {
-    await t.api('POST', '/merchant/api/v1/transactions/disburse', {
-      reference: 'single-in-view',
-      destination: {
-        type: 'bank_account',
-        amount: 40,
-        currency: 'NGN',
-        bank_account: { bank: '033', account: '0123456789' },
-        customer: { email: 'x@example.com' },
-      },
-    })
+    await t.api('POST', DISBURSE, singlePayout('single-in-view'))
     const view = (await t.api('GET', '/api/v1/transactions/single-in-view')).body.data
     expect(view).toEqual({
       reference: 'single-in-view',

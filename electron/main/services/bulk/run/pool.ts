@@ -64,7 +64,7 @@ export function pacedLanes(pace: { allowance(): number } | undefined, fixed: num
 }
 
 /** The allowance and the lanes kept ready beside it: a quarter more, at least one. */
-export function withReadyLanes(allowance: number): number {
+function withReadyLanes(allowance: number): number {
   return allowance + Math.max(1, Math.ceil(allowance / 4))
 }
 
