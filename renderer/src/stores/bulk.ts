@@ -26,15 +26,15 @@ import { useRunRows } from './run-rows'
 import { useRunPanels } from './run-panels'
 import type { FindRows, FoundRows } from '../../../shared/bulk/row-codes'
 
-/**
- * Bulk runs as the Bulk screen shows them. Main keeps every run; this store asks for the state on
- * mount and follows main's events (run changes, row changes, progress) from then on.
- */
 /** Whether the run's screen shows its panels: while it can be edited, and in its name checks and review (BulkRunScreen). */
 function showsPanels(run: RunView | null | undefined): boolean {
   return Boolean(run && (run.can.edit || run.stage === 'review' || run.stage === 'resolving'))
 }
 
+/**
+ * Bulk runs as the Bulk screen shows them. Main keeps every run; this store asks for the state on
+ * mount and follows main's events (run changes, row changes, progress) from then on.
+ */
 export const useBulkStore = defineStore('bulk', () => {
   const runs = ref<RunSummary[]>([])
   const current = ref<RunView | null>(null)
