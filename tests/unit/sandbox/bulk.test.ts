@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { invalid, rejection, startTestSandbox, type TestSandbox } from './helpers'
+import { DISBURSE, invalid, payout, rejection, startTestSandbox, type TestSandbox } from './helpers'
 
 const BULK = '/api/v1/transactions/disburse/bulk'
 
@@ -18,20 +18,6 @@ const batch = (reference: string, payouts: unknown[], merchant_bears_cost?: bool
   currency: 'NGN',
   ...(merchant_bears_cost === undefined ? {} : { merchant_bears_cost }),
   payouts,
-})
-
-const DISBURSE = '/merchant/api/v1/transactions/disburse'
-
-/** A single payout of 40.00 to a test bank account (it succeeds). */
-const singlePayout = (reference: string) => ({
-  reference,
-  destination: {
-    type: 'bank_account',
-    amount: 40,
-    currency: 'NGN',
-    bank_account: { bank: '033', account: '0123456789' },
-    customer: { email: 'x@example.com' },
-  },
 })
 
 let t: TestSandbox
@@ -331,7 +317,7 @@ describe('bulk payout: limits at their edges and per-item outcomes', () => {
     // processes at once and settles at +1000. Made at 0, 300 and 700, their times interleave.
     await t.api('POST', BULK, batch('batch-early', [item('early-01', 100), item('early-02', 10, '0000000000')]))
     t.clock.advance(300)
-    await t.api('POST', DISBURSE, singlePayout('single-mid'))
+    await t.api('POST', DISBURSE, payout('single-mid', 40))
     t.clock.advance(400)
     expect(
       (await t.api('POST', BULK, batch('batch-late', [item('late-01', 100), item('late-02', 100)]))).body,
@@ -379,7 +365,7 @@ describe('bulk payout: limits at their edges and per-item outcomes', () => {
   })
 
   it('shows a single payout in the single-transaction view with batch_reference null', async () => {
-    await t.api('POST', DISBURSE, singlePayout('single-in-view'))
+    await t.api('POST', DISBURSE, payout('single-in-view', 40))
     const view = (await t.api('GET', '/api/v1/transactions/single-in-view')).body.data
     expect(view).toEqual({
       reference: 'single-in-view',
@@ -390,7 +376,7 @@ describe('bulk payout: limits at their edges and per-item outcomes', () => {
       currency: 'NGN',
       narration: '',
       message: 'Payout is being processed',
-      customer: { name: null, email: 'x@example.com' },
+      customer: { name: null, email: 'ops@example.com' },
       metadata: null,
     })
   })

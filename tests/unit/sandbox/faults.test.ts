@@ -1,17 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { invalid, startTestSandbox, type TestSandbox } from './helpers'
-
-const DISBURSE = '/merchant/api/v1/transactions/disburse'
-const payout = (reference: string) => ({
-  reference,
-  destination: {
-    type: 'bank_account',
-    amount: 100,
-    currency: 'NGN',
-    bank_account: { bank: '044', account: '0123456789' },
-    customer: { email: 'ops@example.com' },
-  },
-})
+import { DISBURSE, invalid, payout, startTestSandbox, type TestSandbox } from './helpers'
 
 /** Polls `check` until it holds (the condition a test waits for, never a fixed sleep). */
 async function waitUntil(check: () => Promise<boolean>, deadlineMs = 10_000): Promise<void> {

@@ -92,3 +92,16 @@ export const invalid = (details: Record<string, string>) => ({
   data: details,
 })
 export const rejection = (message: string) => ({ status: false, message, data: {} })
+
+/** The single-payout endpoint, and its body (spec 2.6) for a payout to a test bank account that succeeds. */
+export const DISBURSE = '/merchant/api/v1/transactions/disburse'
+export const payout = (reference: string, amount = 100) => ({
+  reference,
+  destination: {
+    type: 'bank_account',
+    amount,
+    currency: 'NGN',
+    bank_account: { bank: '044', account: '0123456789' },
+    customer: { email: 'ops@example.com' },
+  },
+})

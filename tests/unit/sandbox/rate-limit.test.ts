@@ -6,21 +6,10 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { parseCliArguments } from '../../../electron/sandbox/cli-options'
 import { ServiceLoad, rateGroupOf } from '../../../electron/sandbox/rate-limit'
-import { startTestSandbox, type TestSandbox } from './helpers'
+import { DISBURSE, payout, startTestSandbox, type TestSandbox } from './helpers'
 
 const RESOLVE = '/merchant/api/v1/misc/banks/resolve'
-const DISBURSE = '/merchant/api/v1/transactions/disburse'
 const resolveBody = { account: '0123456789', bank: '044', currency: 'NGN' }
-const payout = (reference: string) => ({
-  reference,
-  destination: {
-    type: 'bank_account',
-    amount: 100,
-    currency: 'NGN',
-    bank_account: { bank: '044', account: '0123456789' },
-    customer: { email: 'ops@example.com' },
-  },
-})
 
 let t: TestSandbox | undefined
 afterEach(() => t?.close())
