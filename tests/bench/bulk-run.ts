@@ -39,6 +39,7 @@ import type { BulkImportAnswer, BulkOpened } from '../../shared/ipc/channels/bul
 import { bulkEvents } from '../../shared/ipc/channels/bulk'
 import { startBridgeApp } from '../../electron/main/bridge-app'
 import { chromiumExecutablePath } from '../../scripts/test-tools.cjs'
+import { startBenchRenderer, type BenchRenderer } from './bench-renderer'
 import type { SecretKind, SecretStore } from '../../electron/main/services/secrets/secret-store'
 import { startBenchSandbox } from './bulk-bench-sandbox'
 import { servicePathGroupOf } from '../../shared/rules/service-paths'
@@ -174,14 +175,15 @@ async function main(): Promise<void> {
   let cpuAtStart = process.cpuUsage()
   let sandboxCpuAtStart = sandbox.cpuSeconds()
   // The renderer's main thread: seconds of tasks it ran (CDP Performance TaskDuration), as sampled.
-  let rendererTasks: number | null = null
   let rendererTasksAtStart: number | null = null
+  let renderer: BenchRenderer | null = null
   const enter = (next: Stage): void => {
     const cpu = process.cpuUsage(cpuAtStart)
     current.cpuUser = cpu.user / 1000
     const sandboxCpu = sandbox.cpuSeconds()
     current.sandboxCpu = sandboxCpu === null || sandboxCpuAtStart === null ? null : sandboxCpu - sandboxCpuAtStart
     sandboxCpuAtStart = sandboxCpu
+    const rendererTasks = renderer?.taskSeconds() ?? null
     current.rendererBusy =
       rendererTasks === null || rendererTasksAtStart === null ? null : rendererTasks - rendererTasksAtStart
     rendererTasksAtStart = rendererTasks
@@ -351,52 +353,13 @@ async function main(): Promise<void> {
     }
   })()
 
-  // The renderer on the run's screen, in Chromium through the bridge.
-  let rendererPeak = 0
+  // The renderer on the run's screen, in Chromium through the bridge, driven from its own process.
   let rendererNote = 'not measured (--no-renderer)'
-  let stopRenderer = async (): Promise<void> => undefined
-  let openRunInRenderer = async (): Promise<void> => undefined
   if (!flags['no-renderer']) {
     if (!existsSync(staticDir)) rendererNote = 'not measured: out/renderer is missing (npm run build first)'
     else {
-      const { chromium } = await import('@playwright/test')
-      const browser = await chromium.launch({
-        executablePath: chromiumExecutablePath(),
-        args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking'],
-      })
-      const page = await browser.newPage({ viewport: { width: 1280, height: 820 } })
-      const cdp = await page.context().newCDPSession(page)
-      await cdp.send('Performance.enable')
-      await page.goto(`${app.bridge.appUrl}#/bulk`)
-      let sampling = true
-      const sampler = (async () => {
-        while (sampling) {
-          try {
-            const { metrics } = await cdp.send('Performance.getMetrics')
-            const used = metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? 0
-            rendererPeak = Math.max(rendererPeak, used)
-            const tasks = metrics.find((m) => m.name === 'TaskDuration')?.value
-            if (tasks !== undefined) {
-              rendererTasksAtStart ??= tasks
-              rendererTasks = tasks
-            }
-          } catch {
-            // the page is busy or closing: the next sample counts
-          }
-          await new Promise((r) => setTimeout(r, 500))
-        }
-      })()
+      renderer = await startBenchRenderer(app.bridge.appUrl, chromiumExecutablePath())
       rendererNote = 'JS heap of the run screen (Chromium, CDP Performance.getMetrics JSHeapUsedSize)'
-      openRunInRenderer = async () => {
-        await page.goto(`${app.bridge.appUrl}#/payouts`)
-        await page.goto(`${app.bridge.appUrl}#/bulk`)
-        await page.getByTestId('bulk-runs').getByRole('button', { name: 'Open' }).first().click({ timeout: 60_000 })
-      }
-      stopRenderer = async () => {
-        sampling = false
-        await sampler
-        await browser.close()
-      }
     }
   }
 
@@ -464,7 +427,7 @@ async function main(): Promise<void> {
     enter('name checks')
     await call('bulk:resolve', { runId })
     // The screen follows the run from here on; a renderer that cannot open it is reported, not fatal.
-    void openRunInRenderer().catch((error: unknown) => {
+    void renderer?.openRun().catch((error: unknown) => {
       rendererNote = `the run screen did not open: ${(error as Error).message.split('\n')[0]}`
     })
     const reviewed = await waitForStage(['review', 'attention'], runId)
@@ -490,7 +453,7 @@ async function main(): Promise<void> {
 
     probing = false
     await probe
-    await stopRenderer()
+    await renderer?.stop()
 
     // Nothing paid twice: every payout the Sandbox holds, by reference (latency and limit off for the count).
     await admin('DELETE', '/__sandbox/faults')
@@ -575,13 +538,13 @@ async function main(): Promise<void> {
       `bulk-run: IPC calls that failed: ${probeFailures.length}${probeFailures.length ? ` (first: ${probeFailures[0]})` : ''}`,
     )
     console.log(
-      `bulk-run: renderer peak ${rendererPeak > 0 ? `${(rendererPeak / MB).toFixed(0)} MB` : '-'}: ${rendererNote}`,
+      `bulk-run: renderer peak ${(renderer?.heapPeak() ?? 0) > 0 ? `${(renderer!.heapPeak() / MB).toFixed(0)} MB` : '-'}: ${rendererNote}`,
     )
   } finally {
     probing = false
     await probe.catch(() => undefined)
     writeMemoryTrace()
-    await stopRenderer().catch(() => undefined)
+    await renderer?.stop().catch(() => undefined)
     await app.close()
     await sandbox.close()
     await rm(dir, { recursive: true, force: true })
