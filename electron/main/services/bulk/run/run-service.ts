@@ -793,6 +793,9 @@ export class RunService {
     assertCan(this.factsOf(run), 'submit')
     // Send reads the holds of the rows as they are now (decision 169).
     await this.checksSettled(runId)
+    // The gate and the plan hold main in one task (nothing may change a row between them): it
+    // starts a turn after the checks' last reading, which is a task of its own then (decision 182).
+    await nextTurn()
     // Sent meanwhile (the other click of a double click): that is this send.
     if (run.state.batches.length > 0) return this.view(runId)
     if (run.task || run.state.stage !== 'review') throw new AppFailure('conflict', 'This run is already working.')
