@@ -3,9 +3,9 @@
  * driven by Playwright from its own process (bench-renderer-process.ts), as the screen is apart
  * from main in the app. Driven from the benchmark's process, Playwright's client and its server
  * side (every CDP message of the page, parsed) lived in the process measured as main: some 55 MB
- * of main's RSS at the start and 30 MB at its peak, and 6 s of main's CPU in the name checks
- * (decision 182). The samples come here: the page's JS heap (CDP JSHeapUsedSize) and the seconds
- * of tasks its main thread ran (CDP TaskDuration), every 500 ms.
+ * of main's RSS, at the start and at its peak in the name checks (decision 182). The samples
+ * come here: the page's JS heap (CDP JSHeapUsedSize) and the seconds of tasks its main thread ran
+ * (CDP TaskDuration), every 500 ms.
  */
 import { fork } from 'node:child_process'
 import { join } from 'node:path'
