@@ -61,24 +61,53 @@ export function readinessAndRowsToSend(
   rows: readonly RunRow[],
   mode?: ProfileMode,
 ): { readiness: SendReadiness; toSend: RunRow[] } {
-  const held = noHeldRows()
-  const toSend: RunRow[] = []
-  let payable = 0
-  const unchecked = { count: 0, sheetRows: [] as number[] }
-  const unacknowledged = { count: 0, sheetRows: [] as number[] }
-  for (const row of rows) {
-    if (row.excluded || row.errors.length > 0) continue
-    payable++
-    if (!countHeld(held, row, ROWS_NAMED)) toSend.push(row)
-    if (row.resolution === 'unchecked') {
-      unchecked.count++
-      if (unchecked.sheetRows.length < ROWS_NAMED) unchecked.sheetRows.push(row.item.row)
-    } else if (needsNameAcknowledgement(row)) {
-      unacknowledged.count++
-      if (unacknowledged.sheetRows.length < ROWS_NAMED) unacknowledged.sheetRows.push(row.item.row)
+  const counter = new ReadinessCounter()
+  counter.count(rows, 0, rows.length)
+  return counter.result(mode)
+}
+
+/**
+ * The one pass of `readinessAndRowsToSend`, a range of rows at a time: main's Send gate counts a
+ * run of 100,000 rows a slice a turn (decision 183). With `amounts`, the total of the rows to send
+ * is added up in the same pass (a live run's confirmation types it back).
+ */
+export class ReadinessCounter {
+  private readonly held = noHeldRows()
+  private readonly toSend: RunRow[] = []
+  private payable = 0
+  private readonly unchecked = { count: 0, sheetRows: [] as number[] }
+  private readonly unacknowledged = { count: 0, sheetRows: [] as number[] }
+  /** The total of the rows to send, in minor units, when asked for. */
+  amount = 0n
+
+  constructor(private readonly amounts: ((row: RunRow) => bigint) | null = null) {}
+
+  /** Counts rows `start` to `end` (not included), after the ones counted before. */
+  count(rows: readonly RunRow[], start: number, end: number): void {
+    const { held, toSend, unchecked, unacknowledged, amounts } = this
+    for (let index = start; index < end; index++) {
+      const row = rows[index]!
+      if (row.excluded || row.errors.length > 0) continue
+      this.payable++
+      if (!countHeld(held, row, ROWS_NAMED)) {
+        toSend.push(row)
+        if (amounts) this.amount += amounts(row)
+      }
+      if (row.resolution === 'unchecked') {
+        unchecked.count++
+        if (unchecked.sheetRows.length < ROWS_NAMED) unchecked.sheetRows.push(row.item.row)
+      } else if (needsNameAcknowledgement(row)) {
+        unacknowledged.count++
+        if (unacknowledged.sheetRows.length < ROWS_NAMED) unacknowledged.sheetRows.push(row.item.row)
+      }
     }
   }
-  return { readiness: readinessOfCounts({ payable, held, unchecked, unacknowledged }, mode), toSend }
+
+  /** The readiness of the rows counted, and the rows to send among them in row order. */
+  result(mode?: ProfileMode): { readiness: SendReadiness; toSend: RunRow[] } {
+    const { payable, held, unchecked, unacknowledged, toSend } = this
+    return { readiness: readinessOfCounts({ payable, held, unchecked, unacknowledged }, mode), toSend }
+  }
 }
 
 /**

@@ -25,7 +25,12 @@ export interface LiveRun {
   pendingRowEvents: Map<number, RunRow>
   /** The next group of a change to many rows goes when this runs (one group a turn, autosave.ts). */
   eventTurn: ReturnType<typeof setImmediate> | null
-  /** Counts the changes of the rows (autosave.rowChanged): what is worked out from them is kept until it moves. */
+  /**
+   * Counts the changes of the rows: every change moves it in the task that makes it
+   * (autosave.rowChanged, and the editor as it sets cells). What is worked out from the rows is
+   * kept until it moves, and Send's gate, which counts the rows over turns, counts again when it
+   * moved meanwhile (decision 183).
+   */
   rowsVersion: number
   /** The latest progress of a step is told when this fires (autosave.progressSoon). */
   progressTimer: ReturnType<typeof setTimeout> | null

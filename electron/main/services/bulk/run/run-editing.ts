@@ -38,6 +38,13 @@ export interface EditHost {
   resolve(rows: RunRow[]): Promise<void>
   /** A row changed: its event goes to the screen, rows.json is written again. */
   rowChanged(row: RunRow): void
+  /**
+   * Rows are about to change in this task. Refused when the run takes no change now: a change
+   * that waited behind another (a paste still being saved) may find the run sent meanwhile. Else
+   * the run's rowsVersion moves now, though the rows are told (rowChanged) only once the change is
+   * logged and its names checked: Send's gate counts the rows over turns (decision 183).
+   */
+  changing(): void
   /** rows.json now, and the run's summary to the screen. */
   saved(): Promise<void>
 }
@@ -138,6 +145,7 @@ export class RunEditor {
     const changes = await this.loaded()
     if (cells.length === 0) return this.answer(changes, [], null)
     const changed = new Map<number, RunRow>()
+    this.host.changing()
     for (const cell of cells) {
       const row = this.rowAt(cell.index)
       if (cell.column === 'excluded') {

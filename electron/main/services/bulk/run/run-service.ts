@@ -40,7 +40,7 @@ import { InFlight } from '../../sending'
 import type { FeePayerChoice } from '../../fees'
 import type { FeeSeen } from '../../fees'
 import { feeBasisOf, runFeesOf } from './fee-basis'
-import { assertSendable } from './send-checks'
+import { assertSendable, assertVarianceAcknowledged, countIsCurrent, countToSend, countToSendNow } from './send-checks'
 import { RunAutosave } from './autosave'
 import type { LiveRun, RunApiFor, RunLog } from './live-run'
 import { liveRun, markBatchReferences } from './live-run'
@@ -77,7 +77,6 @@ import { runLimits } from './run-limits'
 import { applyRefresh, repeatRun, varianceOf } from './run-repeat'
 import { refreshPlan } from '../../../../../shared/bulk/repeat-refresh'
 import { DEFAULT_VARIANCE_PERCENT, explainVariance, type RunVariance } from '../../../../../shared/bulk/run-variance'
-import { assertVarianceAcknowledged } from './send-checks'
 import { storedFileOf } from './run-creation'
 
 /** Whether the importer flagged a card number in any row (the rows keep it masked, decision 102). */
@@ -516,6 +515,11 @@ export class RunService {
             rows.filter((row) => row.errors.length === 0),
           ),
         rowChanged: (row) => this.autosave.rowChanged(run, row),
+        changing: () => {
+          // A change that waited behind another (a paste still saving) may find the run sent meanwhile.
+          this.assertEditable(run)
+          run.rowsVersion++
+        },
         saved: async () => {
           await this.autosave.saveRowsNow(run)
           this.autosave.changed(run)
@@ -793,13 +797,15 @@ export class RunService {
     assertCan(this.factsOf(run), 'submit')
     // Send reads the holds of the rows as they are now (decision 169).
     await this.checksSettled(runId)
-    // The gate and the plan hold main in one task (nothing may change a row between them): it
-    // starts a turn after the checks' last reading, which is a task of its own then (decision 182).
-    await nextTurn()
+    // The gate counts the rows a slice a turn, and again after a change that came meanwhile
+    // (decision 183); its last slice, the checks below and the plan are one task.
+    let count = await countToSend(run, nextTurn, () => this.checksSettled(runId))
     // Sent meanwhile (the other click of a double click): that is this send.
     if (run.state.batches.length > 0) return this.view(runId)
     if (run.task || run.state.stage !== 'review') throw new AppFailure('conflict', 'This run is already working.')
-    const sendable = assertSendable(run, confirm, rules)
+    // A change between the last slice and here (a promise callback): counted in this task.
+    if (!countIsCurrent(run, count)) count = countToSendNow(run)
+    const sendable = assertSendable(run, count, confirm, rules)
     // A run that would break a limit is refused whole, before anything of it leaves (decision 127).
     const refused = this.limits.refusalOf(run)
     if (refused)
@@ -810,7 +816,7 @@ export class RunService {
     // A repeat is sent only once every difference from the run it repeats is acknowledged (decision 130).
     assertVarianceAcknowledged(this.varianceOfRun(run))
     moveTo(run.state, 'submitting', 'send')
-    // The rows assertSendable picked: nothing ran between that could change a row.
+    // The rows the gate counted: no row changed since (countIsCurrent, in this task).
     run.state.batches = planBatches(run.state.id, run.rows, sendable)
     markBatchReferences(run)
     delete run.state.message
