@@ -19,6 +19,7 @@ import {
   countToSend,
   GATE_ROWS_PER_TURN,
   GATE_TRIES,
+  type SendCount,
 } from '../../../../../../../electron/main/services/bulk/run/send-checks'
 import { csvBytes, sheetOf } from './harness'
 import { sandboxPerTest } from './sandbox-per-test'
@@ -43,18 +44,33 @@ const exclude = (row: RunRow) => {
   row.excluded = true
 }
 
+/**
+ * The gate's count with main's turns, `onTurn(n)` run as turn n (from 1) comes: how many turns it
+ * took, and how often it waited for the checks of a change.
+ */
+async function countWith(
+  run: LiveRun,
+  onTurn: (turn: number) => void = () => undefined,
+): Promise<{ count: SendCount; turns: number; checksOfChanges: number }> {
+  let turns = 0
+  let checksOfChanges = 0
+  const count = await countToSend(
+    run,
+    async () => {
+      onTurn(++turns)
+      await nextTurn()
+    },
+    async () => {
+      checksOfChanges++
+    },
+  )
+  return { count, turns, checksOfChanges }
+}
+
 describe("Send's gate counts the rows a slice a turn", () => {
   it('counts 25,000 rows in three slices, each after a turn of main, and answers what one pass answers', async () => {
     const run = runOf(ROWS)
-    let turns = 0
-    const count = await countToSend(
-      run,
-      async () => {
-        turns++
-        await nextTurn()
-      },
-      async () => undefined,
-    )
+    const { count, turns } = await countWith(run)
     // A turn before the first slice (the checks' last reading is a task of its own) and between each two.
     expect(turns).toBe(SLICES)
     expect(countIsCurrent(run, count)).toBe(true)
@@ -66,26 +82,15 @@ describe("Send's gate counts the rows a slice a turn", () => {
 
   it('counts again, after the checks of the change, when a row already counted changes meanwhile', async () => {
     const run = runOf(ROWS)
-    let turns = 0
-    let checksOfChanges = 0
-    const count = await countToSend(
-      run,
-      async () => {
-        turns++
-        // After the first slice: the first row (counted) is left out, the 20,001st acknowledged as no match.
-        if (turns === 2) {
-          change(run, run.rows[0]!, exclude)
-          change(run, run.rows[20_000]!, (row) => {
-            row.resolution = 'mismatch'
-            row.nameCheck = 'no_match'
-          })
-        }
-        await nextTurn()
-      },
-      async () => {
-        checksOfChanges++
-      },
-    )
+    // After the first slice: the first row (counted) is left out, the 20,001st found a no match.
+    const { count, checksOfChanges } = await countWith(run, (turn) => {
+      if (turn !== 2) return
+      change(run, run.rows[0]!, exclude)
+      change(run, run.rows[20_000]!, (row) => {
+        row.resolution = 'mismatch'
+        row.nameCheck = 'no_match'
+      })
+    })
     expect(checksOfChanges).toBe(1)
     expect(countIsCurrent(run, count)).toBe(true)
     expect(count.toSend).not.toContain(run.rows[0])
@@ -96,34 +101,16 @@ describe("Send's gate counts the rows a slice a turn", () => {
 
   it('counts again when the rows are replaced meanwhile', async () => {
     const run = runOf(ROWS)
-    let turns = 0
-    const count = await countToSend(
-      run,
-      async () => {
-        if (++turns === 2) run.rows = run.rows.slice(0, 12_000)
-        await nextTurn()
-      },
-      async () => undefined,
-    )
+    const { count } = await countWith(run, (turn) => {
+      if (turn === 2) run.rows = run.rows.slice(0, 12_000)
+    })
     expect(count.rows).toBe(run.rows)
     expect(count.toSend).toHaveLength(12_000)
   })
 
   it('counts in one task after three tries when every turn brings a change', async () => {
     const run = runOf(ROWS)
-    let turns = 0
-    let checksOfChanges = 0
-    const count = await countToSend(
-      run,
-      async () => {
-        turns++
-        change(run, run.rows[turns % ROWS]!, exclude)
-        await nextTurn()
-      },
-      async () => {
-        checksOfChanges++
-      },
-    )
+    const { count, checksOfChanges } = await countWith(run, (turn) => change(run, run.rows[turn % ROWS]!, exclude))
     // Each try saw a change after its first slice; the last count is of the rows as they are.
     expect(checksOfChanges).toBe(GATE_TRIES)
     expect(countIsCurrent(run, count)).toBe(true)
@@ -134,13 +121,13 @@ describe("Send's gate counts the rows a slice a turn", () => {
   it("adds up a live run's total of the rows to send as it counts them, and only a live run's", async () => {
     const run = runOf(ROWS, 'live')
     for (const index of [3, 11_000, 24_999]) change(run, run.rows[index]!, exclude)
-    const count = await countToSend(run, nextTurn, async () => undefined)
+    const { count } = await countWith(run)
     let total = 0n
     for (const row of run.rows) if (!row.excluded) total += toMinorUnits(row.item.amount)
     expect(count.toSend).toHaveLength(ROWS - 3)
     expect(count.amount).toBe(total)
-    const rehearsal = await countToSend(runOf(10, 'sandbox'), nextTurn, async () => undefined)
-    expect(rehearsal.amount).toBe(0n)
+    const rehearsal = await countWith(runOf(10, 'sandbox'))
+    expect(rehearsal.count.amount).toBe(0n)
   })
 })
 
