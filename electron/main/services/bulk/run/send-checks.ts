@@ -73,13 +73,10 @@ export async function countToSend(
     await turn()
     const { rows, rowsVersion: version } = run
     const counter = counterFor(run)
-    let start = 0
-    for (;;) {
-      const end = Math.min(rows.length, start + GATE_ROWS_PER_TURN)
-      counter.count(rows, start, end)
-      start = end
-      if (run.rows !== rows || run.rowsVersion !== version) break
-      if (start >= rows.length) return countOf(run, rows, version, counter)
+    // A slice is one task: the rows can change only at the turns between slices.
+    for (let start = 0; ; start += GATE_ROWS_PER_TURN) {
+      counter.count(rows, start, Math.min(rows.length, start + GATE_ROWS_PER_TURN))
+      if (start + GATE_ROWS_PER_TURN >= rows.length) return countOf(run, rows, version, counter)
       await turn()
       if (run.rows !== rows || run.rowsVersion !== version) break
     }
